@@ -1,0 +1,312 @@
+package robots
+
+import (
+	"bytes"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/temoto/robotstxt"
+)
+
+// Limits on what one robots.txt can make us hold in memory.
+const (
+	maxRules      = 5000      // rules kept for our group; further ones are ignored
+	maxRuleLength = 4096      // longer rule paths are ignored (they match no URL we fetch)
+	maxCrawlDelay = 24 * 3600 // seconds; politeness caps it much lower anyway
+	// Wildcard rules become regexps, about 100 bytes of heap per byte of rule and about
+	// 1µs per rule and check; rules past this many bytes of wildcard rules are ignored.
+	maxWildcardBytes = 32 << 10
+)
+
+// anchor is put in front of every rule path and every path matched against the rules.
+// robotstxt compiles wildcard rules into regexps it does not anchor at the start, so
+// "Disallow: /a*b" would block "/x/a/b"; no canonical path contains a raw control byte,
+// so prefixing both sides with "/\x01" pins every rule to the start of the path.
+const anchor = "/\x01"
+
+// rule is one Allow or Disallow line in canonical form.
+type rule struct {
+	allow bool
+	path  string
+}
+
+type group struct {
+	agents   []string
+	rules    []rule
+	delay    float64
+	hasDelay bool
+}
+
+// canonical selects the group of body that applies to the product token agent (RFC 9309
+// 2.2.1: the groups naming the agent, combined; otherwise the "*" groups, combined) and
+// writes it back as a robots.txt that robotstxt parses without error and matches the RFC
+// way: one "User-agent: *" group, paths percent-encoded like canonical URLs and anchored,
+// Allow rules before Disallow rules (so on equal length Allow wins, RFC 9309 2.2.2),
+// crawl delay the largest given. Unknown lines, rules outside groups and invalid values
+// are ignored, as RFC 9309 asks of parsers.
+// wild is the number of bytes of wildcard rules kept.
+func canonical(body []byte, agent string) (text []byte, wild int) {
+	groups := parseGroups(body)
+	var mine, star []*group
+	for _, g := range groups {
+		for _, a := range g.agents {
+			if a == agent {
+				mine = append(mine, g)
+				break
+			}
+			if a == "*" {
+				star = append(star, g)
+				break
+			}
+		}
+	}
+	if len(mine) == 0 {
+		mine = star
+	}
+	var allows, disallows []string
+	delay, hasDelay := 0.0, false
+	n := 0
+	for _, g := range mine {
+		for _, r := range g.rules {
+			if n == maxRules {
+				break
+			}
+			if strings.ContainsAny(r.path, "*$") {
+				if wild+len(r.path) > maxWildcardBytes {
+					continue
+				}
+				wild += len(r.path)
+			}
+			n++
+			if r.allow {
+				allows = append(allows, r.path)
+			} else {
+				disallows = append(disallows, r.path)
+			}
+		}
+		if g.hasDelay && (!hasDelay || g.delay > delay) {
+			delay, hasDelay = g.delay, true
+		}
+	}
+	if n == 0 && !hasDelay {
+		return nil, 0
+	}
+	var b bytes.Buffer
+	b.WriteString("User-agent: *\n")
+	for _, p := range allows {
+		b.WriteString("Allow: " + anchor + p + "\n")
+	}
+	for _, p := range disallows {
+		b.WriteString("Disallow: " + anchor + p + "\n")
+	}
+	if hasDelay {
+		b.WriteString("Crawl-delay: " + strconv.FormatFloat(delay, 'f', -1, 64) + "\n")
+	}
+	return b.Bytes(), wild
+}
+
+// parseGroups reads the groups of a robots.txt body leniently.
+func parseGroups(body []byte) []*group {
+	body = bytes.TrimPrefix(body, []byte("\xEF\xBB\xBF")) // UTF-8 byte order mark
+	var groups []*group
+	var cur *group
+	inRules := false
+	for len(body) > 0 {
+		var line []byte
+		if i := bytes.IndexAny(body, "\r\n"); i >= 0 {
+			line, body = body[:i], body[i+1:]
+		} else {
+			line, body = body, nil
+		}
+		key, val, ok := splitLine(line)
+		if !ok {
+			continue
+		}
+		switch key {
+		case "user-agent", "useragent", "user agent":
+			if cur == nil || inRules {
+				cur = &group{}
+				groups = append(groups, cur)
+				inRules = false
+			}
+			if a := productToken(val); a != "" {
+				cur.agents = append(cur.agents, a)
+			}
+		case "allow", "disallow", "dissallow", "dissalow", "disalow", "diasllow", "disallaw":
+			if cur == nil {
+				continue // a rule before any user-agent line belongs to no group
+			}
+			inRules = true
+			if p, ok := rulePath(val); ok {
+				cur.rules = append(cur.rules, rule{allow: key == "allow", path: p})
+			}
+		case "crawl-delay", "crawldelay":
+			if cur == nil {
+				continue
+			}
+			inRules = true
+			d, err := strconv.ParseFloat(val, 64)
+			if err != nil || math.IsNaN(d) || d < 0 {
+				continue
+			}
+			d = min(d, maxCrawlDelay)
+			if !cur.hasDelay || d > cur.delay {
+				cur.delay, cur.hasDelay = d, true
+			}
+		}
+	}
+	return groups
+}
+
+// splitLine splits "key: value # comment" into a lower-case key and a trimmed value.
+// Like Google's parser it also accepts "key value" without a colon.
+func splitLine(line []byte) (key, val string, ok bool) {
+	if i := bytes.IndexByte(line, '#'); i >= 0 {
+		line = line[:i]
+	}
+	s := strings.TrimSpace(string(line))
+	if s == "" {
+		return "", "", false
+	}
+	k, v, found := strings.Cut(s, ":")
+	if !found {
+		f := strings.Fields(s)
+		if len(f) != 2 {
+			return "", "", false
+		}
+		k, v = f[0], f[1]
+	}
+	return strings.ToLower(strings.TrimSpace(k)), strings.TrimSpace(v), true
+}
+
+// productToken returns the lower-cased product token at the start of a User-agent value
+// ("Googlebot/2.1" -> "googlebot"), "*" for the wildcard, or "".
+func productToken(v string) string {
+	if strings.HasPrefix(v, "*") {
+		return "*"
+	}
+	end := 0
+	for end < len(v) {
+		c := v[end]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || c == '_' || c == '-') {
+			break
+		}
+		end++
+	}
+	return strings.ToLower(v[:end])
+}
+
+// rulePath returns the canonical form of an Allow/Disallow value; ok is false for an
+// empty value (which RFC 9309 ignores) or one too long to matter.
+func rulePath(v string) (string, bool) {
+	if v == "" || len(v) > maxRuleLength {
+		return "", false
+	}
+	if v[0] != '/' {
+		v = "/" + v // "*.gif" and "/*.gif" match the same, every path starts with "/"
+	}
+	end := strings.HasSuffix(v, "$")
+	if end {
+		v = v[:len(v)-1]
+	}
+	v = matchForm(v, true)
+	for strings.Contains(v, "**") {
+		v = strings.ReplaceAll(v, "**", "*")
+	}
+	if end {
+		v += "$"
+	}
+	return v, true
+}
+
+// matchPath returns the form of a URL's path and query that rules are matched against.
+func matchPath(escapedPath, rawQuery string) string {
+	p := escapedPath
+	if p == "" {
+		p = "/"
+	}
+	if rawQuery != "" {
+		p += "?" + rawQuery
+	}
+	return anchor + matchForm(p, false)
+}
+
+// matchForm percent-encodes s the way canonical URLs are encoded (RFC 9309 2.2.2 asks
+// rules and URLs to be compared in the same encoding): escapes of unreserved characters
+// decoded, other escapes upper-case, bytes outside pchar/"/"/"?" encoded, a stray '%'
+// encoded. '$' is always encoded, since in a rule only a final '$' (handled by the
+// caller) is special. In a rule (wildcards true) '*' stays literal as the wildcard.
+func matchForm(s string, wildcards bool) string {
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '%' && i+2 < len(s) && unhex(s[i+1]) >= 0 && unhex(s[i+2]) >= 0:
+			d := byte(unhex(s[i+1])<<4 | unhex(s[i+2]))
+			i += 2
+			if isUnreserved(d) {
+				b.WriteByte(d)
+				continue
+			}
+			c = d
+		case c == '*' && wildcards, c != '$' && c != '%' && keep(c):
+			b.WriteByte(c)
+			continue
+		}
+		b.WriteByte('%')
+		b.WriteByte(hex[c>>4])
+		b.WriteByte(hex[c&15])
+	}
+	return b.String()
+}
+
+func keep(c byte) bool {
+	if isUnreserved(c) {
+		return true
+	}
+	switch c {
+	case '!', '$', '&', '\'', '(', ')', '*', '+', ',', ';', '=', ':', '@', '/', '?':
+		return true
+	}
+	return false
+}
+
+func isUnreserved(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
+		c == '-' || c == '.' || c == '_' || c == '~'
+}
+
+func unhex(c byte) int {
+	switch {
+	case '0' <= c && c <= '9':
+		return int(c - '0')
+	case 'a' <= c && c <= 'f':
+		return int(c - 'a' + 10)
+	case 'A' <= c && c <= 'F':
+		return int(c - 'A' + 10)
+	}
+	return -1
+}
+
+// compiled is a robots.txt group compiled for matching.
+type compiled struct {
+	data       *robotstxt.RobotsData
+	crawlDelay time.Duration
+	cost       int // approximate heap bytes, for the memory bound
+}
+
+// compile parses a 2xx robots.txt body for agent. The canonical text always parses;
+// should robotstxt still reject it, ok is false.
+func compile(body []byte, agent string) (c compiled, ok bool) {
+	text, wild := canonical(body, agent)
+	data, err := robotstxt.FromBytes(text)
+	if err != nil {
+		return compiled{}, false
+	}
+	cost := 4*len(text) + 100*wild
+	return compiled{data: data, crawlDelay: data.FindGroup(agent).CrawlDelay, cost: cost}, true
+}
