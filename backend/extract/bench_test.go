@@ -1,0 +1,89 @@
+package extract
+
+import (
+	"bytes"
+	"net/url"
+	"os"
+	"testing"
+
+	"golang.org/x/net/html"
+)
+
+// BenchmarkHTML summarises a realistic 20 KB article page (navigation, inline
+// links, srcset images, scripts and styles).
+func BenchmarkHTML(b *testing.B) {
+	body, err := os.ReadFile("testdata/bench.html")
+	if err != nil {
+		b.Fatal(err)
+	}
+	page, _ := url.Parse("https://example.org/articles/wwww")
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		HTML(body, page)
+	}
+}
+
+func BenchmarkText(b *testing.B) {
+	body, err := os.ReadFile("testdata/bench.html")
+	if err != nil {
+		b.Fatal(err)
+	}
+	page, _ := url.Parse("https://example.org/articles/wwww.txt")
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		Text(body, page)
+	}
+}
+
+// BenchmarkHTMLSynthweb summarises a 19 KB page of the shared bench's synthetic
+// web (text-heavy, few links), the page the crawler races Colly on.
+func BenchmarkHTMLSynthweb(b *testing.B) {
+	body, err := os.ReadFile("testdata/synthweb.html")
+	if err != nil {
+		b.Fatal(err)
+	}
+	page, _ := url.Parse("http://127.0.0.1:8300/p/2.html")
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		HTML(body, page)
+	}
+}
+
+// BenchmarkTokenizerOnly is the floor: the x/net/html tokenizer alone.
+func BenchmarkTokenizerOnly(b *testing.B) {
+	body, _ := os.ReadFile("testdata/bench.html")
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		z := html.NewTokenizer(bytes.NewReader(body))
+		for z.Next() != html.ErrorToken {
+		}
+	}
+}
+
+// BenchmarkParseTree is what a goquery-based crawler (Colly) pays: html.Parse
+// builds the tree, then a walk collects a[href].
+func BenchmarkParseTree(b *testing.B) {
+	body, _ := os.ReadFile("testdata/bench.html")
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		doc, err := html.Parse(bytes.NewReader(body))
+		if err != nil {
+			b.Fatal(err)
+		}
+		n := 0
+		for d := range doc.Descendants() {
+			if d.Type == html.ElementNode && d.Data == "a" {
+				for _, a := range d.Attr {
+					if a.Key == "href" {
+						n++
+					}
+				}
+			}
+		}
+	}
+}
