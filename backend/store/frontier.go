@@ -1,0 +1,297 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"sort"
+)
+
+// Page states.
+const (
+	StateQueued     = "queued"
+	StateFetched    = "fetched"
+	StateRedirected = "redirected"
+	StateFailed     = "failed"
+	StateSkipped    = "skipped"
+)
+
+// Target is a URL found by a crawl: a seed, a link, or a redirect target.
+type Target struct {
+	URL      string // canonical (urlnorm)
+	Origin   string // urlnorm.Origin of URL
+	Kind     string // link kind ("a", "img", ..., "redirect", "seed")
+	Anchor   string
+	Rel      string
+	Follow   bool   // put it in the crawl's queue
+	Skip     string // when not followed: the reason recorded on a page seen for the first time
+	Depth    int
+	Hops     int
+	Priority int
+}
+
+// Lease is a queued page handed to the running crawl.
+type Lease struct {
+	PageID       int64
+	URL          string
+	Origin       string
+	Depth        int
+	Hops         int
+	State        string
+	ETag         string
+	LastModified string
+	Hash         string
+	RefreshAt    int64
+	NoFollow     bool // the page said nofollow when last fetched
+
+	priority int
+	seq      int64
+}
+
+// ids caches canonical URL -> page id and origin -> host id for the writer. Entries are added
+// only after the rows that back them commit, and the maps are bounded by clearing.
+type ids struct {
+	pages map[string]int64
+	hosts map[string]int64
+	seq   int64
+}
+
+const idCacheMax = 200_000
+
+func (s *Store) cacheAfterCommit(tx *Tx, pages map[string]int64, hosts map[string]int64) {
+	if len(pages) == 0 && len(hosts) == 0 {
+		return
+	}
+	tx.OnCommit(func() {
+		if len(s.ids.pages) > idCacheMax {
+			clear(s.ids.pages)
+		}
+		if len(s.ids.hosts) > idCacheMax/10 {
+			clear(s.ids.hosts)
+		}
+		for k, v := range pages {
+			s.ids.pages[k] = v
+		}
+		for k, v := range hosts {
+			s.ids.hosts[k] = v
+		}
+	})
+}
+
+// opState carries the ids an operation created, cached once it commits.
+type opState struct {
+	s     *Store
+	tx    *Tx
+	pages map[string]int64
+	hosts map[string]int64
+}
+
+func (s *Store) newOp(tx *Tx) *opState {
+	return &opState{s: s, tx: tx, pages: map[string]int64{}, hosts: map[string]int64{}}
+}
+
+func (o *opState) done() { o.s.cacheAfterCommit(o.tx, o.pages, o.hosts) }
+
+func (o *opState) hostID(ctx context.Context, origin string) (int64, error) {
+	if id, ok := o.s.ids.hosts[origin]; ok {
+		return id, nil
+	}
+	if id, ok := o.hosts[origin]; ok {
+		return id, nil
+	}
+	st, err := o.tx.Stmt(ctx, `INSERT INTO hosts(origin) VALUES (?) ON CONFLICT(origin) DO UPDATE SET origin=excluded.origin RETURNING id`)
+	if err != nil {
+		return 0, err
+	}
+	var id int64
+	if err := st.QueryRowContext(ctx, origin).Scan(&id); err != nil {
+		return 0, fmt.Errorf("host %s: %w", origin, err)
+	}
+	o.hosts[origin] = id
+	return id, nil
+}
+
+// page returns the id and state of t's page, creating it (state queued when followed, else
+// skipped with t.Skip) when it is new.
+func (o *opState) page(ctx context.Context, crawlID, parentID int64, t *Target) (id int64, state string, created bool, err error) {
+	if id, ok := o.pages[t.URL]; ok {
+		return id, "", false, nil
+	}
+	if id, ok := o.s.ids.pages[t.URL]; ok {
+		return id, "", false, nil
+	}
+	sel, err := o.tx.Stmt(ctx, `SELECT id, state FROM pages WHERE url = ?`)
+	if err != nil {
+		return 0, "", false, err
+	}
+	err = sel.QueryRowContext(ctx, t.URL).Scan(&id, &state)
+	if err == nil {
+		o.pages[t.URL] = id
+		return id, state, false, nil
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return 0, "", false, err
+	}
+	hid, err := o.hostID(ctx, t.Origin)
+	if err != nil {
+		return 0, "", false, err
+	}
+	state, reason := StateQueued, any(nil)
+	if !t.Follow {
+		state, reason = StateSkipped, t.Skip
+	}
+	var parent any
+	if parentID > 0 {
+		parent = parentID
+	}
+	ins, err := o.tx.Stmt(ctx, `INSERT INTO pages(url, host_id, crawl_id, state, reason, depth, parent_id, discovered_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`)
+	if err != nil {
+		return 0, "", false, err
+	}
+	if err := ins.QueryRowContext(ctx, t.URL, hid, crawlID, state, reason, t.Depth, parent, nowMs()).Scan(&id); err != nil {
+		return 0, "", false, fmt.Errorf("page %s: %w", t.URL, err)
+	}
+	o.pages[t.URL] = id
+	return id, state, true, nil
+}
+
+func (s *Store) nextSeq(ctx context.Context, tx *Tx) (int64, error) {
+	if s.ids.seq == 0 {
+		if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(seq), 0) FROM frontier`).Scan(&s.ids.seq); err != nil {
+			return 0, err
+		}
+	}
+	s.ids.seq++
+	return s.ids.seq, nil
+}
+
+// enqueue records targets found on page from (0 for seeds): pages, links when withLinks, and
+// frontier rows for the followed ones. It returns how many entered the queue.
+func (o *opState) enqueue(ctx context.Context, crawlID, from int64, targets []Target, withLinks bool) (int, error) {
+	added := 0
+	for i := range targets {
+		t := &targets[i]
+		id, state, created, err := o.page(ctx, crawlID, from, t)
+		if err != nil {
+			return added, err
+		}
+		if withLinks && from != 0 {
+			link, err := o.tx.Stmt(ctx, `INSERT OR IGNORE INTO links(from_id, to_id, kind, anchor, rel) VALUES (?, ?, ?, ?, ?)`)
+			if err != nil {
+				return added, err
+			}
+			if _, err := link.ExecContext(ctx, from, id, t.Kind, t.Anchor, t.Rel); err != nil {
+				return added, fmt.Errorf("link to %s: %w", t.URL, err)
+			}
+			if t.Anchor != "" && !created && (state == "" || state == StateFetched) {
+				dirty, err := o.tx.Stmt(ctx, `INSERT OR IGNORE INTO fts_dirty(page_id) VALUES (?)`)
+				if err != nil {
+					return added, err
+				}
+				if _, err := dirty.ExecContext(ctx, id); err != nil {
+					return added, err
+				}
+			}
+		}
+		if !t.Follow {
+			continue
+		}
+		seq, err := o.s.nextSeq(ctx, o.tx)
+		if err != nil {
+			return added, err
+		}
+		fr, err := o.tx.Stmt(ctx, `INSERT INTO frontier(crawl_id, page_id, depth, hops, priority, seq)
+			VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`)
+		if err != nil {
+			return added, err
+		}
+		res, err := fr.ExecContext(ctx, crawlID, id, t.Depth, t.Hops, t.Priority, seq)
+		if err != nil {
+			return added, fmt.Errorf("queue %s: %w", t.URL, err)
+		}
+		if n, _ := res.RowsAffected(); n > 0 {
+			added++
+			if !created && state != StateFetched {
+				if _, err := o.tx.ExecContext(ctx, `UPDATE pages SET state=?, reason=NULL WHERE id=? AND state=?`,
+					StateQueued, id, StateSkipped); err != nil {
+					return added, err
+				}
+			}
+		}
+	}
+	return added, nil
+}
+
+// Enqueue adds seeds (or any targets not found on a page) to a crawl's queue.
+func (s *Store) Enqueue(ctx context.Context, crawlID int64, targets []Target) (int, error) {
+	return Get(ctx, s.writer, func(tx *Tx) (int, error) {
+		o := s.newOp(tx)
+		added, err := o.enqueue(ctx, crawlID, 0, targets, false)
+		if err == nil {
+			o.done()
+		}
+		return added, err
+	})
+}
+
+// Lease takes up to n queued pages of a crawl, in priority, depth and discovery order, and
+// marks them leased. Leases are returned to the queue by StartRun and FinishRun(paused).
+func (s *Store) Lease(ctx context.Context, crawlID int64, n int) ([]Lease, error) {
+	out, err := Get(ctx, s.writer, func(tx *Tx) ([]Lease, error) {
+		var out []Lease
+		st, err := tx.Stmt(ctx, `UPDATE frontier SET state = 1
+			WHERE crawl_id = ?1 AND page_id IN (
+				SELECT page_id FROM frontier WHERE crawl_id = ?1 AND state = 0
+				ORDER BY priority DESC, depth, seq LIMIT ?2)
+			RETURNING page_id, depth, hops, priority, seq`)
+		if err != nil {
+			return nil, err
+		}
+		rows, err := st.QueryContext(ctx, crawlID, n)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var l Lease
+			if err := rows.Scan(&l.PageID, &l.Depth, &l.Hops, &l.priority, &l.seq); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out = append(out, l)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+		pg, err := tx.Stmt(ctx, `SELECT p.url, h.origin, p.state, coalesce(p.etag,''), coalesce(p.last_modified,''),
+			coalesce(p.hash,''), coalesce(p.refresh_at,0), p.nofollow FROM pages p JOIN hosts h ON h.id = p.host_id WHERE p.id = ?`)
+		if err != nil {
+			return nil, err
+		}
+		for i := range out {
+			l := &out[i]
+			if err := pg.QueryRowContext(ctx, l.PageID).Scan(&l.URL, &l.Origin, &l.State, &l.ETag,
+				&l.LastModified, &l.Hash, &l.RefreshAt, &l.NoFollow); err != nil {
+				return nil, fmt.Errorf("leased page %d: %w", l.PageID, err)
+			}
+		}
+		return out, nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("lease: %w", err)
+	}
+	// RETURNING yields rows in no particular order: restore the queue's.
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.priority != b.priority {
+			return a.priority > b.priority
+		}
+		if a.Depth != b.Depth {
+			return a.Depth < b.Depth
+		}
+		return a.seq < b.seq
+	})
+	return out, nil
+}

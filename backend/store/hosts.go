@@ -1,0 +1,82 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"mundaneum/backend/robots"
+)
+
+// LoadRobots returns the stored robots.txt of an origin (robots.Store).
+func (s *Store) LoadRobots(ctx context.Context, origin string) (robots.Record, bool, error) {
+	var r robots.Record
+	var status, fetched, expires sql.NullInt64
+	err := s.read.QueryRowContext(ctx, `SELECT robots_status, robots_body, robots_fetched_at, robots_expires_at
+		FROM hosts WHERE origin = ?`, origin).Scan(&status, &r.Body, &fetched, &expires)
+	if errors.Is(err, sql.ErrNoRows) || (err == nil && !status.Valid) {
+		return robots.Record{}, false, nil
+	}
+	if err != nil {
+		return r, false, fmt.Errorf("load robots.txt of %s: %w", origin, err)
+	}
+	r.Status = int(status.Int64)
+	r.FetchedAt = time.UnixMilli(fetched.Int64)
+	r.ExpiresAt = time.UnixMilli(expires.Int64)
+	return r, true, nil
+}
+
+// SaveRobots stores the robots.txt of an origin (robots.Store).
+func (s *Store) SaveRobots(ctx context.Context, origin string, r robots.Record) error {
+	return s.writer.Do(ctx, func(tx *Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO hosts(origin, robots_status, robots_body, robots_fetched_at, robots_expires_at)
+			VALUES (?, ?, ?, ?, ?) ON CONFLICT(origin) DO UPDATE SET robots_status=excluded.robots_status,
+			robots_body=excluded.robots_body, robots_fetched_at=excluded.robots_fetched_at,
+			robots_expires_at=excluded.robots_expires_at`,
+			origin, r.Status, r.Body, r.FetchedAt.UnixMilli(), r.ExpiresAt.UnixMilli())
+		if err != nil {
+			return fmt.Errorf("save robots.txt of %s: %w", origin, err)
+		}
+		return nil
+	})
+}
+
+// Counts are the workspace's totals.
+type Counts struct {
+	Pages map[string]int64 // by state
+	Hosts int64
+	Links int64
+	Blobs int64
+}
+
+// Counts returns the workspace's totals.
+func (s *Store) Counts(ctx context.Context) (Counts, error) {
+	c := Counts{Pages: map[string]int64{}}
+	for _, st := range []string{StateQueued, StateFetched, StateRedirected, StateFailed, StateSkipped} {
+		c.Pages[st] = 0
+	}
+	rows, err := s.read.QueryContext(ctx, `SELECT state, count(*) FROM pages GROUP BY state`)
+	if err != nil {
+		return c, fmt.Errorf("count pages: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var st string
+		var n int64
+		if err := rows.Scan(&st, &n); err != nil {
+			return c, err
+		}
+		c.Pages[st] = n
+	}
+	if err := rows.Err(); err != nil {
+		return c, err
+	}
+	err = s.read.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM hosts), (SELECT count(*) FROM links),
+		(SELECT count(*) FROM blobs)`).Scan(&c.Hosts, &c.Links, &c.Blobs)
+	if err != nil {
+		return c, fmt.Errorf("count: %w", err)
+	}
+	return c, nil
+}

@@ -1,0 +1,208 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Doc is the extracted, indexable summary of a fetched page.
+type Doc struct {
+	Title, Headings, Text                      string
+	Lang, Description, Keywords, Author, Owner string
+	Canonical, Expires                         string
+	Problems                                   []string
+	NoIndex, NoFollow                          bool
+}
+
+// Result is what one visit of a leased page produced.
+type Result struct {
+	CrawlID   int64
+	PageID    int64
+	URL       string
+	State     string // fetched | redirected | failed | skipped
+	Unchanged bool   // fetched, and the content is what is stored (304 or same hash)
+	Stored    bool   // visited from the store without a request: the page row is left as it is
+	Reason    string // closed code for redirected, failed and skipped
+	Detail    string
+	Status    int
+	FinalURL  string
+
+	ContentType, Charset string
+	Size, WireBytes      int64
+	Hash                 string // sha256 hex of the body
+	Blob                 []byte // compressed body (nil: none to store)
+	Codec                string
+	ETag, LastModified   string
+	RefreshAt            int64
+
+	Doc *Doc // nil when there is nothing to index
+
+	Links        []Target // links found (or, for unchanged pages, the stored ones to follow)
+	ReplaceLinks bool     // the page's stored links are replaced by Links
+}
+
+// SaveOutcome tells the crawl what a saved result changed.
+type SaveOutcome struct {
+	Queued      int   // pages that entered the queue
+	DuplicateOf int64 // the page whose identical content this page has, or 0
+}
+
+// SaveResult commits one visit atomically: the page's row, its body in the object cache, its
+// index row, its links, the queue entries of the links to follow, the frontier entry of the
+// page itself, and the crawl's counters.
+func (s *Store) SaveResult(ctx context.Context, r *Result) (SaveOutcome, error) {
+	out, err := Get(ctx, s.writer, func(tx *Tx) (SaveOutcome, error) {
+		var out SaveOutcome
+		o := s.newOp(tx)
+		var err error
+		switch {
+		case r.Stored:
+		case r.State == StateFetched && !r.Unchanged:
+			out.DuplicateOf, err = s.saveContent(ctx, tx, r)
+		case r.State == StateFetched:
+			_, err = tx.ExecContext(ctx, `UPDATE pages SET state=?, reason=NULL, detail=NULL, status=?,
+				fetched_at=?, refresh_at=?, etag=coalesce(nullif(?,''), etag),
+				last_modified=coalesce(nullif(?,''), last_modified) WHERE id=?`,
+				StateFetched, r.Status, nowMs(), r.RefreshAt, r.ETag, r.LastModified, r.PageID)
+		default:
+			err = s.saveFailure(ctx, tx, r)
+		}
+		if err != nil {
+			return out, err
+		}
+		if r.ReplaceLinks {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM links WHERE from_id=?`, r.PageID); err != nil {
+				return out, err
+			}
+		}
+		if out.Queued, err = o.enqueue(ctx, r.CrawlID, r.PageID, r.Links, r.ReplaceLinks); err != nil {
+			return out, err
+		}
+		done, err := tx.Stmt(ctx, `UPDATE frontier SET state=2 WHERE crawl_id=? AND page_id=?`)
+		if err != nil {
+			return out, err
+		}
+		if _, err := done.ExecContext(ctx, r.CrawlID, r.PageID); err != nil {
+			return out, err
+		}
+		counter := map[string]string{StateFetched: "fetched", StateFailed: "failed", StateSkipped: "skipped"}[r.State]
+		if counter != "" {
+			if _, err := tx.ExecContext(ctx, `UPDATE crawls SET `+counter+` = `+counter+` + 1, bytes = bytes + ? WHERE id = ?`,
+				r.WireBytes, r.CrawlID); err != nil {
+				return out, err
+			}
+		}
+		o.done()
+		return out, nil
+	})
+	if err != nil {
+		return out, fmt.Errorf("save %s: %w", r.URL, err)
+	}
+	return out, nil
+}
+
+func (s *Store) saveContent(ctx context.Context, tx *Tx, r *Result) (dupOf int64, err error) {
+	if r.Blob != nil {
+		st, err := tx.Stmt(ctx, `INSERT INTO blobs(hash, codec, size, data) VALUES (?, ?, ?, ?) ON CONFLICT(hash) DO NOTHING`)
+		if err != nil {
+			return 0, err
+		}
+		if _, err := st.ExecContext(ctx, r.Hash, r.Codec, r.Size, r.Blob); err != nil {
+			return 0, fmt.Errorf("blob: %w", err)
+		}
+	}
+	if r.Hash != "" {
+		st, err := tx.Stmt(ctx, `SELECT id FROM pages WHERE hash=? AND id<>? AND state=? AND duplicate_of IS NULL ORDER BY id LIMIT 1`)
+		if err != nil {
+			return 0, err
+		}
+		err = st.QueryRowContext(ctx, r.Hash, r.PageID, StateFetched).Scan(&dupOf)
+		if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			return 0, err
+		}
+	}
+	d := r.Doc
+	if d == nil {
+		d = &Doc{}
+	}
+	var dup any
+	if dupOf != 0 {
+		dup = dupOf
+	}
+	now := nowMs()
+	st, err := tx.Stmt(ctx, `UPDATE pages SET state=?, reason=NULL, detail=NULL, status=?, final_url=NULL,
+		content_type=?, charset=?, lang=?, title=?, description=?, keywords=?, author=?, owner=?, canonical=?,
+		size=?, changed_at=CASE WHEN hash IS ? THEN changed_at ELSE ? END, hash=?, duplicate_of=?,
+		etag=?, last_modified=?, expires=?, problems=?, noindex=?, nofollow=?, fetched_at=?, refresh_at=?
+		WHERE id=?`)
+	if err != nil {
+		return 0, err
+	}
+	_, err = st.ExecContext(ctx, StateFetched, r.Status, r.ContentType, r.Charset, d.Lang, d.Title,
+		d.Description, d.Keywords, d.Author, d.Owner, d.Canonical, r.Size, r.Hash, now, r.Hash, dup,
+		r.ETag, r.LastModified, d.Expires, strings.Join(d.Problems, " "), d.NoIndex, d.NoFollow, now,
+		r.RefreshAt, r.PageID)
+	if err != nil {
+		return 0, fmt.Errorf("page: %w", err)
+	}
+	if r.Doc != nil && !d.NoIndex && dupOf == 0 {
+		s.queueIndex(r.PageID, &ftsRow{title: indexable(d.Title), headings: indexable(d.Headings),
+			body: indexable(d.Text), url: r.URL})
+	} else {
+		s.queueUnindex(r.PageID)
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM fts_dirty WHERE page_id=?`, r.PageID); err != nil {
+		return 0, err
+	}
+	return dupOf, nil
+}
+
+func (s *Store) saveFailure(ctx context.Context, tx *Tx, r *Result) error {
+	var final any
+	if r.FinalURL != "" {
+		final = r.FinalURL
+	}
+	st, err := tx.Stmt(ctx, `UPDATE pages SET state=?, reason=?, detail=nullif(?,''), status=nullif(?,0),
+		final_url=?, content_type=coalesce(nullif(?,''), content_type), fetched_at=?, refresh_at=?
+		WHERE id=?`)
+	if err != nil {
+		return err
+	}
+	if _, err := st.ExecContext(ctx, r.State, r.Reason, r.Detail, r.Status, final, r.ContentType,
+		nowMs(), r.RefreshAt, r.PageID); err != nil {
+		return fmt.Errorf("page: %w", err)
+	}
+	// A page that is gone leaves the index; one that failed for a while keeps its last copy.
+	if r.Status == 404 || r.Status == 410 || r.State == StateRedirected {
+		s.queueUnindex(r.PageID)
+	}
+	return nil
+}
+
+// Link is a stored link of a page.
+type Link struct {
+	URL, Origin, Kind, Anchor, Rel string
+}
+
+// Links returns the stored outgoing links of a page (committed data).
+func (s *Store) Links(ctx context.Context, pageID int64) ([]Link, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT p.url, h.origin, l.kind, l.anchor, l.rel
+		FROM links l JOIN pages p ON p.id = l.to_id JOIN hosts h ON h.id = p.host_id
+		WHERE l.from_id = ?`, pageID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Link
+	for rows.Next() {
+		var l Link
+		if err := rows.Scan(&l.URL, &l.Origin, &l.Kind, &l.Anchor, &l.Rel); err != nil {
+			return nil, err
+		}
+		out = append(out, l)
+	}
+	return out, rows.Err()
+}

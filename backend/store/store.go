@@ -1,0 +1,312 @@
+// Package store owns the workspace: one SQLite file (modernc.org/sqlite) holding crawls, the
+// index, the object cache and the library. It applies pragmas on every pooled connection,
+// runs the numbered embedded migrations, funnels every write through one writer goroutine
+// that batches transactions, and serves reads from a separate pool under WAL.
+package store
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gofrs/flock"
+	_ "modernc.org/sqlite" // the database/sql driver "sqlite"
+)
+
+// ApplicationID marks a SQLite file as a Mundaneum workspace (PRAGMA application_id, "MUND").
+const ApplicationID = 0x4D554E44
+
+var (
+	// ErrLocked means another process has the workspace open for writing.
+	ErrLocked = errors.New("workspace is in use by another process")
+	// ErrNotWorkspace means the file exists but is not a Mundaneum workspace.
+	ErrNotWorkspace = errors.New("not a mundaneum workspace")
+	// ErrTooNew means the workspace was written by a newer Mundaneum.
+	ErrTooNew = errors.New("workspace was created by a newer version of mundaneum")
+	// ErrNotFound is returned when a requested row does not exist.
+	ErrNotFound = errors.New("not found")
+)
+
+//go:embed migrations/*.sql
+var migrationFS embed.FS
+
+// Options tune Open.
+type Options struct {
+	// ReadOnly opens without taking the writer lock: for search and status while another
+	// process crawls. Writes fail.
+	ReadOnly bool
+	// BatchSize and BatchDelay bound one writer transaction (defaults 4096 ops, 1 s).
+	BatchSize  int
+	BatchDelay time.Duration
+}
+
+// Store is an open workspace.
+type Store struct {
+	path   string
+	lock   *flock.Flock
+	read   *sql.DB
+	writer *Writer // nil when read-only
+	ids    ids     // writer-goroutine-only caches
+	index  index   // index changes queued in the current batch (writer goroutine only)
+}
+
+// DefaultPath is the workspace in the user's data directory ($XDG_DATA_HOME or
+// ~/.local/share on Linux, the platform's config directory elsewhere).
+func DefaultPath() (string, error) {
+	dir := os.Getenv("XDG_DATA_HOME")
+	if dir == "" && runtime.GOOS == "linux" {
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return "", fmt.Errorf("find data directory: %w", err)
+		}
+		dir = filepath.Join(home, ".local", "share")
+	}
+	if dir == "" {
+		var err error
+		if dir, err = os.UserConfigDir(); err != nil {
+			return "", fmt.Errorf("find data directory: %w", err)
+		}
+	}
+	return filepath.Join(dir, "mundaneum", "workspace.mundaneum"), nil
+}
+
+// Open opens (creating if needed) the workspace at path.
+func Open(ctx context.Context, path string, opt Options) (*Store, error) {
+	if err := checkHeader(path); err != nil {
+		return nil, err
+	}
+	s := &Store{path: path, ids: ids{pages: map[string]int64{}, hosts: map[string]int64{}}}
+	if !opt.ReadOnly {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return nil, fmt.Errorf("create workspace directory: %w", err)
+		}
+		s.lock = flock.New(path + ".lock")
+		ok, err := s.lock.TryLock()
+		if err != nil {
+			return nil, fmt.Errorf("lock workspace: %w", err)
+		}
+		if !ok {
+			return nil, fmt.Errorf("%s: %w", path, ErrLocked)
+		}
+		wdb, err := sql.Open("sqlite", dsn(path, false))
+		if err != nil {
+			s.lock.Unlock()
+			return nil, err
+		}
+		wdb.SetMaxOpenConns(1)
+		wdb.SetConnMaxIdleTime(0)
+		if err := migrate(ctx, wdb); err != nil {
+			wdb.Close()
+			s.lock.Unlock()
+			return nil, err
+		}
+		s.writer = newWriter(wdb, opt.BatchSize, opt.BatchDelay)
+		s.index.changes = map[int64]*ftsChange{}
+		s.writer.beforeCommit, s.writer.reset = s.applyIndex, s.resetIndex
+	} else if _, err := os.Stat(path); err != nil {
+		return nil, fmt.Errorf("open workspace: %w", err)
+	}
+	rdb, err := sql.Open("sqlite", dsn(path, true))
+	if err != nil {
+		s.Close()
+		return nil, err
+	}
+	rdb.SetMaxOpenConns(8)
+	s.read = rdb
+	if opt.ReadOnly {
+		if err := checkReadable(ctx, rdb); err != nil {
+			rdb.Close()
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+func dsn(path string, readOnly bool) string {
+	v := url.Values{}
+	for _, p := range []string{
+		"busy_timeout(10000)",
+		"foreign_keys(1)",
+		"synchronous(NORMAL)",
+		"temp_store(MEMORY)",
+		"cache_size(-32000)",
+		"mmap_size(268435456)",
+	} {
+		v.Add("_pragma", p)
+	}
+	if readOnly {
+		v.Add("_pragma", "query_only(1)")
+	} else {
+		v.Add("_pragma", "journal_mode(WAL)")
+		v.Add("_txlock", "immediate")
+	}
+	return "file:" + filepath.ToSlash(path) + "?" + v.Encode()
+}
+
+// checkHeader rejects an existing file that is not SQLite before the driver touches it.
+func checkHeader(path string) error {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("open workspace: %w", err)
+	}
+	defer f.Close()
+	head := make([]byte, 16)
+	n, err := io.ReadFull(f, head)
+	if n == 0 && (err == io.EOF || err == io.ErrUnexpectedEOF) {
+		return nil // empty file: a new workspace
+	}
+	if !bytes.Equal(head[:n], []byte("SQLite format 3\x00")) {
+		return fmt.Errorf("%s: %w (not a SQLite file)", path, ErrNotWorkspace)
+	}
+	return nil
+}
+
+func checkReadable(ctx context.Context, db *sql.DB) error {
+	var app, ver int
+	if err := db.QueryRowContext(ctx, "PRAGMA application_id").Scan(&app); err != nil {
+		return fmt.Errorf("read workspace: %w", err)
+	}
+	if err := db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&ver); err != nil {
+		return fmt.Errorf("read workspace: %w", err)
+	}
+	if app != ApplicationID {
+		return ErrNotWorkspace
+	}
+	if ver > len(migrations()) {
+		return ErrTooNew
+	}
+	if ver < len(migrations()) {
+		return fmt.Errorf("workspace needs an upgrade: open it once for writing (e.g. mundaneum status): %w", ErrNotWorkspace)
+	}
+	return nil
+}
+
+type migration struct {
+	version int
+	name    string
+}
+
+func migrations() []migration {
+	entries, _ := fs.ReadDir(migrationFS, "migrations")
+	var ms []migration
+	for _, e := range entries {
+		n, err := strconv.Atoi(strings.SplitN(e.Name(), "_", 2)[0])
+		if err == nil {
+			ms = append(ms, migration{n, e.Name()})
+		}
+	}
+	sort.Slice(ms, func(i, j int) bool { return ms[i].version < ms[j].version })
+	return ms
+}
+
+// migrate brings the schema to the newest version, each migration in its own transaction.
+func migrate(ctx context.Context, db *sql.DB) error {
+	var app, ver, tables int
+	if err := db.QueryRowContext(ctx, "PRAGMA application_id").Scan(&app); err != nil {
+		if strings.Contains(err.Error(), "not a database") {
+			return ErrNotWorkspace
+		}
+		return fmt.Errorf("read workspace: %w", err)
+	}
+	if err := db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&ver); err != nil {
+		return fmt.Errorf("read workspace: %w", err)
+	}
+	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema").Scan(&tables); err != nil {
+		return fmt.Errorf("read workspace: %w", err)
+	}
+	if app != ApplicationID && (tables > 0 || ver > 0) {
+		return ErrNotWorkspace
+	}
+	ms := migrations()
+	if ver > len(ms) {
+		return ErrTooNew
+	}
+	for _, m := range ms {
+		if m.version <= ver {
+			continue
+		}
+		body, err := migrationFS.ReadFile("migrations/" + m.name)
+		if err != nil {
+			return err
+		}
+		if err := applyMigration(ctx, db, m.version, string(body)); err != nil {
+			return fmt.Errorf("migration %s: %w", m.name, err)
+		}
+	}
+	return nil
+}
+
+func applyMigration(ctx context.Context, db *sql.DB, version int, body string) error {
+	tx, err := db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, body); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA application_id = %d; PRAGMA user_version = %d", ApplicationID, version)); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// Path is the workspace file.
+func (s *Store) Path() string { return s.path }
+
+// ReadDB is the pool for reads. Readers see committed data only.
+func (s *Store) ReadDB() *sql.DB { return s.read }
+
+// Writer is the single writer, nil for a read-only store.
+func (s *Store) Writer() *Writer { return s.writer }
+
+// Close flushes pending writes and closes the workspace.
+func (s *Store) Close() error {
+	var errs []error
+	if s.writer != nil {
+		errs = append(errs, s.writer.Close())
+	}
+	if s.read != nil {
+		errs = append(errs, s.read.Close())
+	}
+	if s.lock != nil {
+		errs = append(errs, s.lock.Unlock())
+	}
+	return errors.Join(errs...)
+}
+
+// IntegrityCheck runs PRAGMA integrity_check and returns its verdict ("ok" when sound).
+func (s *Store) IntegrityCheck(ctx context.Context) (string, error) {
+	rows, err := s.read.QueryContext(ctx, "PRAGMA integrity_check")
+	if err != nil {
+		return "", err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var line string
+		if err := rows.Scan(&line); err != nil {
+			return "", err
+		}
+		out = append(out, line)
+	}
+	return strings.Join(out, "\n"), rows.Err()
+}
+
+func nowMs() int64 { return time.Now().UnixMilli() }
