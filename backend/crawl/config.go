@@ -1,0 +1,122 @@
+package crawl
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"mundaneum/backend/urlnorm"
+)
+
+// Version is reported in the User-Agent.
+var Version = "0.1"
+
+// DefaultUserAgent is the honest product token and contact the crawler sends.
+func DefaultUserAgent() string {
+	return "Mundaneum/" + Version + " (personal research crawler; +https://github.com/mundaneum/mundaneum)"
+}
+
+// Config is one crawl's definition and the limits of a run.
+type Config struct {
+	Seeds []string `json:"seeds"`
+	Scope string   `json:"scope"` // site | tree | domain | list
+
+	MaxDepth   int           `json:"maxDepth"`   // link depth from the seeds; 0: no limit
+	MaxPages   int           `json:"maxPages"`   // pages visited in one run; 0: no limit
+	MaxTime    time.Duration `json:"maxTime"`    // one run's wall time; 0: no limit
+	MaxBytes   int64         `json:"maxBytes"`   // bytes downloaded in one run; 0: no limit
+	MaxPerHost int           `json:"maxPerHost"` // pages queued per host (trap guard); 0: default
+
+	Agents  int           `json:"agents"`  // parallel fetches (default 16)
+	PerHost int           `json:"perHost"` // parallel fetches per host (default 2)
+	Delay   time.Duration `json:"delay"`   // gap between requests to one host; negative: default
+	Refresh bool          `json:"refresh"` // re-check every page (conditionally), not only those due
+
+	UserAgent string `json:"userAgent"`
+	From      string `json:"from"`
+	MaxBody   int64  `json:"maxBody"`
+}
+
+// Defaults.
+const (
+	DefaultAgents     = 16
+	DefaultPerHost    = 2
+	DefaultDelay      = time.Second
+	DefaultMaxPerHost = 100_000
+)
+
+// Scope names.
+const (
+	ScopeSite   = "site"
+	ScopeTree   = "tree"
+	ScopeDomain = "domain"
+	ScopeList   = "list"
+)
+
+// ErrConfig marks an invalid crawl definition.
+var ErrConfig = errors.New("invalid crawl")
+
+// normalize checks the config, fills defaults and canonicalises the seeds.
+func (c *Config) normalize() error {
+	if len(c.Seeds) == 0 {
+		return fmt.Errorf("%w: no seed urls", ErrConfig)
+	}
+	if c.Scope == "" {
+		c.Scope = ScopeSite
+	}
+	if !slices.Contains([]string{ScopeSite, ScopeTree, ScopeDomain, ScopeList}, c.Scope) {
+		return fmt.Errorf("%w: unknown scope %q (site, tree, domain or list)", ErrConfig, c.Scope)
+	}
+	seeds := make([]string, 0, len(c.Seeds))
+	for _, s := range c.Seeds {
+		s = strings.TrimSpace(s)
+		if s == "" {
+			continue
+		}
+		if !strings.Contains(s, "://") {
+			s = "http://" + s
+		}
+		n, err := urlnorm.Normalize(s)
+		if err != nil {
+			return fmt.Errorf("%w: seed %q: %w", ErrConfig, s, err)
+		}
+		if !slices.Contains(seeds, n) {
+			seeds = append(seeds, n)
+		}
+	}
+	if len(seeds) == 0 {
+		return fmt.Errorf("%w: no seed urls", ErrConfig)
+	}
+	c.Seeds = seeds
+	if c.Agents <= 0 {
+		c.Agents = DefaultAgents
+	}
+	if c.Agents > 256 {
+		c.Agents = 256
+	}
+	if c.PerHost <= 0 {
+		c.PerHost = DefaultPerHost
+	}
+	if c.Delay < 0 {
+		c.Delay = DefaultDelay
+	}
+	if c.MaxDepth < 0 {
+		c.MaxDepth = 0
+	}
+	if c.MaxPerHost <= 0 {
+		c.MaxPerHost = DefaultMaxPerHost
+	}
+	if c.UserAgent == "" {
+		c.UserAgent = DefaultUserAgent()
+	}
+	return nil
+}
+
+// key identifies "the same crawl" across runs: its scope and seeds.
+func (c *Config) key() string {
+	s := slices.Clone(c.Seeds)
+	slices.Sort(s)
+	return c.Scope + " " + strings.Join(s, " ")
+}

@@ -1,0 +1,176 @@
+package crawl
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"mundaneum/backend/store"
+)
+
+const crashPages = 400
+
+// TestMain lets the crash test run a crawl in a child process (this test binary) that it
+// can kill at any moment.
+func TestMain(m *testing.M) {
+	if db := os.Getenv("MUNDANEUM_CRASH_DB"); db != "" {
+		crashChild(db, os.Getenv("MUNDANEUM_CRASH_SEED"))
+		return
+	}
+	os.Exit(m.Run())
+}
+
+func crashChild(db, seed string) {
+	ctx := context.Background()
+	st, err := store.Open(ctx, db, store.Options{BatchDelay: 50 * time.Millisecond})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	cr, err := Open(ctx, st, crashConfig(seed))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	cr.Run(ctx, nil)
+	st.Close()
+}
+
+func crashConfig(seed string) Config {
+	return Config{Seeds: []string{seed}, Scope: ScopeSite, PerHost: 4, Agents: 4}
+}
+
+// treeSite serves pages 0..n-1; page i links to 3i+1..3i+3 and back to 0. Each answer
+// takes a moment so that a kill lands mid-crawl.
+type treeSite struct {
+	mu   sync.Mutex
+	hits map[int]int
+}
+
+func (s *treeSite) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == "/robots.txt" {
+		http.NotFound(w, r)
+		return
+	}
+	i, err := strconv.Atoi(strings.TrimPrefix(r.URL.Path, "/p/"))
+	if err != nil || i < 0 || i >= crashPages {
+		http.NotFound(w, r)
+		return
+	}
+	s.mu.Lock()
+	s.hits[i]++
+	s.mu.Unlock()
+	time.Sleep(2 * time.Millisecond)
+	var b strings.Builder
+	fmt.Fprintf(&b, "<title>Page %d</title><p>card number%d of the index</p><a href=\"/p/0\">top</a>", i, i)
+	for c := 3*i + 1; c <= 3*i+3 && c < crashPages; c++ {
+		fmt.Fprintf(&b, "<a href=\"/p/%d\">child %d</a>", c, c)
+	}
+	w.Write([]byte(b.String()))
+}
+
+func TestCrashAndResume(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a child process")
+	}
+	site := &treeSite{hits: map[int]int{}}
+	srv := httptest.NewServer(site)
+	defer srv.Close()
+	seed := srv.URL + "/p/0"
+	db := filepath.Join(t.TempDir(), "w.mundaneum")
+
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "MUNDANEUM_CRASH_DB="+db, "MUNDANEUM_CRASH_SEED="+seed)
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Kill it without warning once part of the crawl is committed.
+	ctx := context.Background()
+	deadline := time.Now().Add(30 * time.Second)
+	committed := map[string]bool{}
+	for time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+		ro, err := store.Open(ctx, db, store.Options{ReadOnly: true})
+		if err != nil {
+			continue
+		}
+		var n int
+		ro.ReadDB().QueryRow(`SELECT count(*) FROM pages WHERE state='fetched'`).Scan(&n)
+		ro.Close()
+		if n >= crashPages/3 {
+			break
+		}
+	}
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+
+	st, err := store.Open(ctx, db, store.Options{})
+	if err != nil {
+		t.Fatalf("reopen after kill: %v", err)
+	}
+	defer st.Close()
+	if v, err := st.IntegrityCheck(ctx); err != nil || v != "ok" {
+		t.Fatalf("integrity after kill: %q %v", v, err)
+	}
+	rows, err := st.ReadDB().Query(`SELECT url FROM pages WHERE state='fetched'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var u string
+		rows.Scan(&u)
+		committed[u] = true
+	}
+	rows.Close()
+	if len(committed) == 0 || len(committed) == crashPages {
+		t.Fatalf("kill landed at %d committed pages: not mid-crawl", len(committed))
+	}
+	if err := st.MarkInterrupted(ctx); err != nil {
+		t.Fatal(err)
+	}
+	cr, err := Open(ctx, st, crashConfig(seed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := cr.Run(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.State != store.CrawlDone {
+		t.Fatalf("resumed crawl ended %s", p.State)
+	}
+	var fetched, fts int
+	st.ReadDB().QueryRow(`SELECT count(*) FROM pages WHERE state='fetched'`).Scan(&fetched)
+	st.ReadDB().QueryRow(`SELECT count(*) FROM page_fts`).Scan(&fts)
+	if fetched != crashPages || fts != crashPages {
+		t.Fatalf("after resume: %d fetched, %d indexed, want %d", fetched, fts, crashPages)
+	}
+	// Nothing committed before the kill was fetched again; nothing at all more than twice.
+	site.mu.Lock()
+	defer site.mu.Unlock()
+	for i := 0; i < crashPages; i++ {
+		u := fmt.Sprintf("%s/p/%d", srv.URL, i)
+		if committed[u] && site.hits[i] != 1 {
+			t.Errorf("%s committed before the kill but fetched %d times", u, site.hits[i])
+		}
+		if site.hits[i] < 1 || site.hits[i] > 2 {
+			t.Errorf("%s fetched %d times", u, site.hits[i])
+		}
+	}
+	if v, err := st.IntegrityCheck(ctx); err != nil || v != "ok" {
+		t.Fatalf("integrity after resume: %q %v", v, err)
+	}
+	t.Logf("killed at %d of %d committed pages; resumed to the end", len(committed), crashPages)
+}

@@ -1,0 +1,203 @@
+package crawl
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"net"
+	"path/filepath"
+	"testing"
+
+	"mundaneum/backend/store"
+)
+
+func openStore(t *testing.T) *store.Store {
+	t.Helper()
+	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "w.mundaneum"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+type pageRow struct {
+	state, reason, finalURL, contentType, title string
+	status                                      int
+	dupOf                                       int64
+	noindex                                     bool
+}
+
+func pageOf(t *testing.T, st *store.Store, url string) pageRow {
+	t.Helper()
+	var p pageRow
+	var reason, final, ct, title sql.NullString
+	var status, dup sql.NullInt64
+	err := st.ReadDB().QueryRow(`SELECT state, reason, status, final_url, content_type, title, duplicate_of, noindex
+		FROM pages WHERE url = ?`, url).Scan(&p.state, &reason, &status, &final, &ct, &title, &dup, &p.noindex)
+	if err != nil {
+		t.Fatalf("page %s: %v", url, err)
+	}
+	p.reason, p.finalURL, p.contentType, p.title = reason.String, final.String, ct.String, title.String
+	p.status, p.dupOf = int(status.Int64), dup.Int64
+	return p
+}
+
+func matches(t *testing.T, st *store.Store, expr string) int {
+	t.Helper()
+	var n int
+	if err := st.ReadDB().QueryRow(`SELECT count(*) FROM page_fts WHERE page_fts MATCH ?`, expr).Scan(&n); err != nil {
+		t.Fatalf("match %q: %v", expr, err)
+	}
+	return n
+}
+
+func run(t *testing.T, st *store.Store, cfg Config) Progress {
+	t.Helper()
+	cr, err := Open(context.Background(), st, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := cr.Run(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestCrawlTestWeb(t *testing.T) {
+	w := newTestWeb(t)
+	st := openStore(t)
+	cfg := Config{Seeds: []string{w.URL + "/"}, Scope: ScopeSite, PerHost: 4}
+	p := run(t, st, cfg)
+	u := func(path string) string { return w.URL + path }
+
+	expect := []struct {
+		path, state, reason string
+		status              int
+	}{
+		{"/", store.StateFetched, "", 200},
+		{"/about", store.StateFetched, "", 200},
+		{"/private/diary", store.StateSkipped, ReasonRobots, 0},
+		{"/mundaneum-only", store.StateSkipped, ReasonRobots, 0},
+		{"/old", store.StateRedirected, ReasonRedirect, 301},
+		{"/new", store.StateFetched, "", 200},
+		{"/missing", store.StateFailed, ReasonNotFound, 404},
+		{"/latin1", store.StateFetched, "", 200},
+		{"/gzipped", store.StateFetched, "", 200},
+		{"/secret", store.StateFetched, "", 200},
+		{"/from-secret", store.StateFetched, "", 200},
+		{"/nofollow-header", store.StateFetched, "", 200},
+		{"/not-followed", store.StateSkipped, ReasonNoFollow, 0},
+		{"/trap/a/a/a/a/", store.StateSkipped, ReasonTrap + ":repeated-segment", 0},
+		{"/report.pdf", store.StateSkipped, ReasonType, 0},
+		{"/looks-like-page", store.StateSkipped, ReasonType, 200},
+		{"/logo.png", store.StateSkipped, ReasonType, 0},
+		{"/busy", store.StateFetched, "", 200},
+	}
+	for _, e := range expect {
+		got := pageOf(t, st, u(e.path))
+		if got.state != e.state || got.reason != e.reason || got.status != e.status {
+			t.Errorf("%s: state=%s reason=%q status=%d, want %s %q %d", e.path, got.state, got.reason, got.status, e.state, e.reason, e.status)
+		}
+	}
+	if got := pageOf(t, st, w.other.URL+"/elsewhere"); got.state != store.StateSkipped || got.reason != ReasonScope {
+		t.Errorf("other host: %+v", got)
+	}
+	for _, path := range []string{"/private/diary", "/mundaneum-only", "/not-followed", "/report.pdf", "/logo.png", "/trap/a/a/a/a/"} {
+		if n := w.hitsOf(path); n != 0 {
+			t.Errorf("%s was requested %d times", path, n)
+		}
+	}
+	if len(w.paths("other")) != 0 {
+		t.Errorf("out-of-scope host was requested: %v", w.paths("other"))
+	}
+	if n := w.hitsOf("/robots.txt"); n != 1 {
+		t.Errorf("robots.txt fetched %d times", n)
+	}
+	if n := w.hitsOf("/busy"); n != 2 {
+		t.Errorf("/busy requested %d times, want 2 (429, then success)", n)
+	}
+	if got := pageOf(t, st, u("/old")); got.finalURL != u("/new") {
+		t.Errorf("redirect final url = %q", got.finalURL)
+	}
+	if got := pageOf(t, st, u("/looks-like-page")); got.contentType != "application/pdf" {
+		t.Errorf("content type = %q", got.contentType)
+	}
+	if got := pageOf(t, st, u("/latin1")); got.title != "Café society" {
+		t.Errorf("latin1 title = %q", got.title)
+	}
+	d1, d2 := pageOf(t, st, u("/dup1")), pageOf(t, st, u("/dup2"))
+	if (d1.dupOf == 0) == (d2.dupOf == 0) {
+		t.Errorf("duplicates: dup1 of %d, dup2 of %d: exactly one should be marked", d1.dupOf, d2.dupOf)
+	}
+	if !pageOf(t, st, u("/secret")).noindex {
+		t.Error("noindex not recorded")
+	}
+	for expr, want := range map[string]int{
+		"cafe": 1, "crème": 1, "zeppelin": 1, "identical": 1, "xylophone": 0,
+		`anchors:"about the mundaneum"`: 1, "otlet": 1, `anchors:home`: 1,
+	} {
+		if n := matches(t, st, expr); n != want {
+			t.Errorf("MATCH %s = %d, want %d", expr, n, want)
+		}
+	}
+	var imgAnchor string
+	st.ReadDB().QueryRow(`SELECT anchor FROM links l JOIN pages p ON p.id = l.to_id WHERE p.url = ? AND l.kind = 'img'`, u("/logo.png")).Scan(&imgAnchor)
+	if imgAnchor != "logo of the index" {
+		t.Errorf("image anchor = %q", imgAnchor)
+	}
+	var fetched int64
+	st.ReadDB().QueryRow(`SELECT count(*) FROM pages WHERE state = 'fetched'`).Scan(&fetched)
+	if p.Fetched != fetched || p.State != store.CrawlDone || p.Queued != 0 {
+		t.Errorf("progress = %+v, fetched pages = %d", p, fetched)
+	}
+	if v, err := st.IntegrityCheck(context.Background()); err != nil || v != "ok" {
+		t.Errorf("integrity: %q %v", v, err)
+	}
+
+	// A re-run of the finished crawl fetches nothing that is not due...
+	before := w.hitsOf("/about")
+	p2 := run(t, st, cfg)
+	if w.hitsOf("/about") != before || p2.Fetched != p.Fetched {
+		t.Errorf("re-run fetched /about again (%d -> %d) or counted %d vs %d", before, w.hitsOf("/about"), p2.Fetched, p.Fetched)
+	}
+	// ...and --refresh re-checks everything with conditional requests.
+	cfg.Refresh = true
+	p3 := run(t, st, cfg)
+	if w.hitsOf("/about") != before+1 || w.cond.Load() == 0 || p3.Fetched != p.Fetched {
+		t.Errorf("refresh: /about hits %d, 304s %d, fetched %d (want %d)", w.hitsOf("/about"), w.cond.Load(), p3.Fetched, p.Fetched)
+	}
+	if n := matches(t, st, "otlet"); n != 1 {
+		t.Errorf("after refresh MATCH otlet = %d", n)
+	}
+}
+
+func TestCrawlUnreachableSeed(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close() // nothing listens there now
+	st := openStore(t)
+	cr, err := Open(context.Background(), st, Config{Seeds: []string{"http://" + addr + "/"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cr.Run(context.Background(), nil); !errors.Is(err, ErrUnreachable) {
+		t.Fatalf("err = %v, want ErrUnreachable", err)
+	}
+}
+
+func TestConfigRejectsBadSeeds(t *testing.T) {
+	st := openStore(t)
+	for _, seeds := range [][]string{nil, {""}, {"ftp://example.org/"}, {"javascript:alert(1)"}, {"http://"}} {
+		if _, err := Open(context.Background(), st, Config{Seeds: seeds}); !errors.Is(err, ErrConfig) {
+			t.Errorf("seeds %q: err = %v, want ErrConfig", seeds, err)
+		}
+	}
+	if _, err := Open(context.Background(), st, Config{Seeds: []string{"http://a.test/"}, Scope: "galaxy"}); !errors.Is(err, ErrConfig) {
+		t.Errorf("bad scope accepted")
+	}
+}

@@ -1,0 +1,107 @@
+package crawl
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"mundaneum/backend/store"
+)
+
+// ErrRunning means the crawl is already running in this process.
+var ErrRunning = errors.New("crawl is already running")
+
+// Jobs runs crawls in the background for a long-lived front end (the window, the browser
+// front door): start, pause, resume, cancel, each keyed by crawl id.
+type Jobs struct {
+	st *store.Store
+
+	mu      sync.Mutex
+	running map[int64]context.CancelCauseFunc
+	wg      sync.WaitGroup
+}
+
+// NewJobs returns a job runner over a workspace.
+func NewJobs(st *store.Store) *Jobs {
+	return &Jobs{st: st, running: map[int64]context.CancelCauseFunc{}}
+}
+
+// Start opens the crawl cfg describes and runs it in the background; progress receives
+// snapshots (a few a second, and the final one with State set to the end state).
+func (j *Jobs) Start(ctx context.Context, cfg Config, progress func(Progress)) (int64, error) {
+	cr, err := Open(ctx, j.st, cfg)
+	if err != nil {
+		return 0, err
+	}
+	return cr.ID(), j.run(cr, progress)
+}
+
+// Resume continues a paused or interrupted crawl (or refreshes a finished one).
+func (j *Jobs) Resume(ctx context.Context, id int64, progress func(Progress)) error {
+	cr, err := Resume(ctx, j.st, id)
+	if err != nil {
+		return err
+	}
+	return j.run(cr, progress)
+}
+
+func (j *Jobs) run(cr *Crawler, progress func(Progress)) error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if _, ok := j.running[cr.ID()]; ok {
+		return fmt.Errorf("crawl %d: %w", cr.ID(), ErrRunning)
+	}
+	ctx, cancel := context.WithCancelCause(context.Background())
+	j.running[cr.ID()] = cancel
+	j.wg.Add(1)
+	go func() {
+		defer j.wg.Done()
+		cr.Run(ctx, progress) // the outcome is recorded in the store and reported through progress
+		j.mu.Lock()
+		delete(j.running, cr.ID())
+		j.mu.Unlock()
+		cancel(nil)
+	}()
+	return nil
+}
+
+// Pause stops a running crawl, keeping its queue.
+func (j *Jobs) Pause(id int64) error { return j.stop(id, ErrPaused) }
+
+// Cancel stops a running crawl for good. A crawl that is not running is marked cancelled.
+func (j *Jobs) Cancel(ctx context.Context, id int64) error {
+	if err := j.stop(id, ErrCancelled); err == nil {
+		return nil
+	}
+	return j.st.FinishRun(ctx, id, store.CrawlCancelled, "")
+}
+
+func (j *Jobs) stop(id int64, cause error) error {
+	j.mu.Lock()
+	cancel, ok := j.running[id]
+	j.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("crawl %d is not running", id)
+	}
+	cancel(cause)
+	return nil
+}
+
+// Running reports whether a crawl runs in this process.
+func (j *Jobs) Running(id int64) bool {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	_, ok := j.running[id]
+	return ok
+}
+
+// Close pauses every running crawl and waits for them to record their state.
+func (j *Jobs) Close() {
+	j.mu.Lock()
+	for _, cancel := range j.running {
+		cancel(ErrPaused)
+	}
+	j.mu.Unlock()
+	j.wg.Wait()
+}

@@ -1,0 +1,115 @@
+package frontier
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"mundaneum/backend/store"
+)
+
+type fakeSource struct{ batches [][]store.Lease }
+
+// Lease hands out prepared batches: the frontier's own logic is under test, the store's
+// leasing has its own tests against SQLite.
+func (f *fakeSource) Lease(_ context.Context, _ int64, n int) ([]store.Lease, error) {
+	if len(f.batches) == 0 {
+		return nil, nil
+	}
+	b := f.batches[0]
+	f.batches = f.batches[1:]
+	return b, nil
+}
+
+// gate lets each host through up to its budget.
+type gate map[string]int
+
+func (g gate) TryAcquire(host string, now time.Time) (bool, time.Time) {
+	if g[host] <= 0 {
+		return false, now.Add(time.Second)
+	}
+	g[host]--
+	return true, time.Time{}
+}
+
+func lease(origin, url string) store.Lease { return store.Lease{Origin: origin, URL: url} }
+
+func TestRoundRobinAcrossHosts(t *testing.T) {
+	src := &fakeSource{batches: [][]store.Lease{{
+		lease("a", "a1"), lease("a", "a2"), lease("a", "a3"), lease("b", "b1"), lease("c", "c1"), lease("b", "b2"),
+	}}}
+	f := New(src, 1, 10)
+	if err := f.Fill(context.Background(), 1, func(store.Lease) bool { return true }); err != nil {
+		t.Fatal(err)
+	}
+	g := gate{"a": 10, "b": 10, "c": 10}
+	var got []string
+	for {
+		it, ok, _ := f.Next(g, time.Now())
+		if !ok {
+			break
+		}
+		got = append(got, it.URL)
+	}
+	want := []string{"a1", "b1", "c1", "a2", "b2", "a3"}
+	if len(got) != len(want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("got %v, want %v", got, want)
+		}
+	}
+	if f.Buffered() != 0 {
+		t.Fatalf("buffered = %d", f.Buffered())
+	}
+}
+
+func TestGatedHostWaitsOthersGo(t *testing.T) {
+	src := &fakeSource{batches: [][]store.Lease{{lease("slow", "s1"), lease("slow", "s2"), lease("fast", "f1"), lease("store", "x1")}}}
+	f := New(src, 1, 10)
+	f.Fill(context.Background(), 1, func(l store.Lease) bool { return l.Origin != "store" })
+	g := gate{"slow": 1, "fast": 5}
+	now := time.Now()
+	var got []string
+	for {
+		it, ok, wake := f.Next(g, now)
+		if !ok {
+			if wake.IsZero() || !wake.After(now) {
+				t.Fatalf("no wake time while slow waits: %v", wake)
+			}
+			break
+		}
+		got = append(got, it.URL)
+	}
+	if len(got) != 3 || f.Buffered() != 1 {
+		t.Fatalf("got %v, buffered %d; want s1 f1 x1 and s2 waiting", got, f.Buffered())
+	}
+	// A pushed retry goes to the back of its host's queue.
+	f.Push(Item{Lease: lease("slow", "s1-retry"), Gated: true})
+	g["slow"] = 2
+	it1, _, _ := f.Next(g, now)
+	it2, _, _ := f.Next(g, now)
+	if it1.URL != "s2" || it2.URL != "s1-retry" {
+		t.Fatalf("after retry: %s, %s", it1.URL, it2.URL)
+	}
+}
+
+func TestDrainedUntilAdded(t *testing.T) {
+	src := &fakeSource{}
+	f := New(src, 1, 10)
+	f.Fill(context.Background(), 1, func(store.Lease) bool { return true })
+	if !f.Drained() {
+		t.Fatal("empty source not drained")
+	}
+	src.batches = [][]store.Lease{{lease("a", "a1")}}
+	f.Fill(context.Background(), 1, func(store.Lease) bool { return true })
+	if f.Buffered() != 0 {
+		t.Fatal("filled while drained")
+	}
+	f.Added()
+	f.Fill(context.Background(), 1, func(store.Lease) bool { return true })
+	if f.Buffered() != 1 {
+		t.Fatal("not filled after Added")
+	}
+}
