@@ -71,7 +71,9 @@ func newTestWeb(t *testing.T) *testWeb {
 	html("/about", page("About", `Paul Otlet built a card index of all knowledge. <a href="/">home</a>`))
 	mux.HandleFunc("/private/diary", func(rw http.ResponseWriter, r *http.Request) { fmt.Fprint(rw, page("Diary", "secret")) })
 	mux.HandleFunc("/mundaneum-only", func(rw http.ResponseWriter, r *http.Request) { fmt.Fprint(rw, page("Nope", "nope")) })
-	mux.HandleFunc("/old", func(rw http.ResponseWriter, r *http.Request) { http.Redirect(rw, r, "/new", http.StatusMovedPermanently) })
+	mux.HandleFunc("/old", func(rw http.ResponseWriter, r *http.Request) {
+		http.Redirect(rw, r, "/new", http.StatusMovedPermanently)
+	})
 	html("/new", page("New home of the old page", "moved content"))
 	mux.HandleFunc("/latin1", func(rw http.ResponseWriter, r *http.Request) {
 		rw.Header().Set("Content-Type", "text/html; charset=iso-8859-1")
