@@ -9,8 +9,12 @@ import (
 	"mundaneum/backend/store"
 )
 
-// ErrRunning means the crawl is already running in this process.
-var ErrRunning = errors.New("crawl is already running")
+var (
+	// ErrRunning means the crawl is already running in this process.
+	ErrRunning = errors.New("crawl is already running")
+	// ErrNotRunning means the crawl is not running in this process.
+	ErrNotRunning = errors.New("crawl is not running")
+)
 
 // Jobs runs crawls in the background for a long-lived front end (the window, the browser
 // front door): start, pause, resume, cancel, each keyed by crawl id.
@@ -82,7 +86,7 @@ func (j *Jobs) stop(id int64, cause error) error {
 	cancel, ok := j.running[id]
 	j.mu.Unlock()
 	if !ok {
-		return fmt.Errorf("crawl %d is not running", id)
+		return fmt.Errorf("crawl %d: %w", id, ErrNotRunning)
 	}
 	cancel(cause)
 	return nil

@@ -267,6 +267,21 @@ func applyMigration(ctx context.Context, db *sql.DB, version int, body string) e
 	return tx.Commit()
 }
 
+// WriterActive reports whether some process (this one included) has the workspace open for
+// writing: a crawl marked running in a workspace nobody writes was interrupted.
+func (s *Store) WriterActive() bool {
+	if s.writer != nil {
+		return true
+	}
+	l := flock.New(s.path + ".lock")
+	ok, err := l.TryLock()
+	if err != nil || !ok {
+		return true
+	}
+	l.Unlock()
+	return false
+}
+
 // Path is the workspace file.
 func (s *Store) Path() string { return s.path }
 

@@ -1,0 +1,46 @@
+package app
+
+import (
+	"encoding/json"
+	"errors"
+
+	"mundaneum/backend/crawl"
+	"mundaneum/backend/store"
+)
+
+// Error codes the UI can act on (a closed set; never match messages).
+const (
+	CodeInvalid  = "invalid"   // the request was wrong: fix the input
+	CodeNotFound = "not-found" // the thing asked for does not exist
+	CodeConflict = "conflict"  // the state forbids it now (e.g. already running)
+	CodeInternal = "internal"  // anything else
+)
+
+// Error is what bound methods return: its message is JSON {"code", "message"} so that the
+// frontend's src/api can recover the code from Wails' string rejection.
+type Error struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+func (e *Error) Error() string {
+	b, _ := json.Marshal(e)
+	return string(b)
+}
+
+// apiError maps a backend error to an Error with a code (nil stays nil).
+func apiError(err error) error {
+	if err == nil {
+		return nil
+	}
+	code := CodeInternal
+	switch {
+	case errors.Is(err, crawl.ErrConfig):
+		code = CodeInvalid
+	case errors.Is(err, store.ErrNotFound):
+		code = CodeNotFound
+	case errors.Is(err, crawl.ErrRunning), errors.Is(err, crawl.ErrNotRunning):
+		code = CodeConflict
+	}
+	return &Error{Code: code, Message: err.Error()}
+}
