@@ -113,9 +113,8 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 			s.lock.Unlock()
 			return nil, err
 		}
-		s.writer = newWriter(wdb, opt.BatchSize, opt.BatchDelay)
 		s.index.changes = map[int64]*ftsChange{}
-		s.writer.beforeCommit, s.writer.reset = s.applyIndex, s.resetIndex
+		s.writer = newWriter(wdb, opt.BatchSize, opt.BatchDelay, s.applyIndex, s.resetIndex)
 	} else if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("open workspace: %w", err)
 	}

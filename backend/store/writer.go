@@ -78,7 +78,7 @@ type Writer struct {
 	err       error
 }
 
-func newWriter(db *sql.DB, batchSize int, batchDelay time.Duration) *Writer {
+func newWriter(db *sql.DB, batchSize int, batchDelay time.Duration, beforeCommit func(context.Context, *Tx) error, reset func()) *Writer {
 	if batchSize <= 0 {
 		batchSize = 4096
 	}
@@ -88,6 +88,7 @@ func newWriter(db *sql.DB, batchSize int, batchDelay time.Duration) *Writer {
 	w := &Writer{
 		db: db, ops: make(chan op, 64), batchSize: batchSize, batchDelay: batchDelay,
 		stmts: map[string]*sql.Stmt{}, toPrepare: map[string]struct{}{},
+		beforeCommit: beforeCommit, reset: reset,
 		closed: make(chan struct{}), stopped: make(chan struct{}),
 	}
 	go w.loop()

@@ -7,10 +7,7 @@ CREATE TABLE hosts (
     robots_status     INTEGER,
     robots_body       BLOB,
     robots_fetched_at INTEGER,
-    robots_expires_at INTEGER,
-    crawl_delay_ms    INTEGER NOT NULL DEFAULT 0,
-    last_access_at    INTEGER,
-    error             TEXT
+    robots_expires_at INTEGER
 );
 
 CREATE TABLE crawls (
