@@ -26,7 +26,14 @@ type ftsChange struct {
 // index holds the queued changes; touched only by the writer goroutine.
 type index struct {
 	changes map[int64]*ftsChange
+	bytes   int // text held by changes
 }
+
+// maxQueuedText ends a batch early when this much page text waits to be indexed, which
+// bounds the writer's memory whatever the crawl's rate.
+const maxQueuedText = 32 << 20
+
+func (s *Store) indexFull() bool { return s.index.bytes >= maxQueuedText }
 
 func (s *Store) change(id int64) *ftsChange {
 	c, ok := s.index.changes[id]
@@ -38,6 +45,7 @@ func (s *Store) change(id int64) *ftsChange {
 }
 
 func (s *Store) queueIndex(id int64, r *ftsRow) {
+	s.index.bytes += len(r.title) + len(r.headings) + len(r.body) + len(r.url)
 	c := s.change(id)
 	c.remove, c.row, c.anchors = false, r, false
 }
@@ -54,7 +62,7 @@ func (s *Store) queueAnchors(id int64) {
 	}
 }
 
-func (s *Store) resetIndex() { clear(s.index.changes) }
+func (s *Store) resetIndex() { clear(s.index.changes); s.index.bytes = 0 }
 
 // applyIndex writes the queued index changes, in page order (so that a batch is replayed
 // the same way), as the last statements of the batch.
@@ -109,7 +117,7 @@ func (s *Store) applyIndex(ctx context.Context, tx *Tx) error {
 			return fmt.Errorf("index page %d: %w", id, err)
 		}
 	}
-	clear(s.index.changes)
+	s.resetIndex()
 	return nil
 }
 

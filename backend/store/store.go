@@ -114,7 +114,7 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 			return nil, err
 		}
 		s.index.changes = map[int64]*ftsChange{}
-		s.writer = newWriter(wdb, opt.BatchSize, opt.BatchDelay, s.applyIndex, s.resetIndex)
+		s.writer = newWriter(wdb, opt.BatchSize, opt.BatchDelay, s.applyIndex, s.resetIndex, s.indexFull)
 	} else if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("open workspace: %w", err)
 	}

@@ -71,6 +71,8 @@ type Writer struct {
 	// outside the database when a batch is rolled back.
 	beforeCommit func(context.Context, *Tx) error
 	reset        func()
+	// full reports that the batch holds as much outside the database as it should.
+	full func() bool
 
 	closeOnce sync.Once
 	closed    chan struct{}
@@ -78,7 +80,7 @@ type Writer struct {
 	err       error
 }
 
-func newWriter(db *sql.DB, batchSize int, batchDelay time.Duration, beforeCommit func(context.Context, *Tx) error, reset func()) *Writer {
+func newWriter(db *sql.DB, batchSize int, batchDelay time.Duration, beforeCommit func(context.Context, *Tx) error, reset func(), full func() bool) *Writer {
 	if batchSize <= 0 {
 		batchSize = 4096
 	}
@@ -88,7 +90,7 @@ func newWriter(db *sql.DB, batchSize int, batchDelay time.Duration, beforeCommit
 	w := &Writer{
 		db: db, ops: make(chan op, 64), batchSize: batchSize, batchDelay: batchDelay,
 		stmts: map[string]*sql.Stmt{}, toPrepare: map[string]struct{}{},
-		beforeCommit: beforeCommit, reset: reset,
+		beforeCommit: beforeCommit, reset: reset, full: full,
 		closed: make(chan struct{}), stopped: make(chan struct{}),
 	}
 	go w.loop()
@@ -208,7 +210,7 @@ func (w *Writer) batch(first op) {
 			o.done <- reply{v: v}
 			ran = append(ran, o)
 		}
-		if len(ran) >= w.batchSize {
+		if len(ran) >= w.batchSize || (w.full != nil && w.full()) {
 			break
 		}
 		select {
