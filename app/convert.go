@@ -15,9 +15,14 @@ func rfc3339(ms int64) string {
 }
 
 func crawlDTO(c store.Crawl) Crawl {
-	return Crawl{ID: c.ID, Seeds: c.Seeds, Scope: c.Scope, State: c.State, Fetched: c.Fetched, Queued: c.Queued,
+	dto := Crawl{ID: c.ID, Seeds: c.Seeds, Scope: c.Scope, State: c.State, Fetched: c.Fetched, Queued: c.Queued,
 		Failed: c.Failed, Skipped: c.Skipped, Bytes: c.Bytes, StartedAt: rfc3339(c.StartedAt),
 		FinishedAt: rfc3339(c.FinishedAt), Error: c.Error}
+	if c.FinishedAt > c.StartedAt && c.StartedAt > 0 {
+		// A finished run shows its average rate; a running one gets the live rate from progress.
+		dto.PagesPerSec = float64(c.Fetched+c.Failed+c.Skipped) / (float64(c.FinishedAt-c.StartedAt) / 1000)
+	}
+	return dto
 }
 
 func searchDTO(r search.Results) SearchResults {

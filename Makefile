@@ -1,0 +1,97 @@
+# Mundaneum: build, run and test. On a fresh Debian/Ubuntu machine `make run` and
+# `make test` are all you need; both run `make setup` first, which installs only what is
+# missing. `make help` lists the rest.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := help
+MAKEFLAGS += --no-print-directory
+
+# The Wails CLI, pinned in scripts/setup.sh; installed to the first GOPATH's bin.
+WAILS := $(firstword $(subst :, ,$(shell go env GOPATH)))/bin/wails
+export WAILS
+BIN := build/bin/mundaneum
+# The desktop build tags (webkit2_41 is also in wails.json's build:tags, for `wails dev`).
+DESKTOP_TAGS := desktop,production,webkit2_41
+GO_TEST_TIMEOUT ?= 5m
+ARGS ?=
+
+GO_SRC := $(shell find . -name '*.go' -not -path './frontend/*' -not -path './build/*') go.mod go.sum
+FRONTEND_SRC := $(shell find frontend/src frontend/public -type f 2>/dev/null) \
+	frontend/index.html frontend/vite.config.ts frontend/svelte.config.js \
+	frontend/tsconfig.json frontend/package.json frontend/package-lock.json
+BINDINGS := frontend/wailsjs/go/models.ts frontend/wailsjs/go/app/App.d.ts \
+	frontend/wailsjs/go/app/App.js
+DIST := frontend/dist/index.html
+
+# Steps depend on each other's side effects (setup installs what the rest use): one at a time.
+.NOTPARALLEL:
+
+.PHONY: help setup build run test test-go lint test-frontend smoke bindings frontend clean bench
+
+help: ## list the targets
+	@awk 'BEGIN { FS = ":.*## " } /^[a-z-]+:.*## / { printf "  make %-14s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
+
+setup: ## install missing Debian packages, the Wails CLI and npm packages (quick when done)
+	@scripts/setup.sh
+
+# The generated bindings are committed; regenerate them when the bound API changes. The
+# generator runs the app in a special mode: keep it away from the user's real workspace.
+$(BINDINGS) &: $(wildcard app/*.go) wails.json
+	@echo "bindings: frontend/wailsjs from app/"
+	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
+		XDG_DATA_HOME=$$tmp XDG_CONFIG_HOME=$$tmp "$(WAILS)" generate module -nocolour >"$$tmp/log" 2>&1 || \
+		{ cat "$$tmp/log"; exit 1; }
+	@touch $(BINDINGS)
+
+bindings: $(BINDINGS) ## regenerate frontend/wailsjs if app/ changed
+
+$(DIST): $(FRONTEND_SRC) $(BINDINGS)
+	cd frontend && npm run --silent build
+
+frontend: $(DIST) ## build the frontend into frontend/dist
+
+build: setup $(DIST) ## build the desktop binary build/bin/mundaneum
+	@# -m: no `go mod tidy` (see shared/PLATFORM.md); -nosyncgomod: never edit go.mod;
+	@# -s, -skipbindings: the frontend and the bindings are made by the rules above.
+	@echo "build: $(BIN)"
+	@start=$$(date +%s); \
+	"$(WAILS)" build -m -nosyncgomod -s -skipbindings -nocolour -v 0 -o mundaneum; \
+	test -x $(BIN); \
+	echo "build: $(BIN) built in $$(( $$(date +%s) - start ))s"
+
+run: build ## set up, build and open the desktop window (ARGS="--db FILE" to pass flags)
+	@if [[ -z "$${DISPLAY:-}$${WAYLAND_DISPLAY:-}" ]]; then \
+		echo "make run: the desktop window needs a graphical session (DISPLAY or WAYLAND_DISPLAY is unset)."; \
+		echo "          Run it from a desktop session, or use the command line: $(BIN) --help"; \
+		exit 1; \
+	fi
+	$(BIN) $(ARGS)
+
+test: setup ## set up and run every test: Go, lint, frontend, build, window smoke test
+	@start=$$(date +%s); \
+	$(MAKE) test-go lint test-frontend build smoke; \
+	echo "make test: all passed in $$(( $$(date +%s) - start ))s"
+
+test-go: ## Go unit tests (no cgo: Wails compiles to a stub)
+	CGO_ENABLED=0 go test -count=1 -timeout $(GO_TEST_TIMEOUT) ./...
+
+lint: ## gofmt, go vet (with and without the desktop build tags)
+	@unformatted=$$(gofmt -l $(filter %.go,$(GO_SRC))); \
+	if [[ -n "$$unformatted" ]]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
+	CGO_ENABLED=0 go vet ./...
+	go vet -tags $(DESKTOP_TAGS) . ./app/
+
+test-frontend: $(BINDINGS) ## svelte-check (strict TypeScript) and Vitest
+	cd frontend && npm run --silent check
+	cd frontend && npm test --silent
+
+smoke: ## open the built window under Xvfb, screenshot it to build/smoke.png
+	scripts/smoke-window.sh $(BIN)
+
+clean: ## remove build outputs (keeps node_modules)
+	rm -rf build/bin build/smoke.png
+	find frontend/dist -mindepth 1 -not -name .gitkeep -delete
+
+bench: ## crawl benchmark vs Colly on a loopback synthetic web (PAGES=10000 RUNS=1 CPUPROFILE= KEEP=)
+	PAGES="$(or $(PAGES),10000)" RUNS="$(or $(RUNS),1)" scripts/bench-crawl.sh

@@ -1,0 +1,158 @@
+// The frontend's only door to the backend: typed wrappers over the generated Wails
+// bindings and runtime. Features import this module, never wailsjs.
+import * as App from '../../wailsjs/go/app/App';
+import * as runtime from '../../wailsjs/runtime/runtime';
+import type { Crawl, CrawlRequest, Events, SearchResults, Status } from './types';
+
+export * from './types';
+
+/** An error from the backend (or from a missing bridge), with an optional machine code. */
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  constructor(message: string, code: ErrorCode = 'internal') {
+    super(message);
+    this.name = 'ApiError';
+    this.code = code;
+  }
+}
+
+/** Error codes the backend sends (app/errors.go); anything else arrives as 'internal'. */
+export const errorCodes = ['invalid', 'not-found', 'conflict', 'internal', 'unavailable'] as const;
+export type ErrorCode = (typeof errorCodes)[number];
+
+function codeOf(v: unknown): ErrorCode {
+  return errorCodes.includes(v as ErrorCode) ? (v as ErrorCode) : 'internal';
+}
+
+/**
+ * Turns whatever a rejected binding call carries into an ApiError. Bound methods fail with
+ * the message {"code": ..., "message": ...} as JSON text (Wails passes errors as strings).
+ */
+export function toApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  if (err instanceof Error) return toApiError(err.message);
+  if (typeof err === 'string') {
+    if (err.startsWith('{')) {
+      try {
+        const parsed: unknown = JSON.parse(err);
+        if (parsed && typeof parsed === 'object' && typeof (parsed as { message?: unknown }).message === 'string') {
+          return toApiError(parsed);
+        }
+      } catch {
+        // not JSON: the text itself is the message
+      }
+    }
+    return new ApiError(err);
+  }
+  if (err && typeof err === 'object') {
+    const o = err as Record<string, unknown>;
+    const message = typeof o.message === 'string' ? o.message : JSON.stringify(o);
+    return new ApiError(message, codeOf(o.code));
+  }
+  return new ApiError(String(err));
+}
+
+/** Reports whether the Wails bridge (window.go) is present. */
+export function connected(): boolean {
+  const w = globalThis as { go?: { app?: { App?: unknown } } };
+  return !!w.go?.app?.App;
+}
+
+async function call<T>(f: () => Promise<T>): Promise<T> {
+  if (!connected()) throw new ApiError('not connected to the Mundaneum backend', 'unavailable');
+  try {
+    return await f();
+  } catch (err) {
+    throw toApiError(err);
+  }
+}
+
+/** Starts a crawl; progress then arrives as crawl:progress events. */
+export function startCrawl(req: CrawlRequest): Promise<Crawl> {
+  return call(() => App.StartCrawl(req));
+}
+
+/** Pauses a running crawl, keeping its queue. */
+export function pauseCrawl(id: number): Promise<void> {
+  return call(() => App.PauseCrawl(id));
+}
+
+/** Resumes a paused or interrupted crawl. */
+export function resumeCrawl(id: number): Promise<Crawl> {
+  return call(() => App.ResumeCrawl(id));
+}
+
+/** Cancels a crawl for good. */
+export function cancelCrawl(id: number): Promise<void> {
+  return call(() => App.CancelCrawl(id));
+}
+
+/** Lists every crawl, newest first. */
+export async function listCrawls(): Promise<Crawl[]> {
+  return (await call(() => App.Crawls())) ?? [];
+}
+
+/** Runs a search query. */
+export async function search(query: string, limit = 50): Promise<SearchResults> {
+  const r = await call(() => App.Search(query, limit));
+  return { ...r, results: r.results ?? [] };
+}
+
+/** Returns the workspace's counts. */
+export function status(): Promise<Status> {
+  return call(() => App.Status());
+}
+
+function hasRuntime(): boolean {
+  return !!(globalThis as { runtime?: unknown }).runtime;
+}
+
+/**
+ * Subscribes to a backend event and returns the unsubscribe function. Without the Wails
+ * runtime (unit tests, a plain browser) it subscribes to nothing.
+ */
+export function onEvent<K extends keyof Events>(name: K, cb: (payload: Events[K]) => void): () => void {
+  if (!hasRuntime()) return () => {};
+  return runtime.EventsOn(name, (payload: Events[K]) => {
+    if (payload && typeof payload === 'object') cb(payload);
+  });
+}
+
+const maxURLLength = 8192;
+
+/**
+ * Returns the canonical form of raw if it is an absolute http(s) URL that may be handed to
+ * the system browser, or null for anything else (javascript:, file:, data:, relative...).
+ */
+export function safeExternalURL(raw: string): string | null {
+  if (typeof raw !== 'string' || raw.length > maxURLLength) return null;
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(raw)) return null;
+  let u: URL;
+  try {
+    u = new URL(raw.trim());
+  } catch {
+    return null;
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
+  if (!u.hostname) return null;
+  return u.href;
+}
+
+/**
+ * Opens url in the system browser if it is http(s); returns whether it did. Nothing ever
+ * navigates the app's own window to crawled content.
+ */
+export function openExternal(url: string): boolean {
+  const safe = safeExternalURL(url);
+  if (safe === null || !hasRuntime()) return false;
+  runtime.BrowserOpenURL(safe);
+  return true;
+}
+
+/** Sets the native window's background to match the page's colour scheme. */
+export function setWindowBackground(dark: boolean): void {
+  if (!hasRuntime()) return;
+  if (dark) runtime.WindowSetBackgroundColour(28, 28, 30, 255);
+  else runtime.WindowSetBackgroundColour(250, 249, 246, 255);
+}

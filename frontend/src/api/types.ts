@@ -1,0 +1,19 @@
+// Types of the bound API, re-exported from the generated Wails models so that features
+// never import wailsjs themselves.
+import type { app } from '../../wailsjs/go/models';
+
+export type Crawl = app.Crawl;
+export type CrawlRequest = app.CrawlRequest;
+export type SearchResults = app.SearchResults;
+export type Result = app.Result;
+export type Status = app.Status;
+
+/** The crawl scopes the backend understands. */
+export const scopes = ['site', 'tree', 'domain', 'list'] as const;
+export type Scope = (typeof scopes)[number];
+
+/** Events the backend emits, with their payloads. */
+export interface Events {
+  'crawl:progress': Crawl;
+  'crawl:done': Crawl;
+}

@@ -1,0 +1,44 @@
+// Command mundaneum crawls the parts of the web a researcher cares about into a local
+// workspace, searches it offline, and keeps a curated library. main only wires: it parses
+// the command line and hands the workspace to a front end (window or CLI).
+package main
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"os"
+
+	"mundaneum/app"
+	"mundaneum/app/cli"
+	"mundaneum/backend/store"
+)
+
+//go:embed all:frontend/dist
+var assets embed.FS
+
+func main() {
+	os.Exit(cli.Run(os.Args[1:], desktop))
+}
+
+// desktop opens the window on the workspace at path.
+func desktop(path string) error {
+	if app.GeneratingBindings() {
+		return app.RunDesktop(new(app.App), assets)
+	}
+	if !app.HasDisplay() {
+		return errors.New("no display to open the window on (DISPLAY/WAYLAND_DISPLAY unset); use the command line (mundaneum --help)")
+	}
+	ctx := context.Background()
+	st, err := store.Open(ctx, path, store.Options{})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if err := st.MarkInterrupted(ctx); err != nil {
+		return fmt.Errorf("open workspace: %w", err)
+	}
+	a := app.New(st)
+	return app.RunDesktop(a, assets)
+}
