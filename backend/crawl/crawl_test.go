@@ -137,6 +137,10 @@ func TestCrawlTestWeb(t *testing.T) {
 	for expr, want := range map[string]int{
 		"cafe": 1, "crème": 1, "zeppelin": 1, "identical": 1, "xylophone": 0,
 		`anchors:"about the mundaneum"`: 1, "otlet": 1, `anchors:home`: 1,
+		// Resources known only from links are found by their anchor text and the titles
+		// of the pages citing them (WWWW), never by a body they do not have.
+		`anchors:logo`: 1, `headings:"home of the index" AND url:png`: 1, `anchors:report`: 1, `url:pdf`: 1,
+		`anchors:"pdf in disguise" AND url:"looks like page"`: 1,
 	} {
 		if n := matches(t, st, expr); n != want {
 			t.Errorf("MATCH %s = %d, want %d", expr, n, want)

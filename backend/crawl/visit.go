@@ -22,16 +22,16 @@ import (
 // Reasons recorded on pages that were skipped, failed or redirected (a closed set; HTTP
 // failures carry the status code too).
 const (
-	ReasonRobots      = "robots"      // disallowed by robots.txt
-	ReasonUnreachable = "unreachable" // the host did not answer, not even for robots.txt
-	ReasonScope       = "scope"       // outside the crawl's scope: recorded, not followed
-	ReasonDepth       = "depth"       // beyond the depth limit
-	ReasonType        = "type"        // not HTML or text: recorded from links, not downloaded
-	ReasonNoFollow    = "nofollow"    // the citing page or link says nofollow
-	ReasonTrap        = "trap"        // looks like a spider trap
-	ReasonHostLimit   = "host-limit"  // the per-host page cap was reached
-	ReasonTooLarge    = "too-large"   // body over the size cap
-	ReasonRedirect    = "redirect"    // answered with a redirect
+	ReasonRobots      = "robots"         // disallowed by robots.txt
+	ReasonUnreachable = "unreachable"    // the host did not answer, not even for robots.txt
+	ReasonScope       = "scope"          // outside the crawl's scope: recorded, not followed
+	ReasonDepth       = "depth"          // beyond the depth limit
+	ReasonType        = store.ReasonType // not HTML or text: recorded from links, not downloaded
+	ReasonNoFollow    = "nofollow"       // the citing page or link says nofollow
+	ReasonTrap        = "trap"           // looks like a spider trap
+	ReasonHostLimit   = "host-limit"     // the per-host page cap was reached
+	ReasonTooLarge    = "too-large"      // body over the size cap
+	ReasonRedirect    = "redirect"       // answered with a redirect
 	ReasonRedirects   = "too-many-redirects"
 	ReasonNotFound    = "not-found"    // 404, 410
 	ReasonForbidden   = "forbidden"    // 401, 403
@@ -289,6 +289,7 @@ func (c *Crawler) target(it frontier.Item, from, u *url.URL, kind, anchor, rel s
 		}
 	}
 	if t.Skip != "" {
+		t.Resource = t.Skip == ReasonType
 		return t
 	}
 	c.mu.Lock()

@@ -8,6 +8,10 @@ import (
 	"sort"
 )
 
+// ReasonType is the skip reason of non-HTML resources: recorded from links (and by their
+// response headers), indexed by what cites them, never downloaded.
+const ReasonType = "type"
+
 // Page states.
 const (
 	StateQueued     = "queued"
@@ -26,6 +30,7 @@ type Target struct {
 	Rel      string
 	Follow   bool   // put it in the crawl's queue
 	Skip     string // when not followed: the reason recorded on a page seen for the first time
+	Resource bool   // a non-HTML resource: indexed by the anchor text and titles citing it
 	Depth    int
 	Hops     int
 	Priority int
@@ -185,7 +190,9 @@ func (o *opState) enqueue(ctx context.Context, crawlID, from int64, targets []Ta
 			if _, err := link.ExecContext(ctx, from, id, t.Kind, t.Anchor, t.Rel); err != nil {
 				return added, fmt.Errorf("link to %s: %w", t.URL, err)
 			}
-			if t.Anchor != "" && !created && (state == "" || state == StateFetched) {
+			if t.Resource {
+				o.s.queueResource(id)
+			} else if t.Anchor != "" && !created && (state == "" || state == StateFetched) {
 				dirty, err := o.tx.Stmt(ctx, `INSERT OR IGNORE INTO fts_dirty(page_id) VALUES (?)`)
 				if err != nil {
 					return added, err

@@ -18,9 +18,10 @@ type ftsRow struct{ title, headings, body, url string }
 
 // ftsChange is the net index change of one page in the current batch.
 type ftsChange struct {
-	remove  bool    // drop the page's row
-	row     *ftsRow // (re)index with this text; anchors are read at apply time
-	anchors bool    // refresh the incoming anchor text of an existing row
+	remove   bool    // drop the page's row
+	row      *ftsRow // (re)index with this text; anchors are read at apply time
+	anchors  bool    // refresh the incoming anchor text of an existing row
+	resource bool    // a resource known only from links: index its anchors and citers' titles
 }
 
 // index holds the queued changes; touched only by the writer goroutine.
@@ -47,18 +48,28 @@ func (s *Store) change(id int64) *ftsChange {
 func (s *Store) queueIndex(id int64, r *ftsRow) {
 	s.index.bytes += len(r.title) + len(r.headings) + len(r.body) + len(r.url)
 	c := s.change(id)
-	c.remove, c.row, c.anchors = false, r, false
+	c.remove, c.row, c.anchors, c.resource = false, r, false, false
 }
 
 func (s *Store) queueUnindex(id int64) {
 	c := s.change(id)
-	c.remove, c.row, c.anchors = true, nil, false
+	c.remove, c.row, c.anchors, c.resource = true, nil, false, false
 }
 
 func (s *Store) queueAnchors(id int64) {
 	c := s.change(id)
 	if c.row == nil && !c.remove {
 		c.anchors = true
+	}
+}
+
+// queueResource (re)indexes a non-HTML resource from the links that point at it, as WWWW
+// did for images and movies: its row holds the anchor texts and the titles of the citing
+// pages, so a search for what a page says about a file finds the file.
+func (s *Store) queueResource(id int64) {
+	c := s.change(id)
+	if c.row == nil && !c.remove {
+		c.resource = true
 	}
 }
 
@@ -78,14 +89,24 @@ func (s *Store) applyIndex(ctx context.Context, tx *Tx) error {
 	// Read everything first: reads after the first page_fts write are harmless, but keeping
 	// writes together keeps the pending-term hash in one piece.
 	anchors := make(map[int64]string, len(ids))
+	resources := map[int64]*ftsRow{}
 	for _, id := range ids {
 		c := s.index.changes[id]
-		if c.row != nil || c.anchors {
+		if c.row != nil || c.anchors || c.resource {
 			a, err := incomingAnchors(ctx, tx, id)
 			if err != nil {
 				return err
 			}
 			anchors[id] = indexable(a)
+		}
+		if c.resource {
+			r, err := resourceRow(ctx, tx, id, anchors[id])
+			if err != nil {
+				return err
+			}
+			if r != nil {
+				resources[id] = r
+			}
 		}
 	}
 	del, err := tx.Stmt(ctx, `DELETE FROM page_fts WHERE rowid=?`)
@@ -112,6 +133,11 @@ func (s *Store) applyIndex(ctx context.Context, tx *Tx) error {
 			}
 		case c.anchors:
 			_, err = upd.ExecContext(ctx, anchors[id], id)
+		case resources[id] != nil:
+			if _, err = del.ExecContext(ctx, id); err == nil {
+				r := resources[id]
+				_, err = ins.ExecContext(ctx, id, "", r.headings, "", anchors[id], r.url)
+			}
 		}
 		if err != nil {
 			return fmt.Errorf("index page %d: %w", id, err)
@@ -121,8 +147,37 @@ func (s *Store) applyIndex(ctx context.Context, tx *Tx) error {
 	return nil
 }
 
-// maxAnchors bounds the distinct anchor texts indexed for one page.
-const maxAnchors = 100
+// maxAnchors bounds the distinct anchor texts indexed for one page, maxCiters the titles of
+// citing pages indexed for a resource.
+const (
+	maxAnchors = 100
+	maxCiters  = 20
+)
+
+// resourceRow builds the index row of a resource known from links, or nil when the page is
+// not such a resource (any more) or its row would not change.
+func resourceRow(ctx context.Context, tx *Tx, id int64, anchors string) (*ftsRow, error) {
+	st, err := tx.Stmt(ctx, `SELECT p.url, p.state = 'skipped' AND p.reason = 'type',
+		coalesce((SELECT group_concat(title, ' | ') FROM (SELECT DISTINCT c.title FROM links l
+			JOIN pages c ON c.id = l.from_id WHERE l.to_id = p.id AND c.title <> '' LIMIT ?)), ''),
+		coalesce(f.headings, ''), coalesce(f.anchors, ''), f.rowid IS NOT NULL
+		FROM pages p LEFT JOIN page_fts f ON f.rowid = p.id WHERE p.id = ?`)
+	// (the literal 'type' above is ReasonType)
+	if err != nil {
+		return nil, err
+	}
+	var r ftsRow
+	var isResource, indexed bool
+	var oldHeadings, oldAnchors string
+	if err := st.QueryRowContext(ctx, maxCiters, id).Scan(&r.url, &isResource, &r.headings, &oldHeadings, &oldAnchors, &indexed); err != nil {
+		return nil, fmt.Errorf("resource %d: %w", id, err)
+	}
+	r.headings = indexable(r.headings)
+	if !isResource || (indexed && r.headings == oldHeadings && anchors == oldAnchors) {
+		return nil, nil
+	}
+	return &r, nil
+}
 
 func incomingAnchors(ctx context.Context, tx *Tx, pageID int64) (string, error) {
 	st, err := tx.Stmt(ctx, `SELECT coalesce(group_concat(anchor, ' | '), '') FROM (

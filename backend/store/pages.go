@@ -176,8 +176,11 @@ func (s *Store) saveFailure(ctx context.Context, tx *Tx, r *Result) error {
 		return fmt.Errorf("page: %w", err)
 	}
 	// A page that is gone leaves the index; one that failed for a while keeps its last copy.
-	if r.Status == 404 || r.Status == 410 || r.State == StateRedirected {
+	switch {
+	case r.Status == 404 || r.Status == 410 || r.State == StateRedirected:
 		s.queueUnindex(r.PageID)
+	case r.State == StateSkipped && r.Reason == ReasonType:
+		s.queueResource(r.PageID)
 	}
 	return nil
 }
