@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/temoto/robotstxt"
+
+	"mundaneum/backend/urlnorm"
 )
 
 // Limits on what one robots.txt can make us hold in memory.
@@ -211,7 +213,7 @@ func rulePath(v string) (string, bool) {
 	if end {
 		v = v[:len(v)-1]
 	}
-	v = matchForm(v, true)
+	v = matchForm(v)
 	for strings.Contains(v, "**") {
 		v = strings.ReplaceAll(v, "**", "*")
 	}
@@ -230,66 +232,16 @@ func matchPath(escapedPath, rawQuery string) string {
 	if rawQuery != "" {
 		p += "?" + rawQuery
 	}
-	return anchor + matchForm(p, false)
+	return anchor + matchForm(p)
 }
 
 // matchForm percent-encodes s the way canonical URLs are encoded (RFC 9309 2.2.2 asks
 // rules and URLs to be compared in the same encoding): escapes of unreserved characters
 // decoded, other escapes upper-case, bytes outside pchar/"/"/"?" encoded, a stray '%'
 // encoded. '$' is always encoded, since in a rule only a final '$' (handled by the
-// caller) is special. In a rule (wildcards true) '*' stays literal as the wildcard.
-func matchForm(s string, wildcards bool) string {
-	const hex = "0123456789ABCDEF"
-	var b strings.Builder
-	b.Grow(len(s) + 8)
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '%' && i+2 < len(s) && unhex(s[i+1]) >= 0 && unhex(s[i+2]) >= 0:
-			d := byte(unhex(s[i+1])<<4 | unhex(s[i+2]))
-			i += 2
-			if isUnreserved(d) {
-				b.WriteByte(d)
-				continue
-			}
-			c = d
-		case c == '*' && wildcards, c != '$' && c != '%' && keep(c):
-			b.WriteByte(c)
-			continue
-		}
-		b.WriteByte('%')
-		b.WriteByte(hex[c>>4])
-		b.WriteByte(hex[c&15])
-	}
-	return b.String()
-}
-
-func keep(c byte) bool {
-	if isUnreserved(c) {
-		return true
-	}
-	switch c {
-	case '!', '$', '&', '\'', '(', ')', '*', '+', ',', ';', '=', ':', '@', '/', '?':
-		return true
-	}
-	return false
-}
-
-func isUnreserved(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' ||
-		c == '-' || c == '.' || c == '_' || c == '~'
-}
-
-func unhex(c byte) int {
-	switch {
-	case '0' <= c && c <= '9':
-		return int(c - '0')
-	case 'a' <= c && c <= 'f':
-		return int(c - 'a' + 10)
-	case 'A' <= c && c <= 'F':
-		return int(c - 'A' + 10)
-	}
-	return -1
+// caller) is special; '*' stays literal (in a rule it is the wildcard).
+func matchForm(s string) string {
+	return urlnorm.NormalizeEscapes(s, func(c byte) bool { return c != '$' && urlnorm.QueryByte(c) })
 }
 
 // compiled is a robots.txt group compiled for matching.

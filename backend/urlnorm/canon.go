@@ -313,6 +313,16 @@ func isSubDelim(c byte) bool {
 	return false
 }
 
+// NormalizeEscapes normalises percent-encoding in s the way canonical URLs are encoded:
+// escapes of unreserved characters are decoded, other escapes get upper-case hex, bytes
+// for which literal is false are encoded, and a '%' that starts no valid escape becomes
+// "%25". Other packages that compare URL parts (robots.txt rules) use it so that both
+// sides are in one encoding.
+func NormalizeEscapes(s string, literal func(byte) bool) string { return normPercent(s, literal) }
+
+// QueryByte reports bytes that may stay literal in a query (pchar, '/' and '?').
+func QueryByte(c byte) bool { return queryByte(c) }
+
 // pathByte reports bytes that may stay literal in a path (pchar and '/').
 func pathByte(c byte) bool {
 	return isUnreserved(c) || isSubDelim(c) || c == ':' || c == '@' || c == '/'
