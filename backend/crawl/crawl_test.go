@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"mundaneum/backend/store"
@@ -160,6 +161,8 @@ func TestCrawlTestWeb(t *testing.T) {
 		t.Errorf("integrity: %q %v", v, err)
 	}
 
+	checkPageViews(t, st, w, p.CrawlID)
+
 	// A re-run of the finished crawl fetches nothing that is not due...
 	before := w.hitsOf("/about")
 	p2 := run(t, st, cfg)
@@ -203,5 +206,53 @@ func TestConfigRejectsBadSeeds(t *testing.T) {
 	}
 	if _, err := Open(context.Background(), st, Config{Seeds: []string{"http://a.test/"}, Scope: "galaxy"}); !errors.Is(err, ErrConfig) {
 		t.Errorf("bad scope accepted")
+	}
+}
+
+// checkPageViews reads back what the page view and the crawl view show.
+func checkPageViews(t *testing.T, st *store.Store, w *testWeb, crawlID int64) {
+	t.Helper()
+	ctx := context.Background()
+	id := func(path string) int64 {
+		id, err := st.PageID(ctx, w.URL+path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	latin, err := st.Page(ctx, id("/latin1"))
+	if err != nil || !latin.Cached || latin.Charset != "windows-1252" || latin.Inlinks != 1 {
+		t.Errorf("latin1 page = %+v, %v", latin, err)
+	}
+	body, ct, _, err := st.Body(ctx, latin.ID)
+	if err != nil || ct != "text/html" || !strings.Contains(string(body), "Caf\xe9 society") {
+		t.Errorf("cached body = %q (%s), %v", body, ct, err)
+	}
+	in, err := st.Inlinks(ctx, id("/about"), 10)
+	if err != nil || len(in) != 1 || in[0].URL != w.URL+"/" || in[0].Anchor != "About the Mundaneum" {
+		t.Errorf("inlinks of /about = %+v, %v", in, err)
+	}
+	out, err := st.Outlinks(ctx, id("/"), 100)
+	if err != nil || len(out) < 15 {
+		t.Errorf("outlinks of / = %d, %v", len(out), err)
+	}
+	if _, err := st.Page(ctx, 1<<40); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("missing page: %v", err)
+	}
+	skipped, total, err := st.CrawlPages(ctx, crawlID, store.StateSkipped, 0, 100)
+	if err != nil || total != len(skipped) || total < 6 {
+		t.Fatalf("skipped pages = %d of %d, %v", len(skipped), total, err)
+	}
+	reasons := map[string]bool{}
+	for _, p := range skipped {
+		reasons[p.Reason] = true
+	}
+	for _, r := range []string{ReasonRobots, ReasonScope, ReasonType, ReasonNoFollow} {
+		if !reasons[r] {
+			t.Errorf("no skipped page with reason %s in %v", r, reasons)
+		}
+	}
+	if _, _, text, err := st.Text(ctx, id("/about")); err != nil || !strings.Contains(text, "card index") {
+		t.Errorf("text of /about = %q, %v", text, err)
 	}
 }
