@@ -45,6 +45,12 @@ const (
 	maxRedirects = 10
 )
 
+// citedKinds are the link kinds by which a page cites a resource to its reader: a non-HTML
+// target of one of these is indexed by what cites it. Style sheets, scripts and form
+// targets are plumbing, not citations.
+var citedKinds = map[string]bool{extract.KindA: true, extract.KindArea: true, extract.KindImg: true,
+	extract.KindEmbed: true, extract.KindObject: true, extract.KindMedia: true, extract.KindText: true}
+
 // followKinds are the link kinds a crawl follows; the others are recorded only.
 var followKinds = map[string]bool{"seed": true, "a": true, "area": true, "frame": true,
 	"iframe": true, "refresh": true, "redirect": true, "text": true}
@@ -289,7 +295,7 @@ func (c *Crawler) target(it frontier.Item, from, u *url.URL, kind, anchor, rel s
 		}
 	}
 	if t.Skip != "" {
-		t.Resource = t.Skip == ReasonType
+		t.Resource = t.Skip == ReasonType && citedKinds[kind]
 		return t
 	}
 	c.mu.Lock()
