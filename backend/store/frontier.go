@@ -62,7 +62,7 @@ type ids struct {
 	seq   int64
 }
 
-const idCacheMax = 200_000
+const idCacheMax = 100_000
 
 func (s *Store) cacheAfterCommit(tx *Tx, pages map[string]int64, hosts map[string]int64) {
 	if len(pages) == 0 && len(hosts) == 0 {

@@ -20,6 +20,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gofrs/flock"
@@ -60,7 +61,9 @@ type Store struct {
 	read   *sql.DB
 	writer *Writer // nil when read-only
 	ids    ids     // writer-goroutine-only caches
-	index  index   // index changes queued in the current batch (writer goroutine only)
+	closed sync.Once
+	err    error // of Close
+	index  index // index changes queued in the current batch (writer goroutine only)
 }
 
 // DefaultPath is the workspace in the user's data directory ($XDG_DATA_HOME or
@@ -136,13 +139,18 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 
 func dsn(path string, readOnly bool) string {
 	v := url.Values{}
+	// No mmap: mapped file pages count as the process's memory, and a crawl's workspace
+	// grows to gigabytes. The writer gets a larger page cache than each reader.
+	cache := "cache_size(-4000)"
+	if !readOnly {
+		cache = "cache_size(-16000)"
+	}
 	for _, p := range []string{
 		"busy_timeout(10000)",
 		"foreign_keys(1)",
 		"synchronous(NORMAL)",
 		"temp_store(MEMORY)",
-		"cache_size(-32000)",
-		"mmap_size(268435456)",
+		cache,
 	} {
 		v.Add("_pragma", p)
 	}
@@ -150,6 +158,8 @@ func dsn(path string, readOnly bool) string {
 		v.Add("_pragma", "query_only(1)")
 	} else {
 		v.Add("_pragma", "journal_mode(WAL)")
+		// A checkpointed WAL is cut back to 64 MiB instead of keeping its largest size.
+		v.Add("_pragma", "journal_size_limit(67108864)")
 		v.Add("_txlock", "immediate")
 	}
 	return "file:" + filepath.ToSlash(path) + "?" + v.Encode()
@@ -290,19 +300,22 @@ func (s *Store) ReadDB() *sql.DB { return s.read }
 // Writer is the single writer, nil for a read-only store.
 func (s *Store) Writer() *Writer { return s.writer }
 
-// Close flushes pending writes and closes the workspace.
+// Close flushes pending writes and closes the workspace. Closing again does nothing.
 func (s *Store) Close() error {
-	var errs []error
-	if s.writer != nil {
-		errs = append(errs, s.writer.Close())
-	}
-	if s.read != nil {
-		errs = append(errs, s.read.Close())
-	}
-	if s.lock != nil {
-		errs = append(errs, s.lock.Unlock())
-	}
-	return errors.Join(errs...)
+	s.closed.Do(func() {
+		var errs []error
+		if s.writer != nil {
+			errs = append(errs, s.writer.Close())
+		}
+		if s.read != nil {
+			errs = append(errs, s.read.Close())
+		}
+		if s.lock != nil {
+			errs = append(errs, s.lock.Unlock())
+		}
+		s.err = errors.Join(errs...)
+	})
+	return s.err
 }
 
 // IntegrityCheck runs PRAGMA integrity_check and returns its verdict ("ok" when sound).
