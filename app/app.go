@@ -4,6 +4,7 @@ package app
 
 import (
 	"context"
+	"sync/atomic"
 	"time"
 
 	"mundaneum/backend/crawl"
@@ -17,28 +18,36 @@ type Emitter func(name string, payload any)
 
 // Event names, "domain:verb"; payloads carry the job id.
 const (
-	EventCrawlProgress = "crawl:progress"
-	EventCrawlDone     = "crawl:done"
+	EventCrawlProgress    = "crawl:progress"
+	EventCrawlDone        = "crawl:done"
+	EventWorkspaceChanged = "workspace:changed" // payload: the new workspace's path
 )
 
 // App is the API bound into the frontend. Every exported method is frontend API.
 type App struct {
-	st     *store.Store
-	jobs   *crawl.Jobs
-	search *search.Searcher
-	emit   Emitter
+	cur     atomic.Pointer[workspace] // File > Open swaps it
+	emit    Emitter
+	dialogs Dialogs // nil outside the window
 }
 
-// New returns the API over an open workspace.
+// New returns the API over an open workspace; it takes over closing it.
 func New(st *store.Store) *App {
-	return &App{st: st, jobs: crawl.NewJobs(st), search: search.New(st.ReadDB()), emit: func(string, any) {}}
+	a := &App{emit: func(string, any) {}}
+	a.cur.Store(newWorkspace(st))
+	return a
 }
+
+func (a *App) ws() *workspace { return a.cur.Load() }
 
 // startup is called by the front door once it can deliver events.
 func (a *App) startup(_ context.Context, emit Emitter) { a.emit = emit }
 
-// shutdown pauses running crawls so that they resume next time.
-func (a *App) shutdown() { a.jobs.Close() }
+// shutdown pauses running crawls so that they resume next time, and closes the workspace.
+func (a *App) shutdown() {
+	w := a.ws()
+	w.jobs.Close()
+	w.st.Close()
+}
 
 // StartCrawl starts a crawl job (or resumes/refreshes the crawl with the same seeds and
 // scope) and returns it; progress arrives as "crawl:progress" events carrying a Crawl, a
@@ -50,7 +59,8 @@ func (a *App) StartCrawl(req CrawlRequest) (Crawl, error) {
 	if req.DelayMs < 0 {
 		cfg.Delay = -1
 	}
-	id, err := a.jobs.Start(context.Background(), cfg, a.progress)
+	w := a.ws()
+	id, err := w.jobs.Start(context.Background(), cfg, a.progress(w))
 	if err != nil {
 		return Crawl{}, apiError(err)
 	}
@@ -58,11 +68,12 @@ func (a *App) StartCrawl(req CrawlRequest) (Crawl, error) {
 }
 
 // PauseCrawl stops a running crawl, keeping its queue for ResumeCrawl.
-func (a *App) PauseCrawl(id int64) error { return apiError(a.jobs.Pause(id)) }
+func (a *App) PauseCrawl(id int64) error { return apiError(a.ws().jobs.Pause(id)) }
 
 // ResumeCrawl continues a paused or interrupted crawl.
 func (a *App) ResumeCrawl(id int64) (Crawl, error) {
-	if err := a.jobs.Resume(context.Background(), id, a.progress); err != nil {
+	w := a.ws()
+	if err := w.jobs.Resume(context.Background(), id, a.progress(w)); err != nil {
 		return Crawl{}, apiError(err)
 	}
 	return a.crawl(id)
@@ -70,12 +81,12 @@ func (a *App) ResumeCrawl(id int64) (Crawl, error) {
 
 // CancelCrawl stops a crawl for good.
 func (a *App) CancelCrawl(id int64) error {
-	return apiError(a.jobs.Cancel(context.Background(), id))
+	return apiError(a.ws().jobs.Cancel(context.Background(), id))
 }
 
 // Crawls lists every crawl, newest first.
 func (a *App) Crawls() ([]Crawl, error) {
-	cs, err := a.st.Crawls(context.Background())
+	cs, err := a.ws().st.Crawls(context.Background())
 	if err != nil {
 		return nil, apiError(err)
 	}
@@ -86,9 +97,10 @@ func (a *App) Crawls() ([]Crawl, error) {
 	return out, nil
 }
 
-// Search runs a query and returns ranked results.
-func (a *App) Search(query string, limit int) (SearchResults, error) {
-	res, err := a.search.Search(context.Background(), query, limit, 0)
+// Search runs a query and returns one page of ranked results.
+func (a *App) Search(req SearchRequest) (SearchResults, error) {
+	res, err := a.ws().search.Search(context.Background(), search.Request{Query: req.Query, Limit: req.Limit,
+		Offset: req.Offset, Facets: req.Facets})
 	if err != nil {
 		return SearchResults{}, apiError(err)
 	}
@@ -97,37 +109,48 @@ func (a *App) Search(query string, limit int) (SearchResults, error) {
 
 // Status returns the workspace's counts.
 func (a *App) Status() (Status, error) {
-	c, err := a.st.Counts(context.Background())
+	c, err := a.ws().st.Counts(context.Background())
 	if err != nil {
 		return Status{}, apiError(err)
 	}
-	return Status{Path: a.st.Path(), Fetched: c.Pages[store.StateFetched], Queued: c.Pages[store.StateQueued],
+	return Status{Path: a.ws().st.Path(), Fetched: c.Pages[store.StateFetched], Queued: c.Pages[store.StateQueued],
 		Failed: c.Pages[store.StateFailed], Skipped: c.Pages[store.StateSkipped], Hosts: c.Hosts, Links: c.Links}, nil
 }
 
 func (a *App) crawl(id int64) (Crawl, error) {
-	c, err := a.st.Crawl(context.Background(), id)
+	c, err := a.ws().st.Crawl(context.Background(), id)
 	if err != nil {
 		return Crawl{}, apiError(err)
 	}
 	dto := crawlDTO(c)
-	if a.jobs.Running(id) {
+	if a.ws().jobs.Running(id) {
 		dto.State = store.CrawlRunning
 	}
 	return dto, nil
 }
 
-func (a *App) progress(p crawl.Progress) {
-	c, err := a.st.Crawl(context.Background(), p.CrawlID)
-	if err != nil {
-		return
+// progress turns a crawl's progress on workspace w into events.
+func (a *App) progress(w *workspace) func(crawl.Progress) {
+	return func(p crawl.Progress) {
+		c, err := w.st.Crawl(context.Background(), p.CrawlID)
+		if err != nil {
+			return
+		}
+		dto := crawlDTO(c)
+		dto.State, dto.Fetched, dto.Failed, dto.Skipped, dto.Queued, dto.Bytes = p.State, p.Fetched, p.Failed, p.Skipped, p.Queued, p.Bytes
+		dto.PagesPerSec = p.PagesPerSec
+		if p.State != "running" {
+			a.emit(EventCrawlDone, dto)
+			return
+		}
+		a.emit(EventCrawlProgress, dto)
 	}
-	dto := crawlDTO(c)
-	dto.State, dto.Fetched, dto.Failed, dto.Skipped, dto.Queued, dto.Bytes = p.State, p.Fetched, p.Failed, p.Skipped, p.Queued, p.Bytes
-	dto.PagesPerSec = p.PagesPerSec
-	if p.State != "running" {
-		a.emit(EventCrawlDone, dto)
-		return
-	}
-	a.emit(EventCrawlProgress, dto)
 }
+
+// Attach connects a front door other than the Wails window (the browser front door) to a:
+// events go to emit from now on. A package function, not a method, so that it is not
+// frontend API.
+func Attach(ctx context.Context, a *App, emit Emitter) { a.startup(ctx, emit) }
+
+// Detach pauses a's running crawls (they resume next time) when its front door closes.
+func Detach(a *App) { a.shutdown() }

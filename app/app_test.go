@@ -65,7 +65,7 @@ func TestCrawlThroughBoundAPI(t *testing.T) {
 	if last.ID != c.ID || last.State != store.CrawlDone || last.Fetched != 2 {
 		t.Fatalf("done event = %+v", last)
 	}
-	res, err := a.Search("classification", 10)
+	res, err := a.Search(SearchRequest{Query: "classification", Limit: 10})
 	if err != nil || res.Total != 1 || res.Results[0].URL != srv.URL+"/two" || res.Results[0].Score != 1000 {
 		t.Fatalf("search = %+v, %v", res, err)
 	}
@@ -107,5 +107,95 @@ func TestErrorsCarryCodes(t *testing.T) {
 		if err := json.Unmarshal([]byte(e.Error()), &decoded); err != nil || decoded.Code != tc.code {
 			t.Errorf("message %q does not carry the code as JSON", e.Error())
 		}
+	}
+}
+
+func TestSettingsAndWorkspaceSwitch(t *testing.T) {
+	dir := t.TempDir()
+	st, err := store.Open(context.Background(), filepath.Join(dir, "one.mundaneum"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := New(st)
+	defer a.shutdown()
+	var switched []any
+	a.startup(context.Background(), func(name string, payload any) {
+		if name == EventWorkspaceChanged {
+			switched = append(switched, payload)
+		}
+	})
+	s, err := a.Settings()
+	if err != nil || s.Agents != 16 || s.Theme != "system" {
+		t.Fatalf("default settings = %+v, %v", s, err)
+	}
+	s.From, s.UserAgentSuffix, s.DelayMs, s.Theme = "me@example.org", "+mailto:me@example.org", 250, "dark"
+	if got, err := a.SaveSettings(s); err != nil || got != s {
+		t.Fatalf("saved = %+v, %v", got, err)
+	}
+	for _, bad := range []Settings{{DelayMs: -1, PerHost: 1, Agents: 1, Theme: "dark"}, {PerHost: 1, Agents: 1, Theme: "neon"},
+		{PerHost: 1, Agents: 1, Theme: "dark", UserAgentSuffix: "x)\\r\\nEvil: 1"}, {PerHost: 1, Agents: 1, Theme: "dark", From: "not mail"}} {
+		var e *Error
+		if _, err := a.SaveSettings(bad); !errors.As(err, &e) || e.Code != CodeInvalid {
+			t.Errorf("settings %+v accepted: %v", bad, err)
+		}
+	}
+	if _, err := a.ChooseWorkspace(false); err == nil {
+		t.Error("file dialog without a window")
+	}
+	two := filepath.Join(dir, "two.mundaneum")
+	if _, err := a.OpenWorkspace(two, false); err == nil {
+		t.Error("opened a workspace that does not exist without create")
+	}
+	info, err := a.OpenWorkspace(two, true)
+	if err != nil || info.Path != two || len(switched) != 1 {
+		t.Fatalf("new workspace = %+v, %v, events %v", info, err, switched)
+	}
+	if s, _ := a.Settings(); s.Theme != "system" {
+		t.Errorf("settings leaked across workspaces: %+v", s)
+	}
+	if _, err := a.OpenWorkspace(two, true); err == nil {
+		t.Error("create overwrote an existing workspace")
+	}
+	// The first workspace was closed: its lock is free again.
+	one, err := store.Open(context.Background(), filepath.Join(dir, "one.mundaneum"), store.Options{})
+	if err != nil {
+		t.Fatalf("old workspace still locked: %v", err)
+	}
+	if s, _ := one.Settings(context.Background()); s.Theme != "dark" {
+		t.Errorf("old workspace lost its settings: %+v", s)
+	}
+	one.Close()
+}
+
+func TestSavedViews(t *testing.T) {
+	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "w.mundaneum"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := New(st)
+	defer a.shutdown()
+	if _, err := a.SaveView("otlet", "otlet -library"); err != nil {
+		t.Fatal(err)
+	}
+	vs, err := a.Views()
+	if err != nil || len(vs) != 1 || vs[0].Query != "otlet -library" {
+		t.Fatalf("views = %+v, %v", vs, err)
+	}
+	r, err := a.OpenView("otlet", 10)
+	if err != nil || r.View.Name != "otlet" || r.Results.Total != 0 {
+		t.Fatalf("open = %+v, %v", r, err)
+	}
+	var e *Error
+	if _, err := a.OpenView("nope", 10); !errors.As(err, &e) || e.Code != CodeNotFound {
+		t.Errorf("unknown view: %v", err)
+	}
+	if _, err := a.SaveView("  ", "x"); !errors.As(err, &e) || e.Code != CodeInvalid {
+		t.Errorf("blank name: %v", err)
+	}
+	if err := a.DeleteView("otlet"); err != nil {
+		t.Fatal(err)
+	}
+	if vs, _ := a.Views(); len(vs) != 0 {
+		t.Errorf("views after delete = %+v", vs)
 	}
 }

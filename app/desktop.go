@@ -64,6 +64,7 @@ func RunDesktop(a *App, assets fs.FS) error {
 		BackgroundColour: initialBackground(),
 		AssetServer:      &assetserver.Options{Assets: dist},
 		OnStartup: func(ctx context.Context) {
+			a.dialogs = dialogs{ctx}
 			a.startup(ctx, func(name string, payload any) {
 				wailsruntime.EventsEmit(ctx, name, payload)
 			})
@@ -147,4 +148,19 @@ func initialBackground() *options.RGBA {
 		return bgDark
 	}
 	return bgLight
+}
+
+// dialogs are the window's native file dialogs (app.Dialogs). They hold the Wails lifecycle
+// context because every runtime call needs it (wailsapp/wails#3843).
+type dialogs struct{ ctx context.Context }
+
+var workspaceFilter = []wailsruntime.FileFilter{{DisplayName: "Mundaneum workspaces (*" + Extension + ")", Pattern: "*" + Extension}}
+
+func (d dialogs) OpenFile(title string) (string, error) {
+	return wailsruntime.OpenFileDialog(d.ctx, wailsruntime.OpenDialogOptions{Title: title, Filters: workspaceFilter})
+}
+
+func (d dialogs) SaveFile(title, defaultName string) (string, error) {
+	return wailsruntime.SaveFileDialog(d.ctx, wailsruntime.SaveDialogOptions{Title: title, DefaultFilename: defaultName,
+		Filters: workspaceFilter, CanCreateDirectories: true})
 }

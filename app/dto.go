@@ -33,22 +33,50 @@ type Crawl struct {
 	Error       string   `json:"error"`
 }
 
+// SearchRequest is a query with its page and options.
+type SearchRequest struct {
+	Query  string `json:"query"`
+	Limit  int    `json:"limit"`
+	Offset int    `json:"offset"`
+	Facets bool   `json:"facets"`
+}
+
 // SearchResults is one page of results.
 type SearchResults struct {
-	Query   string   `json:"query"`
-	Total   int      `json:"total"`
-	TookMs  float64  `json:"tookMs"`
-	Results []Result `json:"results"`
+	Query        string                  `json:"query"`
+	Total        int                     `json:"total"`
+	TotalApprox  bool                    `json:"totalApprox"`
+	TookMs       float64                 `json:"tookMs"`
+	Results      []Result                `json:"results"`
+	Facets       map[string][]FacetCount `json:"facets"`
+	FacetsApprox bool                    `json:"facetsApprox"`
+	Note         string                  `json:"note"`
+	DidYouMean   string                  `json:"didYouMean"`
+	Corrected    bool                    `json:"corrected"` // the results are for DidYouMean
+}
+
+// FacetCount is one value of a facet ("host", "type", "crawl", "status") and the query
+// term that narrows the search to it.
+type FacetCount struct {
+	Value  string `json:"value"`
+	Count  int    `json:"count"`
+	Refine string `json:"refine"`
 }
 
 // Result is one search hit. Snippet is a list of text fragments; odd-indexed fragments are
 // matches. The UI renders every fragment as text, so nothing crawled becomes markup.
 type Result struct {
-	PageID  int64    `json:"pageId"`
-	URL     string   `json:"url"`
-	Title   string   `json:"title"`
-	Score   int      `json:"score"` // normalised to 1000 for the best hit
-	Snippet []string `json:"snippet"`
+	PageID    int64    `json:"pageId"`
+	URL       string   `json:"url"`
+	Title     string   `json:"title"`
+	Host      string   `json:"host"`
+	Type      string   `json:"type"`
+	State     string   `json:"state"`
+	Status    int      `json:"status"`
+	Score     int      `json:"score"` // normalised to 1000 for the best hit
+	Snippet   []string `json:"snippet"`
+	Copies    int      `json:"copies"` // identical pages collapsed into this one
+	FetchedAt string   `json:"fetchedAt"`
 }
 
 // Status is the workspace's counts.
@@ -60,4 +88,124 @@ type Status struct {
 	Skipped int64  `json:"skipped"`
 	Hosts   int64  `json:"hosts"`
 	Links   int64  `json:"links"`
+}
+
+// Page is everything known about one page.
+type Page struct {
+	ID           int64     `json:"id"`
+	URL          string    `json:"url"`
+	Host         string    `json:"host"`
+	State        string    `json:"state"`
+	Reason       string    `json:"reason"`
+	Detail       string    `json:"detail"`
+	Status       int       `json:"status"`
+	FinalURL     string    `json:"finalUrl"`
+	ContentType  string    `json:"contentType"`
+	Charset      string    `json:"charset"`
+	Lang         string    `json:"lang"`
+	Title        string    `json:"title"`
+	Description  string    `json:"description"`
+	Keywords     string    `json:"keywords"`
+	Author       string    `json:"author"`
+	Owner        string    `json:"owner"`
+	Canonical    string    `json:"canonical"`
+	Size         int64     `json:"size"`
+	DuplicateOf  int64     `json:"duplicateOf"`
+	DuplicateURL string    `json:"duplicateUrl"`
+	ETag         string    `json:"etag"`
+	LastModified string    `json:"lastModified"`
+	Expires      string    `json:"expires"`
+	Depth        int       `json:"depth"`
+	ParentURL    string    `json:"parentUrl"`
+	CrawlID      int64     `json:"crawlId"`
+	Problems     []string  `json:"problems"`
+	NoIndex      bool      `json:"noindex"`
+	NoFollow     bool      `json:"nofollow"`
+	Cached       bool      `json:"cached"` // an offline copy exists
+	DiscoveredAt string    `json:"discoveredAt"`
+	FetchedAt    string    `json:"fetchedAt"`
+	ChangedAt    string    `json:"changedAt"`
+	RefreshAt    string    `json:"refreshAt"`
+	Inlinks      int       `json:"inlinks"`  // distinct citing pages
+	Outlinks     int       `json:"outlinks"` // links on the page
+	LinksOut     []LinkRef `json:"linksOut"` // the first outgoing links
+	LinksIn      []LinkRef `json:"linksIn"`  // the first citing links
+}
+
+// LinkRef is a link seen from one end: the page at the other end and how it links.
+type LinkRef struct {
+	PageID int64  `json:"pageId"`
+	URL    string `json:"url"`
+	Title  string `json:"title"`
+	State  string `json:"state"`
+	Status int    `json:"status"`
+	Kind   string `json:"kind"`
+	Anchor string `json:"anchor"`
+	Rel    string `json:"rel"`
+}
+
+// CrawlPages is one page of a crawl's pages.
+type CrawlPages struct {
+	Total int         `json:"total"`
+	Pages []CrawlPage `json:"pages"`
+}
+
+// CrawlPage is a page as a crawl saw it, with why it failed or was skipped.
+type CrawlPage struct {
+	ID     int64  `json:"id"`
+	URL    string `json:"url"`
+	Title  string `json:"title"`
+	State  string `json:"state"`
+	Reason string `json:"reason"`
+	Detail string `json:"detail"`
+	Status int    `json:"status"`
+	Depth  int    `json:"depth"`
+}
+
+// OfflineCopy is a page's cached copy, in two safe forms: Document is a standalone HTML
+// document with everything active removed and a CSP that loads nothing, for a frame with
+// the sandbox attribute (no scripts, no same origin); Text is the extracted text.
+type OfflineCopy struct {
+	PageID      int64  `json:"pageId"`
+	URL         string `json:"url"`
+	Title       string `json:"title"`
+	ContentType string `json:"contentType"`
+	FetchedAt   string `json:"fetchedAt"`
+	Document    string `json:"document"`
+	Text        string `json:"text"`
+}
+
+// WorkspaceInfo describes the open workspace.
+type WorkspaceInfo struct {
+	Path      string `json:"path"`
+	Bytes     int64  `json:"bytes"`     // the file and its WAL
+	CanChoose bool   `json:"canChoose"` // ChooseWorkspace has native dialogs here
+}
+
+// Settings are the workspace's preferences (they travel with the workspace file).
+type Settings struct {
+	UserAgentSuffix string `json:"userAgentSuffix"` // appended to the User-Agent: a contact address or URL
+	From            string `json:"from"`            // e-mail address sent in the From header
+	DelayMs         int    `json:"delayMs"`         // default gap between requests to one host
+	PerHost         int    `json:"perHost"`         // default parallel requests per host
+	Agents          int    `json:"agents"`          // default parallel fetches
+	Theme           string `json:"theme"`           // system | light | dark
+}
+
+// View is a saved query (Harvest's standing queries).
+type View struct {
+	ID        int64  `json:"id"`
+	Name      string `json:"name"`
+	Query     string `json:"query"`
+	CreatedAt string `json:"createdAt"`
+	OpenedAt  string `json:"openedAt"`
+	LastTotal int    `json:"lastTotal"` // results when last opened
+}
+
+// ViewResults is an opened view: its results now and how many are new since Since.
+type ViewResults struct {
+	View    View          `json:"view"`
+	Results SearchResults `json:"results"`
+	New     int           `json:"new"`
+	Since   string        `json:"since"`
 }

@@ -5,15 +5,17 @@ import (
 	"errors"
 
 	"mundaneum/backend/crawl"
+	"mundaneum/backend/search"
 	"mundaneum/backend/store"
 )
 
 // Error codes the UI can act on (a closed set; never match messages).
 const (
-	CodeInvalid  = "invalid"   // the request was wrong: fix the input
-	CodeNotFound = "not-found" // the thing asked for does not exist
-	CodeConflict = "conflict"  // the state forbids it now (e.g. already running)
-	CodeInternal = "internal"  // anything else
+	CodeInvalid     = "invalid"     // the request was wrong: fix the input
+	CodeNotFound    = "not-found"   // the thing asked for does not exist
+	CodeConflict    = "conflict"    // the state forbids it now (e.g. already running)
+	CodeUnavailable = "unavailable" // this front door cannot do it (e.g. file dialogs in a browser)
+	CodeInternal    = "internal"    // anything else
 )
 
 // Error is what bound methods return: its message is JSON {"code", "message"} so that the
@@ -37,7 +39,9 @@ func apiError(err error) error {
 	switch {
 	case errors.Is(err, crawl.ErrConfig):
 		code = CodeInvalid
-	case errors.Is(err, store.ErrNotFound):
+	case errors.Is(err, search.ErrBadView):
+		code = CodeInvalid
+	case errors.Is(err, store.ErrNotFound), errors.Is(err, search.ErrNoView):
 		code = CodeNotFound
 	case errors.Is(err, crawl.ErrRunning), errors.Is(err, crawl.ErrNotRunning):
 		code = CodeConflict

@@ -30,8 +30,8 @@ const (
 	ExitInterrupted  = 130
 )
 
-// Desktop opens the window on the workspace at path; main supplies it so that this package
-// stays free of Wails.
+// Desktop opens the window on the workspace at path; main supplies it (with the embedded
+// frontend and the display checks).
 type Desktop func(path string) error
 
 type env struct {
@@ -80,7 +80,7 @@ func Main(args []string, stdout, stderr io.Writer, desktop Desktop) int {
 		return pprof.StartCPUProfile(f)
 	}
 	defer pprof.StopCPUProfile()
-	root.AddCommand(e.crawlCmd(), e.searchCmd(), e.statusCmd())
+	root.AddCommand(e.crawlCmd(), e.searchCmd(), e.viewsCmd(), e.statusCmd())
 	root.SetArgs(args)
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)

@@ -39,11 +39,11 @@ conditional requests (--refresh re-checks every page). Ctrl-C pauses: run it aga
 	f.IntVar(&cfg.MaxPages, "max-pages", 0, "stop this run after visiting N pages (0: no limit)")
 	f.DurationVar(&cfg.MaxTime, "max-time", 0, "stop this run after a duration, e.g. 10m (0: no limit)")
 	f.Int64Var(&cfg.MaxBytes, "max-bytes", 0, "stop this run after downloading N bytes (0: no limit)")
-	f.IntVar(&cfg.Agents, "agents", crawl.DefaultAgents, "parallel fetches")
-	f.IntVar(&cfg.PerHost, "per-host", crawl.DefaultPerHost, "parallel fetches per host")
-	f.DurationVar(&delay, "delay", crawl.DefaultDelay, "gap between requests to one host (0: none; robots.txt Crawl-delay still applies)")
+	f.IntVar(&cfg.Agents, "agents", 0, "parallel fetches (default: the workspace's setting, 16 unless changed)")
+	f.IntVar(&cfg.PerHost, "per-host", 0, "parallel fetches per host (default: the workspace's setting, 2 unless changed)")
+	f.DurationVar(&delay, "delay", 0, "gap between requests to one host, e.g. 500ms (default: the workspace's setting, 1s\nunless changed; 0: none; robots.txt Crawl-delay still applies)")
 	f.BoolVar(&cfg.Refresh, "refresh", false, "re-check every page with conditional requests, not only those due")
-	f.StringVar(&cfg.From, "from", "", "your e-mail address, sent in the From header")
+	f.StringVar(&cfg.From, "from", "", "your e-mail address, sent in the From header (default: the workspace's setting)")
 	return cmd
 }
 

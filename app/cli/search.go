@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -10,31 +11,83 @@ import (
 	"mundaneum/backend/search"
 )
 
+// searchHelp documents the query language.
+const searchHelp = `Search titles, headings, text, incoming anchor text and URL words of every page, and
+the images, movies and archives known only from links (by their anchor text and the
+titles of the pages citing them).
+
+Words
+  otlet index          pages with all the words (a plain word also finds its other
+                       forms: connections finds connect, connected, connecting)
+  "card index"         the exact phrase ("index" in quotes: that word only, no other forms)
+  cat OR dog           either word (also: cat | dog); OR binds tighter than side by side
+  -word, NOT word      leave out pages with the word; -"a phrase", -(a b), -site:x work too
+  (a OR b) c           parentheses group
+  mund*                words starting with mund (two letters or more)
+  NEAR(otlet index, 5) the words within 5 words of each other (default 10; phrases allowed)
+
+Where the words must be
+  title:otlet  anchor:otlet  body:otlet  heading:otlet  url:otlet
+  title:(a OR b)       a field applies to a whole group
+  url:/\.pdf$/         a regular expression (RE2, case-insensitive) on the URL;
+  title:/^the /        ... or on the title
+
+Which pages
+  site:example.com     that host and its subdomains (site:fi: all of Finland)
+  host:www.example.com that host only
+  ext:mpg              URLs ending in .mpg (site:fi ext:mpg: MPEG movies in Finland)
+  type:image           html, pdf, image, video, audio, archive, document, data, text,
+                       a media type (type:application/pdf) or an extension
+  inlinks:URL          pages that the page at URL links to
+  linkto:URL           pages that link to URL
+  after:2024-03        last modified (or else fetched) in or after March 2024;
+  before:1995          ... before 1995 (YYYY, YYYY-MM or YYYY-MM-DD)
+  status:404, 4xx      by HTTP status
+  is:broken            broken links (also: is:redirect, is:failed, is:ok, is:resource, is:blocked)
+  lang:en              by the language the page declares
+  crawl:3              pages of crawl 3
+  folder:NAME          (the library does not exist yet)
+
+Any input is a query: what cannot be read as an operator is read as words, with a note.
+Duplicates are shown once, with the number of identical copies. Scores are normalised to
+1000 for the best hit. When nothing matches, misspelled words are corrected from the
+index's own vocabulary and the corrected query is run instead.`
+
 func (e *env) searchCmd() *cobra.Command {
 	var limit, offset int
+	var facets bool
 	cmd := &cobra.Command{
 		Use:   "search QUERY...",
 		Short: "Search the workspace offline",
-		Long: `Search titles, headings, text, incoming anchor text and URL words of every page.
-
-Words must all match; "quoted words" match as a phrase; -word excludes; word* matches a
-prefix; a OR b matches either. Scores are normalised to 1000 for the best hit.`,
-		Args: usageArgs(cobra.MinimumNArgs(1)),
+		Long:  searchHelp,
+		Args:  usageArgs(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return e.search(cmd.Context(), strings.Join(args, " "), limit, offset)
+			if limit <= 0 {
+				return usageError{fmt.Errorf("--limit must be positive")}
+			}
+			if offset < 0 {
+				return usageError{fmt.Errorf("--offset must not be negative")}
+			}
+			return e.search(cmd.Context(), search.Request{Query: strings.Join(args, " "), Limit: limit, Offset: offset, Facets: facets})
 		},
 	}
 	cmd.Flags().IntVar(&limit, "limit", 10, "results to show")
 	cmd.Flags().IntVar(&offset, "offset", 0, "results to skip")
+	cmd.Flags().BoolVar(&facets, "facets", false, "count the matches by host, type, crawl and status")
 	return cmd
 }
 
 type searchJSON struct {
-	Query   string       `json:"query"`
-	Total   int          `json:"total"`
-	TookMs  float64      `json:"tookMs"`
-	Note    string       `json:"note,omitempty"`
-	Results []resultJSON `json:"results"`
+	Query        string                 `json:"query"`
+	Total        int                    `json:"total"`
+	TotalApprox  bool                   `json:"totalApprox,omitempty"`
+	TookMs       float64                `json:"tookMs"`
+	Note         string                 `json:"note,omitempty"`
+	DidYouMean   string                 `json:"didYouMean,omitempty"`
+	Corrected    bool                   `json:"corrected,omitempty"`
+	Facets       map[string][]facetJSON `json:"facets,omitempty"`
+	FacetsApprox bool                   `json:"facetsApprox,omitempty"`
+	Results      []resultJSON           `json:"results"`
 }
 
 type resultJSON struct {
@@ -44,48 +97,124 @@ type resultJSON struct {
 	Snippet string `json:"snippet"`
 	// Highlights is the snippet as alternating plain and matched fragments.
 	Highlights []string `json:"highlights"`
+	Host       string   `json:"host"`
+	Type       string   `json:"type,omitempty"`
+	State      string   `json:"state"`
+	Status     int      `json:"status,omitempty"`
+	Copies     int      `json:"copies,omitempty"`
+	FetchedAt  int64    `json:"fetchedAt,omitempty"`
 }
 
-func (e *env) search(ctx context.Context, q string, limit, offset int) error {
-	if limit <= 0 {
-		return usageError{fmt.Errorf("--limit must be positive")}
-	}
+type facetJSON struct {
+	Value  string `json:"value"`
+	Count  int    `json:"count"`
+	Refine string `json:"refine"`
+}
+
+func (e *env) search(ctx context.Context, r search.Request) error {
 	st, err := e.open(ctx, true)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	res, err := search.New(st.ReadDB()).Search(ctx, q, limit, offset)
+	res, err := search.New(st.ReadDB()).Search(ctx, r)
 	if err != nil {
 		return err
 	}
 	if e.json {
-		out := searchJSON{Query: res.Query, Total: res.Total, TookMs: float64(res.Took.Microseconds()) / 1000,
-			Note: res.Note, Results: []resultJSON{}}
-		for _, r := range res.Results {
-			out.Results = append(out.Results, resultJSON{URL: r.URL, Title: r.Title, Score: r.Score,
-				Snippet: strings.Join(r.Snippet, ""), Highlights: r.Snippet})
-		}
-		return e.printJSON(out)
+		return e.printJSON(toJSON(res))
 	}
-	tty := isTerminal(e.stdout)
-	if res.Note != "" {
-		fmt.Fprintln(e.stdout, res.Note)
-	}
+	printResults(e.stdout, res, r, isTerminal(e.stdout))
+	return nil
+}
+
+func toJSON(res search.Results) searchJSON {
+	out := searchJSON{Query: res.Query, Total: res.Total, TotalApprox: res.TotalApprox,
+		TookMs: float64(res.Took.Microseconds()) / 1000, Note: res.Note, DidYouMean: res.DidYouMean,
+		Corrected: res.Corrected, FacetsApprox: res.FacetsApprox, Results: []resultJSON{}}
 	for _, r := range res.Results {
-		title := clean(r.Title)
+		out.Results = append(out.Results, resultJSON{URL: r.URL, Title: r.Title, Score: r.Score,
+			Snippet: strings.Join(r.Snippet, ""), Highlights: r.Snippet, Host: r.Host, Type: r.Type,
+			State: r.State, Status: r.Status, Copies: r.Copies, FetchedAt: r.FetchedAt})
+	}
+	if res.Facets != nil {
+		out.Facets = map[string][]facetJSON{}
+		for name, fs := range res.Facets {
+			out.Facets[name] = []facetJSON{}
+			for _, f := range fs {
+				out.Facets[name] = append(out.Facets[name], facetJSON{Value: f.Value, Count: f.Count, Refine: f.Refine})
+			}
+		}
+	}
+	return out
+}
+
+func printResults(w io.Writer, res search.Results, r search.Request, tty bool) {
+	if res.Note != "" {
+		fmt.Fprintln(w, clean(res.Note))
+	}
+	if res.DidYouMean != "" && !res.Corrected {
+		fmt.Fprintf(w, "Did you mean: %s\n", clean(res.DidYouMean))
+	}
+	if res.Note != "" || res.DidYouMean != "" {
+		fmt.Fprintln(w)
+	}
+	for _, h := range res.Results {
+		title := clean(h.Title)
 		if title == "" {
 			title = "(no title)"
 		}
-		fmt.Fprintf(e.stdout, "%4d  %s\n      %s\n", r.Score, title, clean(r.URL))
-		if snip := renderSnippet(r.Snippet, tty); snip != "" {
-			fmt.Fprintf(e.stdout, "      %s\n", snip)
+		var tags []string
+		if h.Type != "" && h.Type != "html" {
+			tags = append(tags, h.Type)
 		}
-		fmt.Fprintln(e.stdout)
+		if h.State == "skipped" {
+			tags = append(tags, "known from links")
+		}
+		if h.Status >= 300 {
+			tags = append(tags, fmt.Sprint(h.Status))
+		}
+		switch {
+		case h.Copies == 1:
+			tags = append(tags, "1 identical copy")
+		case h.Copies > 1:
+			tags = append(tags, fmt.Sprintf("%d identical copies", h.Copies))
+		}
+		tag := ""
+		if len(tags) > 0 {
+			tag = "  [" + clean(strings.Join(tags, ", ")) + "]"
+		}
+		fmt.Fprintf(w, "%4d  %s%s\n      %s\n", h.Score, title, tag, clean(h.URL))
+		if snip := renderSnippet(h.Snippet, tty); snip != "" {
+			fmt.Fprintf(w, "      %s\n", snip)
+		}
+		fmt.Fprintln(w)
 	}
-	shown := len(res.Results)
-	fmt.Fprintf(e.stdout, "%d of %d results (%.1f ms)\n", shown, res.Total, float64(res.Took.Microseconds())/1000)
-	return nil
+	total := fmt.Sprint(res.Total)
+	if res.TotalApprox {
+		total = "more than " + total
+	}
+	from := 0
+	if len(res.Results) > 0 {
+		from = r.Offset + 1
+	}
+	fmt.Fprintf(w, "%d-%d of %s results (%.1f ms)\n", from, r.Offset+len(res.Results), total, float64(res.Took.Microseconds())/1000)
+	if len(res.Facets) > 0 {
+		approx := ""
+		if res.FacetsApprox {
+			approx = fmt.Sprintf(" (over the first %d matches)", search.FacetCap)
+		}
+		fmt.Fprintf(w, "\nFacets%s:\n", approx)
+		for _, name := range []string{"host", "type", "crawl", "status"} {
+			var parts []string
+			for _, f := range res.Facets[name] {
+				parts = append(parts, fmt.Sprintf("%s (%d)", clean(f.Refine), f.Count))
+			}
+			if len(parts) > 0 {
+				fmt.Fprintf(w, "  %-7s %s\n", name+":", strings.Join(parts, "  "))
+			}
+		}
+	}
 }
 
 // renderSnippet marks matches in bold on a terminal and with [brackets] elsewhere; the

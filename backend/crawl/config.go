@@ -7,15 +7,46 @@ import (
 	"strings"
 	"time"
 
+	"mundaneum/backend/store"
 	"mundaneum/backend/urlnorm"
 )
 
 // Version is reported in the User-Agent.
 var Version = "0.1"
 
-// DefaultUserAgent is the honest product token and contact the crawler sends.
-func DefaultUserAgent() string {
-	return "Mundaneum/" + Version + " (personal research crawler; +https://github.com/mundaneum/mundaneum)"
+// UserAgent is the honest product token the crawler sends, with the workspace owner's
+// suffix (a contact address or URL, from the settings) when there is one.
+func UserAgent(suffix string) string {
+	suffix = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || r == '(' || r == ')' {
+			return -1 // keep the header one well-formed line
+		}
+		return r
+	}, strings.TrimSpace(suffix))
+	if suffix == "" {
+		return "Mundaneum/" + Version + " (personal research crawler)"
+	}
+	return "Mundaneum/" + Version + " (personal research crawler; " + suffix + ")"
+}
+
+// Defaults fills what the caller left unset from the workspace's settings: parallelism,
+// the per-host delay (when negative), the User-Agent suffix and the From address.
+func (c *Config) Defaults(s store.Settings) {
+	if c.Agents <= 0 {
+		c.Agents = s.Agents
+	}
+	if c.PerHost <= 0 {
+		c.PerHost = s.PerHost
+	}
+	if c.Delay < 0 && s.DelayMs >= 0 {
+		c.Delay = time.Duration(s.DelayMs) * time.Millisecond
+	}
+	if c.UserAgent == "" {
+		c.UserAgent = UserAgent(s.UserAgentSuffix)
+	}
+	if c.From == "" {
+		c.From = s.From
+	}
 }
 
 // Config is one crawl's definition and the limits of a run.
@@ -39,13 +70,9 @@ type Config struct {
 	MaxBody   int64  `json:"maxBody"`
 }
 
-// Defaults.
-const (
-	DefaultAgents     = 16
-	DefaultPerHost    = 2
-	DefaultDelay      = time.Second
-	DefaultMaxPerHost = 100_000
-)
+// DefaultMaxPerHost caps the pages one crawl queues per host (a spider-trap guard); the
+// other defaults are the workspace's settings (store.DefaultSettings).
+const DefaultMaxPerHost = 100_000
 
 // Scope names.
 const (
@@ -90,17 +117,18 @@ func (c *Config) normalize() error {
 		return fmt.Errorf("%w: no seed urls", ErrConfig)
 	}
 	c.Seeds = seeds
+	def := store.DefaultSettings()
 	if c.Agents <= 0 {
-		c.Agents = DefaultAgents
+		c.Agents = def.Agents
 	}
 	if c.Agents > 256 {
 		c.Agents = 256
 	}
 	if c.PerHost <= 0 {
-		c.PerHost = DefaultPerHost
+		c.PerHost = def.PerHost
 	}
 	if c.Delay < 0 {
-		c.Delay = DefaultDelay
+		c.Delay = time.Duration(def.DelayMs) * time.Millisecond
 	}
 	if c.MaxDepth < 0 {
 		c.MaxDepth = 0
@@ -109,7 +137,7 @@ func (c *Config) normalize() error {
 		c.MaxPerHost = DefaultMaxPerHost
 	}
 	if c.UserAgent == "" {
-		c.UserAgent = DefaultUserAgent()
+		c.UserAgent = UserAgent("")
 	}
 	return nil
 }

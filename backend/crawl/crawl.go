@@ -68,11 +68,16 @@ type Crawler struct {
 // crawl is resumed; a finished one starts a refresh run that re-checks only pages that are
 // due (all of them with cfg.Refresh).
 func Open(ctx context.Context, st *store.Store, cfg Config) (*Crawler, error) {
+	set, err := st.Settings(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Defaults(set)
 	if err := cfg.normalize(); err != nil {
 		return nil, err
 	}
 	rec, err := st.FindCrawl(ctx, cfg.key())
-	fresh := false
+	var fresh bool
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		js, _ := json.Marshal(cfg)

@@ -1,124 +1,401 @@
+// Package search is Mundaneum's query engine: it parses a user's query into a syntax tree,
+// compiles that into one parameterised SQL statement over the workspace's FTS5 index and
+// page table, ranks hits with weighted bm25 and a citation boost, and presents them with
+// snippets, facets, collapsed duplicates and typo corrections. It also keeps saved views
+// (Harvest's standing queries). Any input is a legal query: what cannot be read as an
+// operator is read as words, with a note.
 package search
 
 import (
 	"context"
 	"database/sql"
 	"fmt"
-	"math"
+	"slices"
 	"strings"
 	"time"
 )
 
-// Column weights for bm25 over page_fts(title, headings, body, anchors, url): title and the
-// anchor text of links pointing at a page weigh most (WWWW's and WebCrawler's lesson).
-const rankExpr = `bm25(page_fts, 10.0, 4.0, 1.0, 8.0, 3.0)`
+// Request is one search.
+type Request struct {
+	Query  string
+	Limit  int  // results per page (default 20, at most 1000)
+	Offset int  // results to skip
+	Facets bool // count matches by host, type, crawl and status
+	// NewSince (unix ms), when set, has Results.New count the matches whose content
+	// appeared or changed after it (saved views use it).
+	NewSince int64
+}
 
-// Snippet markers: private-use code points that the indexer strips from page text, so
-// they can only come from FTS5's snippet().
-const (
-	markOpen  = "\uE000"
-	markClose = "\uE001"
-)
+// Results is one page of hits for a query.
+type Results struct {
+	Query       string
+	Total       int  // matches (a lower bound when TotalApprox)
+	TotalApprox bool // counting stopped at a cap
+	New         int  // matches new since Request.NewSince
+	RankApprox  bool // too many matches to score them all: the first RankCap were ranked
+	Took        time.Duration
+	Results     []Result
+	// Facets maps "host", "type", "crawl" and "status" to counts over the matches (the
+	// first FacetCap of them; FacetsApprox when there were more).
+	Facets       map[string][]FacetCount
+	FacetsApprox bool
+	Note         string // what the engine did with a query it could not take as written
+	DidYouMean   string // a spelling correction of the query
+	Corrected    bool   // the results are for DidYouMean: the query as typed found nothing
+}
 
 // Result is one hit.
 type Result struct {
-	PageID  int64
-	URL     string
-	Title   string
-	Score   int      // 1000 for the best hit of the query
-	Snippet []string // alternating plain text and matched text, plain first
+	PageID    int64
+	URL       string
+	Title     string
+	Host      string // the origin, scheme://host[:port]
+	Type      string // html, pdf, image, video, audio, archive, document, data, text, or a media type
+	State     string // fetched, failed, redirected, skipped (resources known from links)
+	Status    int    // HTTP status of the last fetch, 0 if never fetched
+	Score     int    // 1000 for the best hit of the query
+	Snippet   []string
+	Copies    int   // other pages with identical content, collapsed into this one
+	FetchedAt int64 // unix ms, 0 if never fetched
 }
 
-// Results is one page of hits.
-type Results struct {
-	Query   string
-	Total   int
-	Took    time.Duration
-	Results []Result
-	Note    string // what the engine did with a query it could not take as written
+// FacetCount is one value of a facet, with the query term that narrows to it.
+type FacetCount struct {
+	Value  string
+	Count  int
+	Refine string // e.g. site:example.com, to add to the query
 }
+
+// Caps that keep every query fast whatever the index size.
+const (
+	TotalCap = 10_000 // matches counted exactly
+	FacetCap = 10_000 // matches facets are computed over
+	// RankCap bounds the matches scored with bm25 (whose cost grows with every match):
+	// beyond it, the first RankCap matches in index order are ranked (RankApprox).
+	RankCap      = 2_000
+	maxLimit     = 1000
+	maxOffset    = 100_000
+	defaultLimit = 20
+)
 
 // Searcher runs queries over a workspace's read pool.
-type Searcher struct{ db *sql.DB }
+type Searcher struct {
+	db *sql.DB
+	w  Weights
+}
 
-// New returns a searcher over db (the store's read pool).
-func New(db *sql.DB) *Searcher { return &Searcher{db: db} }
+// New returns a searcher over db (the store's read pool) with DefaultWeights.
+func New(db *sql.DB) *Searcher { return &Searcher{db: db, w: DefaultWeights} }
 
-// Search runs q and returns results offset..offset+limit.
-func (s *Searcher) Search(ctx context.Context, q string, limit, offset int) (Results, error) {
+// WithWeights returns a searcher over the same pool that ranks with w (for tuning).
+func (s *Searcher) WithWeights(w Weights) *Searcher {
+	return &Searcher{db: s.db, w: w}
+}
+
+// Search runs r.Query and returns results r.Offset..r.Offset+r.Limit. When the query finds
+// nothing and a spelling correction does, the corrected results are returned (Corrected).
+func (s *Searcher) Search(ctx context.Context, r Request) (Results, error) {
 	start := time.Now()
-	res := Results{Query: q}
-	if limit <= 0 || limit > 1000 {
-		limit = 20
+	if r.Limit <= 0 {
+		r.Limit = defaultLimit
 	}
-	if offset < 0 {
-		offset = 0
+	r.Limit = min(r.Limit, maxLimit)
+	r.Offset = min(max(r.Offset, 0), maxOffset)
+	q := Parse(r.Query)
+	n := &notes{list: q.Notes}
+	res, err := s.run(ctx, q.Root, r, n)
+	if err != nil {
+		return res, fmt.Errorf("search %q: %w", clip(r.Query, 80), err)
 	}
-	expr, ok := matchExpr(parse(q))
-	if !ok {
-		if strings.TrimSpace(q) != "" {
-			res.Note = "the query has no words to look for"
+	if res.Total == 0 && q.Root != nil {
+		fix, err := s.correct(ctx, r.Query, q.Root)
+		if err != nil {
+			return res, fmt.Errorf("search %q: %w", clip(r.Query, 80), err)
 		}
-		res.Took = time.Since(start)
+		if fix != "" {
+			res.DidYouMean = fix
+			q2 := Parse(fix)
+			n2 := &notes{list: q2.Notes}
+			alt, err := s.run(ctx, q2.Root, r, n2)
+			if err != nil {
+				return res, fmt.Errorf("search %q: %w", clip(fix, 80), err)
+			}
+			if alt.Total > 0 {
+				alt.DidYouMean, alt.Corrected = fix, true
+				n = n2
+				n.add("nothing matched the query as typed: showing results for " + fix)
+				res = alt
+			}
+		}
+	}
+	if q.Root == nil && strings.TrimSpace(r.Query) != "" {
+		n.add("the query has no words to look for")
+	}
+	res.Query = r.Query
+	res.Note = n.String()
+	res.Took = time.Since(start)
+	return res, nil
+}
+
+// run evaluates one parsed query.
+func (s *Searcher) run(ctx context.Context, root Node, r Request, n *notes) (Results, error) {
+	res := Results{Results: []Result{}}
+	if root == nil {
 		return res, nil
 	}
-	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM page_fts WHERE page_fts MATCH ?`, expr).Scan(&res.Total); err != nil {
-		return res, fmt.Errorf("search %q: %w", q, err)
+	pl := compile(root, s.w, n)
+	if err := s.evalRegexps(ctx, pl, n); err != nil {
+		return res, err
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT p.id, p.url, coalesce(p.title, ''), `+rankExpr+` AS rank,
-		snippet(page_fts, -1, ?, ?, '…', 24)
-		FROM page_fts JOIN pages p ON p.id = page_fts.rowid
-		WHERE page_fts MATCH ? ORDER BY rank LIMIT ? OFFSET ?`, markOpen, markClose, expr, limit, offset)
-	if err != nil {
-		return res, fmt.Errorf("search %q: %w", q, err)
-	}
-	defer rows.Close()
-	best := 0.0
-	if offset > 0 {
-		// Scores are relative to the query's best hit, wherever the page starts.
-		if err := s.db.QueryRowContext(ctx, `SELECT `+rankExpr+` AS rank FROM page_fts WHERE page_fts MATCH ? ORDER BY rank LIMIT 1`, expr).Scan(&best); err != nil {
-			return res, fmt.Errorf("search %q: %w", q, err)
-		}
-	}
-	for rows.Next() {
-		var r Result
-		var rank float64
-		var snip string
-		if err := rows.Scan(&r.PageID, &r.URL, &r.Title, &rank, &snip); err != nil {
+	st := pl.statement(s.w)
+	want := r.Offset + r.Limit
+	var hits []hit
+	var err error
+	if st.ranked && st.rankExpr == "" {
+		// One pass scores up to RankCap+1 matches: below the cap that is the whole answer;
+		// above it the first RankCap are ranked and the matches are counted apart.
+		if hits, err = st.scored(ctx, s.db, RankCap+1); err != nil {
 			return res, err
 		}
-		if best == 0 {
-			best = rank
+		res.Total = len(hits)
+		if len(hits) > RankCap {
+			hits, res.RankApprox = hits[:RankCap], true
+			if res.Total, res.TotalApprox, err = st.count(ctx, s.db); err != nil {
+				return res, err
+			}
 		}
-		r.Score = normalise(rank, best)
-		r.Snippet = splitSnippet(snip)
-		res.Results = append(res.Results, r)
+		sortHits(hits)
+	} else {
+		if res.Total, res.TotalApprox, err = st.count(ctx, s.db); err != nil || res.Total == 0 {
+			return res, err
+		}
+		res.RankApprox = st.ranked && res.Total > RankCap
+		if hits, err = st.top(ctx, s.db, max(want, s.w.BoostDepth)); err != nil {
+			return res, err
+		}
 	}
-	res.Took = time.Since(start)
-	return res, rows.Err()
+	if res.Total == 0 {
+		return res, nil
+	}
+	if res.RankApprox {
+		n.add(fmt.Sprintf("more than %d matches: ranked the first %d found", RankCap, RankCap))
+	}
+	if r.NewSince > 0 {
+		if res.New, err = st.countNew(ctx, s.db, r.NewSince); err != nil {
+			return res, err
+		}
+	}
+	best := 0.0
+	if st.ranked {
+		if best, err = s.boost(ctx, hits); err != nil {
+			return res, err
+		}
+	}
+	if r.Offset < len(hits) {
+		page := hits[r.Offset:min(want, len(hits))]
+		if res.Results, err = s.present(ctx, root, st, page, best); err != nil {
+			return res, err
+		}
+	}
+	if r.Facets {
+		if res.Facets, res.FacetsApprox, err = st.facets(ctx, s.db); err != nil {
+			return res, err
+		}
+	}
+	return res, nil
 }
 
-// normalise maps a bm25 rank (negative, lower is better) to 0..1000 relative to the best.
-func normalise(rank, best float64) int {
-	if best >= 0 || rank >= 0 {
-		return 1000
-	}
-	return int(math.Round(1000 * rank / best))
+// statement is a plan made into SQL: FROM and WHERE with their arguments.
+type statement struct {
+	from, where string
+	args        []any // arguments of from and where, in order
+	rankCol     string
+	ranked      bool   // hits have a bm25 score
+	rankExpr    string // FTS5 expression scoring the hits apart from the statement
+	rankSQL     string
+	// textOnly: the statement is a MATCH and nothing else, so counting and scoring can
+	// skip the join with pages.
+	textOnly bool
+	// countFrom and countArgs count without the ranking join.
+	countFrom string
+	countArgs []any
 }
 
-// splitSnippet turns FTS5's marked snippet into alternating plain and matched fragments.
-func splitSnippet(s string) []string {
-	var out []string
-	for {
-		i := strings.Index(s, markOpen)
-		if i < 0 {
-			return append(out, s)
+func (pl *plan) statement(w Weights) *statement {
+	st := &statement{}
+	var whereArgs []any
+	for _, a := range pl.args {
+		if r, ok := a.(*regexLeaf); ok {
+			a = r.ids
 		}
-		j := strings.Index(s[i:], markClose)
-		if j < 0 {
-			return append(out, strings.ReplaceAll(s, markOpen, ""))
-		}
-		out = append(out, s[:i], s[i+len(markOpen):i+j])
-		s = s[i+j+len(markClose):]
+		whereArgs = append(whereArgs, a)
 	}
+	conds := pl.where
+	switch {
+	case pl.match != "":
+		st.from = `page_fts CROSS JOIN pages p ON p.id = page_fts.rowid` // the index drives
+		conds = append([]string{`page_fts MATCH ?`}, conds...)
+		whereArgs = append([]any{pl.match}, whereArgs...)
+		st.rankCol, st.ranked = w.bm25SQL(), true
+		st.countFrom, st.countArgs = st.from, slices.Clone(whereArgs)
+		st.args = whereArgs
+	case pl.rank != "":
+		// Text nested in OR with filters: the matches come from the pages table, their
+		// scores from a separate, bounded bm25 query (see top).
+		st.from, st.args, st.rankCol = `pages p`, whereArgs, `0`
+		st.ranked, st.rankExpr, st.rankSQL = true, pl.rank, w.bm25SQL()
+		st.countFrom, st.countArgs = st.from, slices.Clone(whereArgs)
+	default:
+		st.from, st.args, st.rankCol = `pages p`, whereArgs, `0`
+		st.countFrom, st.countArgs = st.from, slices.Clone(whereArgs)
+	}
+	st.textOnly = pl.match != "" && len(pl.where) == 0 && pl.topIDs == ""
+	if pl.topIDs != "" {
+		conds = append(conds, `p.id IN (SELECT value FROM json_each(?))`)
+		st.args = append(st.args, pl.topIDs)
+		st.countArgs = append(st.countArgs, pl.topIDs)
+	}
+	st.where = "1"
+	if len(conds) > 0 {
+		st.where = strings.Join(conds, " AND ")
+	}
+	return st
+}
+
+func (st *statement) count(ctx context.Context, db *sql.DB) (int, bool, error) {
+	var n int
+	from := st.countFrom
+	if st.textOnly {
+		from = "page_fts"
+	}
+	err := db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM `+from+` WHERE `+st.where+` LIMIT ?)`,
+		append(slices.Clone(st.countArgs), TotalCap+1)...).Scan(&n)
+	if err != nil {
+		return 0, false, fmt.Errorf("count: %w", err)
+	}
+	if n > TotalCap {
+		return TotalCap, true, nil
+	}
+	return n, false, nil
+}
+
+// countNew counts the matches whose content appeared or changed after since (unix ms).
+func (st *statement) countNew(ctx context.Context, db *sql.DB, since int64) (int, error) {
+	var n int
+	err := db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM `+st.countFrom+` WHERE `+st.where+
+		` AND coalesce(p.changed_at, p.discovered_at) > ? LIMIT ?)`, append(slices.Clone(st.countArgs), since, TotalCap)...).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("count new: %w", err)
+	}
+	return n, nil
+}
+
+// scored returns up to k matches with their bm25 scores, in index order.
+func (st *statement) scored(ctx context.Context, db *sql.DB, k int) ([]hit, error) {
+	id, from := "p.id", st.from
+	if st.textOnly {
+		id, from = "page_fts.rowid", "page_fts"
+	}
+	rows, err := db.QueryContext(ctx, `SELECT `+id+`, `+st.rankCol+` FROM `+from+` WHERE `+st.where+` LIMIT ?`,
+		append(slices.Clone(st.args), k)...)
+	if err != nil {
+		return nil, fmt.Errorf("rank: %w", err)
+	}
+	defer rows.Close()
+	var hits []hit
+	for rows.Next() {
+		var h hit
+		var r float64
+		if err := rows.Scan(&h.id, &r); err != nil {
+			return nil, err
+		}
+		h.score = -r // bm25 is negative, lower is better
+		hits = append(hits, h)
+	}
+	return hits, rows.Err()
+}
+
+// sortHits orders hits by score, best first, then by page.
+func sortHits(hits []hit) {
+	slices.SortFunc(hits, func(a, b hit) int {
+		switch {
+		case a.score > b.score:
+			return -1
+		case a.score < b.score:
+			return 1
+		case a.id < b.id:
+			return -1
+		case a.id > b.id:
+			return 1
+		}
+		return 0
+	})
+}
+
+// top returns the best k hits in rank order (or page order when nothing ranks them).
+func (st *statement) top(ctx context.Context, db *sql.DB, k int) ([]hit, error) {
+	q := `SELECT p.id, ` + st.rankCol + ` AS r FROM ` + st.from + ` WHERE ` + st.where + ` ORDER BY r, p.id LIMIT ?`
+	args := append(slices.Clone(st.args), k)
+	if st.rankExpr != "" {
+		return st.topApart(ctx, db, k)
+	}
+	rows, err := db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("rank: %w", err)
+	}
+	defer rows.Close()
+	var hits []hit
+	for rows.Next() {
+		var h hit
+		var r float64
+		if err := rows.Scan(&h.id, &r); err != nil {
+			return nil, err
+		}
+		h.score = -r // bm25 is negative, lower is better
+		hits = append(hits, h)
+	}
+	return hits, rows.Err()
+}
+
+// topApart ranks the matches of a statement whose text is nested in OR with filters: it
+// scores up to RankCap text matches with bm25 and orders up to TotalCap matches of the
+// statement by those scores (0 for pages matched by a filter only).
+func (st *statement) topApart(ctx context.Context, db *sql.DB, k int) ([]hit, error) {
+	scores := map[int64]float64{}
+	rows, err := db.QueryContext(ctx, `SELECT rowid, `+st.rankSQL+` FROM page_fts WHERE page_fts MATCH ? LIMIT ?`, st.rankExpr, RankCap)
+	if err != nil {
+		return nil, fmt.Errorf("rank: %w", err)
+	}
+	for rows.Next() {
+		var id int64
+		var r float64
+		if err := rows.Scan(&id, &r); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		scores[id] = -r
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("rank: %w", err)
+	}
+	rows, err = db.QueryContext(ctx, `SELECT p.id FROM `+st.from+` WHERE `+st.where+` LIMIT ?`, append(slices.Clone(st.args), TotalCap)...)
+	if err != nil {
+		return nil, fmt.Errorf("rank: %w", err)
+	}
+	defer rows.Close()
+	var hits []hit
+	for rows.Next() {
+		var h hit
+		if err := rows.Scan(&h.id); err != nil {
+			return nil, err
+		}
+		h.score = scores[h.id]
+		hits = append(hits, h)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("rank: %w", err)
+	}
+	sortHits(hits)
+	return hits[:min(k, len(hits))], nil
 }

@@ -2,109 +2,314 @@ package search
 
 import (
 	"context"
-	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
-
-	"mundaneum/backend/store"
 )
 
-// index builds a real workspace with the given pages (url -> title, body).
-func index(t *testing.T, pages [][3]string) *store.Store {
-	t.Helper()
-	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "w.mundaneum"), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	c, err := st.CreateCrawl(ctx, "k", []string{"http://a.test/"}, "site", []byte(`{}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	st.StartRun(ctx, c.ID, []byte(`{}`), true)
-	var ts []store.Target
-	for _, p := range pages {
-		ts = append(ts, store.Target{URL: p[0], Origin: "http://a.test", Kind: "seed", Follow: true})
-	}
-	if _, err := st.Enqueue(ctx, c.ID, ts); err != nil {
-		t.Fatal(err)
-	}
-	ls, err := st.Lease(ctx, c.ID, len(pages))
-	if err != nil {
-		t.Fatal(err)
-	}
-	byURL := map[string]store.Lease{}
-	for _, l := range ls {
-		byURL[l.URL] = l
-	}
-	for i, p := range pages {
-		l := byURL[p[0]]
-		_, err := st.SaveResult(ctx, &store.Result{CrawlID: c.ID, PageID: l.PageID, URL: l.URL, State: store.StateFetched,
-			Status: 200, Hash: string(rune('a' + i)), Doc: &store.Doc{Title: p[1], Text: p[2]}})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := st.Writer().Flush(ctx); err != nil {
-		t.Fatal(err)
-	}
-	return st
+// library is a small workspace exercising every part of the query language.
+var library = []page{
+	{url: "http://a.test/", title: "The Mundaneum", body: "Paul Otlet's card index of all knowledge, the universal bibliographic repertory",
+		lang: "fr", lastMod: "Tue, 15 Nov 1994 08:12:31 GMT",
+		links: []link{{"http://a.test/otlet", "Paul Otlet"}, {"http://a.test/cards", "index cards"},
+			{"http://a.test/film.mpg", "a film of the Mundaneum"}, {"http://www.b.test/", "the b site"},
+			{"http://a.test/photo.jpg", "photograph of the card catalogue"}}},
+	{url: "http://a.test/otlet", title: "Paul Otlet", body: "Otlet was a Belgian author and connected the documents with cards",
+		lastMod: "Mon, 03 Jan 2022 10:00:00 GMT", links: []link{{"http://a.test/", "Mundaneum home"}}},
+	{url: "http://a.test/cards", title: "Index cards", body: "the connections between cards were recorded by the classification",
+		hash: "same", links: []link{{"http://a.test/", "the Mundaneum"}}},
+	{url: "http://a.test/copy", title: "Index cards", body: "the connections between cards were recorded by the classification",
+		hash: "same", links: []link{{"http://a.test/", "Mundaneum"}}},
+	{url: "http://a.test/copy2", title: "Index cards", body: "the connections between cards were recorded by the classification",
+		hash: "same"},
+	{url: "http://a.test/near", title: "Near words", body: "decimal one two three four five six seven eight nine classification",
+		lang: "en-GB", links: []link{{"http://a.test/", "Mundaneum"}}},
+	{url: "http://www.b.test/", title: "Belgian libraries", body: "a library of cards in Brussels",
+		links: []link{{"http://a.test/", "Mundaneum in Mons"}, {"http://www.b.test/archive.zip", "the archive"}}},
+	{url: "http://deep.www.b.test/page.html", title: "Deep page", body: "deep in the subdomain of b, a universal decimal classification"},
+	{url: "http://c.test/report.pdf", title: "Annual report", body: "report on the universal decimal classification", ctype: "application/pdf"},
+	{url: "http://a.test/gone", state: "failed", reason: "not-found", status: 404},
+	{url: "http://a.test/moved", state: "redirected", reason: "redirect", status: 301},
+	{url: "http://a.test/slow", state: "failed", reason: "rate-limited", status: 429},
+	{url: "http://a.test/hostile", title: "Evil \uE000forged\uE001 <script>alert(1)</script>", body: "mundaneum \uE000 fake mark forged"},
 }
 
-func TestSearchRanksAndHighlights(t *testing.T) {
-	st := index(t, [][3]string{
-		{"http://a.test/body", "A page", "somewhere in the text the mundaneum is mentioned once among many other words"},
-		{"http://a.test/title", "The Mundaneum", "Paul Otlet's card index of all knowledge"},
-		{"http://a.test/none", "Unrelated", "nothing to see"},
-		{"http://a.test/hostile", "Evil \uE000forged\uE001 <script>alert(1)</script>", "mundaneum \uE000 fake mark"},
-	})
-	s := New(st.ReadDB())
-	res, err := s.Search(context.Background(), "mundaneum", 10, 0)
+func searchT(t *testing.T, s *Searcher, q string) Results {
+	t.Helper()
+	res, err := s.Search(context.Background(), Request{Query: q, Limit: 50})
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("search %q: %v", q, err)
 	}
-	if res.Total != 3 || len(res.Results) != 3 {
-		t.Fatalf("total %d, results %d", res.Total, len(res.Results))
+	return res
+}
+
+func urls(res Results) []string {
+	var out []string
+	for _, r := range res.Results {
+		out = append(out, strings.TrimPrefix(r.URL, "http://"))
 	}
-	if res.Results[0].URL != "http://a.test/title" || res.Results[0].Score != 1000 {
-		t.Fatalf("best hit %+v: a title match should win with 1000", res.Results[0])
-	}
-	for _, r := range res.Results[1:] {
-		if r.Score <= 0 || r.Score > 1000 {
-			t.Errorf("score %d out of range", r.Score)
+	slices.Sort(out)
+	return out
+}
+
+func TestQueryLanguage(t *testing.T) {
+	st := workspace(t, library)
+	s := New(st.ReadDB())
+	for _, tc := range []struct {
+		q    string
+		want []string // sorted, without http://
+		note string   // a substring of the note, if any
+	}{
+		{q: "otlet", want: []string{"a.test/", "a.test/otlet"}},
+		{q: "paul otlet", want: []string{"a.test/", "a.test/otlet"}},
+		{q: `"card index"`, want: []string{"a.test/"}},
+		{q: "belgian", want: []string{"a.test/otlet", "www.b.test/", "www.b.test/archive.zip"}},
+		{q: "belgian -otlet", want: []string{"www.b.test/", "www.b.test/archive.zip"}},
+		{q: "belgian NOT otlet NOT archive", want: []string{"www.b.test/"}},
+		{q: "brussels OR mons", want: []string{"a.test/", "www.b.test/"}},
+		{q: "(brussels OR author) cards", want: []string{"a.test/otlet", "www.b.test/"}},
+		{q: "bibliog*", want: []string{"a.test/"}},
+		{q: "NEAR(decimal classification, 2)", want: []string{"c.test/report.pdf", "deep.www.b.test/page.html"}},
+		{q: "NEAR(decimal classification, 20)", want: []string{"a.test/near", "c.test/report.pdf", "deep.www.b.test/page.html"}},
+		{q: "title:cards", want: []string{"a.test/cards"}},
+		{q: "title:(otlet OR libraries)", want: []string{"a.test/otlet", "www.b.test/"}},
+		{q: "anchor:mons", want: []string{"a.test/"}},
+		{q: "body:mons", want: nil},
+		{q: "url:report", want: []string{"c.test/report.pdf"}},
+		{q: "site:b.test", want: []string{"deep.www.b.test/page.html", "www.b.test/", "www.b.test/archive.zip"}},
+		{q: "site:www.b.test classification", want: []string{"deep.www.b.test/page.html"}},
+		{q: "classification -site:b.test", want: []string{"a.test/cards", "a.test/near", "c.test/report.pdf"}},
+		{q: "ext:mpg", want: []string{"a.test/film.mpg"}},
+		{q: "type:video", want: []string{"a.test/film.mpg"}},
+		{q: "type:image", want: []string{"a.test/photo.jpg"}},
+		{q: "type:pdf", want: []string{"c.test/report.pdf"}},
+		{q: "type:archive archive", want: []string{"www.b.test/archive.zip"}},
+		{q: "catalogue", want: []string{"a.test/photo.jpg"}},
+		{q: "mundaneum type:video", want: []string{"a.test/film.mpg"}},
+		{q: "inlinks:http://www.b.test/", want: []string{"a.test/", "www.b.test/archive.zip"}},
+		{q: "inlinks:www.b.test", want: []string{"a.test/", "www.b.test/archive.zip"}},
+		{q: "linkto:a.test/otlet", want: []string{"a.test/"}},
+		{q: "before:1995 mundaneum", want: []string{"a.test/"}},
+		{q: "after:2022-01 otlet", want: []string{"a.test/otlet"}},
+		{q: "status:404", want: []string{"a.test/gone"}},
+		{q: "status:4xx", want: []string{"a.test/gone", "a.test/slow"}},
+		{q: "is:broken", want: []string{"a.test/gone"}},
+		{q: "is:redirect", want: []string{"a.test/moved"}},
+		{q: "lang:en classification", want: []string{"a.test/near"}},
+		{q: "lang:fr", want: []string{"a.test/"}},
+		{q: "crawl:1 brussels", want: []string{"www.b.test/"}},
+		{q: "crawl:2 brussels", want: nil},
+		{q: `url:/b\.test/.*\.html$/`, want: []string{"deep.www.b.test/page.html"}},
+		{q: `title:/^index/ classification`, want: []string{"a.test/cards"}},
+		{q: `classification -url:/\.pdf$/ -site:b.test`, want: []string{"a.test/cards", "a.test/near"}},
+		{q: `brussels OR url:/\.pdf$/`, want: []string{"c.test/report.pdf", "www.b.test/"}},
+		{q: "brussels OR site:c.test", want: []string{"c.test/report.pdf", "www.b.test/"}},
+		{q: "folder:research otlet", want: []string{"a.test/", "a.test/otlet"}, note: "library"},
+		{q: "foo:otlet", want: nil, note: "no field foo"},
+		{q: `"unclosed otlet`, want: nil, note: "quote"},
+		{q: `(otlet OR brussels`, want: []string{"a.test/", "a.test/otlet", "www.b.test/"}, note: "parenthesis"},
+		{q: "otlet OR", want: []string{"a.test/", "a.test/otlet"}, note: "OR"},
+		{q: "connect", want: []string{"a.test/cards", "a.test/otlet"}},
+		{q: `"connect"`, want: []string{"a.test/otlet"}, note: "showing results for \"connected\""},
+		{q: "host:www.b.test", want: []string{"www.b.test/", "www.b.test/archive.zip"}},
+	} {
+		res := searchT(t, s, tc.q)
+		if got := urls(res); !slices.Equal(got, tc.want) {
+			t.Errorf("%q: got %v, want %v (note %q)", tc.q, got, tc.want, res.Note)
+		}
+		if res.Total != len(res.Results) {
+			t.Errorf("%q: total %d, %d results", tc.q, res.Total, len(res.Results))
+		}
+		if tc.note != "" && !strings.Contains(res.Note, tc.note) {
+			t.Errorf("%q: note %q, want it to mention %q", tc.q, res.Note, tc.note)
 		}
 	}
-	for _, r := range res.Results {
-		matched := false
+}
+
+func TestRankingAndPresentation(t *testing.T) {
+	st := workspace(t, library)
+	s := New(st.ReadDB())
+	res := searchT(t, s, "mundaneum")
+	if len(res.Results) < 3 || res.Results[0].URL != "http://a.test/" || res.Results[0].Score != 1000 {
+		t.Fatalf("best hit %+v: the title match cited by every page should win with 1000", res.Results)
+	}
+	for i, r := range res.Results {
+		if r.Score <= 0 || r.Score > 1000 || (i > 0 && r.Score > res.Results[i-1].Score) {
+			t.Errorf("score %d at %d out of order", r.Score, i)
+		}
+		if r.Host == "" || r.Type == "" {
+			t.Errorf("%s: host %q type %q", r.URL, r.Host, r.Type)
+		}
+		hit := false
 		for i, frag := range r.Snippet {
 			if i%2 == 1 {
-				matched = matched || frag != ""
-				if frag != "mundaneum" && frag != "Mundaneum" {
+				hit = true
+				if !strings.EqualFold(frag, "mundaneum") {
 					t.Errorf("%s: highlighted %q", r.URL, frag)
 				}
 			}
 		}
-		if !matched {
+		if !hit {
 			t.Errorf("%s: no highlight in %q", r.URL, r.Snippet)
 		}
 	}
-	// The forged markers in the hostile page were dropped at indexing: only the real match is marked.
-	res, _ = s.Search(context.Background(), "forged", 10, 0)
-	if len(res.Results) != 1 || len(res.Results[0].Snippet) != 3 || res.Results[0].Snippet[1] != "forged" {
-		t.Fatalf("hostile page snippet = %+v", res.Results)
+	// Link-only resources are results, with their type.
+	film := searchT(t, s, "film")
+	if len(film.Results) != 1 || film.Results[0].Type != "video" || film.Results[0].State != "skipped" {
+		t.Fatalf("film = %+v", film.Results)
+	}
+	// Duplicates collapse into one result that counts its copies.
+	dup := searchT(t, s, "connections")
+	var cards *Result
+	for i, r := range dup.Results {
+		if strings.HasPrefix(r.URL, "http://a.test/c") {
+			if cards != nil {
+				t.Fatalf("duplicates not collapsed: %v", urls(dup))
+			}
+			cards = &dup.Results[i]
+		}
+	}
+	if cards == nil || cards.Copies != 2 {
+		t.Fatalf("cards = %+v", cards)
+	}
+	// Stemming: the exact word ranks first.
+	if dup.Results[0].URL != "http://a.test/cards" {
+		t.Errorf("connections: exact match should rank first, got %v", urls(dup))
+	}
+	// Forged markers in a page were dropped at indexing: only the real match is marked.
+	forged := searchT(t, s, "forged")
+	if len(forged.Results) != 1 || strings.Join(forged.Results[0].Snippet, "|") != "mundaneum fake mark |forged|" {
+		t.Fatalf("hostile page snippet = %q", forged.Results[0].Snippet)
+	}
+	// A result matched by a filter only shows the start of its text.
+	site := searchT(t, s, "site:c.test")
+	if len(site.Results) != 1 || !strings.HasPrefix(strings.Join(site.Results[0].Snippet, ""), "report on") {
+		t.Fatalf("filter-only snippet = %+v", site.Results)
 	}
 	// Paging keeps scores relative to the best hit of the whole query.
-	page2, err := s.Search(context.Background(), "mundaneum", 1, 1)
+	page2, err := s.Search(context.Background(), Request{Query: "mundaneum", Limit: 1, Offset: 1})
+	if err != nil || len(page2.Results) != 1 || page2.Results[0].Score != res.Results[1].Score || page2.Total != res.Total {
+		t.Fatalf("page 2 = %+v, %v", page2, err)
+	}
+	for _, q := range []string{"", "   ", `"`, "*", "-", "AND OR NOT", "()"} {
+		res := searchT(t, s, q)
+		if len(res.Results) != 0 {
+			t.Errorf("query %q: %d results", q, len(res.Results))
+		}
+	}
+	// A query of only exclusions shows everything else, and says so.
+	neg := searchT(t, s, "-mundaneum -otlet")
+	if len(neg.Results) == 0 || !strings.Contains(neg.Note, "leave out") {
+		t.Errorf("only negations: %v, note %q", urls(neg), neg.Note)
+	}
+	for _, r := range neg.Results {
+		if r.URL == "http://a.test/" || r.URL == "http://a.test/otlet" {
+			t.Errorf("only negations: %s should be left out", r.URL)
+		}
+	}
+}
+
+func TestFacets(t *testing.T) {
+	st := workspace(t, library)
+	s := New(st.ReadDB())
+	res, err := s.Search(context.Background(), Request{Query: "classification OR cards OR mundaneum", Facets: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(page2.Results) != 1 || page2.Results[0].Score == 1000 {
-		t.Fatalf("page 2 = %+v", page2.Results)
+	if res.FacetsApprox {
+		t.Error("facets approximate on a small index")
 	}
-	for _, q := range []string{"", "   ", "-mundaneum", `"`, "*"} {
-		res, err := s.Search(context.Background(), q, 10, 0)
-		if err != nil || len(res.Results) != 0 {
-			t.Errorf("query %q: %v, %d results", q, err, len(res.Results))
+	count := func(facet, value string) int {
+		for _, f := range res.Facets[facet] {
+			if f.Value == value {
+				return f.Count
+			}
 		}
+		return 0
+	}
+	if count("host", "a.test") < 4 || count("host", "c.test") != 1 || count("type", "pdf") != 1 ||
+		count("type", "video") != 1 || count("crawl", "1") != res.Total || count("status", "200") == 0 {
+		t.Fatalf("facets = %+v", res.Facets)
+	}
+	for _, fc := range res.Facets["host"] {
+		narrowed := searchT(t, s, "(classification OR cards OR mundaneum) "+fc.Refine)
+		if narrowed.Total != fc.Count {
+			t.Errorf("refine %q: %d results, facet said %d", fc.Refine, narrowed.Total, fc.Count)
+		}
+	}
+}
+
+func TestDidYouMean(t *testing.T) {
+	st := workspace(t, library)
+	s := New(st.ReadDB())
+	res := searchT(t, s, "mundanuem otlet")
+	if !res.Corrected || res.DidYouMean != "mundaneum otlet" || len(res.Results) != 1 {
+		t.Fatalf("got corrected=%v didYouMean=%q results %v note %q", res.Corrected, res.DidYouMean, urls(res), res.Note)
+	}
+	res = searchT(t, s, "title:libaries")
+	if !res.Corrected || res.DidYouMean != "title:libraries" || len(res.Results) != 1 {
+		t.Fatalf("got corrected=%v didYouMean=%q", res.Corrected, res.DidYouMean)
+	}
+	// Known words are left alone; nothing close means no suggestion.
+	res = searchT(t, s, "otlet brussels")
+	if res.Corrected || res.DidYouMean != "" || res.Total != 0 {
+		t.Fatalf("got %+v", res)
+	}
+	res = searchT(t, s, "zzzzqqqq")
+	if res.DidYouMean != "" {
+		t.Fatalf("got %q", res.DidYouMean)
+	}
+}
+
+func TestViews(t *testing.T) {
+	ctx := context.Background()
+	w := newWorkspace(t)
+	w.add(library...)
+	st := w.st
+	s := New(st.ReadDB())
+	if _, err := SaveView(ctx, st, "  ", "x"); err == nil {
+		t.Fatal("saved a view without a name")
+	}
+	v, err := SaveView(ctx, st, "classification", "classification")
+	if err != nil {
+		t.Fatal(err)
+	}
+	vs, err := ListViews(ctx, st)
+	if err != nil || len(vs) != 1 || vs[0].Name != "classification" || vs[0].ID != v.ID {
+		t.Fatalf("views = %+v, %v", vs, err)
+	}
+	// The pages were indexed before the view was saved: none is new.
+	o, err := s.OpenView(ctx, st, "classification", Request{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Results.Total != 4 || o.New != 0 {
+		t.Fatalf("first open: total %d new %d", o.Results.Total, o.New)
+	}
+	// A page that appears after the last opening is new, once.
+	w.add(page{url: "http://e.test/", title: "New classification", body: "fresh"})
+	o, err = s.OpenView(ctx, st, "classification", Request{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Results.Total != 5 || o.New != 1 {
+		t.Fatalf("second open: total %d new %d", o.Results.Total, o.New)
+	}
+	o, _ = s.OpenView(ctx, st, "classification", Request{})
+	if o.New != 0 {
+		t.Fatalf("third open: new %d", o.New)
+	}
+	got, _ := st.ViewNamed(ctx, "classification")
+	if got.OpenedAt == 0 || got.LastTotal != 5 {
+		t.Fatalf("after open: %+v", got)
+	}
+	if err := DeleteView(ctx, st, "classification"); err != nil {
+		t.Fatal(err)
+	}
+	if err := DeleteView(ctx, st, "classification"); err == nil {
+		t.Fatal("deleted a view twice")
+	}
+	if _, err := s.OpenView(ctx, st, "nope", Request{}); err == nil {
+		t.Fatal("opened a missing view")
 	}
 }

@@ -184,3 +184,19 @@ func TestWriterReplaysBatchAfterFailure(t *testing.T) {
 		t.Fatalf("origins = %v", origins)
 	}
 }
+
+func TestSettingsRoundTrip(t *testing.T) {
+	ctx := context.Background()
+	st := openTest(t)
+	got, err := st.Settings(ctx)
+	if err != nil || got != DefaultSettings() {
+		t.Fatalf("defaults = %+v, %v", got, err)
+	}
+	want := Settings{UserAgentSuffix: "contact: me@example.org", From: "me@example.org", DelayMs: 250, PerHost: 1, Agents: 4, Theme: "dark"}
+	if err := st.SaveSettings(ctx, want); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := st.Settings(ctx); err != nil || got != want {
+		t.Fatalf("settings = %+v, %v", got, err)
+	}
+}

@@ -2,7 +2,10 @@
 // bindings and runtime. Features import this module, never wailsjs.
 import * as App from '../../wailsjs/go/app/App';
 import * as runtime from '../../wailsjs/runtime/runtime';
-import type { Crawl, CrawlRequest, Events, SearchResults, Status } from './types';
+import type {
+  Crawl, CrawlPages, CrawlRequest, Events, OfflineCopy, Page, SearchResults, Settings, Status, View, ViewResults,
+  WorkspaceInfo,
+} from './types';
 
 export * from './types';
 
@@ -92,10 +95,31 @@ export async function listCrawls(): Promise<Crawl[]> {
   return (await call(() => App.Crawls())) ?? [];
 }
 
-/** Runs a search query. */
-export async function search(query: string, limit = 50): Promise<SearchResults> {
-  const r = await call(() => App.Search(query, limit));
-  return { ...r, results: r.results ?? [] };
+/** Runs a search query: one page of results, with facet counts when asked. */
+export async function search(query: string, limit = 50, offset = 0, facets = false): Promise<SearchResults> {
+  const r = await call(() => App.Search({ query, limit, offset, facets }));
+  return { ...r, results: r.results ?? [], facets: r.facets ?? {} };
+}
+
+/** Everything known about one page, with its first links in and out. */
+export async function page(id: number): Promise<Page> {
+  const p = await call(() => App.Page(id));
+  return { ...p, problems: p.problems ?? [], linksOut: p.linksOut ?? [], linksIn: p.linksIn ?? [] };
+}
+
+/** A crawl's pages, optionally only those in one state, with why each failed or was skipped. */
+export async function crawlPages(crawlId: number, state = '', offset = 0, limit = 100): Promise<CrawlPages> {
+  const r = await call(() => App.CrawlPages(crawlId, state, offset, limit));
+  return { ...r, pages: r.pages ?? [] };
+}
+
+/**
+ * A page's offline copy: `document` is a sanitised standalone document (no scripts, a CSP
+ * that loads nothing) for an iframe with an empty `sandbox` attribute; `text` is the
+ * extracted text. Never insert either into the app's own DOM as HTML.
+ */
+export function offlineCopy(id: number): Promise<OfflineCopy> {
+  return call(() => App.OfflineCopy(id));
 }
 
 /** Returns the workspace's counts. */
@@ -155,4 +179,50 @@ export function setWindowBackground(dark: boolean): void {
   if (!hasRuntime()) return;
   if (dark) runtime.WindowSetBackgroundColour(28, 28, 30, 255);
   else runtime.WindowSetBackgroundColour(250, 249, 246, 255);
+}
+
+/** The saved views (standing queries), by name. */
+export async function views(): Promise<View[]> {
+  return (await call(() => App.Views())) ?? [];
+}
+
+/** Saves a query under a name (replacing the query of a view with that name). */
+export function saveView(name: string, query: string): Promise<View> {
+  return call(() => App.SaveView(name, query));
+}
+
+/** Deletes a saved view. */
+export function deleteView(name: string): Promise<void> {
+  return call(() => App.DeleteView(name));
+}
+
+/** Re-evaluates a saved view; `new` counts results new since it was last opened. */
+export async function openView(name: string, limit = 50): Promise<ViewResults> {
+  const r = await call(() => App.OpenView(name, limit));
+  return { ...r, results: { ...r.results, results: r.results.results ?? [], facets: r.results.facets ?? {} } };
+}
+
+/** The workspace's settings. */
+export function settings(): Promise<Settings> {
+  return call(() => App.Settings());
+}
+
+/** Checks and stores the workspace's settings. */
+export function saveSettings(s: Settings): Promise<Settings> {
+  return call(() => App.SaveSettings(s));
+}
+
+/** Describes the open workspace. */
+export function workspace(): Promise<WorkspaceInfo> {
+  return call(() => App.Workspace());
+}
+
+/** Asks for a workspace file with the native dialog ("" when cancelled; desktop only). */
+export function chooseWorkspace(create: boolean): Promise<string> {
+  return call(() => App.ChooseWorkspace(create));
+}
+
+/** Switches to another workspace (create: a new one); emits "workspace:changed". */
+export function openWorkspace(path: string, create: boolean): Promise<WorkspaceInfo> {
+  return call(() => App.OpenWorkspace(path, create));
 }

@@ -7,6 +7,17 @@ export type CrawlRequest = app.CrawlRequest;
 export type SearchResults = app.SearchResults;
 export type Result = app.Result;
 export type Status = app.Status;
+export type SearchRequest = app.SearchRequest;
+export type FacetCount = app.FacetCount;
+export type Page = app.Page;
+export type LinkRef = app.LinkRef;
+export type CrawlPages = app.CrawlPages;
+export type CrawlPage = app.CrawlPage;
+export type OfflineCopy = app.OfflineCopy;
+export type View = app.View;
+export type ViewResults = app.ViewResults;
+export type Settings = app.Settings;
+export type WorkspaceInfo = app.WorkspaceInfo;
 
 /** The crawl scopes the backend understands. */
 export const scopes = ['site', 'tree', 'domain', 'list'] as const;
@@ -16,4 +27,5 @@ export type Scope = (typeof scopes)[number];
 export interface Events {
   'crawl:progress': Crawl;
   'crawl:done': Crawl;
+  'workspace:changed': string;
 }

@@ -9,7 +9,10 @@ import ResultItem from './ResultItem.svelte';
 type G = { runtime?: unknown };
 
 function result(url: string, title: string) {
-  return { pageId: 1, url, title, score: 1000, snippet: ['a ', 'b'] };
+  return {
+    pageId: 1, url, title, host: 'https://example.org', type: 'html', state: 'fetched', status: 200,
+    score: 1000, snippet: ['a ', 'b'], copies: 0, fetchedAt: '',
+  };
 }
 
 beforeEach(() => {

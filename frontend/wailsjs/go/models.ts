@@ -15,6 +15,20 @@ export namespace app {
 	    finishedAt: string;
 	    error: string;
 	}
+	export interface CrawlPage {
+	    id: number;
+	    url: string;
+	    title: string;
+	    state: string;
+	    reason: string;
+	    detail: string;
+	    status: number;
+	    depth: number;
+	}
+	export interface CrawlPages {
+	    total: number;
+	    pages: CrawlPage[];
+	}
 	export interface CrawlRequest {
 	    seeds: string[];
 	    scope: string;
@@ -26,18 +40,108 @@ export namespace app {
 	    delayMs: number;
 	    refresh: boolean;
 	}
+	export interface FacetCount {
+	    value: string;
+	    count: number;
+	    refine: string;
+	}
+	export interface LinkRef {
+	    pageId: number;
+	    url: string;
+	    title: string;
+	    state: string;
+	    status: number;
+	    kind: string;
+	    anchor: string;
+	    rel: string;
+	}
+	export interface OfflineCopy {
+	    pageId: number;
+	    url: string;
+	    title: string;
+	    contentType: string;
+	    fetchedAt: string;
+	    document: string;
+	    text: string;
+	}
+	export interface Page {
+	    id: number;
+	    url: string;
+	    host: string;
+	    state: string;
+	    reason: string;
+	    detail: string;
+	    status: number;
+	    finalUrl: string;
+	    contentType: string;
+	    charset: string;
+	    lang: string;
+	    title: string;
+	    description: string;
+	    keywords: string;
+	    author: string;
+	    owner: string;
+	    canonical: string;
+	    size: number;
+	    duplicateOf: number;
+	    duplicateUrl: string;
+	    etag: string;
+	    lastModified: string;
+	    expires: string;
+	    depth: number;
+	    parentUrl: string;
+	    crawlId: number;
+	    problems: string[];
+	    noindex: boolean;
+	    nofollow: boolean;
+	    cached: boolean;
+	    discoveredAt: string;
+	    fetchedAt: string;
+	    changedAt: string;
+	    refreshAt: string;
+	    inlinks: number;
+	    outlinks: number;
+	    linksOut: LinkRef[];
+	    linksIn: LinkRef[];
+	}
 	export interface Result {
 	    pageId: number;
 	    url: string;
 	    title: string;
+	    host: string;
+	    type: string;
+	    state: string;
+	    status: number;
 	    score: number;
 	    snippet: string[];
+	    copies: number;
+	    fetchedAt: string;
+	}
+	export interface SearchRequest {
+	    query: string;
+	    limit: number;
+	    offset: number;
+	    facets: boolean;
 	}
 	export interface SearchResults {
 	    query: string;
 	    total: number;
+	    totalApprox: boolean;
 	    tookMs: number;
 	    results: Result[];
+	    facets: Record<string, Array<FacetCount>>;
+	    facetsApprox: boolean;
+	    note: string;
+	    didYouMean: string;
+	    corrected: boolean;
+	}
+	export interface Settings {
+	    userAgentSuffix: string;
+	    from: string;
+	    delayMs: number;
+	    perHost: number;
+	    agents: number;
+	    theme: string;
 	}
 	export interface Status {
 	    path: string;
@@ -47,6 +151,25 @@ export namespace app {
 	    skipped: number;
 	    hosts: number;
 	    links: number;
+	}
+	export interface View {
+	    id: number;
+	    name: string;
+	    query: string;
+	    createdAt: string;
+	    openedAt: string;
+	    lastTotal: number;
+	}
+	export interface ViewResults {
+	    view: View;
+	    results: SearchResults;
+	    new: number;
+	    since: string;
+	}
+	export interface WorkspaceInfo {
+	    path: string;
+	    bytes: number;
+	    canChoose: boolean;
 	}
 
 }

@@ -4,14 +4,38 @@ import {app} from '../models';
 
 export function CancelCrawl(arg1:number):Promise<void>;
 
+export function ChooseWorkspace(arg1:boolean):Promise<string>;
+
+export function CrawlPages(arg1:number,arg2:string,arg3:number,arg4:number):Promise<app.CrawlPages>;
+
 export function Crawls():Promise<Array<app.Crawl>>;
+
+export function DeleteView(arg1:string):Promise<void>;
+
+export function OfflineCopy(arg1:number):Promise<app.OfflineCopy>;
+
+export function OpenView(arg1:string,arg2:number):Promise<app.ViewResults>;
+
+export function OpenWorkspace(arg1:string,arg2:boolean):Promise<app.WorkspaceInfo>;
+
+export function Page(arg1:number):Promise<app.Page>;
 
 export function PauseCrawl(arg1:number):Promise<void>;
 
 export function ResumeCrawl(arg1:number):Promise<app.Crawl>;
 
-export function Search(arg1:string,arg2:number):Promise<app.SearchResults>;
+export function SaveSettings(arg1:app.Settings):Promise<app.Settings>;
+
+export function SaveView(arg1:string,arg2:string):Promise<app.View>;
+
+export function Search(arg1:app.SearchRequest):Promise<app.SearchResults>;
+
+export function Settings():Promise<app.Settings>;
 
 export function StartCrawl(arg1:app.CrawlRequest):Promise<app.Crawl>;
 
 export function Status():Promise<app.Status>;
+
+export function Views():Promise<Array<app.View>>;
+
+export function Workspace():Promise<app.WorkspaceInfo>;

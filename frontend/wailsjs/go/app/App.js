@@ -6,8 +6,36 @@ export function CancelCrawl(arg1) {
   return window['go']['app']['App']['CancelCrawl'](arg1);
 }
 
+export function ChooseWorkspace(arg1) {
+  return window['go']['app']['App']['ChooseWorkspace'](arg1);
+}
+
+export function CrawlPages(arg1, arg2, arg3, arg4) {
+  return window['go']['app']['App']['CrawlPages'](arg1, arg2, arg3, arg4);
+}
+
 export function Crawls() {
   return window['go']['app']['App']['Crawls']();
+}
+
+export function DeleteView(arg1) {
+  return window['go']['app']['App']['DeleteView'](arg1);
+}
+
+export function OfflineCopy(arg1) {
+  return window['go']['app']['App']['OfflineCopy'](arg1);
+}
+
+export function OpenView(arg1, arg2) {
+  return window['go']['app']['App']['OpenView'](arg1, arg2);
+}
+
+export function OpenWorkspace(arg1, arg2) {
+  return window['go']['app']['App']['OpenWorkspace'](arg1, arg2);
+}
+
+export function Page(arg1) {
+  return window['go']['app']['App']['Page'](arg1);
 }
 
 export function PauseCrawl(arg1) {
@@ -18,8 +46,20 @@ export function ResumeCrawl(arg1) {
   return window['go']['app']['App']['ResumeCrawl'](arg1);
 }
 
-export function Search(arg1, arg2) {
-  return window['go']['app']['App']['Search'](arg1, arg2);
+export function SaveSettings(arg1) {
+  return window['go']['app']['App']['SaveSettings'](arg1);
+}
+
+export function SaveView(arg1, arg2) {
+  return window['go']['app']['App']['SaveView'](arg1, arg2);
+}
+
+export function Search(arg1) {
+  return window['go']['app']['App']['Search'](arg1);
+}
+
+export function Settings() {
+  return window['go']['app']['App']['Settings']();
 }
 
 export function StartCrawl(arg1) {
@@ -28,4 +68,12 @@ export function StartCrawl(arg1) {
 
 export function Status() {
   return window['go']['app']['App']['Status']();
+}
+
+export function Views() {
+  return window['go']['app']['App']['Views']();
+}
+
+export function Workspace() {
+  return window['go']['app']['App']['Workspace']();
 }

@@ -1,0 +1,169 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"mundaneum/backend/search"
+)
+
+func (e *env) viewsCmd() *cobra.Command {
+	var limit, offset int
+	var facets bool
+	cmd := &cobra.Command{
+		Use:   "views [list | save NAME QUERY... | open NAME | delete NAME]",
+		Short: "Saved searches that say what is new since you last looked",
+		Long: `A view is a saved query (Harvest's standing query). Opening it runs the query again
+and says how many of its results are new or changed since it was last opened.
+
+  mundaneum views                          list the views
+  mundaneum views save films 'site:fi ext:mpg'
+  mundaneum views open films               run it, count what is new
+  mundaneum views delete films
+
+See 'mundaneum search --help' for the query language.`,
+		Args: usageArgs(cobra.ArbitraryArgs),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			if len(args) == 0 {
+				args = []string{"list"}
+			}
+			switch verb, rest := args[0], args[1:]; {
+			case verb == "list" && len(rest) == 0:
+				return e.listViews(ctx)
+			case verb == "save" && len(rest) >= 2:
+				return e.saveView(ctx, rest[0], strings.Join(rest[1:], " "))
+			case verb == "open" && len(rest) == 1:
+				if limit <= 0 || offset < 0 {
+					return usageError{fmt.Errorf("--limit must be positive and --offset not negative")}
+				}
+				return e.openView(ctx, rest[0], search.Request{Limit: limit, Offset: offset, Facets: facets})
+			case verb == "delete" && len(rest) == 1:
+				return e.deleteView(ctx, rest[0])
+			}
+			return usageError{fmt.Errorf("usage: views [list | save NAME QUERY... | open NAME | delete NAME]")}
+		},
+	}
+	cmd.Flags().IntVar(&limit, "limit", 10, "results to show when opening a view")
+	cmd.Flags().IntVar(&offset, "offset", 0, "results to skip when opening a view")
+	cmd.Flags().BoolVar(&facets, "facets", false, "count an opened view's matches by host, type, crawl and status")
+	return cmd
+}
+
+type viewJSON struct {
+	Name      string `json:"name"`
+	Query     string `json:"query"`
+	CreatedAt int64  `json:"createdAt"`
+	OpenedAt  int64  `json:"openedAt,omitempty"`
+	LastTotal int    `json:"lastTotal"`
+}
+
+func toViewJSON(v search.View) viewJSON {
+	return viewJSON{Name: v.Name, Query: v.Query, CreatedAt: v.CreatedAt, OpenedAt: v.OpenedAt, LastTotal: v.LastTotal}
+}
+
+// noView turns a missing view into a usage error that names it.
+func noView(name string, err error) error {
+	if errors.Is(err, search.ErrNoView) {
+		return usageError{fmt.Errorf("no view named %q (see 'mundaneum views list')", name)}
+	}
+	if errors.Is(err, search.ErrBadView) {
+		return usageError{err}
+	}
+	return err
+}
+
+func (e *env) listViews(ctx context.Context) error {
+	st, err := e.open(ctx, true)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	vs, err := search.ListViews(ctx, st)
+	if err != nil {
+		return err
+	}
+	if e.json {
+		out := []viewJSON{}
+		for _, v := range vs {
+			out = append(out, toViewJSON(v))
+		}
+		return e.printJSON(out)
+	}
+	if len(vs) == 0 {
+		fmt.Fprintln(e.stdout, "No saved views yet: mundaneum views save NAME QUERY")
+		return nil
+	}
+	for _, v := range vs {
+		opened := "never opened"
+		if v.OpenedAt > 0 {
+			opened = fmt.Sprintf("%d results when opened %s", v.LastTotal, time.UnixMilli(v.OpenedAt).Format("2006-01-02 15:04"))
+		}
+		fmt.Fprintf(e.stdout, "%-20s %s\n%20s (%s)\n", clean(v.Name), clean(v.Query), "", opened)
+	}
+	return nil
+}
+
+func (e *env) saveView(ctx context.Context, name, query string) error {
+	st, err := e.open(ctx, false)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	v, err := search.SaveView(ctx, st, name, query)
+	if err != nil {
+		return noView(name, err)
+	}
+	if e.json {
+		return e.printJSON(toViewJSON(v))
+	}
+	fmt.Fprintf(e.stdout, "Saved view %q: %s\n", clean(v.Name), clean(v.Query))
+	return nil
+}
+
+func (e *env) deleteView(ctx context.Context, name string) error {
+	st, err := e.open(ctx, false)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if err := search.DeleteView(ctx, st, name); err != nil {
+		return noView(name, err)
+	}
+	if !e.json {
+		fmt.Fprintf(e.stdout, "Deleted view %q\n", clean(name))
+		return nil
+	}
+	return e.printJSON(map[string]string{"deleted": name})
+}
+
+type openedViewJSON struct {
+	View  viewJSON   `json:"view"`
+	New   int        `json:"new"`
+	Since int64      `json:"since"`
+	Found searchJSON `json:"results"`
+}
+
+func (e *env) openView(ctx context.Context, name string, r search.Request) error {
+	st, err := e.open(ctx, false)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	o, err := search.New(st.ReadDB()).OpenView(ctx, st, name, r)
+	if err != nil {
+		return noView(name, err)
+	}
+	if e.json {
+		return e.printJSON(openedViewJSON{View: toViewJSON(o.View), New: o.New, Since: o.Since, Found: toJSON(o.Results)})
+	}
+	fmt.Fprintf(e.stdout, "View %q: %s\n%d new or changed since %s\n\n", clean(o.View.Name), clean(o.View.Query),
+		o.New, time.UnixMilli(o.Since).Format("2006-01-02 15:04"))
+	printResults(e.stdout, o.Results, r, isTerminal(e.stdout))
+	return nil
+}

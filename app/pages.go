@@ -1,0 +1,73 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"net/url"
+
+	"mundaneum/backend/fetch"
+	"mundaneum/backend/sanitize"
+	"mundaneum/backend/store"
+)
+
+// linksShown bounds the links listed on a page view.
+const linksShown = 500
+
+// Page returns everything known about a page, with its first links in and out.
+func (a *App) Page(id int64) (Page, error) {
+	ctx := context.Background()
+	p, err := a.ws().st.Page(ctx, id)
+	if err != nil {
+		return Page{}, apiError(err)
+	}
+	out, err := a.ws().st.Outlinks(ctx, id, linksShown)
+	if err != nil {
+		return Page{}, apiError(err)
+	}
+	in, err := a.ws().st.Inlinks(ctx, id, linksShown)
+	if err != nil {
+		return Page{}, apiError(err)
+	}
+	return pageDTO(p, out, in), nil
+}
+
+// CrawlPages lists a crawl's pages (state: "", queued, fetched, failed, skipped, redirected).
+func (a *App) CrawlPages(crawlID int64, state string, offset, limit int) (CrawlPages, error) {
+	ps, total, err := a.ws().st.CrawlPages(context.Background(), crawlID, state, offset, limit)
+	if err != nil {
+		return CrawlPages{}, apiError(err)
+	}
+	out := CrawlPages{Total: total, Pages: make([]CrawlPage, 0, len(ps))}
+	for _, p := range ps {
+		out.Pages = append(out.Pages, CrawlPage{ID: p.ID, URL: p.URL, Title: p.Title, State: p.State,
+			Reason: p.Reason, Detail: p.Detail, Status: p.Status, Depth: p.Depth})
+	}
+	return out, nil
+}
+
+// OfflineCopy returns a page's cached copy as a sanitised document and as text.
+func (a *App) OfflineCopy(id int64) (OfflineCopy, error) {
+	ctx := context.Background()
+	p, err := a.ws().st.Page(ctx, id)
+	if err != nil {
+		return OfflineCopy{}, apiError(err)
+	}
+	c := OfflineCopy{PageID: id, URL: p.URL, Title: p.Title, ContentType: p.ContentType, FetchedAt: rfc3339(p.FetchedAt)}
+	if _, _, text, err := a.ws().st.Text(ctx, id); err == nil {
+		c.Text = text
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return OfflineCopy{}, apiError(err)
+	}
+	body, ct, _, err := a.ws().st.Body(ctx, id)
+	if err != nil {
+		return OfflineCopy{}, apiError(err)
+	}
+	utf8, _ := fetch.DecodeText(body, "text/html; charset="+p.Charset)
+	base, _ := url.Parse(p.URL)
+	if ct == "text/plain" {
+		c.Document = sanitize.Text(string(utf8), p.Title)
+	} else {
+		c.Document = sanitize.HTML(utf8, base, p.Title)
+	}
+	return c, nil
+}

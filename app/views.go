@@ -1,0 +1,45 @@
+package app
+
+import (
+	"context"
+
+	"mundaneum/backend/search"
+)
+
+// Views lists the saved views (standing queries), by name.
+func (a *App) Views() ([]View, error) {
+	vs, err := search.ListViews(context.Background(), a.ws().st)
+	if err != nil {
+		return nil, apiError(err)
+	}
+	out := make([]View, 0, len(vs))
+	for _, v := range vs {
+		out = append(out, viewDTO(v))
+	}
+	return out, nil
+}
+
+// SaveView saves query under name (replacing the query of a view with that name).
+func (a *App) SaveView(name, query string) (View, error) {
+	v, err := search.SaveView(context.Background(), a.ws().st, name, query)
+	if err != nil {
+		return View{}, apiError(err)
+	}
+	return viewDTO(v), nil
+}
+
+// DeleteView deletes a saved view.
+func (a *App) DeleteView(name string) error {
+	return apiError(search.DeleteView(context.Background(), a.ws().st, name))
+}
+
+// OpenView re-evaluates a saved view and says how many results are new since it was last
+// opened.
+func (a *App) OpenView(name string, limit int) (ViewResults, error) {
+	w := a.ws()
+	r, err := w.search.OpenView(context.Background(), w.st, name, search.Request{Limit: limit, Facets: true})
+	if err != nil {
+		return ViewResults{}, apiError(err)
+	}
+	return ViewResults{View: viewDTO(r.View), Results: searchDTO(r.Results), New: r.New, Since: rfc3339(r.Since)}, nil
+}

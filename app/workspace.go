@@ -1,0 +1,137 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"mundaneum/backend/crawl"
+	"mundaneum/backend/search"
+	"mundaneum/backend/store"
+)
+
+// workspace is one open workspace and what runs on it.
+type workspace struct {
+	st     *store.Store
+	jobs   *crawl.Jobs
+	search *search.Searcher
+}
+
+func newWorkspace(st *store.Store) *workspace {
+	return &workspace{st: st, jobs: crawl.NewJobs(st), search: search.New(st.ReadDB())}
+}
+
+// Dialogs are the native file dialogs of the window; the browser front door has none.
+type Dialogs interface {
+	// OpenFile asks for an existing file; "" when the user cancels.
+	OpenFile(title string) (string, error)
+	// SaveFile asks for a new file's name; "" when the user cancels.
+	SaveFile(title, defaultName string) (string, error)
+}
+
+// Extension is the file name extension of workspaces.
+const Extension = ".mundaneum"
+
+// Workspace describes the open workspace.
+func (a *App) Workspace() (WorkspaceInfo, error) {
+	w := a.ws()
+	info := WorkspaceInfo{Path: w.st.Path(), CanChoose: a.dialogs != nil}
+	for _, suffix := range []string{"", "-wal"} {
+		if fi, err := os.Stat(w.st.Path() + suffix); err == nil {
+			info.Bytes += fi.Size()
+		}
+	}
+	return info, nil
+}
+
+// ChooseWorkspace asks for a workspace file with the window's file dialog (create: a new
+// one) and returns its path, "" when cancelled. The browser front door has no dialogs:
+// type a path into OpenWorkspace instead.
+func (a *App) ChooseWorkspace(create bool) (string, error) {
+	if a.dialogs == nil {
+		return "", &Error{Code: CodeUnavailable, Message: "file dialogs exist only in the desktop window: type the path"}
+	}
+	if create {
+		return a.dialogs.SaveFile("New workspace", "research"+Extension)
+	}
+	return a.dialogs.OpenFile("Open workspace")
+}
+
+// OpenWorkspace switches to the workspace at path, creating it when create is set (and
+// refusing to overwrite anything when it is). Running crawls of the old one are paused.
+func (a *App) OpenWorkspace(path string, create bool) (WorkspaceInfo, error) {
+	path = strings.TrimSpace(path)
+	if path == "" {
+		return WorkspaceInfo{}, &Error{Code: CodeInvalid, Message: "no workspace path given"}
+	}
+	path, err := filepath.Abs(path)
+	if err != nil {
+		return WorkspaceInfo{}, apiError(err)
+	}
+	_, statErr := os.Stat(path)
+	switch {
+	case create && statErr == nil:
+		return WorkspaceInfo{}, &Error{Code: CodeConflict, Message: path + " already exists"}
+	case !create && errors.Is(statErr, os.ErrNotExist):
+		return WorkspaceInfo{}, &Error{Code: CodeNotFound, Message: "no workspace at " + path}
+	}
+	if path == a.ws().st.Path() {
+		return a.Workspace()
+	}
+	ctx := context.Background()
+	st, err := store.Open(ctx, path, store.Options{})
+	if err != nil {
+		return WorkspaceInfo{}, apiError(fmt.Errorf("open %s: %w", path, err))
+	}
+	if err := st.MarkInterrupted(ctx); err != nil {
+		st.Close()
+		return WorkspaceInfo{}, apiError(err)
+	}
+	old := a.cur.Swap(newWorkspace(st))
+	old.jobs.Close()
+	old.st.Close()
+	a.emit(EventWorkspaceChanged, st.Path())
+	return a.Workspace()
+}
+
+// Settings returns the workspace's settings.
+func (a *App) Settings() (Settings, error) {
+	s, err := a.ws().st.Settings(context.Background())
+	if err != nil {
+		return Settings{}, apiError(err)
+	}
+	return Settings(s), nil
+}
+
+// SaveSettings checks and stores the workspace's settings and returns them as stored.
+func (a *App) SaveSettings(s Settings) (Settings, error) {
+	if err := s.check(); err != nil {
+		return Settings{}, err
+	}
+	if err := a.ws().st.SaveSettings(context.Background(), store.Settings(s)); err != nil {
+		return Settings{}, apiError(err)
+	}
+	return a.Settings()
+}
+
+func (s *Settings) check() error {
+	s.From, s.UserAgentSuffix = strings.TrimSpace(s.From), strings.TrimSpace(s.UserAgentSuffix)
+	switch {
+	case s.DelayMs < 0 || s.DelayMs > 600_000:
+		return &Error{Code: CodeInvalid, Message: "the delay must be between 0 and 600000 ms"}
+	case s.PerHost < 1 || s.PerHost > 64:
+		return &Error{Code: CodeInvalid, Message: "requests per host must be between 1 and 64"}
+	case s.Agents < 1 || s.Agents > 256:
+		return &Error{Code: CodeInvalid, Message: "agents must be between 1 and 256"}
+	case s.Theme != "system" && s.Theme != "light" && s.Theme != "dark":
+		return &Error{Code: CodeInvalid, Message: "theme must be system, light or dark"}
+	case len(s.UserAgentSuffix) > 200 || strings.ContainsAny(s.UserAgentSuffix, "()\r\n"):
+		return &Error{Code: CodeInvalid, Message: "the User-Agent suffix must be one line without parentheses, at most 200 characters"}
+	case len(s.From) > 200 || (s.From != "" && !strings.Contains(s.From, "@")) || strings.ContainsAny(s.From, "\r\n <>"):
+		return &Error{Code: CodeInvalid, Message: "From must be an e-mail address"}
+	}
+	return nil
+}

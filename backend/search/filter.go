@@ -1,0 +1,227 @@
+package search
+
+import (
+	"net/url"
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/net/idna"
+)
+
+// family is a type family: the media types and file extensions that make it up.
+type family struct {
+	name  string
+	media []string // media type patterns (GLOB, lower case)
+	exts  []string
+}
+
+// families are the values of type: besides extensions and media types. Order matters for
+// typeOf: the first family whose media type or extension matches names a resource.
+var families = []family{
+	{"html", []string{"text/html*", "application/xhtml*"}, []string{"html", "htm", "xhtml", "shtml"}},
+	{"pdf", []string{"application/pdf*"}, []string{"pdf"}},
+	{"image", []string{"image/*"}, []string{"jpg", "jpeg", "png", "gif", "webp", "svg", "bmp", "ico", "tif", "tiff", "avif", "heic", "xbm", "jp2"}},
+	{"video", []string{"video/*"}, []string{"mpg", "mpeg", "mp4", "m4v", "mov", "avi", "mkv", "webm", "wmv", "flv", "ogv", "3gp", "qt"}},
+	{"audio", []string{"audio/*"}, []string{"mp3", "wav", "ogg", "oga", "opus", "flac", "m4a", "aac", "mid", "midi", "au", "aif", "aiff", "ra"}},
+	{"archive", []string{"application/zip*", "application/x-tar*", "application/gzip*", "application/x-gzip*",
+		"application/x-bzip2*", "application/x-xz*", "application/x-7z*", "application/vnd.rar*", "application/x-rar*"},
+		[]string{"zip", "tar", "gz", "tgz", "bz2", "tbz", "xz", "txz", "7z", "rar", "z", "zst", "jar", "iso", "deb", "rpm"}},
+	{"document", []string{"application/msword*", "application/vnd.openxmlformats*", "application/vnd.oasis*",
+		"application/rtf*", "application/postscript*", "application/vnd.ms-*", "text/rtf*"},
+		[]string{"doc", "docx", "odt", "rtf", "xls", "xlsx", "ods", "ppt", "pptx", "odp", "ps", "eps", "dvi", "tex", "epub"}},
+	{"data", []string{"application/json*", "application/xml*", "text/xml*", "text/csv*", "application/rss*", "application/atom*"},
+		[]string{"json", "xml", "csv", "tsv", "rss", "atom", "rdf"}},
+	{"text", []string{"text/*"}, []string{"txt", "text", "md", "asc"}},
+}
+
+func familyNamed(name string) *family {
+	for i := range families {
+		if families[i].name == name {
+			return &families[i]
+		}
+	}
+	return nil
+}
+
+// typeOf names a result's type: a family, else the media type, else the URL's extension.
+func typeOf(contentType, rawURL string) string {
+	ct := strings.ToLower(strings.TrimSpace(contentType))
+	if i := strings.IndexByte(ct, ';'); i >= 0 {
+		ct = strings.TrimSpace(ct[:i])
+	}
+	if ct != "" {
+		for _, f := range families {
+			for _, m := range f.media {
+				if strings.HasPrefix(ct, strings.TrimSuffix(m, "*")) {
+					return f.name
+				}
+			}
+		}
+		return ct
+	}
+	ext := extOf(rawURL)
+	if ext == "" {
+		return ""
+	}
+	for _, f := range families {
+		for _, e := range f.exts {
+			if e == ext {
+				return f.name
+			}
+		}
+	}
+	return ext
+}
+
+// extOf returns the lower-case extension of a URL's path ("" if none).
+func extOf(rawURL string) string {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return ""
+	}
+	e := strings.ToLower(path.Ext(u.Path))
+	if len(e) < 2 {
+		return ""
+	}
+	return e[1:]
+}
+
+var (
+	reExt   = regexp.MustCompile(`^[a-z0-9]{1,12}$`)
+	reMedia = regexp.MustCompile(`^[a-z0-9][a-z0-9.+-]*/[a-z0-9.+*-]+$`)
+	reLang  = regexp.MustCompile(`^[a-z]{2,3}(-[a-z0-9]{1,8})*$`)
+	reHost  = regexp.MustCompile(`^[a-z0-9_-]+(\.[a-z0-9_-]+)*(:[0-9]{1,5})?$`)
+	reNxx   = regexp.MustCompile(`^[1-5]xx$`)
+)
+
+// isValues are the values of is:, with their spellings.
+var isValues = map[string]string{
+	"broken": "broken", "dead": "broken",
+	"redirect": "redirect", "redirected": "redirect", "moved": "redirect",
+	"failed": "failed", "error": "failed",
+	"ok": "ok", "fetched": "ok",
+	"resource": "resource", "link": "resource", "linked": "resource",
+	"blocked": "blocked",
+}
+
+// filter validates and normalises a filter's value; a bad value leaves the filter out, with
+// a note saying what was expected.
+func filter(name, v string, n *notes) Node {
+	bad := func(want string) Node {
+		n.add(name + ":" + clip(v, 30) + " was left out: " + want)
+		return nil
+	}
+	lv := strings.ToLower(v)
+	switch name {
+	case "site", "host":
+		h := siteHost(v)
+		if h == "" {
+			return bad("it takes a host name like example.com or fi")
+		}
+		return &Filter{Field: name, Value: h}
+	case "ext":
+		e := strings.TrimPrefix(strings.TrimPrefix(lv, "*"), ".")
+		if !reExt.MatchString(e) {
+			return bad("it takes a file extension like pdf or mpg")
+		}
+		return &Filter{Field: name, Value: e}
+	case "type":
+		switch {
+		case familyNamed(lv) != nil:
+			return &Filter{Field: name, Value: lv}
+		case reMedia.MatchString(lv):
+			return &Filter{Field: name, Value: lv}
+		case reExt.MatchString(strings.TrimPrefix(lv, ".")):
+			return &Filter{Field: "ext", Value: strings.TrimPrefix(lv, ".")}
+		}
+		return bad("it takes html, pdf, image, video, audio, archive, document, data, text, a media type or an extension")
+	case "inlinks", "linkto":
+		if v == "" || len(v) > 2000 {
+			return bad("it takes a URL")
+		}
+		return &Filter{Field: name, Value: v}
+	case "before", "after":
+		d, ok := parseDate(v)
+		if !ok {
+			return bad("it takes a date: YYYY, YYYY-MM or YYYY-MM-DD")
+		}
+		return &Filter{Field: name, Value: d}
+	case "status":
+		if is, ok := isValues[lv]; ok {
+			return &Filter{Field: "is", Value: is}
+		}
+		if reNxx.MatchString(lv) {
+			return &Filter{Field: name, Value: lv}
+		}
+		if c, err := strconv.Atoi(v); err == nil && c >= 100 && c <= 599 {
+			return &Filter{Field: name, Value: strconv.Itoa(c)}
+		}
+		return bad("it takes an HTTP status like 404 or 4xx")
+	case "is":
+		if is, ok := isValues[lv]; ok {
+			return &Filter{Field: name, Value: is}
+		}
+		return bad("it takes broken, redirect, failed, ok, resource or blocked")
+	case "lang":
+		if !reLang.MatchString(lv) {
+			return bad("it takes a language code like en or pt-br")
+		}
+		return &Filter{Field: name, Value: lv}
+	case "crawl":
+		if c, err := strconv.ParseInt(v, 10, 64); err == nil && c > 0 {
+			return &Filter{Field: name, Value: strconv.FormatInt(c, 10)}
+		}
+		return bad("it takes a crawl number")
+	case "folder":
+		n.add("folder: searches the library, which does not exist yet: left it out")
+		return nil
+	}
+	return nil
+}
+
+// siteHost turns what a user types after site: into a lower-case ASCII host (with an
+// optional port), or "".
+func siteHost(v string) string {
+	h := strings.ToLower(strings.TrimSpace(v))
+	if i := strings.Index(h, "://"); i >= 0 {
+		h = h[i+3:]
+	}
+	if i := strings.IndexAny(h, "/?#"); i >= 0 {
+		h = h[:i]
+	}
+	if i := strings.LastIndexByte(h, '@'); i >= 0 {
+		h = h[i+1:]
+	}
+	h = strings.TrimPrefix(h, "*")
+	h = strings.Trim(h, ".")
+	if h == "" {
+		return ""
+	}
+	port := ""
+	if i := strings.LastIndexByte(h, ':'); i >= 0 {
+		h, port = h[:i], h[i:]
+	}
+	if a, err := idna.Lookup.ToASCII(h); err == nil {
+		h = a
+	} else if a, err := idna.Punycode.ToASCII(h); err == nil {
+		h = a
+	}
+	h += port
+	if !reHost.MatchString(h) || len(h) > 255 {
+		return ""
+	}
+	return h
+}
+
+// parseDate reads YYYY, YYYY-MM or YYYY-MM-DD and returns the first day it names.
+func parseDate(v string) (string, bool) {
+	for _, layout := range []string{"2006-01-02", "2006-01", "2006"} {
+		if t, err := time.Parse(layout, v); err == nil && t.Year() >= 1970 && t.Year() <= 9999 {
+			return t.Format("2006-01-02"), true
+		}
+	}
+	return "", false
+}

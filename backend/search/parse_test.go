@@ -1,0 +1,229 @@
+package search
+
+import (
+	"strings"
+	"testing"
+)
+
+// parseCases are queries with their syntax trees (canonical String form, "" for none) and
+// a substring of the notes ("" when the query should parse without any note).
+var parseCases = []struct{ q, want, note string }{
+	// words, phrases, operators
+	{"otlet", "otlet", ""},
+	{"paul otlet", "AND(paul otlet)", ""},
+	{`"card index"`, `"card index"`, ""},
+	{`"card index"*`, `"card index"*`, ""},
+	{"mund*", "mund*", ""},
+	{"index -card", "AND(index NOT(card))", ""},
+	{"index NOT card", "AND(index NOT(card))", ""},
+	{"index AND card", "AND(index card)", ""},
+	{"cat OR dog", "OR(cat dog)", ""},
+	{"cat | dog", "OR(cat dog)", ""},
+	{"cat OR dog fish", "AND(OR(cat dog) fish)", ""},
+	{"a OR b OR c", "OR(a b c)", ""},
+	{"cat or dog", "AND(cat or dog)", ""},
+	{"(a OR b) c", "AND(OR(a b) c)", ""},
+	{"a (b OR (c d))", "AND(a OR(b AND(c d)))", ""},
+	{"-(a b)", "NOT(AND(a b))", ""},
+	{"--a", "a", ""},
+	{"-a OR b", "OR(NOT(a) b)", ""},
+	{`-"a b"`, `NOT("a b")`, ""},
+	{"NEAR(a b, 5)", "NEAR(a b, 5)", ""},
+	{"NEAR(a b,3)", "NEAR(a b, 3)", ""},
+	{`NEAR(a "b c" de*)`, `NEAR(a "b c" de*, 10)`, ""},
+	{"NEAR(a b, 500)", "NEAR(a b, 100)", ""},
+	{"near(a b)", "AND(near a b)", ""},
+	// fields
+	{"title:otlet", "title:otlet", ""},
+	{"TITLE:otlet", "title:otlet", ""},
+	{"intitle:otlet", "title:otlet", ""},
+	{`title:"card index"`, `title:"card index"`, ""},
+	{"title:(a OR b) c", "AND(OR(title:a title:b) c)", ""},
+	{"title: otlet", "title:otlet", ""},
+	{"title:NEAR(a b, 2)", "title:NEAR(a b, 2)", ""},
+	{"anchor:otlet body:index heading:x url:example", "AND(anchor:otlet body:index heading:x url:example)", ""},
+	{"url:example.com", `url:"example com"`, ""},
+	{"site:Example.COM", `site:"example.com"`, ""},
+	{"site:http://www.example.com/path?q", `site:"www.example.com"`, ""},
+	{"site:.fi", `site:"fi"`, ""},
+	{"site:*.fi", `site:"fi"`, ""},
+	{"site:127.0.0.1:8080", `site:"127.0.0.1:8080"`, ""},
+	{"site:bücher.de", `site:"xn--bcher-kva.de"`, ""},
+	{"host:www.example.com", `host:"www.example.com"`, ""},
+	{"(site:a.test)", `site:"a.test"`, ""},
+	{"site:fi ext:mpg", `AND(site:"fi" ext:"mpg")`, ""},
+	{"ext:.MPG", `ext:"mpg"`, ""},
+	{"filetype:pdf", `ext:"pdf"`, ""},
+	{"type:image", `type:"image"`, ""},
+	{"type:Video", `type:"video"`, ""},
+	{"type:mpg", `ext:"mpg"`, ""},
+	{"type:application/pdf", `type:"application/pdf"`, ""},
+	{"inlinks:http://a.test/x_(1)", `inlinks:"http://a.test/x_(1)"`, ""},
+	{"(inlinks:http://a.test/x)", `inlinks:"http://a.test/x"`, ""},
+	{"linkto:a.test", `linkto:"a.test"`, ""},
+	{"before:2024", `before:"2024-01-01"`, ""},
+	{"after:2024-03", `after:"2024-03-01"`, ""},
+	{"after:2024-03-15", `after:"2024-03-15"`, ""},
+	{"status:404", `status:"404"`, ""},
+	{"status:4XX", `status:"4xx"`, ""},
+	{"status:broken", `is:"broken"`, ""},
+	{"is:broken", `is:"broken"`, ""},
+	{"is:redirected", `is:"redirect"`, ""},
+	{"lang:EN", `lang:"en"`, ""},
+	{"lang:pt-BR", `lang:"pt-br"`, ""},
+	{"crawl:3", `crawl:"3"`, ""},
+	{`url:/\.pdf$/`, `url:/\.pdf$/`, ""},
+	{`title:/^the (a|b) c/ x`, `AND(title:/^the (a|b) c/ x)`, ""},
+	{`-url:/x/`, `NOT(url:/x/)`, ""},
+	{"site:\"a.test\"", `site:"a.test"`, ""},
+	// repaired input
+	{"folder:research otlet", "otlet", "library"},
+	{"before:yesterday otlet", "otlet", "YYYY"},
+	{"status:teapot", "", "HTTP status"},
+	{"is:cool", "", "broken, redirect"},
+	{"crawl:x", "", "crawl number"},
+	{"lang:english!", "", "language code"},
+	{"site:", "", "needs a value"},
+	{"site:a/b", `site:"a"`, ""},
+	{"ext:", "", "needs a value"},
+	{"site:\"\"", "", "host name"},
+	{"foo:bar", `"foo bar"`, "no field foo"},
+	{"http://example.com/x", `"http example com x"`, ""},
+	{`url:/a(b/`, `url:"a b"`, "regular expression"},
+	{`url:/` + strings.Repeat("a", 400) + `/`, `url:"` + strings.Repeat("a", 400) + `"`, "too long"},
+	{`"unclosed phrase`, `"unclosed phrase"`, "quote"},
+	{"(a b", "AND(a b)", "not closed"},
+	{"a b)", "AND(a b)", "no opening"},
+	{"a OR", "a", "OR needs"},
+	{"OR a", "a", "OR needs"},
+	{"a OR OR b", "OR(a b)", "OR needs"},
+	{"a AND", "a", "AND needs"},
+	{"a -", "a", ""},
+	{"a - b", "AND(a b)", ""},
+	{"NOT", "", "nothing followed"},
+	{"a NOT", "a", "nothing followed"},
+	{"NEAR(a)", "a", "two words"},
+	{"NEAR(a b", "NEAR(a b, 10)", "not closed"},
+	{"NEAR(a OR b)", "NEAR(a b, 10)", "NEAR"},
+	{"a*", "a", "two letters"},
+	{"o'reilly", `"o reilly"`, ""},
+	{"café", "café", ""},
+	{"中文 検索", "AND(中文 検索)", ""},
+	{"", "", ""},
+	{"   ", "", ""},
+	{`"" -"" * -`, "", ""},
+	{"AND OR NOT", "", "needs"},
+	{"()", "", ""},
+	{"((((((((((((((((((((((((a))))))))))))))))))))))))", "a", "nested"},
+	{"title:site:x", `site:"x"`, "needs a value"},
+	{"\x00a\x00b", "AND(a b)", ""},
+	{"a\"b", `AND(a "b")`, "quote"},
+}
+
+func TestParse(t *testing.T) {
+	for _, tc := range parseCases {
+		q := Parse(tc.q)
+		got := ""
+		if q.Root != nil {
+			got = q.Root.String()
+		}
+		if got != tc.want {
+			t.Errorf("Parse(%q) = %s, want %s (notes %q)", tc.q, got, tc.want, q.Notes)
+		}
+		notes := strings.Join(q.Notes, "; ")
+		if tc.note == "" && notes != "" {
+			t.Errorf("Parse(%q): unexpected notes %q", tc.q, notes)
+		}
+		if tc.note != "" && !strings.Contains(notes, tc.note) {
+			t.Errorf("Parse(%q): notes %q, want %q", tc.q, notes, tc.note)
+		}
+	}
+}
+
+func TestParseLimits(t *testing.T) {
+	q := Parse(strings.Repeat("word ", 100))
+	if a, ok := q.Root.(*And); !ok || len(a.Nodes) != maxLeaves || !strings.Contains(strings.Join(q.Notes, ";"), "40 terms") {
+		t.Fatalf("100 words: %v", q.Notes)
+	}
+	q = Parse(strings.Repeat("(", 90) + "a" + strings.Repeat(")", 90))
+	if q.Root == nil || q.Root.String() != "a" {
+		t.Fatalf("deep nesting: %v", q.Root)
+	}
+	q = Parse(strings.Repeat("x", 10000))
+	if len(q.Notes) == 0 {
+		t.Fatal("a huge query should be cut with a note")
+	}
+}
+
+func TestCompileFTS(t *testing.T) {
+	w := DefaultWeights
+	w.Stem = false
+	for _, tc := range []struct{ q, match string }{
+		{"otlet", `"otlet"`},
+		{"paul otlet", `("paul" AND "otlet")`},
+		{`"card index"*`, `"card index"*`},
+		{"index -card", `("index" NOT "card")`},
+		{"a -b -c", `(("a" NOT "b") NOT "c")`},
+		{"cat OR dog fish", `(("cat" OR "dog") AND "fish")`},
+		{"title:otlet", `{title} : "otlet"`},
+		{"body:otlet", `{headings body} : "otlet"`},
+		{"anchor:(a OR b)", `({anchors} : "a" OR {anchors} : "b")`},
+		{"title:NEAR(a b, 2)", `{title} : NEAR("a" "b", 2)`},
+		{"a site:x", `"a"`},
+		{"a OR site:x", ``},
+	} {
+		n := &notes{}
+		pl := compile(Parse(tc.q).Root, w, n)
+		if pl.match != tc.match {
+			t.Errorf("%q: match %s, want %s", tc.q, pl.match, tc.match)
+		}
+	}
+}
+
+func TestStemForms(t *testing.T) {
+	for _, tc := range []struct {
+		w    string
+		want []string // must be among the forms
+		not  []string
+	}{
+		{"connections", []string{`"connect"*`}, nil},
+		{"connect", []string{`"connect"*`}, nil},
+		{"cat", []string{`"cats"`}, []string{`"catalog"`, `"cat"`, `"cat"*`}},
+		{"running", []string{`"run"`, `"runs"`}, nil},
+		{"making", []string{`"make"`, `"makes"`}, nil},
+	} {
+		got := " " + strings.Join(stemForms(tc.w, 30), " ") + " "
+		for _, v := range tc.want {
+			if !strings.Contains(got, " "+v+" ") {
+				t.Errorf("stemForms(%q) = %s, want %s among them", tc.w, got, v)
+			}
+		}
+		for _, v := range tc.not {
+			if strings.Contains(got, " "+v+" ") {
+				t.Errorf("stemForms(%q) = %s, must not hold %s", tc.w, got, v)
+			}
+		}
+	}
+	for _, w := range []string{"", "ab", "123", "naïve", strings.Repeat("a", 40)} {
+		if v := stemForms(w, 10); v != nil {
+			t.Errorf("stemForms(%q) = %v", w, v)
+		}
+	}
+}
+
+func TestDistance(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		d    int
+	}{
+		{"kitten", "sitting", 3}, {"ca", "ac", 1}, {"abc", "abc", 0}, {"", "abc", 3},
+		{"mundaneum", "mundanuem", 1}, {"classification", "clasification", 1}, {"ab", "", 2},
+	} {
+		if got := distance([]rune(tc.a), []rune(tc.b), 5); got != tc.d {
+			t.Errorf("distance(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.d)
+		}
+	}
+	if got := distance([]rune("abcdef"), []rune("uvwxyz"), 2); got != 3 {
+		t.Errorf("bounded distance = %d, want 3", got)
+	}
+}

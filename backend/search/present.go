@@ -1,0 +1,118 @@
+package search
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+)
+
+// present fetches what the page of hits shows: metadata, snippets, duplicate counts.
+func (s *Searcher) present(ctx context.Context, root Node, st *statement, page []hit, best float64) ([]Result, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT p.id, p.url, coalesce(p.title, ''), coalesce(h.origin, ''),
+		coalesce(p.content_type, ''), coalesce(p.status, 0), p.state, coalesce(p.fetched_at, 0), coalesce(p.hash, '')
+		FROM pages p LEFT JOIN hosts h ON h.id = p.host_id WHERE p.id IN (SELECT value FROM json_each(?))`, idsJSON(page))
+	if err != nil {
+		return nil, fmt.Errorf("results: %w", err)
+	}
+	byID := map[int64]*Result{}
+	hashes := map[int64]string{}
+	for rows.Next() {
+		var r Result
+		var ct, hash string
+		if err := rows.Scan(&r.PageID, &r.URL, &r.Title, &r.Host, &ct, &r.Status, &r.State, &r.FetchedAt, &hash); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		r.Type = typeOf(ct, r.URL)
+		byID[r.PageID] = &r
+		hashes[r.PageID] = hash
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	copies, err := s.copies(ctx, hashes)
+	if err != nil {
+		return nil, err
+	}
+	texts, err := s.texts(ctx, page)
+	if err != nil {
+		return nil, err
+	}
+	h := newHighlighter(root, s.w)
+	out := make([]Result, 0, len(page))
+	for _, hit := range page {
+		r, ok := byID[hit.id]
+		if !ok {
+			continue // deleted meanwhile
+		}
+		if st.ranked {
+			r.Score = normalise(hit.score, best)
+		} else {
+			r.Score = 1000
+		}
+		r.Copies = copies[hashes[hit.id]]
+		r.Snippet = makeSnippet(texts[hit.id], h)
+		out = append(out, *r)
+	}
+	return out, nil
+}
+
+// texts reads the indexed text of the hits: body, anchors, headings, title, url (the order
+// in which snippets prefer them).
+func (s *Searcher) texts(ctx context.Context, page []hit) (map[int64][]string, error) {
+	// rowid IN (list) makes FTS5 look each row up; IN (subquery) would scan the table.
+	args := []any{maxSnippetScan}
+	for _, h := range page {
+		args = append(args, h.id)
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT rowid, substr(body, 1, ?), anchors, headings, title, url FROM page_fts
+		WHERE rowid IN (`+placeholders(len(page))+`)`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("snippets: %w", err)
+	}
+	defer rows.Close()
+	out := make(map[int64][]string, len(page))
+	for rows.Next() {
+		var id int64
+		var body, anchors, headings, title, u sql.NullString
+		if err := rows.Scan(&id, &body, &anchors, &headings, &title, &u); err != nil {
+			return nil, err
+		}
+		out[id] = []string{body.String, anchors.String, headings.String, title.String, u.String}
+	}
+	return out, rows.Err()
+}
+
+// copies counts, per content hash, the other pages with the same content.
+func (s *Searcher) copies(ctx context.Context, hashes map[int64]string) (map[string]int, error) {
+	var hs []string
+	for _, h := range hashes {
+		if h != "" {
+			hs = append(hs, h)
+		}
+	}
+	out := map[string]int{}
+	if len(hs) == 0 {
+		return out, nil
+	}
+	args := make([]any, len(hs))
+	for i, h := range hs {
+		args[i] = h
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT hash, count(*) FROM pages INDEXED BY pages_hash
+		WHERE hash IN (`+placeholders(len(hs))+`) AND hash IS NOT NULL GROUP BY hash`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("copies: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var h string
+		var n int
+		if err := rows.Scan(&h, &n); err != nil {
+			return nil, err
+		}
+		out[h] = max(n-1, 0)
+	}
+	return out, rows.Err()
+}

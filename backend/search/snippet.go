@@ -1,0 +1,278 @@
+package search
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/kljensen/snowball/english"
+	"golang.org/x/text/unicode/norm"
+)
+
+// Snippets are made here rather than by FTS5's snippet(): snippet() re-reads the whole
+// doclist of every query term for each row it is called on, which costs milliseconds per
+// result for a common word. The stored text of the page's columns is tokenised like
+// unicode61 does (letters, numbers and private-use characters; case and diacritics
+// folded), the window of snippetTokens tokens holding the most distinct query words is
+// chosen, and it is returned as alternating plain and matched fragments, plain first. The
+// fragments are cut from the page's text by position, so page text cannot forge a match.
+
+const (
+	snippetTokens  = 24      // tokens in a snippet window
+	maxSnippetScan = 200_000 // bytes of a column scanned for matches
+)
+
+// highlighter recognises the tokens a query matches.
+type highlighter struct {
+	exact    map[string]bool
+	prefixes []string
+}
+
+// newHighlighter collects the positive words of a query (with their stem forms, as the
+// compiler expands them).
+func newHighlighter(root Node, w Weights) *highlighter {
+	h := &highlighter{exact: map[string]bool{}}
+	addText := func(t *Text) {
+		for i, word := range t.Words {
+			f := fold(word)
+			if t.Prefix && i == len(t.Words)-1 {
+				h.prefixes = append(h.prefixes, f)
+				continue
+			}
+			h.exact[f] = true
+			if !t.Phrase && w.Stem && t.Field != FieldURL {
+				stem := english.Stem(f, false)
+				if len(stem) >= 4 && strings.HasPrefix(f, stem) {
+					h.prefixes = append(h.prefixes, stem)
+				} else {
+					for _, v := range variants(f, w.MaxVariants) {
+						h.exact[v] = true
+					}
+				}
+			}
+		}
+	}
+	if root != nil {
+		walk(root, false, func(n Node, negated bool) {
+			if negated {
+				return
+			}
+			switch x := n.(type) {
+			case *Text:
+				addText(x)
+			case *Near:
+				for i := range x.Groups {
+					g := x.Groups[i]
+					g.Phrase = true
+					addText(&g)
+				}
+			}
+		})
+	}
+	return h
+}
+
+func (h *highlighter) empty() bool { return len(h.exact) == 0 && len(h.prefixes) == 0 }
+
+func (h *highlighter) match(tok string) bool {
+	if h.exact[tok] {
+		return true
+	}
+	for _, p := range h.prefixes {
+		if strings.HasPrefix(tok, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// fold lower-cases s and strips diacritics, as the index's tokenizer does.
+func fold(s string) string {
+	isASCII := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			isASCII = false
+			break
+		}
+	}
+	if isASCII {
+		return strings.ToLower(s)
+	}
+	var b strings.Builder
+	for _, r := range norm.NFD.String(s) {
+		if !unicode.Is(unicode.Mn, r) {
+			b.WriteRune(unicode.ToLower(r))
+		}
+	}
+	return b.String()
+}
+
+type span struct {
+	start, end int // byte offsets in the text
+	hit        bool
+	key        string
+}
+
+// tokenSpans splits text like the unicode61 tokenizer and marks the tokens h matches.
+func tokenSpans(text string, h *highlighter) []span {
+	if len(text) > maxSnippetScan {
+		text = text[:maxSnippetScan]
+	}
+	var out []span
+	start := -1
+	ascii := true
+	flush := func(end int) {
+		if start >= 0 {
+			var k string
+			if ascii {
+				k = asciiLower(text[start:end])
+			} else {
+				k = fold(text[start:end])
+			}
+			out = append(out, span{start: start, end: end, hit: h.match(k), key: k})
+			start, ascii = -1, true
+		}
+	}
+	for i := 0; i < len(text); {
+		c := text[i]
+		if c < utf8.RuneSelf {
+			if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' {
+				if start < 0 {
+					start = i
+				}
+			} else {
+				flush(i)
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(text[i:])
+		if unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.Co, r) {
+			if start < 0 {
+				start = i
+			}
+			ascii = false
+		} else {
+			flush(i)
+		}
+		i += n
+	}
+	flush(len(text))
+	return out
+}
+
+// asciiLower lower-cases an ASCII word, without allocating when it is lower case already.
+func asciiLower(s string) string {
+	for i := 0; i < len(s); i++ {
+		if 'A' <= s[i] && s[i] <= 'Z' {
+			return strings.ToLower(s)
+		}
+	}
+	return s
+}
+
+// bestWindow returns the window of n tokens with the most distinct matched words (then the
+// most matches), and its score (0: no match).
+func bestWindow(spans []span, n int) (from, to, score int) {
+	to = min(n, len(spans))
+	checked := 0
+	for i, s := range spans {
+		if !s.hit {
+			continue
+		}
+		if checked++; checked > 2000 {
+			break
+		}
+		a := max(0, i-3)
+		b := min(len(spans), a+n)
+		distinct := map[string]bool{}
+		hits := 0
+		for _, t := range spans[a:b] {
+			if t.hit {
+				distinct[t.key] = true
+				hits++
+			}
+		}
+		if sc := len(distinct)*1000 + hits; sc > score {
+			from, to, score = a, b, sc
+		}
+	}
+	return from, to, score
+}
+
+// makeSnippet cuts the snippet from the body when it matches, else from the column whose
+// best window matches most; with no match anywhere it shows the start of the first
+// non-empty column.
+func makeSnippet(cols []string, h *highlighter) []string {
+	bestCol, bestScore := -1, 0
+	var bestSpans []span
+	var bf, bt int
+	for i, c := range cols {
+		if h.empty() {
+			break
+		}
+		spans := tokenSpans(c, h)
+		if f, t, sc := bestWindow(spans, snippetTokens); sc > bestScore {
+			bestCol, bestScore, bestSpans, bf, bt = i, sc, spans, f, t
+		}
+		if bestScore > 0 && i == 0 {
+			break // the body matches: no need to read the rest
+		}
+	}
+	if bestCol < 0 {
+		for i, c := range cols {
+			if strings.TrimSpace(c) != "" {
+				bestCol = i
+				bestSpans = tokenSpans(c, &highlighter{})
+				bf, bt = 0, min(snippetTokens, len(bestSpans))
+				break
+			}
+		}
+	}
+	if bestCol < 0 || bt <= bf {
+		return nil
+	}
+	text := cols[bestCol]
+	spans := bestSpans[bf:bt]
+	var out []string
+	plain := strings.Builder{}
+	if bf > 0 {
+		plain.WriteString("…")
+	}
+	pos := spans[0].start
+	for _, s := range spans {
+		if !s.hit {
+			continue
+		}
+		plain.WriteString(squeeze(text[pos:s.start]))
+		out = append(out, plain.String(), text[s.start:s.end])
+		plain.Reset()
+		pos = s.end
+	}
+	plain.WriteString(squeeze(text[pos:spans[len(spans)-1].end]))
+	if bt < len(bestSpans) || len(text) > maxSnippetScan {
+		plain.WriteString("…")
+	}
+	return append(out, plain.String())
+}
+
+// squeeze collapses runs of white space (and control characters) into single spaces.
+func squeeze(s string) string {
+	var b strings.Builder
+	space := false
+	for _, r := range s {
+		if unicode.IsSpace(r) || unicode.IsControl(r) {
+			space = true
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		b.WriteRune(r)
+	}
+	if space {
+		b.WriteByte(' ')
+	}
+	return b.String()
+}

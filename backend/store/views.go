@@ -1,0 +1,114 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+)
+
+// View is a saved query (Harvest's standing query), re-evaluated when opened.
+type View struct {
+	ID        int64
+	Name      string
+	Query     string
+	CreatedAt int64 // unix ms
+	UpdatedAt int64 // the query last changed
+	OpenedAt  int64 // last opened, 0 if never
+	LastTotal int   // results when last opened
+}
+
+// errReadOnly is returned for view changes on a workspace opened read-only.
+var errReadOnly = errors.New("the workspace is open read-only")
+
+const viewColumns = `id, name, query, created_at, updated_at, coalesce(opened_at, 0), coalesce(last_total, 0)`
+
+func scanView(row interface{ Scan(...any) error }) (View, error) {
+	var v View
+	err := row.Scan(&v.ID, &v.Name, &v.Query, &v.CreatedAt, &v.UpdatedAt, &v.OpenedAt, &v.LastTotal)
+	return v, err
+}
+
+// SaveView stores a view under name, replacing the query of an existing one (which keeps
+// its history of openings). The change is committed when SaveView returns.
+func (s *Store) SaveView(ctx context.Context, name, query string) (View, error) {
+	if s.writer == nil {
+		return View{}, fmt.Errorf("save view %q: %w", name, errReadOnly)
+	}
+	now := nowMs()
+	v, err := Get(ctx, s.writer, func(tx *Tx) (View, error) {
+		return scanView(tx.QueryRowContext(ctx, `INSERT INTO views(name, query, created_at, updated_at) VALUES (?, ?, ?, ?)
+			ON CONFLICT(name) DO UPDATE SET query = excluded.query, updated_at = excluded.updated_at
+			RETURNING `+viewColumns, name, query, now, now))
+	})
+	if err != nil {
+		return View{}, fmt.Errorf("save view %q: %w", name, err)
+	}
+	return v, s.writer.Flush(ctx)
+}
+
+// Views lists the saved views by name.
+func (s *Store) Views(ctx context.Context) ([]View, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT `+viewColumns+` FROM views ORDER BY name`)
+	if err != nil {
+		return nil, fmt.Errorf("list views: %w", err)
+	}
+	defer rows.Close()
+	var out []View
+	for rows.Next() {
+		v, err := scanView(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
+// ViewNamed returns the view called name, or ErrNotFound.
+func (s *Store) ViewNamed(ctx context.Context, name string) (View, error) {
+	v, err := scanView(s.read.QueryRowContext(ctx, `SELECT `+viewColumns+` FROM views WHERE name = ?`, name))
+	if errors.Is(err, sql.ErrNoRows) {
+		return View{}, fmt.Errorf("view %q: %w", name, ErrNotFound)
+	}
+	if err != nil {
+		return View{}, fmt.Errorf("view %q: %w", name, err)
+	}
+	return v, nil
+}
+
+// DeleteView removes the view called name, or returns ErrNotFound.
+func (s *Store) DeleteView(ctx context.Context, name string) error {
+	if s.writer == nil {
+		return fmt.Errorf("delete view %q: %w", name, errReadOnly)
+	}
+	n, err := Get(ctx, s.writer, func(tx *Tx) (int64, error) {
+		res, err := tx.ExecContext(ctx, `DELETE FROM views WHERE name = ?`, name)
+		if err != nil {
+			return 0, err
+		}
+		return res.RowsAffected()
+	})
+	if err != nil {
+		return fmt.Errorf("delete view %q: %w", name, err)
+	}
+	if n == 0 {
+		return fmt.Errorf("view %q: %w", name, ErrNotFound)
+	}
+	return s.writer.Flush(ctx)
+}
+
+// MarkViewOpened records that a view was opened at time at (unix ms) and found total results.
+func (s *Store) MarkViewOpened(ctx context.Context, id, at int64, total int) error {
+	if s.writer == nil {
+		return fmt.Errorf("mark view %d opened: %w", id, errReadOnly)
+	}
+	err := s.writer.Do(ctx, func(tx *Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE views SET opened_at = ?, last_total = ? WHERE id = ?`, at, total, id)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("mark view %d opened: %w", id, err)
+	}
+	return s.writer.Flush(ctx)
+}
