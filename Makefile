@@ -27,7 +27,7 @@ DIST := frontend/dist/index.html
 # Steps depend on each other's side effects (setup installs what the rest use): one at a time.
 .NOTPARALLEL:
 
-.PHONY: help setup build run test test-go lint test-frontend smoke bindings frontend clean bench
+.PHONY: help setup build run test test-go lint test-frontend smoke bindings frontend clean bench relevance bench-search
 
 help: ## list the targets
 	@awk 'BEGIN { FS = ":.*## " } /^[a-z-]+:.*## / { printf "  make %-14s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
@@ -60,17 +60,16 @@ build: setup $(DIST) ## build the desktop binary build/bin/mundaneum
 	test -x $(BIN); \
 	echo "build: $(BIN) built in $$(( $$(date +%s) - start ))s"
 
-run: build ## set up, build and open the desktop window (ARGS="--db FILE" to pass flags)
+run: build ## set up, build and open the window; without a display, serve it to a browser (ARGS="--db FILE")
 	@if [[ -z "$${DISPLAY:-}$${WAYLAND_DISPLAY:-}" ]]; then \
-		echo "make run: the desktop window needs a graphical session (DISPLAY or WAYLAND_DISPLAY is unset)."; \
-		echo "          Run it from a desktop session, or use the command line: $(BIN) --help"; \
-		exit 1; \
+		echo "make run: no graphical session (DISPLAY and WAYLAND_DISPLAY are unset): serving the app to a browser instead."; \
+		exec $(BIN) serve $(ARGS); \
 	fi
 	$(BIN) $(ARGS)
 
-test: setup ## set up and run every test: Go, lint, frontend, build, window smoke test
+test: setup ## set up and run every test: Go, lint, frontend, build, window smoke test, browser e2e
 	@start=$$(date +%s); \
-	$(MAKE) test-go lint test-frontend build smoke; \
+	$(MAKE) test-go lint test-frontend build smoke e2e; \
 	echo "make test: all passed in $$(( $$(date +%s) - start ))s"
 
 test-go: ## Go unit tests (no cgo: Wails compiles to a stub)
@@ -86,6 +85,15 @@ test-frontend: $(BINDINGS) ## svelte-check (strict TypeScript) and Vitest
 	cd frontend && npm run --silent check
 	cd frontend && npm test --silent
 
+.PHONY: e2e
+e2e: build ## browser end-to-end tests: chromium on `mundaneum serve` and a hostile site (SCREENSHOTS=1: docs/screenshots)
+	@start=$$(date +%s); \
+	cd frontend && MUNDANEUM_BIN="$(CURDIR)/$(BIN)" \
+		E2E_SCREENSHOTS="$(if $(SCREENSHOTS),$(CURDIR)/docs/screenshots,$(CURDIR)/build/e2e)" \
+		node --test e2e/; \
+	$(if $(SCREENSHOTS),for f in "$(CURDIR)"/docs/screenshots/*.png; do convert "$$f" -dither None -colors 256 "PNG8:$$f"; done;) \
+	echo "e2e: passed in $$(( $$(date +%s) - start ))s (screenshots in $(if $(SCREENSHOTS),docs/screenshots,build/e2e))"
+
 smoke: ## open the built window under Xvfb, screenshot it to build/smoke.png
 	scripts/smoke-window.sh $(BIN)
 
@@ -95,3 +103,12 @@ clean: ## remove build outputs (keeps node_modules)
 
 bench: ## crawl benchmark vs Colly on a loopback synthetic web (PAGES=10000 RUNS=1 CPUPROFILE= KEEP=)
 	PAGES="$(or $(PAGES),10000)" RUNS="$(or $(RUNS),1)" scripts/bench-crawl.sh
+
+relevance: ## search relevance vs Xapian on Debian's Python and PostgreSQL docs (DOCS=1: update docs/relevance.md)
+	CGO_ENABLED=0 go run ./scripts/relevance -install $(if $(DOCS),-write-docs)
+
+bench-search: ## search latency on a synthetic index (PAGES=100000 QUERIES=2000 FACETS=1 CPUPROFILE= SEARCH_ARGS=)
+	@[[ -r /usr/share/dict/words ]] || { echo "bench-search: installing wamerican (the word list)"; \
+		apt-get install -y -qq wamerican >/dev/null || sudo apt-get install -y -qq wamerican; }
+	CGO_ENABLED=0 go run ./scripts/benchsearch -pages "$(or $(PAGES),100000)" -queries "$(or $(QUERIES),2000)" \
+		$(if $(FACETS),-facets) $(if $(CPUPROFILE),-cpuprofile "$(CPUPROFILE)") $(SEARCH_ARGS)

@@ -19,6 +19,7 @@ import (
 var assets embed.FS
 
 func main() {
+	cli.Frontend = assets
 	os.Exit(cli.Run(os.Args[1:], desktop))
 }
 

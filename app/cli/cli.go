@@ -80,7 +80,7 @@ func Main(args []string, stdout, stderr io.Writer, desktop Desktop) int {
 		return pprof.StartCPUProfile(f)
 	}
 	defer pprof.StopCPUProfile()
-	root.AddCommand(e.crawlCmd(), e.searchCmd(), e.viewsCmd(), e.statusCmd())
+	root.AddCommand(e.crawlCmd(), e.searchCmd(), e.viewsCmd(), e.statusCmd(), e.serveCmd())
 	root.SetArgs(args)
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
