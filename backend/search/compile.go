@@ -57,7 +57,9 @@ type compiler struct {
 // universe: the pages a query without top-level text ranges over. Duplicates are collapsed
 // into the page they duplicate; non-HTML resources known from links are included.
 const (
-	universeSQL       = `((p.state = 'fetched' AND p.duplicate_of IS NULL AND p.noindex = 0) OR (p.state = 'skipped' AND p.reason = 'type'))`
+	// The unary + keeps pages_state out of the plan: most pages are fetched, so the state
+	// is a poor index to drive a query from; the filters' own indexes are better.
+	universeSQL       = `((+p.state = 'fetched' AND p.duplicate_of IS NULL AND p.noindex = 0) OR (+p.state = 'skipped' AND p.reason = 'type'))`
 	universeStatusSQL = `((p.state IN ('fetched', 'failed', 'redirected') AND p.duplicate_of IS NULL AND p.noindex = 0) OR (p.state = 'skipped' AND p.reason IN ('type', 'robots')))`
 )
 
@@ -272,17 +274,40 @@ func (c *compiler) join(ns []Node, op string) string {
 
 func (c *compiler) bind(vs ...any) { c.args = append(c.args, vs...) }
 
+// mediaPrefix matches media types starting with prefix as a range of the pages_type
+// index (a GLOB on a bound pattern would scan the table).
+func (c *compiler) mediaPrefix(prefix string) string {
+	if prefix == "" {
+		return `p.content_type IS NOT NULL`
+	}
+	c.bind(prefix, prefixEnd(prefix))
+	return `(p.content_type >= ? AND p.content_type < ?)`
+}
+
+// prefixEnd is the least string greater than every string that starts with p (p's last
+// byte incremented, after dropping trailing 0xff bytes).
+func prefixEnd(p string) string {
+	b := []byte(p)
+	for i := len(b) - 1; i >= 0; i-- {
+		if b[i] < 0xff {
+			b[i]++
+			return string(b[:i+1])
+		}
+	}
+	return "\xff\xff\xff\xff"
+}
+
 // placeholders returns "?, ?, ..." for n values.
 func placeholders(n int) string {
 	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
 }
 
 // SQL fragments for filters. extSQL is the lower-case extension of the URL's path (text
-// after the last dot, query string left out); dateSQL is the Last-Modified date when the
-// server sent one in the standard format, else the fetch date, as YYYY-MM-DD.
+// after the last dot, query string left out: an indexed virtual column, see migration
+// 0004); dateSQL is the Last-Modified date when the server sent one in the standard
+// format, else the fetch date, as YYYY-MM-DD.
 const (
-	pathSQL = `substr(p.url, 1, instr(p.url || '?', '?') - 1)`
-	extSQL  = `lower(substr(` + pathSQL + `, length(rtrim(` + pathSQL + `, replace(` + pathSQL + `, '.', ''))) + 1))`
+	extSQL  = `p.ext`
 	dateSQL = `(CASE WHEN p.last_modified GLOB '[A-Z][a-z][a-z], [0-9][0-9] [A-Z][a-z][a-z] [0-9][0-9][0-9][0-9] *'
 		THEN substr(p.last_modified, 13, 4) || '-' || (CASE substr(p.last_modified, 9, 3)
 			WHEN 'Jan' THEN '01' WHEN 'Feb' THEN '02' WHEN 'Mar' THEN '03' WHEN 'Apr' THEN '04'
@@ -325,21 +350,21 @@ func (c *compiler) filter(f *Filter) string {
 		c.bind(v)
 		return extSQL + ` = ?`
 	case "type":
+		// Media types are stored in lower case; GLOB with a literal prefix and the OR of
+		// indexed terms let SQLite use pages_type and pages_ext instead of a scan.
 		fam := familyNamed(v)
 		if fam == nil { // a media type
-			c.bind(v + "*")
-			return `lower(p.content_type) GLOB ?`
+			return c.mediaPrefix(v)
+		}
+		var media []string
+		for _, m := range fam.media {
+			media = append(media, c.mediaPrefix(strings.TrimSuffix(m, "*")))
 		}
 		for _, e := range fam.exts {
 			c.bind(e)
 		}
-		var media []string
-		for _, m := range fam.media {
-			media = append(media, `lower(p.content_type) GLOB ?`)
-			c.bind(m)
-		}
-		return `(CASE WHEN coalesce(p.content_type, '') = '' THEN ` + extSQL + ` IN (` + placeholders(len(fam.exts)) +
-			`) ELSE (` + strings.Join(media, " OR ") + `) END)`
+		return `(` + strings.Join(media, " OR ") + ` OR (p.content_type IS NULL AND ` + extSQL + ` IN (` +
+			placeholders(len(fam.exts)) + `)))`
 	case "inlinks", "linkto":
 		urls := urlVariants(v)
 		if len(urls) == 0 {
