@@ -301,18 +301,7 @@ func (st *statement) scored(ctx context.Context, db *sql.DB, k int) ([]hit, erro
 	if err != nil {
 		return nil, fmt.Errorf("rank: %w", err)
 	}
-	defer rows.Close()
-	var hits []hit
-	for rows.Next() {
-		var h hit
-		var r float64
-		if err := rows.Scan(&h.id, &r); err != nil {
-			return nil, err
-		}
-		h.score = -r // bm25 is negative, lower is better
-		hits = append(hits, h)
-	}
-	return hits, rows.Err()
+	return scanHits(rows)
 }
 
 // sortHits orders hits by score, best first, then by page.
@@ -343,41 +332,24 @@ func (st *statement) top(ctx context.Context, db *sql.DB, k int) ([]hit, error) 
 	if err != nil {
 		return nil, fmt.Errorf("rank: %w", err)
 	}
-	defer rows.Close()
-	var hits []hit
-	for rows.Next() {
-		var h hit
-		var r float64
-		if err := rows.Scan(&h.id, &r); err != nil {
-			return nil, err
-		}
-		h.score = -r // bm25 is negative, lower is better
-		hits = append(hits, h)
-	}
-	return hits, rows.Err()
+	return scanHits(rows)
 }
 
 // topApart ranks the matches of a statement whose text is nested in OR with filters: it
 // scores up to RankCap text matches with bm25 and orders up to TotalCap matches of the
 // statement by those scores (0 for pages matched by a filter only).
 func (st *statement) topApart(ctx context.Context, db *sql.DB, k int) ([]hit, error) {
-	scores := map[int64]float64{}
 	rows, err := db.QueryContext(ctx, `SELECT rowid, `+st.rankSQL+` FROM page_fts WHERE page_fts MATCH ? LIMIT ?`, st.rankExpr, RankCap)
 	if err != nil {
 		return nil, fmt.Errorf("rank: %w", err)
 	}
-	for rows.Next() {
-		var id int64
-		var r float64
-		if err := rows.Scan(&id, &r); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		scores[id] = -r
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+	scored, err := scanHits(rows)
+	if err != nil {
 		return nil, fmt.Errorf("rank: %w", err)
+	}
+	scores := make(map[int64]float64, len(scored))
+	for _, h := range scored {
+		scores[h.id] = h.score
 	}
 	rows, err = db.QueryContext(ctx, `SELECT p.id FROM `+st.from+` WHERE `+st.where+` LIMIT ?`, append(slices.Clone(st.args), TotalCap)...)
 	if err != nil {
@@ -398,4 +370,20 @@ func (st *statement) topApart(ctx context.Context, db *sql.DB, k int) ([]hit, er
 	}
 	sortHits(hits)
 	return hits[:min(k, len(hits))], nil
+}
+
+// scanHits reads (id, bm25) rows into hits scored higher-is-better.
+func scanHits(rows *sql.Rows) ([]hit, error) {
+	defer rows.Close()
+	var hits []hit
+	for rows.Next() {
+		var h hit
+		var r float64
+		if err := rows.Scan(&h.id, &r); err != nil {
+			return nil, err
+		}
+		h.score = -r // bm25 is negative, lower is better
+		hits = append(hits, h)
+	}
+	return hits, rows.Err()
 }
