@@ -1,0 +1,48 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+
+	"mundaneum/backend/search"
+)
+
+// This file is the only one that knows the search package's API: switch it here when the
+// API changes.
+
+// engine runs queries the way the app does: through the search package, on the store's read
+// pool, in this process.
+type engine struct {
+	s      *search.Searcher
+	facets bool
+}
+
+func newEngine(db *sql.DB, facets bool) *engine { return &engine{s: search.New(db), facets: facets} }
+
+// outcome is what the harness checks of one query's answer.
+type outcome struct {
+	total     int  // the engine's result count
+	approx    bool // the count is a lower bound
+	results   int  // results returned (at most the page size)
+	snippets  int  // results that came with a snippet
+	corrected bool // the results are for a spelling correction
+	timedOut  bool // stopped at the harness's per-query timeout
+}
+
+// run asks for the first page of limit results, snippets included.
+func (e *engine) run(ctx context.Context, q string, limit int) (outcome, error) {
+	res, err := e.s.Search(ctx, search.Request{Query: q, Limit: limit, Facets: e.facets})
+	if err != nil {
+		return outcome{}, err
+	}
+	o := outcome{total: res.Total, approx: res.TotalApprox, results: len(res.Results), corrected: res.Corrected}
+	for _, r := range res.Results {
+		if len(r.Snippet) > 1 || len(r.Snippet) == 1 && r.Snippet[0] != "" {
+			o.snippets++
+		}
+	}
+	return o, nil
+}
+
+// apiName says which search API this harness was built against, for the report.
+const apiName = "Search(ctx, Request)"

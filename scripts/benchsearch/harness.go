@@ -1,0 +1,250 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"runtime/pprof"
+	"slices"
+	"strings"
+	"time"
+
+	"mundaneum/backend/store"
+)
+
+// timing is one timed query.
+type timing struct {
+	q   query
+	d   time.Duration // wall clock
+	cpu time.Duration // CPU time of the querying thread
+	out outcome
+}
+
+// classStats summarises the timings of one class (or of all).
+type classStats struct {
+	Class   string  `json:"class"`
+	N       int     `json:"n"`
+	P50     float64 `json:"p50"`
+	P90     float64 `json:"p90"`
+	P99     float64 `json:"p99"`
+	Max     float64 `json:"max"`
+	CPU50   float64 `json:"cpuP50"` // CPU time of the querying thread
+	CPU99   float64 `json:"cpuP99"`
+	Mean    float64 `json:"mean"`
+	Hits    float64 `json:"hits"`    // mean result count (the engine's total)
+	Empty   int     `json:"empty"`   // queries that found nothing
+	Snipped float64 `json:"snipped"` // share of returned results that had a snippet
+	Approx  int     `json:"approx"`  // queries whose count was capped
+	Fixed   int     `json:"fixed"`   // queries answered with a spelling correction
+	Timeout int     `json:"timeout"` // queries stopped at the timeout
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// percentile by nearest rank over sorted durations.
+func percentile(sorted []time.Duration, p float64) time.Duration {
+	if len(sorted) == 0 {
+		return 0
+	}
+	i := int(p*float64(len(sorted))+0.999999) - 1
+	return sorted[max(0, min(i, len(sorted)-1))]
+}
+
+func summarise(name string, ts []timing) classStats {
+	ds := make([]time.Duration, len(ts))
+	cs := make([]time.Duration, len(ts))
+	var sum time.Duration
+	s := classStats{Class: name, N: len(ts)}
+	results, snipped := 0, 0
+	for i, t := range ts {
+		ds[i], cs[i] = t.d, t.cpu
+		sum += t.d
+		s.Hits += float64(t.out.total)
+		if t.out.total == 0 {
+			s.Empty++
+		}
+		if t.out.approx {
+			s.Approx++
+		}
+		if t.out.corrected {
+			s.Fixed++
+		}
+		if t.out.timedOut {
+			s.Timeout++
+		}
+		results += t.out.results
+		snipped += t.out.snippets
+	}
+	slices.Sort(ds)
+	slices.Sort(cs)
+	s.CPU50, s.CPU99 = ms(percentile(cs, .50)), ms(percentile(cs, .99))
+	s.P50, s.P90, s.P99 = ms(percentile(ds, .50)), ms(percentile(ds, .90)), ms(percentile(ds, .99))
+	if len(ds) > 0 {
+		s.Max = ms(ds[len(ds)-1])
+		s.Mean = ms(sum / time.Duration(len(ds)))
+		s.Hits /= float64(len(ds))
+	}
+	if results > 0 {
+		s.Snipped = float64(snipped) / float64(results)
+	}
+	return s
+}
+
+// coldStart opens the workspace as the app does and times the first query: with the OS page
+// cache for the file dropped first when evict is set.
+func coldStart(ctx context.Context, path string, q string, limit int, facets, evict bool) (open, first time.Duration, evicted bool, err error) {
+	if evict {
+		evicted = evictCache(path) == nil
+	}
+	t0 := time.Now()
+	st, err := store.Open(ctx, path, store.Options{ReadOnly: true})
+	if err != nil {
+		return 0, 0, evicted, err
+	}
+	defer st.Close()
+	e := newEngine(st.ReadDB(), facets)
+	open = time.Since(t0)
+	t1 := time.Now()
+	if _, err := e.run(ctx, q, limit); err != nil {
+		return 0, 0, evicted, err
+	}
+	return open, time.Since(t1), evicted, nil
+}
+
+// runMix runs the warm-up queries, then times each query of qs. A query that takes longer
+// than timeout is stopped and counted with the time it had.
+func runMix(ctx context.Context, e *engine, warm, qs []query, limit int, timeout time.Duration, cpuprofile string, logf func(string, ...any)) ([]timing, error) {
+	t0 := time.Now()
+	for _, q := range warm {
+		qctx, cancel := context.WithTimeout(ctx, timeout)
+		_, err := e.run(qctx, q.text, limit)
+		cancel()
+		if err != nil && !errors.Is(err, context.DeadlineExceeded) && qctx.Err() == nil {
+			return nil, fmt.Errorf("query %q: %w", q.text, err)
+		}
+	}
+	logf("warm-up: %d other queries of the same classes in %.1fs", len(warm), time.Since(t0).Seconds())
+	stop, err := startProfile(cpuprofile, "")
+	if err != nil {
+		return nil, err
+	}
+	defer stop()
+	// The engine runs SQLite in the calling goroutine: locked to its thread, the thread's
+	// CPU time is the query's (the machine may be shared; wall time then includes waiting).
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	out := make([]timing, 0, len(qs))
+	for _, q := range qs {
+		qctx, cancel := context.WithTimeout(ctx, timeout)
+		c0, start := threadCPU(), time.Now()
+		o, err := e.run(qctx, q.text, limit)
+		d, c := time.Since(start), threadCPU()-c0
+		timedOut := qctx.Err() != nil
+		cancel()
+		if err != nil && !timedOut {
+			return nil, fmt.Errorf("query %q: %w", q.text, err)
+		}
+		o.timedOut = timedOut
+		out = append(out, timing{q, d, c, o})
+	}
+	return out, nil
+}
+
+// startProfile writes a CPU profile to file+suffix until stop is called (nothing if file is
+// empty).
+func startProfile(file, suffix string) (stop func(), err error) {
+	if file == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(file + suffix)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
+}
+
+// report is everything one run measured.
+type report struct {
+	Pages       int          `json:"pages"`
+	API         string       `json:"api"`
+	Limit       int          `json:"limit"`
+	Facets      bool         `json:"facets"`
+	Gen         genStats     `json:"gen"`
+	Generated   bool         `json:"generated"` // false: the cached workspace was reused
+	ColdOpenMs  float64      `json:"coldOpenMs"`
+	ColdFirstMs float64      `json:"coldFirstQueryMs"`
+	Evicted     bool         `json:"evicted"` // the OS cache was dropped before the cold open
+	WarmFirstMs float64      `json:"warmFirstQueryMs"`
+	LoadBefore  string       `json:"loadBefore"`
+	LoadAfter   string       `json:"loadAfter"`
+	All         classStats   `json:"all"`
+	Classes     []classStats `json:"classes"`
+}
+
+func loadavg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "?"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "?"
+	}
+	return strings.Join(f[:3], " ")
+}
+
+func (r *report) print(w io.Writer, ts []timing, slowest int) {
+	facets := "off"
+	if r.Facets {
+		facets = "on"
+	}
+	fmt.Fprintf(w, "\nsearch latency, %d pages (%s, limit %d, snippets on, facets %s)\n", r.Pages, r.API, r.Limit, facets)
+	if r.Generated {
+		fmt.Fprintf(w, "generated in %.0fs: ", r.Gen.Seconds)
+	} else {
+		fmt.Fprintf(w, "cached workspace (generated in %.0fs): ", r.Gen.Seconds)
+	}
+	fmt.Fprintf(w, "%d index rows, %d links, %.2f GB on disk, %.0f MB of indexed text\n",
+		r.Gen.FTSRows, r.Gen.Links, float64(r.Gen.Bytes)/1e9, float64(r.Gen.TextBytes)/1e6)
+	ev := "OS cache kept"
+	if r.Evicted {
+		ev = "OS cache dropped"
+	}
+	fmt.Fprintf(w, "cold open %.1f ms + first query %.1f ms (%s); first query after a warm reopen %.1f ms\n",
+		r.ColdOpenMs, r.ColdFirstMs, ev, r.WarmFirstMs)
+	fmt.Fprintf(w, "load average before %s, after %s\n\n", r.LoadBefore, r.LoadAfter)
+	fmt.Fprintf(w, "%-12s %5s %8s %8s %8s %8s %8s %8s %8s %9s %6s %6s %6s %4s\n", "class", "n", "p50 ms", "p90 ms", "p99 ms", "max ms", "mean ms",
+		"cpu p50", "cpu p99", "mean hits", "empty", "capped", "fixed", "t/o")
+	for _, c := range append(slices.Clone(r.Classes), r.All) {
+		fmt.Fprintf(w, "%-12s %5d %8.2f %8.2f %8.2f %8.2f %8.2f %8.2f %8.2f %9.0f %6d %6d %6d %4d\n",
+			c.Class, c.N, c.P50, c.P90, c.P99, c.Max, c.Mean, c.CPU50, c.CPU99, c.Hits, c.Empty, c.Approx, c.Fixed, c.Timeout)
+	}
+	if slowest > 0 {
+		sorted := slices.Clone(ts)
+		slices.SortFunc(sorted, func(a, b timing) int { return int(b.d - a.d) })
+		fmt.Fprintf(w, "\nslowest queries:\n")
+		for _, t := range sorted[:min(slowest, len(sorted))] {
+			fmt.Fprintf(w, "  %8.2f ms (cpu %8.2f)  %-11s %8d hits  %s\n", ms(t.d), ms(t.cpu), t.q.class, t.out.total, t.q.text)
+		}
+	}
+	js, _ := json.Marshal(r)
+	fmt.Fprintf(w, "\nBENCH-SEARCH %s\n", js)
+}
+
+// writeTSV writes every timed query, for reproducing slow ones with -query.
+func writeTSV(file string, ts []timing) error {
+	var b strings.Builder
+	b.WriteString("class\twall_ms\tcpu_ms\thits\tquery\n")
+	for _, t := range ts {
+		fmt.Fprintf(&b, "%s\t%.2f\t%.2f\t%d\t%s\n", t.q.class, ms(t.d), ms(t.cpu), t.out.total, t.q.text)
+	}
+	return os.WriteFile(file, []byte(b.String()), 0o644)
+}
