@@ -174,3 +174,21 @@ func TestCrashAndResume(t *testing.T) {
 	}
 	t.Logf("killed at %d of %d committed pages; resumed to the end", len(committed), crashPages)
 }
+
+// TestPerHostCapCountsPages checks that the per-host cap counts distinct pages queued, not
+// link occurrences (every tree page also links back to the top page).
+func TestPerHostCapCountsPages(t *testing.T) {
+	srv := httptest.NewServer(&treeSite{hits: map[int]int{}})
+	defer srv.Close()
+	st := openStore(t)
+	cfg := Config{Seeds: []string{srv.URL + "/p/0"}, Scope: ScopeSite, PerHost: 4, MaxPerHost: 50}
+	p := run(t, st, cfg)
+	if p.Fetched < 50 || p.Fetched > 50+3*4 {
+		t.Fatalf("fetched %d pages with a cap of 50 distinct pages per host", p.Fetched)
+	}
+	var capped int
+	st.ReadDB().QueryRow(`SELECT count(*) FROM pages WHERE reason = ?`, ReasonHostLimit).Scan(&capped)
+	if capped == 0 {
+		t.Fatal("no page was recorded as skipped by the host cap")
+	}
+}

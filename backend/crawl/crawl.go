@@ -58,7 +58,8 @@ type Crawler struct {
 	limiter *politeness.Limiter
 
 	mu        sync.Mutex
-	hostPages map[string]int // pages queued per origin in this crawl: server-first and per-host caps
+	hostPages map[string]int  // distinct pages queued per origin in this crawl: the per-host cap
+	hostSeen  map[string]bool // origins a link was followed to: server-first priority
 
 	fetched, failed, skipped, bytes atomic.Int64
 	seedsTried, seedsFailed         atomic.Int64
@@ -184,9 +185,9 @@ func (c *Crawler) Run(ctx context.Context, progress func(Progress)) (Progress, e
 	case note != "":
 		state = store.CrawlPaused // a limit was reached: running again continues
 	}
-	// Finish with a context that outlives the cancelled one: the end state must be recorded.
-	fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), time.Minute)
-	defer cancel()
+	// Finish with a context that outlives the cancelled one: the end state must be recorded,
+	// however long the writer takes to work through what the agents handed it.
+	fctx := context.WithoutCancel(ctx)
 	if err := c.refreshAnchors(fctx); err != nil && runErr == nil {
 		runErr = err
 	}
@@ -226,6 +227,10 @@ func (c *Crawler) loadHostCounts(ctx context.Context) error {
 		return err
 	}
 	c.hostPages = counts
+	c.hostSeen = make(map[string]bool, len(counts))
+	for o := range counts {
+		c.hostSeen[o] = true
+	}
 	return nil
 }
 
@@ -238,6 +243,7 @@ func (c *Crawler) seedTargets() []store.Target {
 		}
 		origin := urlnorm.Origin(u)
 		c.hostPages[origin]++
+		c.hostSeen[origin] = true
 		ts = append(ts, store.Target{URL: s, Origin: origin, Kind: "seed", Follow: true, Priority: 2})
 	}
 	return ts

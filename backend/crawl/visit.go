@@ -94,6 +94,13 @@ func (c *Crawler) save(ctx context.Context, out visitOutcome, r *store.Result) v
 		return out
 	}
 	out.state, out.queued, out.bytes = r.State, so.Queued, r.WireBytes
+	if len(so.QueuedHosts) > 0 {
+		c.mu.Lock()
+		for origin, n := range so.QueuedHosts {
+			c.hostPages[origin] += n // distinct pages, counted as the store queues them
+		}
+		c.mu.Unlock()
+	}
 	switch r.State {
 	case store.StateFetched:
 		c.fetched.Add(1)
@@ -299,16 +306,14 @@ func (c *Crawler) target(it frontier.Item, from, u *url.URL, kind, anchor, rel s
 		return t
 	}
 	c.mu.Lock()
-	n := c.hostPages[origin]
-	if n >= c.cfg.MaxPerHost {
-		c.mu.Unlock()
+	defer c.mu.Unlock()
+	if c.hostPages[origin] >= c.cfg.MaxPerHost {
 		t.Skip = ReasonHostLimit
 		return t
 	}
-	c.hostPages[origin] = n + 1
-	c.mu.Unlock()
 	t.Follow = true
-	if n == 0 {
+	if !c.hostSeen[origin] {
+		c.hostSeen[origin] = true
 		t.Priority = 1 // server-first: the first page of a newly found host goes ahead
 	}
 	return t

@@ -90,10 +90,11 @@ type opState struct {
 	tx    *Tx
 	pages map[string]int64
 	hosts map[string]int64
+	added map[string]int // pages that entered the queue, per origin
 }
 
 func (s *Store) newOp(tx *Tx) *opState {
-	return &opState{s: s, tx: tx, pages: map[string]int64{}, hosts: map[string]int64{}}
+	return &opState{s: s, tx: tx, pages: map[string]int64{}, hosts: map[string]int64{}, added: map[string]int{}}
 }
 
 func (o *opState) done() { o.s.cacheAfterCommit(o.tx, o.pages, o.hosts) }
@@ -220,6 +221,7 @@ func (o *opState) enqueue(ctx context.Context, crawlID, from int64, targets []Ta
 		}
 		if n, _ := res.RowsAffected(); n > 0 {
 			added++
+			o.added[t.Origin]++
 			if !created && state != StateFetched {
 				if _, err := o.tx.ExecContext(ctx, `UPDATE pages SET state=?, reason=NULL WHERE id=? AND state=?`,
 					StateQueued, id, StateSkipped); err != nil {

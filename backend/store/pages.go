@@ -46,8 +46,9 @@ type Result struct {
 
 // SaveOutcome tells the crawl what a saved result changed.
 type SaveOutcome struct {
-	Queued      int   // pages that entered the queue
-	DuplicateOf int64 // the page whose identical content this page has, or 0
+	Queued      int            // pages that entered the queue
+	QueuedHosts map[string]int // of which, per origin
+	DuplicateOf int64          // the page whose identical content this page has, or 0
 }
 
 // SaveResult commits one visit atomically: the page's row, its body in the object cache, its
@@ -81,6 +82,7 @@ func (s *Store) SaveResult(ctx context.Context, r *Result) (SaveOutcome, error) 
 		if out.Queued, err = o.enqueue(ctx, r.CrawlID, r.PageID, r.Links, r.ReplaceLinks); err != nil {
 			return out, err
 		}
+		out.QueuedHosts = o.added
 		done, err := tx.Stmt(ctx, `UPDATE frontier SET state=2 WHERE crawl_id=? AND page_id=?`)
 		if err != nil {
 			return out, err
