@@ -5,11 +5,12 @@
 // list, pages over ~200 hosts, links with anchor text, duplicates, non-HTML resources and
 // dead links), written through the store's writer, and caches it under -dir. Then it opens
 // the workspace as the app does, times a cold open and first query, runs a fixed, seeded mix
-// of queries drawn from the index's own vocabulary once to warm up and once timed, and
+// of queries drawn from the index's own vocabulary (after other warm-up queries), and
 // prints a table of p50/p90/p99/max per query class plus one machine-readable line:
 //
 //	go run ./scripts/benchsearch -pages 100000
 //	go run ./scripts/benchsearch -pages 1000000 -cpuprofile cpu.out
+//	go run ./scripts/benchsearch -pages 1000000 -query 'site:fi ext:mpg' -cpuprofile one.out
 //	go run ./scripts/benchsearch -pages 1000000 -sql "SELECT ... FROM page_fts WHERE ..."
 package main
 
@@ -19,12 +20,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
-
-	"math/rand/v2"
 
 	"mundaneum/backend/store"
 )
