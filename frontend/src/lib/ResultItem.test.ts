@@ -8,10 +8,10 @@ import ResultItem from './ResultItem.svelte';
 
 type G = { runtime?: unknown };
 
-function result(url: string, title: string) {
+function result(url: string, title: string, over = {}) {
   return {
-    pageId: 1, url, title, host: 'https://example.org', type: 'html', state: 'fetched', status: 200,
-    score: 1000, snippet: ['a ', 'b'], copies: 0, fetchedAt: '',
+    pageId: 7, url, title, host: 'https://example.org', type: 'html', state: 'fetched', status: 200,
+    score: 1000, snippet: ['a ', 'b'], copies: 0, fetchedAt: '', ...over,
   };
 }
 
@@ -24,19 +24,23 @@ afterEach(() => {
 });
 
 describe('ResultItem', () => {
-  it('links http(s) results to the system browser, not the window', async () => {
+  it('links the title to the page view and the URL to the system browser', async () => {
     const { container } = render(ResultItem, { result: result('https://example.org/p', 'Example') });
-    const a = container.querySelector('a')!;
-    expect(a.getAttribute('href')).toBe('https://example.org/p');
-    expect(a.textContent).toBe('Example');
-    const notPrevented = await fireEvent.click(a);
+    const title = container.querySelector('a.title')!;
+    expect(title.getAttribute('href')).toBe('#/page/7');
+    expect(title.textContent).toBe('Example');
+    const url = container.querySelector('a.url')!;
+    expect(url.getAttribute('href')).toBe('https://example.org/p');
+    const notPrevented = await fireEvent.click(url);
     expect(notPrevented).toBe(false);
     expect(runtime.BrowserOpenURL).toHaveBeenCalledWith('https://example.org/p');
+    expect(container.querySelector('a.copy')!.getAttribute('href')).toBe('#/page/7?copy=text');
   });
 
-  it('gives other schemes no link at all', () => {
+  it('gives other schemes no external link at all', () => {
     const { container } = render(ResultItem, { result: result('javascript:alert(1)', 'x') });
-    expect(container.querySelector('a')).toBeNull();
+    expect(container.querySelector('a.url')).toBeNull();
+    for (const a of container.querySelectorAll('a')) expect(a.getAttribute('href')).toMatch(/^#\/page\/7/);
     expect(container.textContent).toContain('javascript:alert(1)');
   });
 
@@ -44,11 +48,22 @@ describe('ResultItem', () => {
     const title = '<img src=x onerror=alert(1)><script>alert(2)</script>';
     const { container } = render(ResultItem, { result: result('https://example.org/', title) });
     expect(container.querySelector('img, script')).toBeNull();
-    expect(container.querySelector('a')!.textContent).toBe(title);
+    expect(container.querySelector('a.title')!.textContent).toBe(title);
   });
 
   it('falls back to the URL when there is no title', () => {
     const { container } = render(ResultItem, { result: result('https://example.org/x', '  ') });
-    expect(container.querySelector('a')!.textContent).toBe('https://example.org/x');
+    expect(container.querySelector('a.title')!.textContent).toBe('https://example.org/x');
+  });
+
+  it('says how many identical copies were folded into it, and marks the highlight', () => {
+    const { container } = render(ResultItem, { result: result('https://example.org/x', 't', { copies: 3 }), selected: true });
+    expect(container.textContent).toContain('3 identical copies');
+    const li = container.querySelector('li')!;
+    expect(li.getAttribute('tabindex')).toBe('0');
+    expect(li.getAttribute('aria-current')).toBe('true');
+    const one = render(ResultItem, { result: result('https://example.org/y', 't', { copies: 1 }) });
+    expect(one.container.textContent).toContain('1 identical copy');
+    expect(one.container.querySelector('li')!.getAttribute('tabindex')).toBe('-1');
   });
 });

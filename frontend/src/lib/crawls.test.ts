@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Crawl } from '../api';
-import { canCancel, canPause, canResume, mergeCrawls, parseSeeds, progress, upsertCrawl } from './crawls';
+import { buildCrawlRequest, canCancel, canPause, canResume, crawlLabel, mergeCrawls, parseSeeds, progress, upsertCrawl } from './crawls';
 
 function crawl(id: number, over: Partial<Crawl> = {}): Crawl {
   return {
@@ -76,5 +76,28 @@ describe('upsertCrawl and mergeCrawls', () => {
   it('drops crawls the poll no longer lists and duplicate ids', () => {
     const list = [crawl(2), crawl(1)];
     expect(mergeCrawls(list, [crawl(1), crawl(1, { fetched: 3 })]).map((c) => c.id)).toEqual([1]);
+  });
+});
+
+describe('buildCrawlRequest', () => {
+  const form = {
+    seeds: ['https://a.org/'], scope: 'tree' as const, maxDepth: 3 as number | null, maxPages: 500 as number | null,
+    maxMinutes: null as number | null, agents: null as number | null, perHost: null as number | null,
+    delayMs: null as number | null, refresh: false,
+  };
+  it('leaves empty politeness to the workspace and empty limits off', () => {
+    expect(buildCrawlRequest(form)).toEqual({
+      seeds: ['https://a.org/'], scope: 'tree', maxDepth: 3, maxPages: 500, maxSeconds: 0, agents: 0, perHost: 0,
+      delayMs: -1, refresh: false,
+    });
+  });
+  it('clamps and converts what is filled in', () => {
+    const r = buildCrawlRequest({ ...form, maxDepth: -4, maxPages: null, maxMinutes: 1.5, agents: 999, perHost: 3.7, delayMs: 0, refresh: true });
+    expect(r).toMatchObject({ maxDepth: 0, maxPages: 0, maxSeconds: 90, agents: 256, perHost: 3, delayMs: 0, refresh: true });
+    expect(buildCrawlRequest({ ...form, delayMs: undefined as unknown as null }).delayMs).toBe(-1);
+  });
+  it('labels a crawl by its seeds', () => {
+    expect(crawlLabel(crawl(4, { seeds: ['https://a/', 'https://b/'] }))).toBe('https://a/ +1 more');
+    expect(crawlLabel(crawl(4, { seeds: [] }))).toBe('crawl 4');
   });
 });

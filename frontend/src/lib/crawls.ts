@@ -1,5 +1,5 @@
 // Pure helpers for crawl lists and forms: merging live updates, progress figures, seed parsing.
-import type { Crawl } from '../api';
+import type { Crawl, CrawlRequest, Scope } from '../api';
 
 /** States in which a crawl will not change again unless resumed. */
 const finished = new Set(['done', 'cancelled']);
@@ -76,4 +76,47 @@ export function parseSeeds(text: string): string[] {
     seen.add(s);
   }
   return [...seen];
+}
+
+/** What the crawl form holds; null is an empty field. */
+export interface CrawlFormValues {
+  seeds: string[];
+  scope: Scope;
+  maxDepth: number | null;
+  maxPages: number | null;
+  maxMinutes: number | null;
+  agents: number | null;
+  perHost: number | null;
+  delayMs: number | null;
+  refresh: boolean;
+}
+
+function intIn(v: number | null, lo: number, hi: number, fallback: number): number {
+  if (v === null || typeof v !== 'number' || !Number.isFinite(v)) return fallback;
+  return Math.min(hi, Math.max(lo, Math.trunc(v)));
+}
+
+/**
+ * Turns the form into a request. Empty limits mean none (0); empty politeness fields mean
+ * the workspace's defaults (0 for agents and per host, -1 for the delay).
+ */
+export function buildCrawlRequest(f: CrawlFormValues): CrawlRequest {
+  return {
+    seeds: f.seeds,
+    scope: f.scope,
+    maxDepth: intIn(f.maxDepth, 0, 1000, 0),
+    maxPages: intIn(f.maxPages, 0, 100_000_000, 0),
+    maxSeconds: f.maxMinutes === null || !Number.isFinite(f.maxMinutes) ? 0 : Math.max(0, Math.round(f.maxMinutes * 60)),
+    agents: intIn(f.agents, 0, 256, 0),
+    perHost: intIn(f.perHost, 0, 64, 0),
+    delayMs: intIn(f.delayMs, 0, 3_600_000, -1),
+    refresh: f.refresh,
+  };
+}
+
+/** A crawl's label: its first seed, and how many more. */
+export function crawlLabel(c: Crawl): string {
+  const seeds = c.seeds ?? [];
+  if (seeds.length === 0) return `crawl ${c.id}`;
+  return seeds.length > 1 ? `${seeds[0]} +${seeds.length - 1} more` : seeds[0];
 }

@@ -24,3 +24,37 @@ export function bytes(n: number): string {
   }
   return `${i === 0 ? n : rates.format(n)} ${units[i]}`;
 }
+
+const dates = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short' });
+
+/** Formats an RFC 3339 time for people ("21 Nov 2026, 12:00"); "" for none or garbage. */
+export function when(iso: string | null | undefined): string {
+  if (!iso) return '';
+  const t = Date.parse(iso);
+  return Number.isFinite(t) ? dates.format(t) : '';
+}
+
+/** Formats how long ago an RFC 3339 time was ("just now", "5 min ago", "3 days ago"). */
+export function ago(iso: string | null | undefined, now = Date.now()): string {
+  if (!iso) return '';
+  const t = Date.parse(iso);
+  if (!Number.isFinite(t)) return '';
+  const s = Math.max(0, Math.round((now - t) / 1000));
+  if (s < 45) return 'just now';
+  const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'} ago`;
+  const m = Math.max(1, Math.round(s / 60));
+  if (m < 60) return `${m} min ago`;
+  const h = Math.round(m / 60);
+  if (h < 24) return plural(h, 'hour');
+  const d = Math.round(h / 24);
+  if (d < 30) return plural(d, 'day');
+  const mo = Math.round(d / 30);
+  if (mo < 12) return plural(mo, 'month');
+  return plural(Math.round(d / 365), 'year');
+}
+
+/** Formats milliseconds as a short duration ("850 ms", "3.2 s"). */
+export function ms(n: number): string {
+  if (!Number.isFinite(n) || n < 0) return '–';
+  return n < 1000 ? `${rates.format(n)} ms` : `${rates.format(n / 1000)} s`;
+}

@@ -1,0 +1,97 @@
+import { fireEvent, render, screen, waitFor } from '@testing-library/svelte';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+vi.mock('./api', async (importOriginal) => {
+  const orig = await importOriginal<typeof import('./api')>();
+  return {
+    ...orig,
+    listCrawls: vi.fn(async () => []),
+    status: vi.fn(async () => ({ path: '/w.mundaneum', fetched: 3, queued: 0, failed: 0, skipped: 0, hosts: 1, links: 2 })),
+    views: vi.fn(async () => [{ id: 1, name: 'Cards', query: 'cards', createdAt: '', openedAt: '', lastTotal: 0 }]),
+    settings: vi.fn(async () => ({ userAgentSuffix: '', from: '', delayMs: 1000, perHost: 2, agents: 16, theme: 'system' })),
+    workspace: vi.fn(async () => ({ path: '/w.mundaneum', bytes: 1, canChoose: false })),
+    search: vi.fn(),
+    openView: vi.fn(),
+    page: vi.fn(),
+    onEvent: vi.fn(() => () => {}),
+  };
+});
+
+import { openView, page } from './api';
+import App from './App.svelte';
+
+beforeEach(() => {
+  history.replaceState(null, '', '#/');
+  vi.mocked(page).mockRejectedValue('{"code":"not-found","message":"no page"}');
+});
+afterEach(() => {
+  vi.clearAllMocks();
+});
+
+function key(k: string, init: KeyboardEventInit = {}) {
+  return fireEvent.keyDown(document.body, { key: k, ...init });
+}
+
+describe('App', () => {
+  it('navigates with the sidebar, the keys and Back', async () => {
+    render(App);
+    const nav = screen.getByRole('navigation', { name: 'Main' });
+    expect(screen.getByRole('link', { name: /search/i }).getAttribute('aria-current')).toBe('page');
+    await fireEvent.click(screen.getByRole('link', { name: /crawls/i }));
+    expect(location.hash).toBe('#/crawls');
+    await screen.findByRole('heading', { name: 'Crawls', level: 2 });
+
+    await key('3', { ctrlKey: true });
+    await screen.findByRole('heading', { name: 'Settings', level: 2 });
+    expect(location.hash).toBe('#/settings');
+    await key('g');
+    await key('c');
+    await screen.findByRole('heading', { name: 'Crawls', level: 2 });
+    expect(nav.querySelector('[aria-current="page"]')!.textContent).toContain('Crawls');
+
+    // "/" goes to the search box from anywhere.
+    await key('/');
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('searchbox')));
+    expect(location.hash).toBe('#/search');
+  });
+
+  it('opens a page view from a link and comes back with Esc', async () => {
+    render(App);
+    history.replaceState(null, '', '#/crawls');
+    window.dispatchEvent(new PopStateEvent('popstate'));
+    await screen.findByRole('heading', { name: 'Crawls', level: 2 });
+    const a = document.createElement('a');
+    a.href = '#/page/42';
+    a.textContent = 'a page';
+    document.getElementById('main')!.append(a);
+    await fireEvent.click(a);
+    expect(location.hash).toBe('#/page/42');
+    await screen.findByRole('heading', { name: 'No such page' });
+    await key('Escape');
+    await waitFor(() => expect(location.hash).toBe('#/crawls'));
+  });
+
+  it('opens a saved view from the sidebar', async () => {
+    vi.mocked(openView).mockResolvedValue({
+      view: { id: 1, name: 'Cards', query: 'cards', createdAt: '', openedAt: '', lastTotal: 0 },
+      results: { query: 'cards', total: 0, totalApprox: false, tookMs: 1, results: [], facets: {}, facetsApprox: false, note: '', didYouMean: '', corrected: false },
+      new: 0,
+      since: '',
+    });
+    render(App);
+    const link = await screen.findByRole('link', { name: 'Cards' });
+    await fireEvent.click(link);
+    await waitFor(() => expect(openView).toHaveBeenCalledTimes(1));
+    expect(openView).toHaveBeenCalledWith('Cards', 20);
+    expect(location.hash).toBe('#/search?view=Cards');
+    await screen.findByText(/0 new/);
+    // Clicking it again opens it afresh.
+    await fireEvent.click(link);
+    await waitFor(() => expect(openView).toHaveBeenCalledTimes(2));
+  });
+
+  it('shows the workspace counts', async () => {
+    render(App);
+    await screen.findByText('3 pages');
+  });
+});

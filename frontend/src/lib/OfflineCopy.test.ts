@@ -1,0 +1,51 @@
+import { fireEvent, render, screen } from '@testing-library/svelte';
+import { describe, expect, it, vi } from 'vitest';
+import OfflineCopy from './OfflineCopy.svelte';
+
+const hostile = '<script>parent.__pwned=1</script><img src=x onerror="parent.__pwned=2"><p>hello</p>';
+
+function copy(over = {}) {
+  return {
+    pageId: 3, url: 'https://example.org/h', title: 't', contentType: 'text/html', fetchedAt: '2026-01-02T03:04:05Z',
+    document: `<!doctype html><html><body>${hostile}</body></html>`, text: `text with ${hostile}`, ...over,
+  };
+}
+
+describe('OfflineCopy', () => {
+  it('shows the text as text', () => {
+    const { container } = render(OfflineCopy, { copy: copy(), tab: 'text', ontab: () => {} });
+    const pre = container.querySelector('pre')!;
+    expect(pre.textContent).toBe(`text with ${hostile}`);
+    expect(container.querySelector('script, img, iframe')).toBeNull();
+    expect(screen.getByRole('tab', { name: 'Text' }).getAttribute('aria-selected')).toBe('true');
+  });
+
+  it('shows the page in a frame with an empty sandbox', () => {
+    const { container } = render(OfflineCopy, { copy: copy(), tab: 'page', ontab: () => {} });
+    const frames = container.querySelectorAll('iframe');
+    expect(frames).toHaveLength(1);
+    const f = frames[0];
+    expect(f.getAttribute('sandbox')).toBe('');
+    expect(f.getAttribute('srcdoc')).toBe(copy().document);
+    expect(f.hasAttribute('src')).toBe(false);
+    expect(f.hasAttribute('allow')).toBe(false);
+    expect((globalThis as { __pwned?: unknown }).__pwned).toBeUndefined();
+  });
+
+  it('switches tabs by click and arrow keys', async () => {
+    const ontab = vi.fn();
+    render(OfflineCopy, { copy: copy(), tab: 'text', ontab });
+    await fireEvent.click(screen.getByRole('tab', { name: 'Page' }));
+    expect(ontab).toHaveBeenLastCalledWith('page');
+    await fireEvent.keyDown(screen.getByRole('tab', { name: 'Text' }), { key: 'ArrowRight' });
+    expect(ontab).toHaveBeenLastCalledWith('page');
+    await fireEvent.keyDown(screen.getByRole('tab', { name: 'Text' }), { key: 'End' });
+    expect(ontab).toHaveBeenLastCalledWith('page');
+  });
+
+  it('says when there is nothing', () => {
+    const { container } = render(OfflineCopy, { copy: copy({ document: '', text: '  ' }), tab: 'page', ontab: () => {} });
+    expect(container.querySelector('iframe')).toBeNull();
+    expect(container.textContent).toContain('No stored copy');
+  });
+});

@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { formatRoute, home, pageHref, parentOf, parseHash, searchHref, sectionOf, type Route } from './routes';
+
+describe('parseHash', () => {
+  it.each<[string, Route]>([
+    ['', home],
+    ['#', home],
+    ['#/', home],
+    ['#/search', home],
+    ['#/search?q=otlet%20cards', { name: 'search', q: 'otlet cards', page: 1, view: '' }],
+    ['#/search?q=a+b&page=3', { name: 'search', q: 'a b', page: 3, view: '' }],
+    ['#/search?view=My%20view', { name: 'search', q: '', page: 1, view: 'My view' }],
+    ['#/search?q=x&page=0', { name: 'search', q: 'x', page: 1, view: '' }],
+    ['#/search?q=x&page=-2', { name: 'search', q: 'x', page: 1, view: '' }],
+    ['#/search?q=x&page=1e9', { name: 'search', q: 'x', page: 1, view: '' }],
+    ['#/crawls', { name: 'crawls' }],
+    ['#/crawls/', { name: 'crawls' }],
+    ['#/crawls/7', { name: 'crawl', id: 7, state: '', page: 1 }],
+    ['#/crawls/7?state=failed&page=2', { name: 'crawl', id: 7, state: 'failed', page: 2 }],
+    ['#/crawls/7?state=bogus', { name: 'crawl', id: 7, state: '', page: 1 }],
+    ['#/crawls/x', { name: 'crawls' }],
+    ['#/crawls/7/8', { name: 'crawls' }],
+    ['#/page/12', { name: 'page', id: 12, copy: '' }],
+    ['#/page/12?copy=page', { name: 'page', id: 12, copy: 'page' }],
+    ['#/page/12?copy=script', { name: 'page', id: 12, copy: '' }],
+    ['#/page/0', home],
+    ['#/page/abc', home],
+    ['#/page', home],
+    ['#/settings', { name: 'settings' }],
+    ['#/nowhere', home],
+    ['#/page/12%3Cscript%3E', home],
+  ])('%s', (hash, want) => {
+    expect(parseHash(hash)).toEqual(want);
+  });
+});
+
+describe('formatRoute', () => {
+  it.each<Route>([
+    home,
+    { name: 'search', q: 'otlet & "cards" #1?', page: 4, view: '' },
+    { name: 'search', q: '', page: 1, view: 'Les fiches / 2' },
+    { name: 'crawls' },
+    { name: 'crawl', id: 3, state: 'skipped', page: 9 },
+    { name: 'crawl', id: 3, state: '', page: 1 },
+    { name: 'page', id: 99, copy: 'text' },
+    { name: 'page', id: 99, copy: '' },
+    { name: 'settings' },
+  ])('round-trips %j', (r) => {
+    expect(parseHash(formatRoute(r))).toEqual(r);
+  });
+
+  it('leaves defaults out', () => {
+    expect(formatRoute(home)).toBe('#/search');
+    expect(formatRoute({ name: 'crawl', id: 3, state: '', page: 1 })).toBe('#/crawls/3');
+    expect(pageHref(5)).toBe('#/page/5');
+    expect(pageHref(5, 'text')).toBe('#/page/5?copy=text');
+    expect(searchHref('a b', 2)).toBe('#/search?q=a+b&page=2');
+  });
+});
+
+describe('parentOf and sectionOf', () => {
+  it('send Esc up one level', () => {
+    expect(parentOf({ name: 'page', id: 1, copy: '' })).toEqual(home);
+    expect(parentOf({ name: 'crawl', id: 1, state: '', page: 1 })).toEqual({ name: 'crawls' });
+    expect(parentOf(home)).toBeNull();
+  });
+  it('mark the navigation', () => {
+    expect(sectionOf({ name: 'crawl', id: 1, state: '', page: 1 })).toBe('crawls');
+    expect(sectionOf({ name: 'page', id: 1, copy: '' })).toBe('');
+    expect(sectionOf({ name: 'settings' })).toBe('settings');
+  });
+});

@@ -1,0 +1,128 @@
+// The app's routes and their hash form (#/search?q=..., #/page/12, ...): pure functions,
+// so that links, history and tests agree on one spelling.
+
+/** The crawl page states the crawl view can filter by ('' is all). */
+export const pageStates = ['', 'fetched', 'queued', 'failed', 'skipped', 'redirected'] as const;
+export type PageState = (typeof pageStates)[number];
+
+/** Which form of the offline copy a page view shows. */
+export type CopyTab = 'text' | 'page';
+
+export type Route =
+  | { name: 'search'; q: string; page: number; view: string }
+  | { name: 'crawls' }
+  | { name: 'crawl'; id: number; state: PageState; page: number }
+  | { name: 'page'; id: number; copy: CopyTab | '' }
+  | { name: 'settings' };
+
+export type RouteName = Route['name'];
+
+/** The route of an empty hash: the search view with no query. */
+export const home: Route = { name: 'search', q: '', page: 1, view: '' };
+
+const maxPage = 100_000;
+
+function positive(s: string | null, fallback: number, max = Number.MAX_SAFE_INTEGER): number {
+  if (s === null || !/^\d{1,15}$/.test(s)) return fallback;
+  const n = Number(s);
+  return n >= 1 && n <= max ? n : fallback;
+}
+
+/** Parses a location hash ("#/crawls/3?state=failed") into a route; unknown ones go home. */
+export function parseHash(hash: string): Route {
+  const raw = hash.startsWith('#') ? hash.slice(1) : hash;
+  const qi = raw.indexOf('?');
+  const path = (qi < 0 ? raw : raw.slice(0, qi)).replace(/\/+$/, '');
+  const params = new URLSearchParams(qi < 0 ? '' : raw.slice(qi + 1));
+  const parts = path.split('/').filter((p) => p !== '');
+  switch (parts[0]) {
+    case undefined:
+    case 'search':
+      if (parts.length > 1) return home;
+      return {
+        name: 'search',
+        q: params.get('q') ?? '',
+        page: positive(params.get('page'), 1, maxPage),
+        view: params.get('view') ?? '',
+      };
+    case 'crawls': {
+      if (parts.length === 1) return { name: 'crawls' };
+      const id = positive(parts[1], 0);
+      if (parts.length > 2 || id === 0) return { name: 'crawls' };
+      const st = params.get('state') ?? '';
+      const state = (pageStates as readonly string[]).includes(st) ? (st as PageState) : '';
+      return { name: 'crawl', id, state, page: positive(params.get('page'), 1, maxPage) };
+    }
+    case 'page': {
+      const id = parts.length === 2 ? positive(parts[1], 0) : 0;
+      if (id === 0) return home;
+      const c = params.get('copy');
+      return { name: 'page', id, copy: c === 'text' || c === 'page' ? c : '' };
+    }
+    case 'settings':
+      return { name: 'settings' };
+  }
+  return home;
+}
+
+function withParams(path: string, params: Record<string, string | number>): string {
+  const p = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) {
+    if (v !== '' && v !== 1) p.set(k, String(v));
+  }
+  const s = p.toString();
+  return s === '' ? path : `${path}?${s}`;
+}
+
+/** Formats a route as a hash, the inverse of parseHash. Defaults are left out. */
+export function formatRoute(r: Route): string {
+  switch (r.name) {
+    case 'search':
+      return withParams('#/search', { view: r.view, q: r.q, page: r.page });
+    case 'crawls':
+      return '#/crawls';
+    case 'crawl':
+      return withParams(`#/crawls/${r.id}`, { state: r.state, page: r.page });
+    case 'page':
+      return withParams(`#/page/${r.id}`, { copy: r.copy });
+    case 'settings':
+      return '#/settings';
+  }
+}
+
+/** The hash of a page's view. */
+export function pageHref(id: number, copy: CopyTab | '' = ''): string {
+  return formatRoute({ name: 'page', id, copy });
+}
+
+/** The hash of a search. */
+export function searchHref(q: string, page = 1): string {
+  return formatRoute({ name: 'search', q, page, view: '' });
+}
+
+/** Where Esc goes from a route when there is no history to go back to. */
+export function parentOf(r: Route): Route | null {
+  switch (r.name) {
+    case 'crawl':
+      return { name: 'crawls' };
+    case 'page':
+      return home;
+    default:
+      return null;
+  }
+}
+
+/** The top-level section a route belongs to (what the navigation marks as current). */
+export function sectionOf(r: Route): 'search' | 'crawls' | 'settings' | '' {
+  switch (r.name) {
+    case 'search':
+      return 'search';
+    case 'crawls':
+    case 'crawl':
+      return 'crawls';
+    case 'settings':
+      return 'settings';
+    default:
+      return '';
+  }
+}

@@ -1,0 +1,134 @@
+// Human wording for the backend's closed sets of codes: why a page failed or was skipped
+// (backend/crawl/visit.go, backend/fetch/errors.go, backend/urlnorm/trap.go), problems
+// found in a page's HTML (backend/extract/problems.go), link kinds and page states.
+// Unknown codes are shown as they are: the backend may learn new ones first.
+
+const reasons: Record<string, string> = {
+  robots: 'Disallowed by robots.txt',
+  unreachable: 'The host did not answer, not even for robots.txt',
+  scope: 'Outside the crawl’s scope',
+  depth: 'Beyond the depth limit',
+  type: 'Not a web page: recorded from links, not downloaded',
+  nofollow: 'The citing page or link says nofollow',
+  trap: 'Looks like a spider trap',
+  'host-limit': 'The per-host page limit was reached',
+  'too-large': 'Too large to download',
+  redirect: 'Redirects elsewhere',
+  'too-many-redirects': 'Too many redirects',
+  'not-found': 'Not found',
+  forbidden: 'Access denied',
+  'server-error': 'Server error',
+  'rate-limited': 'Rate-limited by the server (blocked, not dead)',
+  http: 'Unusable HTTP answer',
+  // fetch failures
+  timeout: 'Timed out',
+  dns: 'Host name not found (DNS)',
+  refused: 'Connection refused',
+  reset: 'Connection closed by the server',
+  tls: 'Secure connection failed (TLS)',
+  bomb: 'Body too large once decompressed',
+  'bad-encoding': 'Unreadable content encoding',
+  scheme: 'Not an http or https URL',
+  canceled: 'Stopped when the crawl was paused or cancelled',
+  network: 'Network error',
+  other: 'Failed',
+};
+
+const traps: Record<string, string> = {
+  'url-too-long': 'the URL is very long',
+  'repeated-segment': 'a path segment keeps repeating',
+  'too-deep': 'the path is very deep',
+  'too-many-params': 'too many query parameters',
+};
+
+/** Words for why a page failed or was skipped; status is its HTTP status (0 if none). */
+export function reasonText(reason: string, status = 0): string {
+  const r = (reason ?? '').trim();
+  if (r === '') return '';
+  if (r.startsWith('trap:')) {
+    const sub = r.slice(5);
+    return `${reasons.trap}: ${traps[sub] ?? sub}`;
+  }
+  const words = reasons[r] ?? r;
+  return status > 0 && ['not-found', 'forbidden', 'server-error', 'rate-limited', 'http', 'redirect'].includes(r)
+    ? `${words} (HTTP ${status})`
+    : words;
+}
+
+const problems: Record<string, string> = {
+  'no-title': 'No <title> element',
+  'empty-title': 'The title is empty',
+  'multiple-titles': 'More than one <title>',
+  'unclosed-quote': 'An attribute’s quote is never closed',
+  'unclosed-comment': 'A comment runs to the end of the document',
+  'unclosed-element': 'An element is never closed (or a link inside a link)',
+  'unclosed-tag': 'A tag is missing its closing >',
+  'bad-base': 'The <base> URL is unusable',
+  'bad-link': 'A link target does not parse as a URL',
+};
+
+/** Words for a problem found in a page's HTML. */
+export function problemText(code: string): string {
+  return problems[code] ?? code;
+}
+
+const kinds: Record<string, string> = {
+  a: 'link',
+  area: 'image-map link',
+  img: 'image',
+  frame: 'frame',
+  iframe: 'inline frame',
+  link: 'link element',
+  refresh: 'meta refresh',
+  script: 'script',
+  embed: 'embed',
+  object: 'object',
+  media: 'audio or video',
+  form: 'form target',
+  text: 'URL in text',
+  redirect: 'redirect',
+  seed: 'seed',
+};
+
+/** Words for how a page links to another; rel is shown for link elements (stylesheet...). */
+export function kindText(kind: string, rel = ''): string {
+  const k = kinds[kind] ?? kind;
+  return kind === 'link' && rel.trim() !== '' ? `${k} (${rel.trim()})` : k;
+}
+
+const states: Record<string, string> = {
+  queued: 'queued',
+  fetched: 'fetched',
+  redirected: 'redirected',
+  failed: 'failed',
+  skipped: 'skipped',
+};
+
+/** Words for a page's state. */
+export function stateText(state: string): string {
+  return states[state] ?? state;
+}
+
+const facetNames: Record<string, string> = { host: 'Site', type: 'Type', crawl: 'Crawl', status: 'Status' };
+
+/** The order and titles of the facets. */
+export const facetOrder = ['host', 'type', 'status', 'crawl'];
+
+/** The title of a facet. */
+export function facetTitle(name: string): string {
+  return facetNames[name] ?? name;
+}
+
+const statusWords: Record<string, string> = {
+  resource: 'resource (not downloaded)',
+  redirect: 'redirect',
+  failed: 'failed',
+  queued: 'not fetched yet',
+};
+
+/** Words for a facet value. */
+export function facetValueText(facet: string, value: string): string {
+  if (facet === 'crawl') return `crawl ${value}`;
+  if (facet === 'status') return statusWords[value] ?? value;
+  return value;
+}

@@ -1,0 +1,76 @@
+import { fireEvent, render, screen, waitFor } from '@testing-library/svelte';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+vi.mock('../../wailsjs/runtime/runtime', () => ({ WindowSetBackgroundColour: vi.fn() }));
+vi.mock('../api', async (importOriginal) => {
+  const orig = await importOriginal<typeof import('../api')>();
+  return {
+    ...orig,
+    settings: vi.fn(),
+    saveSettings: vi.fn(),
+    workspace: vi.fn(),
+    openWorkspace: vi.fn(),
+    chooseWorkspace: vi.fn(),
+  };
+});
+
+import { openWorkspace, saveSettings, settings, workspace, type Settings } from '../api';
+import { applyTheme } from '../lib/theme';
+import SettingsView from './SettingsView.svelte';
+
+const stored: Settings = { userAgentSuffix: '', from: '', delayMs: 1000, perHost: 2, agents: 16, theme: 'system' };
+
+beforeEach(() => {
+  vi.mocked(settings).mockResolvedValue({ ...stored });
+  vi.mocked(saveSettings).mockImplementation(async (s: Settings) => ({ ...s }));
+  vi.mocked(workspace).mockResolvedValue({ path: '/data/research.mundaneum', bytes: 3 * 1024 * 1024, canChoose: false });
+});
+afterEach(() => {
+  vi.clearAllMocks();
+  applyTheme('system');
+});
+
+describe('SettingsView', () => {
+  it('saves identity and politeness', async () => {
+    render(SettingsView);
+    const ua = await screen.findByRole('textbox', { name: /user-agent suffix/i });
+    await fireEvent.input(ua, { target: { value: '+https://me.example/bot' } });
+    await fireEvent.input(screen.getByRole('textbox', { name: /^from/i }), { target: { value: 'me@example.org' } });
+    await fireEvent.input(screen.getByRole('spinbutton', { name: /delay/i }), { target: { value: '250' } });
+    expect(screen.getByText(/personal research crawler; \+https:\/\/me\.example\/bot/)).toBeTruthy();
+    await fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(saveSettings).toHaveBeenCalled());
+    expect(vi.mocked(saveSettings).mock.calls[0][0]).toEqual({
+      userAgentSuffix: '+https://me.example/bot', from: 'me@example.org', delayMs: 250, perHost: 2, agents: 16, theme: 'system',
+    });
+    await screen.findByText('Saved.');
+  });
+
+  it('shows an invalid setting’s message inline', async () => {
+    vi.mocked(saveSettings).mockRejectedValueOnce('{"code":"invalid","message":"From must be an e-mail address"}');
+    render(SettingsView);
+    await screen.findByRole('textbox', { name: /^from/i });
+    await fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('From must be an e-mail address');
+  });
+
+  it('applies the theme at once and saves it', async () => {
+    render(SettingsView);
+    const dark = await screen.findByRole('radio', { name: 'Dark' });
+    await waitFor(() => expect((dark as HTMLInputElement).disabled).toBe(false));
+    await fireEvent.click(dark);
+    expect(document.documentElement.getAttribute('data-theme')).toBe('dark');
+    await waitFor(() => expect(saveSettings).toHaveBeenCalledWith({ ...stored, theme: 'dark' }));
+  });
+
+  it('opens another workspace by path where there are no file dialogs', async () => {
+    vi.mocked(openWorkspace).mockRejectedValueOnce('{"code":"not-found","message":"no workspace at /x"}');
+    render(SettingsView);
+    await screen.findByText('/data/research.mundaneum');
+    expect(screen.getByText('3 MiB')).toBeTruthy();
+    await fireEvent.input(screen.getByRole('textbox', { name: /another workspace/i }), { target: { value: '/x' } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Open' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('There is no workspace at /x.');
+    expect(openWorkspace).toHaveBeenCalledWith('/x', false);
+  });
+});
