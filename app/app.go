@@ -129,14 +129,19 @@ func (a *App) crawl(id int64) (Crawl, error) {
 	return dto, nil
 }
 
-// progress turns a crawl's progress on workspace w into events.
+// progress turns a crawl's progress on workspace w into events. The crawl's record (seeds,
+// scope, start time) is read once; the live counters come with each snapshot.
 func (a *App) progress(w *workspace) func(crawl.Progress) {
+	var rec *store.Crawl
 	return func(p crawl.Progress) {
-		c, err := w.st.Crawl(context.Background(), p.CrawlID)
-		if err != nil {
-			return
+		if rec == nil || p.State != "running" {
+			c, err := w.st.Crawl(context.Background(), p.CrawlID)
+			if err != nil {
+				return
+			}
+			rec = &c
 		}
-		dto := crawlDTO(c)
+		dto := crawlDTO(*rec)
 		dto.State, dto.Fetched, dto.Failed, dto.Skipped, dto.Queued, dto.Bytes = p.State, p.Fetched, p.Failed, p.Skipped, p.Queued, p.Bytes
 		dto.PagesPerSec = p.PagesPerSec
 		if p.State != "running" {
