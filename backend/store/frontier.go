@@ -223,8 +223,11 @@ func (o *opState) enqueue(ctx context.Context, crawlID, from int64, targets []Ta
 			added++
 			o.added[t.Origin]++
 			if !created && state != StateFetched {
-				if _, err := o.tx.ExecContext(ctx, `UPDATE pages SET state=?, reason=NULL WHERE id=? AND state=?`,
-					StateQueued, id, StateSkipped); err != nil {
+				requeue, err := o.tx.Stmt(ctx, `UPDATE pages SET state=?, reason=NULL WHERE id=? AND state=?`)
+				if err != nil {
+					return added, err
+				}
+				if _, err := requeue.ExecContext(ctx, StateQueued, id, StateSkipped); err != nil {
 					return added, err
 				}
 			}

@@ -64,10 +64,12 @@ func (s *Store) SaveResult(ctx context.Context, r *Result) (SaveOutcome, error) 
 		case r.State == StateFetched && !r.Unchanged:
 			out.DuplicateOf, err = s.saveContent(ctx, tx, r)
 		case r.State == StateFetched:
-			_, err = tx.ExecContext(ctx, `UPDATE pages SET state=?, reason=NULL, detail=NULL, status=?,
+			var st *sql.Stmt
+			if st, err = tx.Stmt(ctx, `UPDATE pages SET state=?, reason=NULL, detail=NULL, status=?,
 				fetched_at=?, refresh_at=?, etag=coalesce(nullif(?,''), etag),
-				last_modified=coalesce(nullif(?,''), last_modified) WHERE id=?`,
-				StateFetched, r.Status, nowMs(), r.RefreshAt, r.ETag, r.LastModified, r.PageID)
+				last_modified=coalesce(nullif(?,''), last_modified) WHERE id=?`); err == nil {
+				_, err = st.ExecContext(ctx, StateFetched, r.Status, nowMs(), r.RefreshAt, r.ETag, r.LastModified, r.PageID)
+			}
 		default:
 			err = s.saveFailure(ctx, tx, r)
 		}
@@ -75,7 +77,12 @@ func (s *Store) SaveResult(ctx context.Context, r *Result) (SaveOutcome, error) 
 			return out, err
 		}
 		if r.ReplaceLinks {
-			if _, err := tx.ExecContext(ctx, `DELETE FROM links WHERE from_id=?`, r.PageID); err != nil {
+			// Prepared once: compiling the statement compiles links' count triggers too.
+			del, err := tx.Stmt(ctx, `DELETE FROM links WHERE from_id=?`)
+			if err != nil {
+				return out, err
+			}
+			if _, err := del.ExecContext(ctx, r.PageID); err != nil {
 				return out, err
 			}
 		}

@@ -158,6 +158,8 @@ func dsn(path string, readOnly bool) string {
 		v.Add("_pragma", "query_only(1)")
 	} else {
 		v.Add("_pragma", "journal_mode(WAL)")
+		// REPLACE conflict resolution then fires delete triggers, which keep counts exact.
+		v.Add("_pragma", "recursive_triggers(1)")
 		// A checkpointed WAL is cut back to 64 MiB instead of keeping its largest size.
 		v.Add("_pragma", "journal_size_limit(67108864)")
 		v.Add("_txlock", "immediate")
