@@ -192,7 +192,7 @@ func printResults(w io.Writer, res search.Results, r search.Request, tty bool) {
 	}
 	total := fmt.Sprint(res.Total)
 	if res.TotalApprox {
-		total = "more than " + total
+		total = "about " + total
 	}
 	from := 0
 	if len(res.Results) > 0 {

@@ -12,6 +12,8 @@ import (
 // values are bound, and FTS5 expressions are built here with every term quoted.
 type plan struct {
 	match   string       // FTS5 expression for the statement's MATCH; "" when none
+	conj    []conjunct   // the positive conjuncts of match (see rankable)
+	negated bool         // match leaves out some text (a NOT b)
 	rank    string       // FTS5 expression ranking and highlighting hits when match is ""
 	where   []string     // conditions on p, ANDed
 	args    []any        // arguments of where, in order; *regexLeaf values are bound late
@@ -52,6 +54,7 @@ type compiler struct {
 	args  []any
 	regs  []*regexLeaf
 	notes *notes
+	atoms []string // what fts has quoted since atoms was last reset (see conjunct)
 }
 
 // universe: the pages a query without top-level text ranges over. Duplicates are collapsed
@@ -76,9 +79,11 @@ func compile(root Node, w Weights, n *notes) *plan {
 	var pos, neg []string
 	var rest []Node
 	for _, x := range conj {
+		c.atoms = nil
 		if e, positive, ok := c.fts(x); ok {
 			if positive {
 				pos = append(pos, e)
+				pl.conj = append(pl.conj, conjunct{expr: e, atoms: c.atoms})
 			} else {
 				neg = append(neg, e)
 			}
@@ -87,8 +92,9 @@ func compile(root Node, w Weights, n *notes) *plan {
 		rest = append(rest, x)
 	}
 	if len(pos) > 0 {
-		pl.match = combine(pos, neg)
+		pl.match, pl.negated = combine(pos, neg), len(neg) > 0
 	} else {
+		pl.conj = nil
 		// No text to drive the statement: negated text joins the SQL conditions.
 		rest = conj
 	}
@@ -158,7 +164,7 @@ func (c *compiler) fts(n Node) (expr string, positive, ok bool) {
 		for i := range x.Groups {
 			g := x.Groups[i]
 			g.Phrase = true // inside NEAR every group is a phrase, without stemming
-			gs = append(gs, phrase(g.Words, g.Prefix))
+			gs = append(gs, c.phrase(g.Words, g.Prefix))
 		}
 		return colFilter(x.Field, "NEAR("+strings.Join(gs, " ")+", "+strconv.Itoa(x.Distance)+")"), true, true
 	case *Not:
@@ -203,18 +209,34 @@ func (c *compiler) fts(n Node) (expr string, positive, ok bool) {
 // matches both alternatives, so it ranks above one with another form only.
 func (c *compiler) ftsText(t *Text) string {
 	if t.Phrase || t.Prefix || len(t.Words) != 1 || !c.w.Stem || t.Field == FieldURL {
-		return colFilter(t.Field, phrase(t.Words, t.Prefix))
+		return colFilter(t.Field, c.phrase(t.Words, t.Prefix))
 	}
 	w := strings.ToLower(t.Words[0])
 	forms := stemForms(w, c.w.MaxVariants)
 	if len(forms) == 0 {
-		return colFilter(t.Field, quote(w))
+		return colFilter(t.Field, c.phrase([]string{w}, false))
 	}
 	var alts []string
 	for range max(c.w.ExactRepeat, 1) {
-		alts = append(alts, quote(w))
+		alts = append(alts, c.phrase([]string{w}, false))
 	}
-	return colFilter(t.Field, "("+strings.Join(append(alts, forms...), " OR ")+")")
+	for _, f := range forms {
+		alts = append(alts, c.phrase([]string{f}, false))
+	}
+	return colFilter(t.Field, "("+strings.Join(alts, " OR ")+")")
+}
+
+// phrase quotes words as one FTS5 phrase and notes its atoms: the doclists of its words
+// (of its last word's prefix when prefix is set), which ranking it would read.
+func (c *compiler) phrase(words []string, prefix bool) string {
+	for i, w := range words {
+		a := quote(strings.ToLower(w))
+		if prefix && i == len(words)-1 {
+			a += "*"
+		}
+		c.atoms = append(c.atoms, a)
+	}
+	return phrase(words, prefix)
 }
 
 // quote makes one FTS5 string: the only special character inside is the quote, doubled.

@@ -7,7 +7,7 @@ import (
 )
 
 // present fetches what the page of hits shows: metadata, snippets, duplicate counts.
-func (s *Searcher) present(ctx context.Context, root Node, st *statement, page []hit, best float64) ([]Result, error) {
+func (s *Searcher) present(ctx context.Context, root Node, page []hit, best float64) ([]Result, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT p.id, p.url, coalesce(p.title, ''), coalesce(h.origin, ''),
 		coalesce(p.content_type, ''), coalesce(p.status, 0), p.state, coalesce(p.fetched_at, 0), coalesce(p.hash, '')
 		FROM pages p LEFT JOIN hosts h ON h.id = p.host_id WHERE p.id IN (SELECT value FROM json_each(?))`, idsJSON(page))
@@ -46,11 +46,7 @@ func (s *Searcher) present(ctx context.Context, root Node, st *statement, page [
 		if !ok {
 			continue // deleted meanwhile
 		}
-		if st.ranked {
-			r.Score = normalise(hit.score, best)
-		} else {
-			r.Score = 1000
-		}
+		r.Score = normalise(hit.score, best)
 		r.Copies = copies[hashes[hit.id]]
 		r.Snippet = makeSnippet(texts[hit.id], h)
 		out = append(out, *r)

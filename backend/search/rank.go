@@ -19,12 +19,14 @@ type Weights struct {
 	Links float64
 	// BoostDepth is how many of the best bm25 hits get the link boost (it stays cheap).
 	BoostDepth int
-	// Stem makes a plain word match the other words of its stem too (a stem prefix, or up
-	// to MaxVariants inflections of a short stem); the word as typed is counted
-	// ExactRepeat more times in bm25, so exact matches rank first.
+	// Stem makes a plain word match up to MaxVariants other words of its stem too (its
+	// inflections, see stemForms); the word as typed is counted ExactRepeat more times in
+	// bm25, so exact matches rank first.
 	Stem        bool
 	MaxVariants int
 	ExactRepeat int
+	// RankBudget is how many index rows bm25 may count per query (see rankable).
+	RankBudget int
 }
 
 // DefaultWeights are the weights a new Searcher uses.
@@ -32,7 +34,8 @@ var DefaultWeights = Weights{
 	Title: 10, Headings: 4, Body: 1, Anchors: 8, URL: 3,
 	Links:      0.1,
 	BoostDepth: 200,
-	Stem:       true, MaxVariants: 4, ExactRepeat: 1,
+	Stem:       true, MaxVariants: 8, ExactRepeat: 1,
+	RankBudget: 50_000,
 }
 
 // bm25SQL is the rank expression for the weights (numbers formatted here, never user text).
@@ -75,10 +78,10 @@ func (s *Searcher) boost(ctx context.Context, hits []hit) (float64, error) {
 	return hits[0].score, nil
 }
 
-// citing counts the distinct other pages linking to each hit.
+// citing returns how many distinct other pages link to each hit (kept up to date in
+// pages.inlinks by the store).
 func citing(ctx context.Context, db *sql.DB, hits []hit) (map[int64]int, error) {
-	rows, err := db.QueryContext(ctx, `SELECT to_id, count(DISTINCT from_id) FROM links
-		WHERE to_id IN (SELECT value FROM json_each(?)) AND from_id <> to_id GROUP BY to_id`, idsJSON(hits))
+	rows, err := db.QueryContext(ctx, `SELECT id, inlinks FROM pages WHERE id IN (SELECT value FROM json_each(?))`, idsJSON(hits))
 	if err != nil {
 		return nil, fmt.Errorf("count citing pages: %w", err)
 	}
@@ -110,4 +113,123 @@ func normalise(score, best float64) int {
 		return 1000
 	}
 	return int(math.Round(1000 * min(score/best, 1)))
+}
+
+// rankText finds and ranks the matches of a query driven by a MATCH (see RankBudget): the
+// best of the first RankCap matches in index order, all of them when there are fewer. It
+// returns them best first, with the number of matches (estimated when approx).
+func (s *Searcher) rankText(ctx context.Context, root Node, pl *plan, st *statement) (hits []hit, total int, approx bool, err error) {
+	e := s.estimator()
+	ranked, all, err := e.rankable(ctx, pl.conj, s.w.RankBudget)
+	if err != nil {
+		return nil, 0, false, err
+	}
+	if all && !pl.negated {
+		// bm25 can afford every phrase: one pass scores the matches.
+		hits, err = st.scored(ctx, s.db, RankCap+1)
+	} else {
+		hits, err = st.ids(ctx, s.db, RankCap+1)
+	}
+	if err != nil || len(hits) == 0 {
+		return nil, 0, false, err
+	}
+	total = len(hits)
+	if len(hits) > RankCap {
+		maxRow, err := e.maxRowid(ctx)
+		if err != nil {
+			return nil, 0, false, err
+		}
+		total, approx = estimateTotal(len(hits), hits[len(hits)-1].id, maxRow), true
+		hits = hits[:RankCap]
+	}
+	switch {
+	case all && !pl.negated:
+	case len(ranked) > 0:
+		err = s.scoreRange(ctx, ranked, hits)
+	default:
+		err = s.scoreFields(ctx, root, hits)
+	}
+	if err != nil {
+		return nil, 0, false, err
+	}
+	sortHits(hits)
+	return hits, total, approx, nil
+}
+
+// scoreRange scores hits (in rowid order) with bm25 over the ranked conjuncts only: the
+// others are too common to be worth counting (see RankBudget).
+func (s *Searcher) scoreRange(ctx context.Context, ranked []conjunct, hits []hit) error {
+	exprs := make([]string, len(ranked))
+	for i, c := range ranked {
+		exprs[i] = c.expr
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT rowid, `+s.w.bm25SQL()+` FROM page_fts
+		WHERE page_fts MATCH ? AND rowid >= ? AND rowid <= ?`, combine(exprs, nil), hits[0].id, hits[len(hits)-1].id)
+	if err != nil {
+		return fmt.Errorf("rank: %w", err)
+	}
+	scored, err := scanHits(rows)
+	if err != nil {
+		return fmt.Errorf("rank: %w", err)
+	}
+	scores := make(map[int64]float64, len(scored))
+	for _, h := range scored {
+		scores[h.id] = h.score
+	}
+	for i := range hits {
+		hits[i].score = scores[hits[i].id]
+	}
+	return nil
+}
+
+// scoreFields scores hits when every word of the query is too common for bm25 (it would
+// give them no weight anyway): by the query words the page's title and URL hold, weighted
+// as bm25 weighs those fields, over a base for matching at all. The citation boost then
+// orders pages alike.
+func (s *Searcher) scoreFields(ctx context.Context, root Node, hits []hit) error {
+	// Hits of common words are dense in rowid order: reading their range is cheaper than
+	// looking each up.
+	lo, hi := hits[0].id, hits[len(hits)-1].id
+	q, args := `SELECT id, coalesce(title, ''), url FROM pages WHERE id IN (SELECT value FROM json_each(?))`, []any{idsJSON(hits)}
+	if hi-lo < 4*int64(len(hits)) {
+		q, args = `SELECT id, coalesce(title, ''), url FROM pages WHERE id BETWEEN ? AND ?`, []any{lo, hi}
+	}
+	rows, err := s.db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return fmt.Errorf("rank: %w", err)
+	}
+	defer rows.Close()
+	h := newHighlighter(root, s.w)
+	scores := make(map[int64]float64, len(hits))
+	for i := range hits {
+		scores[hits[i].id] = 0
+	}
+	for rows.Next() {
+		var id int64
+		var title, url string
+		if err := rows.Scan(&id, &title, &url); err != nil {
+			return err
+		}
+		if _, ok := scores[id]; ok {
+			scores[id] = s.w.Body + s.w.Title*float64(hitWords(title, h)) + s.w.URL*float64(hitWords(url, h))
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("rank: %w", err)
+	}
+	for i := range hits {
+		hits[i].score = scores[hits[i].id]
+	}
+	return nil
+}
+
+// hitWords counts the distinct query words (or forms of them) in text.
+func hitWords(text string, h *highlighter) int {
+	var seen []string
+	for _, sp := range tokenSpans(text, h) {
+		if sp.hit && !slices.Contains(seen, sp.key) {
+			seen = append(seen, sp.key)
+		}
+	}
+	return len(seen)
 }

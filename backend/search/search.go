@@ -29,8 +29,8 @@ type Request struct {
 // Results is one page of hits for a query.
 type Results struct {
 	Query       string
-	Total       int  // matches (a lower bound when TotalApprox)
-	TotalApprox bool // counting stopped at a cap
+	Total       int  // matches (an estimate when TotalApprox)
+	TotalApprox bool // too many to count: Total is estimated (text queries) or a lower bound (TotalCap)
 	New         int  // matches new since Request.NewSince
 	RankApprox  bool // too many matches to score them all: the first RankCap were ranked
 	Took        time.Duration
@@ -82,15 +82,18 @@ const (
 type Searcher struct {
 	db *sql.DB
 	w  Weights
+	df *dfCache
 }
 
 // New returns a searcher over db (the store's read pool) with DefaultWeights.
-func New(db *sql.DB) *Searcher { return &Searcher{db: db, w: DefaultWeights} }
+func New(db *sql.DB) *Searcher { return &Searcher{db: db, w: DefaultWeights, df: &dfCache{}} }
 
 // WithWeights returns a searcher over the same pool that ranks with w (for tuning).
 func (s *Searcher) WithWeights(w Weights) *Searcher {
-	return &Searcher{db: s.db, w: w}
+	return &Searcher{db: s.db, w: w, df: s.df}
 }
+
+func (s *Searcher) estimator() estimator { return estimator{db: s.db, cache: s.df} }
 
 // Search runs r.Query and returns results r.Offset..r.Offset+r.Limit. When the query finds
 // nothing and a spelling correction does, the corrected results are returned (Corrected).
@@ -152,19 +155,10 @@ func (s *Searcher) run(ctx context.Context, root Node, r Request, n *notes) (Res
 	var hits []hit
 	var err error
 	if st.ranked && st.rankExpr == "" {
-		// One pass scores up to RankCap+1 matches: below the cap that is the whole answer;
-		// above it the first RankCap are ranked and the matches are counted apart.
-		if hits, err = st.scored(ctx, s.db, RankCap+1); err != nil {
+		if hits, res.Total, res.TotalApprox, err = s.rankText(ctx, root, pl, st); err != nil {
 			return res, err
 		}
-		res.Total = len(hits)
-		if len(hits) > RankCap {
-			hits, res.RankApprox = hits[:RankCap], true
-			if res.Total, res.TotalApprox, err = st.count(ctx, s.db); err != nil {
-				return res, err
-			}
-		}
-		sortHits(hits)
+		res.RankApprox = res.TotalApprox
 	} else {
 		if res.Total, res.TotalApprox, err = st.count(ctx, s.db); err != nil || res.Total == 0 {
 			return res, err
@@ -185,15 +179,19 @@ func (s *Searcher) run(ctx context.Context, root Node, r Request, n *notes) (Res
 			return res, err
 		}
 	}
-	best := 0.0
-	if st.ranked {
-		if best, err = s.boost(ctx, hits); err != nil {
-			return res, err
+	if !st.ranked {
+		// Only filters: the pages found are ordered by how many others cite them.
+		for i := range hits {
+			hits[i].score = 1
 		}
+	}
+	best, err := s.boost(ctx, hits)
+	if err != nil {
+		return res, err
 	}
 	if r.Offset < len(hits) {
 		page := hits[r.Offset:min(want, len(hits))]
-		if res.Results, err = s.present(ctx, root, st, page, best); err != nil {
+		if res.Results, err = s.present(ctx, root, page, best); err != nil {
 			return res, err
 		}
 	}
@@ -290,6 +288,20 @@ func (st *statement) countNew(ctx context.Context, db *sql.DB, since int64) (int
 	return n, nil
 }
 
+// ids returns up to k matches, unscored, in index order.
+func (st *statement) ids(ctx context.Context, db *sql.DB, k int) ([]hit, error) {
+	id, from := "p.id", st.from
+	if st.textOnly {
+		id, from = "page_fts.rowid", "page_fts"
+	}
+	rows, err := db.QueryContext(ctx, `SELECT `+id+`, 0 FROM `+from+` WHERE `+st.where+` LIMIT ?`,
+		append(slices.Clone(st.args), k)...)
+	if err != nil {
+		return nil, fmt.Errorf("match: %w", err)
+	}
+	return scanHits(rows)
+}
+
 // scored returns up to k matches with their bm25 scores, in index order.
 func (st *statement) scored(ctx context.Context, db *sql.DB, k int) ([]hit, error) {
 	id, from := "p.id", st.from
@@ -323,11 +335,13 @@ func sortHits(hits []hit) {
 
 // top returns the best k hits in rank order (or page order when nothing ranks them).
 func (st *statement) top(ctx context.Context, db *sql.DB, k int) ([]hit, error) {
-	q := `SELECT p.id, ` + st.rankCol + ` AS r FROM ` + st.from + ` WHERE ` + st.where + ` ORDER BY r, p.id LIMIT ?`
-	args := append(slices.Clone(st.args), k)
 	if st.rankExpr != "" {
 		return st.topApart(ctx, db, k)
 	}
+	// Nothing ranks the matches: take the first k in the order of the index that finds
+	// them (sorting a filter's every match by id would cost a temporary B-tree).
+	q := `SELECT p.id, ` + st.rankCol + ` FROM ` + st.from + ` WHERE ` + st.where + ` LIMIT ?`
+	args := append(slices.Clone(st.args), k)
 	rows, err := db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("rank: %w", err)

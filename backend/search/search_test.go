@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -52,9 +53,21 @@ func urls(res Results) []string {
 	return out
 }
 
+// TestQueryLanguage runs every query with the default ranking budget, with none (every
+// word too common for bm25: field scores) and with a budget of a few rows (the rarest
+// words ranked, the others filtering): the matches must be the same.
 func TestQueryLanguage(t *testing.T) {
 	st := workspace(t, library)
-	s := New(st.ReadDB())
+	for _, budget := range []int{DefaultWeights.RankBudget, 0, 3} {
+		w := DefaultWeights
+		w.RankBudget = budget
+		t.Run(fmt.Sprintf("budget=%d", budget), func(t *testing.T) {
+			testQueryLanguage(t, New(st.ReadDB()).WithWeights(w))
+		})
+	}
+}
+
+func testQueryLanguage(t *testing.T, s *Searcher) {
 	for _, tc := range []struct {
 		q    string
 		want []string // sorted, without http://

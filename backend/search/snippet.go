@@ -5,7 +5,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/kljensen/snowball/english"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -41,13 +40,8 @@ func newHighlighter(root Node, w Weights) *highlighter {
 			}
 			h.exact[f] = true
 			if !t.Phrase && w.Stem && t.Field != FieldURL {
-				stem := english.Stem(f, false)
-				if len(stem) >= 4 && strings.HasPrefix(f, stem) {
-					h.prefixes = append(h.prefixes, stem)
-				} else {
-					for _, v := range variants(f, w.MaxVariants) {
-						h.exact[v] = true
-					}
+				for _, v := range stemForms(f, w.MaxVariants) {
+					h.exact[v] = true
 				}
 			}
 		}

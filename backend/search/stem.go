@@ -8,32 +8,23 @@ import (
 )
 
 // The index is not stemmed, so stemming happens on the query side: a plain word also
-// matches the other words of its Porter2 (Snowball English) class. For a stem of four
-// letters or more that starts the word, that is the stem as a prefix ("connections" ->
-// "connect"*, one FTS5 term that reaches only words the index holds); otherwise the word
-// gets the regular inflections that stem back to its stem (cat -> cats, but never catalog;
-// making -> make, makes).
+// matches the other words of its Porter2 (Snowball English) class that inflection makes
+// from its stem (connections -> connect, connected, connecting, connection; cat -> cats,
+// but never catalog; making -> make, makes). They are explicit words, not a stem prefix:
+// "connect"* would also reach connector and connectivity, and FTS5 merges the doclist of
+// every word with a prefix of four letters or more before it returns a row (the prefix
+// index covers two and three), which costs a second on a million pages.
 
-// stemForms returns the FTS5 alternatives of a plain word w (lower case) besides w
-// itself: a stem prefix, or inflections; nil for words that do not stem (numbers,
-// non-English letters, very short or very long words).
+// stemForms returns the words besides w (lower case) that a plain word w also matches;
+// nil for words that do not stem (numbers, non-English letters, very short or very long
+// words).
 func stemForms(w string, maxVariants int) []string {
-	if maxVariants <= 0 || len(w) < 3 || len(w) > 30 || !isASCIILower(w) {
-		return nil
-	}
-	stem := english.Stem(w, false)
-	if len(stem) >= 4 && strings.HasPrefix(w, stem) {
-		return []string{quote(stem) + "*"}
-	}
-	var out []string
-	for _, v := range variants(w, maxVariants) {
-		out = append(out, quote(v))
-	}
-	return out
+	return variants(w, maxVariants)
 }
 
 // suffixes tried on a stem, most useful first (the list is cut at MaxVariants).
-var suffixes = []string{"", "s", "ed", "ing", "es", "d", "er", "ers", "y", "ies", "ied"}
+var suffixes = []string{"", "s", "ed", "ing", "es", "d", "ion", "ions", "er", "ers", "ation", "ations",
+	"ment", "ments", "ies", "ied", "y", "ings"}
 
 // variants returns up to max other words with the same stem as w (lower case), or nil
 // for words that are short, not ASCII letters, or numbers.
@@ -52,7 +43,8 @@ func variants(w string, max int) []string {
 		bases = append(bases, stem[:len(stem)-1]+"y")
 	case last == 'e': // make <- making
 		bases = append(bases, stem[:len(stem)-1])
-	case !strings.ContainsRune("aeiouwxy", rune(last)) && len(stem) >= 3: // run <- running
+	case len(stem) >= 3 && len(stem) <= 5 && !isVowel(last) && isVowel(stem[len(stem)-2]) &&
+		!isVowel(stem[len(stem)-3]) && !strings.ContainsRune("wxy", rune(last)): // run <- running
 		bases = append(bases, stem+string(last))
 	}
 	var out []string
@@ -83,3 +75,5 @@ func isASCIILower(s string) bool {
 	}
 	return true
 }
+
+func isVowel(c byte) bool { return strings.IndexByte("aeiou", c) >= 0 }

@@ -11,15 +11,38 @@ import (
 
 // "Did you mean" is Glimpse's approximate matching: a word the index does not hold is
 // replaced by the most frequent index term within Damerau-Levenshtein distance 2 (1 for
-// words of four letters or less). Candidates come from the index's own vocabulary (the
-// fts5vocab table page_vocab) without scanning it: the terms that share the word's first
-// two letters (a range scan, at most maxRangeTerms), and every string one edit away from
-// the word (looked up by equality, which costs nothing for strings the index lacks).
+// words of four letters or less). Candidates come from the index itself, at a cost that
+// does not grow with its size; suggest_fts.go reads terms straight from the FTS5 b-tree:
+//
+//   - the terms that share the word's first k letters (k >= 2, as small as keeps their
+//     leaf pages under prefixPageBudget), and the terms just before and after those,
+//     which share the longest prefix of the word that the index knows: no term one edit
+//     away from the word can differ from it before that prefix ends;
+//   - when none of those is one edit away (and for words of up to shortWord letters,
+//     which are often one edit away from several), the strings one edit away with the
+//     edit before k, looked up one position at a time from the last (a typo usually ends
+//     the known prefix) until a position yields some (through all of them for short words).
+//
+// An FTS5 index is a list of segments, and looking a term up costs a b-tree search in
+// each. Words worth suggesting are in the largest segment, so the candidates are first
+// looked for there alone. Only if none is one edit away are the terms around the prefix
+// read from every segment, and only if none of those is close enough are the strings one
+// edit away probed with MATCH (rare words with a typo near their start; nonsense).
+// Among the candidates at the smallest distance, the one in most pages wins; frequency is
+// estimated from the first freqSample matching rows rather than counted, since a common
+// word is in a large part of a million pages.
 const (
-	minTermLen    = 3
-	maxTermLen    = 24
-	maxDistance   = 2
-	maxRangeTerms = 5000
+	minTermLen  = 3
+	maxTermLen  = 24
+	maxDistance = 2
+	// shortWord is the length up to which all the words one edit away are looked for.
+	shortWord = 6
+	// prefixPageBudget bounds the leaf pages read for the terms sharing a prefix.
+	prefixPageBudget = 100
+	// maxRanked bounds the candidates at one distance whose frequency is estimated.
+	maxRanked = 12
+	// freqSample is how many matching rows a frequency estimate reads.
+	freqSample = 100
 )
 
 // correct returns the query with its unknown words corrected, or "" when it has none to
@@ -117,111 +140,6 @@ func replaceWords(q string, fixes map[string]string) string {
 		i = j
 	}
 	return b.String()
-}
-
-// nearest returns the best correction of w from the index's vocabulary: the smallest
-// edit distance, then the most documents; "" if none is close enough.
-func (s *Searcher) nearest(ctx context.Context, w string) (string, error) {
-	rw := []rune(w)
-	limit := maxDistance
-	if len(rw) <= 4 {
-		limit = 1
-	}
-	best, bestDist, bestDocs := "", limit+1, 0
-	consider := func(t string, docs int) {
-		if t == w || !correctable(t) {
-			return
-		}
-		rt := []rune(t)
-		if abs(len(rt)-len(rw)) > limit {
-			return
-		}
-		d := distance(rw, rt, limit)
-		if d < bestDist || (d == bestDist && (docs > bestDocs || docs == bestDocs && t < best)) {
-			best, bestDist, bestDocs = t, d, docs
-		}
-	}
-	scan := func(q string, args ...any) error {
-		rows, err := s.db.QueryContext(ctx, q, args...)
-		if err != nil {
-			return fmt.Errorf("vocabulary: %w", err)
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var t string
-			var docs int
-			if err := rows.Scan(&t, &docs); err != nil {
-				return err
-			}
-			consider(t, docs)
-		}
-		return rows.Err()
-	}
-	// Terms with the same first two letters.
-	lo := string(rw[:2])
-	hi := lo + "\U0010FFFF"
-	if err := scan(`SELECT term, doc FROM page_vocab WHERE term >= ? AND term < ? LIMIT ?`, lo, hi, maxRangeTerms); err != nil {
-		return "", err
-	}
-	// Strings one edit away, for errors in the first two letters.
-	if bestDist > 1 {
-		edits := edits1(rw)
-		for i := 0; i < len(edits); i += 500 {
-			part := edits[i:min(i+500, len(edits))]
-			args := make([]any, len(part))
-			for j, e := range part {
-				args[j] = e
-			}
-			if err := scan(`SELECT term, doc FROM page_vocab WHERE term IN (`+placeholders(len(part))+`)`, args...); err != nil {
-				return "", err
-			}
-		}
-	}
-	if bestDist > limit {
-		return "", nil
-	}
-	return best, nil
-}
-
-// edits1 returns the strings one deletion, transposition, replacement or insertion (of a
-// letter a-z or one of the word's own letters) away from w, that change its first two
-// letters (the others are found by the range scan).
-func edits1(w []rune) []string {
-	letters := map[rune]bool{}
-	for r := 'a'; r <= 'z'; r++ {
-		letters[r] = true
-	}
-	for _, r := range w {
-		letters[r] = true
-	}
-	seen := map[string]bool{}
-	var out []string
-	add := func(rs []rune) {
-		s := string(rs)
-		if !seen[s] && len(rs) >= 2 && (rs[0] != w[0] || rs[1] != w[1]) {
-			seen[s] = true
-			out = append(out, s)
-		}
-	}
-	for i := 0; i <= 2 && i <= len(w); i++ {
-		if i < len(w) {
-			add(append(append([]rune{}, w[:i]...), w[i+1:]...)) // delete
-		}
-		if i+1 < len(w) {
-			t := append([]rune{}, w...)
-			t[i], t[i+1] = t[i+1], t[i]
-			add(t) // transpose
-		}
-		for r := range letters {
-			if i < len(w) {
-				t := append([]rune{}, w...)
-				t[i] = r
-				add(t) // replace
-			}
-			add(append(append(append([]rune{}, w[:i]...), r), w[i:]...)) // insert
-		}
-	}
-	return out
 }
 
 func abs(x int) int {

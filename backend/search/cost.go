@@ -1,0 +1,180 @@
+package search
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// FTS5's bm25() first counts, for every phrase of the MATCH expression, all the rows that
+// contain it (its IDF), whatever the LIMIT: a word found in most of a million pages costs
+// ~100 ms before the first row comes back, and bm25 gives such a word almost no weight
+// anyway (FTS5 clamps the IDF of a word in more than half of the rows to ~0). So a query is
+// ranked the way Elasticsearch's common-terms query ranks: its conjuncts are taken from the
+// rarest up while the rows bm25 would count stay within Weights.RankBudget (50,000 rows,
+// about 5 ms of CPU); those are scored with bm25, and the commoner ones only filter.
+// When even the rarest is over budget, hits are scored by the query words in their title
+// and URL, and by citations. Within the budget (any query over an index of up to ~20,000
+// pages, or of rarer words) ranking is plain bm25.
+
+// dfSample is how many matches a document-frequency probe reads: rarer terms are counted,
+// commoner ones estimated from where their dfSample-th match falls in the rowid space.
+const dfSample = 256
+
+// conjunct is one top-level text part of a query: its FTS5 expression and the atoms (one
+// quoted word, or a prefix) whose doclists bm25 would read to rank it.
+type conjunct struct {
+	expr  string
+	atoms []string
+}
+
+// dfCache remembers document-frequency estimates of atoms for a minute: they only choose
+// how to rank, so a slightly stale figure does no harm.
+type dfCache struct {
+	mu      sync.Mutex
+	at      time.Time
+	maxRow  int64
+	entries map[string]int
+}
+
+const (
+	dfCacheTTL = time.Minute
+	dfCacheMax = 20_000
+)
+
+// estimator estimates the document frequencies of atoms, with the cache of a Searcher.
+type estimator struct {
+	db    *sql.DB
+	cache *dfCache
+}
+
+// maxRowid returns the largest rowid of the index (cached with the estimates).
+func (e estimator) maxRowid(ctx context.Context) (int64, error) {
+	c := e.cache
+	c.mu.Lock()
+	if time.Since(c.at) < dfCacheTTL && c.maxRow > 0 {
+		m := c.maxRow
+		c.mu.Unlock()
+		return m, nil
+	}
+	c.mu.Unlock()
+	var m sql.NullInt64
+	if err := e.db.QueryRowContext(ctx, `SELECT max(rowid) FROM page_fts`).Scan(&m); err != nil {
+		return 0, fmt.Errorf("index size: %w", err)
+	}
+	c.mu.Lock()
+	if c.maxRow != m.Int64 || time.Since(c.at) >= dfCacheTTL {
+		c.entries, c.at = map[string]int{}, time.Now()
+	}
+	c.maxRow = m.Int64
+	c.mu.Unlock()
+	return m.Int64, nil
+}
+
+// dfs estimates how many rows of the index contain each atom: exactly below dfSample,
+// else from the rowid of its dfSample-th match (rows are assumed spread evenly over
+// rowids). The atoms not in the cache are probed in one statement.
+func (e estimator) dfs(ctx context.Context, atoms []string) (map[string]int, error) {
+	maxRow, err := e.maxRowid(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]int, len(atoms))
+	var probe []string
+	c := e.cache
+	c.mu.Lock()
+	for _, a := range atoms {
+		if n, ok := c.entries[a]; ok {
+			out[a] = n
+		} else if !slices.Contains(probe, a) {
+			probe = append(probe, a)
+		}
+	}
+	c.mu.Unlock()
+	if len(probe) == 0 {
+		return out, nil
+	}
+	parts := make([]string, len(probe))
+	args := make([]any, 0, 2*len(probe))
+	for i, a := range probe {
+		parts[i] = `SELECT ` + strconv.Itoa(i) + `, count(*), max(rowid) FROM (SELECT rowid FROM page_fts WHERE page_fts MATCH ? LIMIT ?)`
+		args = append(args, a, dfSample)
+	}
+	rows, err := e.db.QueryContext(ctx, strings.Join(parts, " UNION ALL "), args...)
+	if err != nil {
+		return nil, fmt.Errorf("term frequency: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var i, cnt int
+		var kth sql.NullInt64
+		if err := rows.Scan(&i, &cnt, &kth); err != nil {
+			return nil, fmt.Errorf("term frequency: %w", err)
+		}
+		n := cnt
+		if cnt >= dfSample && kth.Int64 > 0 {
+			n = max(cnt, int(float64(dfSample)*float64(maxRow)/float64(kth.Int64)))
+		}
+		out[probe[i]] = n
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("term frequency: %w", err)
+	}
+	c.mu.Lock()
+	if len(c.entries)+len(probe) > dfCacheMax {
+		c.entries = map[string]int{}
+	}
+	for _, a := range probe {
+		c.entries[a] = out[a]
+	}
+	c.mu.Unlock()
+	return out, nil
+}
+
+// rankable picks the positive conjuncts bm25 scores (rarest first, while they cost at most
+// budget rows) and reports whether that is all of them.
+func (e estimator) rankable(ctx context.Context, conj []conjunct, budget int) (ranked []conjunct, all bool, err error) {
+	type costed struct {
+		c    conjunct
+		cost int
+	}
+	var atoms []string
+	for _, c := range conj {
+		atoms = append(atoms, c.atoms...)
+	}
+	df, err := e.dfs(ctx, atoms)
+	if err != nil {
+		return nil, false, err
+	}
+	cs := make([]costed, len(conj))
+	for i, c := range conj {
+		cs[i].c = c
+		for _, a := range c.atoms {
+			cs[i].cost += df[a]
+		}
+	}
+	slices.SortStableFunc(cs, func(a, b costed) int { return a.cost - b.cost })
+	spent := 0
+	for _, c := range cs {
+		if spent+c.cost > budget {
+			break
+		}
+		spent += c.cost
+		ranked = append(ranked, c.c)
+	}
+	return ranked, len(ranked) == len(conj), nil
+}
+
+// estimateTotal estimates the matches of a query from its first n matches in rowid order,
+// the last of which is last.
+func estimateTotal(n int, last, maxRow int64) int {
+	if last <= 0 || maxRow <= last {
+		return n
+	}
+	return max(n, int(float64(n)*float64(maxRow)/float64(last)))
+}

@@ -1,0 +1,85 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestRankingWithinBudget checks the document-frequency estimates that choose what bm25
+// ranks, and the rankings used when a query's words are too common to count.
+func TestRankingWithinBudget(t *testing.T) {
+	var pages []page
+	for i := range 600 {
+		p := page{url: fmt.Sprintf("http://big.test/p%d", i), title: fmt.Sprintf("page %d", i),
+			body: "plenty of common words here"}
+		switch i {
+		case 100, 300, 500:
+			p.body += " zeppelin"
+		case 450:
+			p.title = "Common knowledge"
+		}
+		pages = append(pages, p)
+	}
+	st := workspace(t, pages)
+	ctx := context.Background()
+	s := New(st.ReadDB())
+	e := s.estimator()
+	for range 2 { // probed, then cached
+		df, err := e.dfs(ctx, []string{`"zeppelin"`, `"common"`, `"nowhere"`, `"zeppelin"`})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := df[`"zeppelin"`]; n != 3 {
+			t.Errorf("df(zeppelin) = %d; want exactly 3", n)
+		}
+		if n := df[`"common"`]; n < 480 || n > 720 {
+			t.Errorf("df(common) = %d; want about 601", n)
+		}
+		if n, ok := df[`"nowhere"`]; !ok || n != 0 {
+			t.Errorf("df(nowhere) = %d, %v", n, ok)
+		}
+	}
+	conj := []conjunct{{expr: `"common"`, atoms: []string{`"common"`}}, {expr: `"zeppelin"`, atoms: []string{`"zeppelin"`}}}
+	ranked, all, err := e.rankable(ctx, conj, 100)
+	if err != nil || all || len(ranked) != 1 || ranked[0].expr != `"zeppelin"` {
+		t.Errorf("rankable(budget 100) = %v, %v, %v; want only the rare word", ranked, all, err)
+	}
+
+	for _, budget := range []int{0, 100, DefaultWeights.RankBudget} {
+		w := DefaultWeights
+		w.RankBudget = budget
+		s := s.WithWeights(w)
+		// Too common for bm25 at budget 0: the page with the word in its title comes first.
+		res, err := s.Search(ctx, Request{Query: "common", Limit: 5})
+		if err != nil || len(res.Results) == 0 || !strings.HasSuffix(res.Results[0].URL, "/p450") || res.Results[0].Score != 1000 {
+			t.Errorf("budget %d: common: %+v, %v; want p450 first", budget, res.Results, err)
+		}
+		if res.Total != 600 {
+			t.Errorf("budget %d: common: total %d, want 600", budget, res.Total)
+		}
+		// A rare word with a common one: exactly the pages with both.
+		res, err = s.Search(ctx, Request{Query: "zeppelin common", Limit: 5})
+		if err != nil || res.Total != 3 || len(res.Results) != 3 {
+			t.Errorf("budget %d: zeppelin common: %d results of %d, %v", budget, len(res.Results), res.Total, err)
+		}
+	}
+}
+
+func TestEstimateTotal(t *testing.T) {
+	for _, tc := range []struct {
+		n         int
+		last, max int64
+		want      int
+	}{
+		{2001, 4002, 1_000_000, 500_000}, // every other row
+		{2001, 2001, 2001, 2001},         // the last match is the last row
+		{5, 0, 10, 5},
+		{2001, 1_000_000, 1_000_000, 2001},
+	} {
+		if got := estimateTotal(tc.n, tc.last, tc.max); got < tc.want*99/100 || got > tc.want*101/100 {
+			t.Errorf("estimateTotal(%d, %d, %d) = %d, want about %d", tc.n, tc.last, tc.max, got, tc.want)
+		}
+	}
+}
