@@ -194,6 +194,11 @@ func (c *Crawler) Run(ctx context.Context, progress func(Progress)) (Progress, e
 	if err := c.st.FinishRun(fctx, c.rec.ID, state, errText(runErr)); err != nil && runErr == nil {
 		runErr = err
 	}
+	// Merge the index's segments for faster search; a pause or cancel stops it, and the
+	// next run goes on with it.
+	if _, err := c.st.MergeIndex(ctx); err != nil && ctx.Err() == nil && runErr == nil {
+		runErr = err
+	}
 	p.State, p.Note = state, note
 	if rec, err := c.st.Crawl(fctx, c.rec.ID); err == nil {
 		p.Queued = rec.Queued

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -226,4 +227,39 @@ func indexable(s string) string {
 		}
 		return r
 	}, s)
+}
+
+// mergeStep is the most index pages one MergeIndex step writes (about 8 MB).
+const mergeStep = 2000
+
+// MergeIndex merges the full-text index's segments (see migration 0006) in steps of its own
+// transaction until nothing is left to merge or ctx ends, and reports the steps taken. A
+// query seeks every segment once per word, so a merged index answers faster; an interrupted
+// merge loses nothing and the next call goes on from there.
+func (s *Store) MergeIndex(ctx context.Context) (int, error) {
+	if s.writer == nil {
+		return 0, errors.New("merge index: the workspace is open read-only")
+	}
+	for steps := 0; ; steps++ {
+		changed, err := Get(ctx, s.writer, func(tx *Tx) (int64, error) {
+			var before, after int64
+			if err := tx.QueryRowContext(ctx, `SELECT total_changes()`).Scan(&before); err != nil {
+				return 0, err
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO page_fts(page_fts, rank) VALUES ('merge', ?)`, mergeStep); err != nil {
+				return 0, err
+			}
+			err := tx.QueryRowContext(ctx, `SELECT total_changes()`).Scan(&after)
+			return after - before, err
+		})
+		if err != nil {
+			return steps, fmt.Errorf("merge index: %w", err)
+		}
+		if changed < 2 { // FTS5's sign that there was nothing to merge
+			return steps, s.writer.Flush(ctx)
+		}
+		if err := s.writer.Flush(ctx); err != nil {
+			return steps, fmt.Errorf("merge index: %w", err)
+		}
+	}
 }
