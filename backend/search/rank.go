@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"unicode/utf8"
 )
 
 // Weights are the ranking's tunable numbers, kept in one place.
@@ -223,8 +224,42 @@ func (s *Searcher) scoreFields(ctx context.Context, root Node, hits []hit) error
 	return nil
 }
 
-// hitWords counts the distinct query words (or forms of them) in text.
+// hitWords counts the distinct query words (or forms of them) in text. It runs over every
+// candidate's title and URL, so ASCII text is split here without allocating; other text
+// goes through tokenSpans.
 func hitWords(text string, h *highlighter) int {
+	var seen []string
+	var buf [64]byte
+	for i := 0; i < len(text); {
+		c := text[i]
+		if c >= utf8.RuneSelf {
+			return hitWordsSlow(text, h)
+		}
+		if !isWordByte(c) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(text) && isWordByte(text[j]) {
+			j++
+		}
+		if j < len(text) && text[j] >= utf8.RuneSelf {
+			return hitWordsSlow(text, h)
+		}
+		if n := j - i; n <= len(buf) {
+			for k := range n {
+				buf[k] = lowerASCII(text[i+k])
+			}
+			if w := buf[:n]; h.match(string(w)) && !slices.Contains(seen, string(w)) {
+				seen = append(seen, string(w))
+			}
+		}
+		i = j
+	}
+	return len(seen)
+}
+
+func hitWordsSlow(text string, h *highlighter) int {
 	var seen []string
 	for _, sp := range tokenSpans(text, h) {
 		if sp.hit && !slices.Contains(seen, sp.key) {
@@ -232,4 +267,15 @@ func hitWords(text string, h *highlighter) int {
 		}
 	}
 	return len(seen)
+}
+
+func isWordByte(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }
