@@ -137,8 +137,9 @@ func (e estimator) dfs(ctx context.Context, atoms []string) (map[string]int, err
 }
 
 // rankable picks the positive conjuncts bm25 scores (rarest first, while they cost at most
-// budget rows) and reports whether that is all of them.
-func (e estimator) rankable(ctx context.Context, conj []conjunct, budget int) (ranked []conjunct, all bool, err error) {
+// budget rows) and reports whether that is all of them, and the rows of the cheapest
+// conjunct (a bound on how many rows the query's text matches).
+func (e estimator) rankable(ctx context.Context, conj []conjunct, budget int) (ranked []conjunct, all bool, least int, err error) {
 	type costed struct {
 		c    conjunct
 		cost int
@@ -149,7 +150,7 @@ func (e estimator) rankable(ctx context.Context, conj []conjunct, budget int) (r
 	}
 	df, err := e.dfs(ctx, atoms)
 	if err != nil {
-		return nil, false, err
+		return nil, false, 0, err
 	}
 	cs := make([]costed, len(conj))
 	for i, c := range conj {
@@ -167,7 +168,10 @@ func (e estimator) rankable(ctx context.Context, conj []conjunct, budget int) (r
 		spent += c.cost
 		ranked = append(ranked, c.c)
 	}
-	return ranked, len(ranked) == len(conj), nil
+	if len(cs) > 0 {
+		least = cs[0].cost
+	}
+	return ranked, len(ranked) == len(conj), least, nil
 }
 
 // estimateTotal estimates the matches of a query from its first n matches in rowid order,

@@ -22,6 +22,9 @@ func TestRankingWithinBudget(t *testing.T) {
 		}
 		pages = append(pages, p)
 	}
+	for i := range 3 { // a small site: its filter picks fewer pages than the word matches
+		pages = append(pages, page{url: fmt.Sprintf("http://small.test/s%d", i), title: "small", body: "common words"})
+	}
 	st := workspace(t, pages)
 	ctx := context.Background()
 	s := New(st.ReadDB())
@@ -42,9 +45,9 @@ func TestRankingWithinBudget(t *testing.T) {
 		}
 	}
 	conj := []conjunct{{expr: `"common"`, atoms: []string{`"common"`}}, {expr: `"zeppelin"`, atoms: []string{`"zeppelin"`}}}
-	ranked, all, err := e.rankable(ctx, conj, 100)
-	if err != nil || all || len(ranked) != 1 || ranked[0].expr != `"zeppelin"` {
-		t.Errorf("rankable(budget 100) = %v, %v, %v; want only the rare word", ranked, all, err)
+	ranked, all, least, err := e.rankable(ctx, conj, 100)
+	if err != nil || all || len(ranked) != 1 || ranked[0].expr != `"zeppelin"` || least != 3 {
+		t.Errorf("rankable(budget 100) = %v, %v, %d, %v; want only the rare word, least 3", ranked, all, least, err)
 	}
 
 	for _, budget := range []int{0, 100, DefaultWeights.RankBudget} {
@@ -56,8 +59,17 @@ func TestRankingWithinBudget(t *testing.T) {
 		if err != nil || len(res.Results) == 0 || !strings.HasSuffix(res.Results[0].URL, "/p450") || res.Results[0].Score != 1000 {
 			t.Errorf("budget %d: common: %+v, %v; want p450 first", budget, res.Results, err)
 		}
-		if res.Total != 600 {
-			t.Errorf("budget %d: common: total %d, want 600", budget, res.Total)
+		if res.Total != 603 {
+			t.Errorf("budget %d: common: total %d, want 603", budget, res.Total)
+		}
+		// The small site's pages are found from its filter (see filterFirst).
+		res, err = s.Search(ctx, Request{Query: "common site:small.test", Limit: 5})
+		if err != nil || res.Total != 3 || len(res.Results) != 3 || !strings.Contains(res.Results[0].URL, "small.test") {
+			t.Errorf("budget %d: common site:small.test: %+v, %v", budget, res, err)
+		}
+		res, err = s.Search(ctx, Request{Query: "zeppelin site:small.test", Limit: 5})
+		if err != nil || res.Total != 0 {
+			t.Errorf("budget %d: zeppelin site:small.test: %d results, %v", budget, res.Total, err)
 		}
 		// A rare word with a common one: exactly the pages with both.
 		res, err = s.Search(ctx, Request{Query: "zeppelin common", Limit: 5})

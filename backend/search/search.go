@@ -214,6 +214,9 @@ type statement struct {
 	// textOnly: the statement is a MATCH and nothing else, so counting and scoring can
 	// skip the join with pages.
 	textOnly bool
+	// filterWhere and filterArgs are the conditions on pages p of a MATCH with filters.
+	filterWhere string
+	filterArgs  []any
 	// countFrom and countArgs count without the ranking join.
 	countFrom string
 	countArgs []any
@@ -248,10 +251,17 @@ func (pl *plan) statement(w Weights) *statement {
 		st.countFrom, st.countArgs = st.from, slices.Clone(whereArgs)
 	}
 	st.textOnly = pl.match != "" && len(pl.where) == 0 && pl.topIDs == ""
+	if pl.match != "" && !st.textOnly {
+		st.filterWhere, st.filterArgs = strings.Join(append(slices.Clone(pl.where), "1"), " AND "), whereArgs[1:]
+	}
 	if pl.topIDs != "" {
 		conds = append(conds, `p.id IN (SELECT value FROM json_each(?))`)
 		st.args = append(st.args, pl.topIDs)
 		st.countArgs = append(st.countArgs, pl.topIDs)
+		if st.filterWhere != "" {
+			st.filterWhere += ` AND p.id IN (SELECT value FROM json_each(?))`
+			st.filterArgs = append(slices.Clone(st.filterArgs), pl.topIDs)
+		}
 	}
 	st.where = "1"
 	if len(conds) > 0 {
