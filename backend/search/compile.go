@@ -54,7 +54,8 @@ type compiler struct {
 	args  []any
 	regs  []*regexLeaf
 	notes *notes
-	atoms []string // what fts has quoted since atoms was last reset (see conjunct)
+	atoms  []string        // what fts has quoted since atoms was last reset (see conjunct)
+	absent map[string]bool // stem forms to leave out (see compileWithout)
 }
 
 // universe: the pages a query without top-level text ranges over. Duplicates are collapsed
@@ -67,8 +68,12 @@ const (
 )
 
 // compile turns a syntax tree into a plan.
-func compile(root Node, w Weights, n *notes) *plan {
-	c := &compiler{w: w, notes: n}
+func compile(root Node, w Weights, n *notes) *plan { return compileWithout(root, w, n, nil) }
+
+// compileWithout compiles leaving out the stem forms (quoted, see compiler.phrase) the
+// index is known not to hold: each would cost a seek per index segment in every statement.
+func compileWithout(root Node, w Weights, n *notes, absent map[string]bool) *plan {
+	c := &compiler{w: w, notes: n, absent: absent}
 	pl := &plan{}
 	var conj []Node
 	if a, ok := root.(*And); ok {
@@ -221,7 +226,9 @@ func (c *compiler) ftsText(t *Text) string {
 		alts = append(alts, c.phrase([]string{w}, false))
 	}
 	for _, f := range forms {
-		alts = append(alts, c.phrase([]string{f}, false))
+		if !c.absent[quote(f)] {
+			alts = append(alts, c.phrase([]string{f}, false))
+		}
 	}
 	return colFilter(t.Field, "("+strings.Join(alts, " OR ")+")")
 }

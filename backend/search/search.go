@@ -146,14 +146,16 @@ func (s *Searcher) run(ctx context.Context, root Node, r Request, n *notes) (Res
 	if root == nil {
 		return res, nil
 	}
-	pl := compile(root, s.w, n)
+	pl, err := s.compile(ctx, root, n)
+	if err != nil {
+		return res, err
+	}
 	if err := s.evalRegexps(ctx, pl, n); err != nil {
 		return res, err
 	}
 	st := pl.statement(s.w)
 	want := r.Offset + r.Limit
 	var hits []hit
-	var err error
 	if st.ranked && st.rankExpr == "" {
 		if hits, res.Total, res.TotalApprox, err = s.rankText(ctx, root, pl, st); err != nil {
 			return res, err
@@ -201,6 +203,31 @@ func (s *Searcher) run(ctx context.Context, root Node, r Request, n *notes) (Res
 		}
 	}
 	return res, nil
+}
+
+// compile compiles a query for this index: a first pass finds the words its text would
+// look up, one probe counts them (see estimator.dfs; ranking needs the counts too), and the
+// stem forms the index lacks are left out of the plan.
+func (s *Searcher) compile(ctx context.Context, root Node, n *notes) (*plan, error) {
+	pl := compile(root, s.w, &notes{})
+	if pl.match == "" {
+		return compile(root, s.w, n), nil
+	}
+	var atoms []string
+	for _, c := range pl.conj {
+		atoms = append(atoms, c.atoms...)
+	}
+	df, err := s.estimator().dfs(ctx, atoms)
+	if err != nil {
+		return nil, err
+	}
+	absent := map[string]bool{}
+	for a, n := range df {
+		if n == 0 {
+			absent[a] = true
+		}
+	}
+	return compileWithout(root, s.w, n, absent), nil
 }
 
 // statement is a plan made into SQL: FROM and WHERE with their arguments.
