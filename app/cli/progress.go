@@ -48,8 +48,12 @@ func (b *progressBar) update(p crawl.Progress) {
 }
 
 func (b *progressBar) line(p crawl.Progress) string {
-	return fmt.Sprintf("%d fetched · %d queued · %d failed · %d skipped · %.1f pages/s · %s/s · %s",
+	s := fmt.Sprintf("%d fetched · %d queued · %d failed · %d skipped · %.1f pages/s · %s/s · %s",
 		p.Fetched, p.Queued, p.Failed, p.Skipped, p.PagesPerSec, humanBytes(int64(p.BytesPerSec)), p.Elapsed.Round(time.Second))
+	if p.Note != "" && p.State == "running" {
+		s += " · " + p.Note
+	}
+	return s
 }
 
 func (b *progressBar) done() {

@@ -194,10 +194,19 @@ func (c *Crawler) Run(ctx context.Context, progress func(Progress)) (Progress, e
 	if err := c.st.FinishRun(fctx, c.rec.ID, state, errText(runErr)); err != nil && runErr == nil {
 		runErr = err
 	}
-	// Merge the index's segments for faster search; a pause or cancel stops it, and the
-	// next run goes on with it.
-	if _, err := c.st.MergeIndex(ctx); err != nil && ctx.Err() == nil && runErr == nil {
-		runErr = err
+	// Merge the index's segments for faster search (minutes after a crawl of a million
+	// pages: it reports each step); a pause or cancel stops it, the next run goes on.
+	for step := 1; ctx.Err() == nil; step++ {
+		more, err := c.st.MergeIndexStep(ctx)
+		if err != nil && ctx.Err() == nil && runErr == nil {
+			runErr = err
+		}
+		if err != nil || !more {
+			break
+		}
+		mp := p
+		mp.State, mp.Note = store.CrawlRunning, fmt.Sprintf("merging the search index (step %d)", step)
+		progress(mp)
 	}
 	p.State, p.Note = state, note
 	if rec, err := c.st.Crawl(fctx, c.rec.ID); err == nil {

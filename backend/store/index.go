@@ -237,29 +237,36 @@ const mergeStep = 2000
 // query seeks every segment once per word, so a merged index answers faster; an interrupted
 // merge loses nothing and the next call goes on from there.
 func (s *Store) MergeIndex(ctx context.Context) (int, error) {
-	if s.writer == nil {
-		return 0, errors.New("merge index: the workspace is open read-only")
-	}
 	for steps := 0; ; steps++ {
-		changed, err := Get(ctx, s.writer, func(tx *Tx) (int64, error) {
-			var before, after int64
-			if err := tx.QueryRowContext(ctx, `SELECT total_changes()`).Scan(&before); err != nil {
-				return 0, err
-			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO page_fts(page_fts, rank) VALUES ('merge', ?)`, mergeStep); err != nil {
-				return 0, err
-			}
-			err := tx.QueryRowContext(ctx, `SELECT total_changes()`).Scan(&after)
-			return after - before, err
-		})
-		if err != nil {
-			return steps, fmt.Errorf("merge index: %w", err)
-		}
-		if changed < 2 { // FTS5's sign that there was nothing to merge
-			return steps, s.writer.Flush(ctx)
-		}
-		if err := s.writer.Flush(ctx); err != nil {
-			return steps, fmt.Errorf("merge index: %w", err)
+		more, err := s.MergeIndexStep(ctx)
+		if err != nil || !more {
+			return steps, err
 		}
 	}
+}
+
+// MergeIndexStep does one step of MergeIndex (at most mergeStep pages written, committed)
+// and reports whether it merged anything.
+func (s *Store) MergeIndexStep(ctx context.Context) (bool, error) {
+	if s.writer == nil {
+		return false, errors.New("merge index: the workspace is open read-only")
+	}
+	changed, err := Get(ctx, s.writer, func(tx *Tx) (int64, error) {
+		var before, after int64
+		if err := tx.QueryRowContext(ctx, `SELECT total_changes()`).Scan(&before); err != nil {
+			return 0, err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO page_fts(page_fts, rank) VALUES ('merge', ?)`, mergeStep); err != nil {
+			return 0, err
+		}
+		err := tx.QueryRowContext(ctx, `SELECT total_changes()`).Scan(&after)
+		return after - before, err
+	})
+	if err == nil {
+		err = s.writer.Flush(ctx)
+	}
+	if err != nil {
+		return false, fmt.Errorf("merge index: %w", err)
+	}
+	return changed >= 2, nil // under 2 changes is FTS5's sign that nothing was merged
 }
