@@ -50,10 +50,10 @@ type regexLeaf struct {
 }
 
 type compiler struct {
-	w     Weights
-	args  []any
-	regs  []*regexLeaf
-	notes *notes
+	w      Weights
+	args   []any
+	regs   []*regexLeaf
+	notes  *notes
 	atoms  []string        // what fts has quoted since atoms was last reset (see conjunct)
 	absent map[string]bool // stem forms to leave out (see compileWithout)
 }
