@@ -99,31 +99,10 @@ func (e estimator) dfs(ctx context.Context, atoms []string) (map[string]int, err
 	if len(probe) == 0 {
 		return out, nil
 	}
-	parts := make([]string, len(probe))
-	args := make([]any, 0, 2*len(probe))
-	for i, a := range probe {
-		parts[i] = `SELECT ` + strconv.Itoa(i) + `, count(*), max(rowid) FROM (SELECT rowid FROM page_fts WHERE page_fts MATCH ? LIMIT ?)`
-		args = append(args, a, dfSample)
-	}
-	rows, err := e.db.QueryContext(ctx, strings.Join(parts, " UNION ALL "), args...)
-	if err != nil {
-		return nil, fmt.Errorf("term frequency: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var i, cnt int
-		var kth sql.NullInt64
-		if err := rows.Scan(&i, &cnt, &kth); err != nil {
-			return nil, fmt.Errorf("term frequency: %w", err)
+	for from := 0; from < len(probe); from += probeBatch {
+		if err := e.probe(ctx, probe[from:min(from+probeBatch, len(probe))], maxRow, out); err != nil {
+			return nil, err
 		}
-		n := cnt
-		if cnt >= dfSample && kth.Int64 > 0 {
-			n = max(cnt, int(float64(dfSample)*float64(maxRow)/float64(kth.Int64)))
-		}
-		out[probe[i]] = n
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("term frequency: %w", err)
 	}
 	c.mu.Lock()
 	if len(c.entries)+len(probe) > dfCacheMax {
@@ -134,6 +113,41 @@ func (e estimator) dfs(ctx context.Context, atoms []string) (map[string]int, err
 	}
 	c.mu.Unlock()
 	return out, nil
+}
+
+// probeBatch is how many atoms one probe statement counts (SQLite allows 500 terms in a
+// compound SELECT).
+const probeBatch = 200
+
+// probe counts the first dfSample matches of each atom in one statement, into out.
+func (e estimator) probe(ctx context.Context, atoms []string, maxRow int64, out map[string]int) error {
+	parts := make([]string, len(atoms))
+	args := make([]any, 0, 2*len(atoms))
+	for i, a := range atoms {
+		parts[i] = `SELECT ` + strconv.Itoa(i) + `, count(*), max(rowid) FROM (SELECT rowid FROM page_fts WHERE page_fts MATCH ? LIMIT ?)`
+		args = append(args, a, dfSample)
+	}
+	rows, err := e.db.QueryContext(ctx, strings.Join(parts, " UNION ALL "), args...)
+	if err != nil {
+		return fmt.Errorf("term frequency: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var i, cnt int
+		var kth sql.NullInt64
+		if err := rows.Scan(&i, &cnt, &kth); err != nil {
+			return fmt.Errorf("term frequency: %w", err)
+		}
+		n := cnt
+		if cnt >= dfSample && kth.Int64 > 0 {
+			n = max(cnt, int(float64(dfSample)*float64(maxRow)/float64(kth.Int64)))
+		}
+		out[atoms[i]] = n
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("term frequency: %w", err)
+	}
+	return nil
 }
 
 // rankable picks the positive conjuncts bm25 scores (rarest first, while they cost at most

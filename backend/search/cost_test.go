@@ -114,3 +114,28 @@ func TestHitWords(t *testing.T) {
 		}
 	}
 }
+
+// TestManyAtoms: the longest queries (40 words with their stem forms) are probed in
+// batches, since SQLite allows 500 terms in a compound SELECT.
+func TestManyAtoms(t *testing.T) {
+	st := workspace(t, library)
+	s := New(st.ReadDB())
+	atoms := []string{`"cards"`}
+	for i := range 1200 {
+		atoms = append(atoms, fmt.Sprintf(`"w%d"`, i))
+	}
+	df, err := s.estimator().dfs(context.Background(), atoms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(df) != len(atoms) || df[`"cards"`] == 0 || df[`"w7"`] != 0 {
+		t.Errorf("dfs of %d atoms: %d counted, cards %d, w7 %d", len(atoms), len(df), df[`"cards"`], df[`"w7"`])
+	}
+	var words []string
+	for i := range 60 {
+		words = append(words, string(rune('b'+i%20))+string(rune('a'+i/20))+"mp")
+	}
+	if _, err := s.Search(context.Background(), Request{Query: strings.Join(words, " OR "), Limit: 5}); err != nil {
+		t.Fatalf("a query of 60 words: %v", err)
+	}
+}
