@@ -116,7 +116,7 @@ func normalise(score, best float64) int {
 	return int(math.Round(1000 * min(score/best, 1)))
 }
 
-// rankText finds and ranks the matches of a query driven by a MATCH (see RankBudget): the
+// rankText finds and ranks the matches of a query driven by a MATCH (see cost.go): the
 // best of the first RankCap matches in index order, all of them when there are fewer. It
 // returns them best first, with the number of matches (estimated when approx).
 func (s *Searcher) rankText(ctx context.Context, root Node, pl *plan, st *statement) (hits []hit, total int, approx bool, err error) {
