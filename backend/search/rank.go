@@ -134,12 +134,7 @@ func (s *Searcher) rankText(ctx context.Context, root Node, pl *plan, st *statem
 		onePass = onePass && !filtered
 	}
 	if !filtered {
-		if onePass {
-			hits, err = st.scored(ctx, s.db, RankCap+1)
-		} else {
-			hits, err = st.ids(ctx, s.db, RankCap+1)
-		}
-		if err != nil {
+		if hits, err = st.first(ctx, s.db, RankCap+1, onePass); err != nil {
 			return nil, 0, false, err
 		}
 		total = len(hits)
@@ -246,13 +241,9 @@ func (s *Searcher) scoreRange(ctx context.Context, ranked []conjunct, hits []hit
 	if err != nil {
 		return fmt.Errorf("rank: %w", err)
 	}
-	scored, err := scanHits(rows)
+	scores, err := scoreMap(rows)
 	if err != nil {
-		return fmt.Errorf("rank: %w", err)
-	}
-	scores := make(map[int64]float64, len(scored))
-	for _, h := range scored {
-		scores[h.id] = h.score
+		return err
 	}
 	for i := range hits {
 		hits[i].score = scores[hits[i].id]

@@ -325,30 +325,20 @@ func (st *statement) countNew(ctx context.Context, db *sql.DB, since int64) (int
 	return n, nil
 }
 
-// ids returns up to k matches, unscored, in index order.
-func (st *statement) ids(ctx context.Context, db *sql.DB, k int) ([]hit, error) {
-	id, from := "p.id", st.from
+// first returns the first k matches in index order, with their bm25 scores when scored
+// (else 0).
+func (st *statement) first(ctx context.Context, db *sql.DB, k int, scored bool) ([]hit, error) {
+	id, from, score := "p.id", st.from, "0"
 	if st.textOnly {
 		id, from = "page_fts.rowid", "page_fts"
 	}
-	rows, err := db.QueryContext(ctx, `SELECT `+id+`, 0 FROM `+from+` WHERE `+st.where+` LIMIT ?`,
+	if scored {
+		score = st.rankCol
+	}
+	rows, err := db.QueryContext(ctx, `SELECT `+id+`, `+score+` FROM `+from+` WHERE `+st.where+` LIMIT ?`,
 		append(slices.Clone(st.args), k)...)
 	if err != nil {
 		return nil, fmt.Errorf("match: %w", err)
-	}
-	return scanHits(rows)
-}
-
-// scored returns up to k matches with their bm25 scores, in index order.
-func (st *statement) scored(ctx context.Context, db *sql.DB, k int) ([]hit, error) {
-	id, from := "p.id", st.from
-	if st.textOnly {
-		id, from = "page_fts.rowid", "page_fts"
-	}
-	rows, err := db.QueryContext(ctx, `SELECT `+id+`, `+st.rankCol+` FROM `+from+` WHERE `+st.where+` LIMIT ?`,
-		append(slices.Clone(st.args), k)...)
-	if err != nil {
-		return nil, fmt.Errorf("rank: %w", err)
 	}
 	return scanHits(rows)
 }
@@ -394,13 +384,9 @@ func (st *statement) topApart(ctx context.Context, db *sql.DB, k int) ([]hit, er
 	if err != nil {
 		return nil, fmt.Errorf("rank: %w", err)
 	}
-	scored, err := scanHits(rows)
+	scores, err := scoreMap(rows)
 	if err != nil {
-		return nil, fmt.Errorf("rank: %w", err)
-	}
-	scores := make(map[int64]float64, len(scored))
-	for _, h := range scored {
-		scores[h.id] = h.score
+		return nil, err
 	}
 	rows, err = db.QueryContext(ctx, `SELECT p.id FROM `+st.from+` WHERE `+st.where+` LIMIT ?`, append(slices.Clone(st.args), TotalCap)...)
 	if err != nil {
@@ -421,6 +407,19 @@ func (st *statement) topApart(ctx context.Context, db *sql.DB, k int) ([]hit, er
 	}
 	sortHits(hits)
 	return hits[:min(k, len(hits))], nil
+}
+
+// scoreMap reads (id, bm25) rows into scores by page, higher is better.
+func scoreMap(rows *sql.Rows) (map[int64]float64, error) {
+	scored, err := scanHits(rows)
+	if err != nil {
+		return nil, fmt.Errorf("rank: %w", err)
+	}
+	scores := make(map[int64]float64, len(scored))
+	for _, h := range scored {
+		scores[h.id] = h.score
+	}
+	return scores, nil
 }
 
 // scanHits reads (id, bm25) rows into hits scored higher-is-better.
