@@ -54,8 +54,9 @@ type compiler struct {
 	args   []any
 	regs   []*regexLeaf
 	notes  *notes
-	atoms  []string        // what fts has quoted since atoms was last reset (see conjunct)
-	absent map[string]bool // stem forms to leave out (see compileWithout)
+	atoms  []string            // what fts has quoted since atoms was last reset (see conjunct)
+	absent map[string]bool     // stem forms to leave out (see compileWithout)
+	expand map[string][]string // long prefixes asked as the OR of their terms (see expandPrefixes)
 }
 
 // universe: the pages a query without top-level text ranges over. Duplicates are collapsed
@@ -68,12 +69,12 @@ const (
 )
 
 // compile turns a syntax tree into a plan.
-func compile(root Node, w Weights, n *notes) *plan { return compileWithout(root, w, n, nil) }
+func compile(root Node, w Weights, n *notes) *plan { return compileWithout(root, w, n, nil, nil) }
 
 // compileWithout compiles leaving out the stem forms (quoted, see compiler.phrase) the
 // index is known not to hold: each would cost a seek per index segment in every statement.
-func compileWithout(root Node, w Weights, n *notes, absent map[string]bool) *plan {
-	c := &compiler{w: w, notes: n, absent: absent}
+func compileWithout(root Node, w Weights, n *notes, absent map[string]bool, expand map[string][]string) *plan {
+	c := &compiler{w: w, notes: n, absent: absent, expand: expand}
 	pl := &plan{}
 	var conj []Node
 	if a, ok := root.(*And); ok {
@@ -213,6 +214,16 @@ func (c *compiler) fts(n Node) (expr string, positive, ok bool) {
 // matches the words of its stem (see stemForms); a document with the word as typed
 // matches both alternatives, so it ranks above one with another form only.
 func (c *compiler) ftsText(t *Text) string {
+	if t.Prefix && !t.Phrase && len(t.Words) == 1 && len(c.expand[strings.ToLower(t.Words[0])]) > 0 {
+		terms := c.expand[strings.ToLower(t.Words[0])]
+		alts := make([]string, len(terms))
+		for i, term := range terms {
+			alts[i] = quote(term)
+		}
+		e := "(" + strings.Join(alts, " OR ") + ")"
+		c.atoms = append(c.atoms, e) // one atom: probed as one stream
+		return colFilter(t.Field, e)
+	}
 	if t.Phrase || t.Prefix || len(t.Words) != 1 || !c.w.Stem || t.Field == FieldURL {
 		return colFilter(t.Field, c.phrase(t.Words, t.Prefix))
 	}

@@ -121,14 +121,14 @@ func normalise(score, best float64) int {
 // returns them best first, with the number of matches (estimated when approx).
 func (s *Searcher) rankText(ctx context.Context, root Node, pl *plan, st *statement) (hits []hit, total int, approx bool, err error) {
 	e := s.estimator()
-	ranked, all, least, err := e.rankable(ctx, pl.conj, s.w.RankBudget)
+	c, err := e.rankable(ctx, pl.conj, s.w.RankBudget)
 	if err != nil {
 		return nil, 0, false, err
 	}
-	onePass := all && !pl.negated // bm25 can afford every phrase: one pass scores the matches
+	onePass := c.all(pl.conj) && !pl.negated // bm25 can afford every phrase: one pass scores the matches
 	filtered := false
 	if st.filterWhere != "" {
-		if hits, total, approx, filtered, err = s.filterFirst(ctx, pl.match, st, least); err != nil {
+		if hits, total, approx, filtered, err = s.filterFirst(ctx, pl.match, st, c.least); err != nil {
 			return nil, 0, false, err
 		}
 		onePass = onePass && !filtered
@@ -150,18 +150,50 @@ func (s *Searcher) rankText(ctx context.Context, root Node, pl *plan, st *statem
 	if len(hits) == 0 {
 		return nil, 0, false, nil
 	}
-	switch {
-	case onePass:
-	case len(ranked) > 0:
-		err = s.scoreRange(ctx, ranked, hits)
-	default:
-		err = s.scoreFields(ctx, root, hits)
-	}
-	if err != nil {
-		return nil, 0, false, err
+	if !onePass {
+		if err = s.score(ctx, root, pl, c, hits, filtered); err != nil {
+			return nil, 0, false, err
+		}
 	}
 	sortHits(hits)
 	return hits, total, approx, nil
+}
+
+// score scores matches found unscored (in rowid order) the cheapest way that ranks them
+// with bm25 (see scoreCost): over the ranked conjuncts only, or over the whole query when
+// counting its commoner words costs less than walking the ranked ones' matches. When both
+// cost more than a few budgets, it scores them by their titles and URLs (scoreFields).
+func (s *Searcher) score(ctx context.Context, root Node, pl *plan, c costs, hits []hit, filtered bool) error {
+	maxRow, err := s.estimator().maxRowid(ctx)
+	if err != nil {
+		return err
+	}
+	share := 1.0
+	if maxRow > 0 {
+		share = min(1, float64(hits[len(hits)-1].id-hits[0].id+1)/float64(maxRow))
+	}
+	limit := 5 * s.w.RankBudget / 2
+	expr, best := "", limit+1
+	if len(c.ranked) > 0 {
+		exprs := make([]string, len(c.ranked))
+		for i, r := range c.ranked {
+			exprs[i] = r.expr
+		}
+		expr, best = combine(exprs, nil), scoreCost(c.rankedRows, c.least, len(hits), share)
+	}
+	if !pl.negated {
+		walked, sh := len(hits), 1.0 // the query's own matches are the hits
+		if filtered {
+			walked, sh = c.least, share
+		}
+		if cost := scoreCost(c.allRows, walked, len(hits), sh); cost < best {
+			expr, best = pl.match, cost
+		}
+	}
+	if best > limit {
+		return s.scoreFields(ctx, root, hits)
+	}
+	return s.scoreHits(ctx, expr, hits)
 }
 
 // filterSetCap is the most pages a query's filters may pick for filterFirst.
@@ -174,70 +206,44 @@ const filterSetCap = 20_000
 // cheaper. It declines (ok false) when the filters pick too many pages, or the text
 // matches few enough rows (least, see rankable) for the join to be cheaper.
 func (s *Searcher) filterFirst(ctx context.Context, match string, st *statement, least int) (hits []hit, total int, approx, ok bool, err error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT p.id FROM pages p WHERE `+st.filterWhere+` LIMIT ?`,
-		append(slices.Clone(st.filterArgs), filterSetCap+1)...)
-	if err != nil {
+	var n int
+	var lo, hi sql.NullInt64
+	if err := s.db.QueryRowContext(ctx, `SELECT count(*), min(id), max(id) FROM (SELECT p.id FROM pages p WHERE `+st.filterWhere+` LIMIT ?)`,
+		append(slices.Clone(st.filterArgs), filterSetCap+1)...).Scan(&n, &lo, &hi); err != nil {
 		return nil, 0, false, false, fmt.Errorf("filter: %w", err)
 	}
-	set := map[int64]bool{}
-	lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			rows.Close()
-			return nil, 0, false, false, err
-		}
-		set[id] = true
-		lo, hi = min(lo, id), max(hi, id)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, 0, false, false, fmt.Errorf("filter: %w", err)
-	}
-	if len(set) > filterSetCap || least <= 4*len(set) {
+	if n > filterSetCap || least <= 4*n {
 		return nil, 0, false, false, nil
 	}
-	if len(set) == 0 {
+	if n == 0 {
 		return nil, 0, false, true, nil
 	}
-	rows, err = s.db.QueryContext(ctx, `SELECT rowid FROM page_fts WHERE page_fts MATCH ? AND rowid >= ? AND rowid <= ?`, match, lo, hi)
+	// The filter's pages become one in-memory index that each text match is checked
+	// against ("+" keeps FTS5 from looking each of them up instead).
+	args := append([]any{match, lo.Int64, hi.Int64}, st.filterArgs...)
+	rows, err := s.db.QueryContext(ctx, `SELECT rowid, 0 FROM page_fts WHERE page_fts MATCH ? AND rowid >= ? AND rowid <= ?
+		AND +rowid IN (SELECT p.id FROM pages p WHERE `+st.filterWhere+`) LIMIT ?`, append(args, RankCap+1)...)
 	if err != nil {
 		return nil, 0, false, false, fmt.Errorf("match: %w", err)
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, 0, false, false, err
-		}
-		if set[id] {
-			hits = append(hits, hit{id: id})
-			if len(hits) > RankCap {
-				break
-			}
-		}
-	}
-	if err := rows.Err(); err != nil {
+	if hits, err = scanHits(rows); err != nil {
 		return nil, 0, false, false, fmt.Errorf("match: %w", err)
 	}
 	total = len(hits)
 	if total > RankCap {
 		// As estimateTotal, over the filtered pages' span of rowids.
 		last := hits[RankCap].id
-		total, approx, hits = estimateTotal(len(hits), last-lo+1, hi-lo+1), true, hits[:RankCap]
+		total, approx, hits = estimateTotal(len(hits), last-lo.Int64+1, hi.Int64-lo.Int64+1), true, hits[:RankCap]
 	}
 	return hits, total, approx, true, nil
 }
 
-// scoreRange scores hits (in rowid order) with bm25 over the ranked conjuncts only: the
-// others are too common to be worth counting (see RankBudget).
-func (s *Searcher) scoreRange(ctx context.Context, ranked []conjunct, hits []hit) error {
-	exprs := make([]string, len(ranked))
-	for i, c := range ranked {
-		exprs[i] = c.expr
-	}
+// scoreHits scores hits (in rowid order) with bm25 over expr, which they all match.
+// bm25 scores only the rows that pass every condition, so the hits alone are scored.
+func (s *Searcher) scoreHits(ctx context.Context, expr string, hits []hit) error {
 	rows, err := s.db.QueryContext(ctx, `SELECT rowid, `+s.w.bm25SQL()+` FROM page_fts
-		WHERE page_fts MATCH ? AND rowid >= ? AND rowid <= ?`, combine(exprs, nil), hits[0].id, hits[len(hits)-1].id)
+		WHERE page_fts MATCH ? AND rowid >= ? AND rowid <= ? AND +rowid IN (SELECT value FROM json_each(?))`,
+		expr, hits[0].id, hits[len(hits)-1].id, idsJSON(hits))
 	if err != nil {
 		return fmt.Errorf("rank: %w", err)
 	}

@@ -70,9 +70,9 @@ type FacetCount struct {
 const (
 	TotalCap = 10_000 // matches counted exactly
 	FacetCap = 10_000 // matches facets are computed over
-	// RankCap bounds the matches scored (bm25 reads each one's column sizes, ~3 us a
+	// RankCap bounds the matches scored (bm25 reads each one's column sizes, ~4 us a
 	// row): beyond it, the first RankCap matches in index order are ranked (RankApprox).
-	RankCap      = 1_000
+	RankCap      = 500
 	maxLimit     = 1000
 	maxOffset    = 100_000
 	defaultLimit = 20
@@ -209,7 +209,11 @@ func (s *Searcher) run(ctx context.Context, root Node, r Request, n *notes) (Res
 // look up, one probe counts them (see estimator.dfs; ranking needs the counts too), and the
 // stem forms the index lacks are left out of the plan.
 func (s *Searcher) compile(ctx context.Context, root Node, n *notes) (*plan, error) {
-	pl := compile(root, s.w, &notes{})
+	expand, err := s.expandPrefixes(ctx, root)
+	if err != nil {
+		return nil, err
+	}
+	pl := compileWithout(root, s.w, &notes{}, nil, expand)
 	if pl.match == "" {
 		return compile(root, s.w, n), nil
 	}
@@ -227,7 +231,7 @@ func (s *Searcher) compile(ctx context.Context, root Node, n *notes) (*plan, err
 			absent[a] = true
 		}
 	}
-	return compileWithout(root, s.w, n, absent), nil
+	return compileWithout(root, s.w, n, absent, expand), nil
 }
 
 // statement is a plan made into SQL: FROM and WHERE with their arguments.
