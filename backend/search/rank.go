@@ -206,13 +206,15 @@ const filterSetCap = 20_000
 // cheaper. It declines (ok false) when the filters pick too many pages, or the text
 // matches few enough rows (least, see rankable) for the join to be cheaper.
 func (s *Searcher) filterFirst(ctx context.Context, match string, st *statement, least int) (hits []hit, total int, approx, ok bool, err error) {
+	// Count the filter's pages only as far as it takes to decline.
+	limit := min(filterSetCap, least/4) + 1
 	var n int
 	var lo, hi sql.NullInt64
 	if err := s.db.QueryRowContext(ctx, `SELECT count(*), min(id), max(id) FROM (SELECT p.id FROM pages p WHERE `+st.filterWhere+` LIMIT ?)`,
-		append(slices.Clone(st.filterArgs), filterSetCap+1)...).Scan(&n, &lo, &hi); err != nil {
+		append(slices.Clone(st.filterArgs), limit)...).Scan(&n, &lo, &hi); err != nil {
 		return nil, 0, false, false, fmt.Errorf("filter: %w", err)
 	}
-	if n > filterSetCap || least <= 4*n {
+	if n >= limit {
 		return nil, 0, false, false, nil
 	}
 	if n == 0 {
