@@ -139,3 +139,38 @@ func TestManyAtoms(t *testing.T) {
 		t.Fatalf("a query of 60 words: %v", err)
 	}
 }
+
+// TestSpreadStopsAtThePageAsked checks that a query of common words with few matches stops
+// reading the index once the page asked for is full and enough rows were tested, and
+// otherwise reads all of it.
+func TestSpreadStopsAtThePageAsked(t *testing.T) {
+	var pages []page
+	for i := range 400 {
+		body := "alpha beta gamma"
+		if i%100 == 10 {
+			body = "beta alpha gamma" // the phrase "beta alpha", in 4 pages spread over the index
+		}
+		pages = append(pages, page{url: fmt.Sprintf("http://big.test/p%d", i), title: "page", body: body})
+	}
+	st := workspace(t, pages)
+	ctx := context.Background()
+	w := DefaultWeights
+	w.RankBudget = 0 // every word is common
+	s := New(st.ReadDB()).WithWeights(w)
+	res, err := s.Search(ctx, Request{Query: `"beta alpha"`, Limit: 10})
+	if err != nil || res.Total != 4 || res.TotalApprox || len(res.Results) != 4 {
+		t.Errorf("whole index: %d (approx %v), %d results, %v; want all 4", res.Total, res.TotalApprox, len(res.Results), err)
+	}
+	w.SpreadRows = 1
+	s = s.WithWeights(w)
+	res, err = s.Search(ctx, Request{Query: `"beta alpha"`, Limit: 1})
+	if err != nil || len(res.Results) != 1 || !strings.HasSuffix(res.Results[0].URL, "/p10") || !res.TotalApprox || res.Total < 4 ||
+		!strings.Contains(res.Note, "ranked the 1 found in the first 3% of the index") {
+		t.Errorf("first page only: %+v, %v; want p10, an estimated total and a note", res, err)
+	}
+	// The next page reads on.
+	res, err = s.Search(ctx, Request{Query: `"beta alpha"`, Limit: 1, Offset: 1})
+	if err != nil || len(res.Results) != 1 || !strings.HasSuffix(res.Results[0].URL, "/p110") {
+		t.Errorf("second page: %+v, %v; want p110", res, err)
+	}
+}

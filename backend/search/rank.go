@@ -28,6 +28,9 @@ type Weights struct {
 	ExactRepeat int
 	// RankBudget is how many index rows bm25 may count per query (see rankable).
 	RankBudget int
+	// SpreadRows is how many rows a query of common words may test before the matches of
+	// the page asked for, found in the part of the index read, are enough (see collect).
+	SpreadRows int
 }
 
 // DefaultWeights are the weights a new Searcher uses.
@@ -37,6 +40,7 @@ var DefaultWeights = Weights{
 	BoostDepth: 200,
 	Stem:       true, MaxVariants: 8, ExactRepeat: 1,
 	RankBudget: 50_000,
+	SpreadRows: 200_000,
 }
 
 // bm25SQL is the rank expression for the weights (numbers formatted here, never user text).
@@ -118,45 +122,89 @@ func normalise(score, best float64) int {
 
 // rankText finds and ranks the matches of a query driven by a MATCH (see cost.go): the
 // best of the first RankCap matches in index order, all of them when there are fewer. It
-// returns them best first, with the number of matches (estimated when approx).
-func (s *Searcher) rankText(ctx context.Context, root Node, pl *plan, st *statement) (hits []hit, total int, approx bool, err error) {
+// returns them best first, with the number of matches (estimated when approx) and the
+// share of the index it read for them (see collect).
+func (s *Searcher) rankText(ctx context.Context, root Node, pl *plan, st *statement, want int) (hits []hit, total int, approx bool, read float64, err error) {
 	e := s.estimator()
 	c, err := e.rankable(ctx, pl.conj, s.w.RankBudget)
 	if err != nil {
-		return nil, 0, false, err
+		return nil, 0, false, 0, err
 	}
 	onePass := c.all(pl.conj) && !pl.negated // bm25 can afford every phrase: one pass scores the matches
 	filtered := false
+	read = 1
 	if st.filterWhere != "" {
-		if hits, total, approx, filtered, err = s.filterFirst(ctx, pl.match, st, c.least); err != nil {
-			return nil, 0, false, err
+		if hits, total, approx, read, filtered, err = s.filterFirst(ctx, pl.match, st, c.least, want); err != nil {
+			return nil, 0, false, 0, err
 		}
 		onePass = onePass && !filtered
 	}
 	if !filtered {
-		if hits, err = st.first(ctx, s.db, RankCap+1, onePass); err != nil {
-			return nil, 0, false, err
-		}
-		total = len(hits)
-		if len(hits) > RankCap {
-			maxRow, err := e.maxRowid(ctx)
-			if err != nil {
-				return nil, 0, false, err
-			}
-			total, approx = estimateTotal(len(hits), hits[len(hits)-1].id, maxRow), true
-			hits = hits[:RankCap]
-		}
+		hits, total, approx, read, err = s.firstMatches(ctx, st, onePass, want, c.least)
 	}
-	if len(hits) == 0 {
-		return nil, 0, false, nil
+	if err != nil || len(hits) == 0 {
+		return nil, 0, false, read, err
 	}
 	if !onePass {
 		if err = s.score(ctx, root, pl, c, hits, filtered); err != nil {
-			return nil, 0, false, err
+			return nil, 0, false, 0, err
 		}
 	}
 	sortHits(hits)
-	return hits, total, approx, nil
+	return hits, total, approx, read, nil
+}
+
+// firstMatches returns the first RankCap matches of st in rowid order (scored when
+// scored), their number (estimated, approx, when there are more) and the share of the
+// index read (see collect; tested is the rows of the query's rarest conjunct).
+func (s *Searcher) firstMatches(ctx context.Context, st *statement, scored bool, want, tested int) (hits []hit, total int, approx bool, read float64, err error) {
+	maxRow, err := s.estimator().maxRowid(ctx)
+	if err != nil {
+		return nil, 0, false, 0, err
+	}
+	rows, err := st.firstRows(ctx, s.db, RankCap+1, scored)
+	if err != nil {
+		return nil, 0, false, 0, err
+	}
+	return s.collect(rows, 1, maxRow, want, tested)
+}
+
+// collect reads up to RankCap+1 matches (id and bm25 score) in rowid order from rows,
+// which go through the rowids lo to hi of the index, testing about tested rows of it
+// (the rows of the query's rarest conjunct there). A query of common words can match few
+// of the many rows FTS5 tests (a phrase of common words: every row with all its words).
+// Once collect holds the want matches of the page asked for, and FTS5 has tested about
+// Weights.SpreadRows rows, the rest is left unread: the matches found are ranked and the
+// total is estimated from the share read, which collect returns (1 when it read all).
+func (s *Searcher) collect(rows *sql.Rows, lo, hi int64, want, tested int) (hits []hit, total int, approx bool, read float64, err error) {
+	defer rows.Close()
+	span := float64(max(hi-lo+1, 1))
+	enough := false
+	for !enough && rows.Next() {
+		var h hit
+		var r float64
+		if err := rows.Scan(&h.id, &r); err != nil {
+			return nil, 0, false, 0, err
+		}
+		h.score = -r // bm25 is negative, lower is better
+		hits = append(hits, h)
+		read = float64(h.id-lo+1) / span
+		enough = len(hits) >= max(want, 1) && len(hits) <= RankCap && read < 1 && read*float64(tested) >= float64(s.w.SpreadRows)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, false, 0, fmt.Errorf("match: %w", err)
+	}
+	last := int64(0)
+	if len(hits) > 0 {
+		last = hits[len(hits)-1].id - lo + 1
+	}
+	switch {
+	case enough:
+		return hits, estimateTotal(len(hits), last, hi-lo+1), true, read, nil
+	case len(hits) > RankCap:
+		return hits[:RankCap], estimateTotal(len(hits), last, hi-lo+1), true, 1, nil
+	}
+	return hits, len(hits), false, 1, nil
 }
 
 // score scores matches found unscored (in rowid order) the cheapest way that ranks them
@@ -205,20 +253,24 @@ const filterSetCap = 20_000
 // a common word has hundreds of thousands; reading the text's rowids alone is ~20 times
 // cheaper. It declines (ok false) when the filters pick too many pages, or the text
 // matches few enough rows (least, see rankable) for the join to be cheaper.
-func (s *Searcher) filterFirst(ctx context.Context, match string, st *statement, least int) (hits []hit, total int, approx, ok bool, err error) {
+func (s *Searcher) filterFirst(ctx context.Context, match string, st *statement, least, want int) (hits []hit, total int, approx bool, read float64, ok bool, err error) {
 	// Count the filter's pages only as far as it takes to decline.
 	limit := min(filterSetCap, least/4) + 1
 	var n int
 	var lo, hi sql.NullInt64
 	if err := s.db.QueryRowContext(ctx, `SELECT count(*), min(id), max(id) FROM (SELECT p.id FROM pages p WHERE `+st.filterWhere+` LIMIT ?)`,
 		append(slices.Clone(st.filterArgs), limit)...).Scan(&n, &lo, &hi); err != nil {
-		return nil, 0, false, false, fmt.Errorf("filter: %w", err)
+		return nil, 0, false, 0, false, fmt.Errorf("filter: %w", err)
 	}
 	if n >= limit {
-		return nil, 0, false, false, nil
+		return nil, 0, false, 0, false, nil
 	}
 	if n == 0 {
-		return nil, 0, false, true, nil
+		return nil, 0, false, 1, true, nil
+	}
+	maxRow, err := s.estimator().maxRowid(ctx)
+	if err != nil {
+		return nil, 0, false, 0, false, err
 	}
 	// The filter's pages become one in-memory index that each text match is checked
 	// against ("+" keeps FTS5 from looking each of them up instead).
@@ -226,18 +278,11 @@ func (s *Searcher) filterFirst(ctx context.Context, match string, st *statement,
 	rows, err := s.db.QueryContext(ctx, `SELECT rowid, 0 FROM page_fts WHERE page_fts MATCH ? AND rowid >= ? AND rowid <= ?
 		AND +rowid IN (SELECT p.id FROM pages p WHERE `+st.filterWhere+`) LIMIT ?`, append(args, RankCap+1)...)
 	if err != nil {
-		return nil, 0, false, false, fmt.Errorf("match: %w", err)
+		return nil, 0, false, 0, false, fmt.Errorf("match: %w", err)
 	}
-	if hits, err = scanHits(rows); err != nil {
-		return nil, 0, false, false, fmt.Errorf("match: %w", err)
-	}
-	total = len(hits)
-	if total > RankCap {
-		// As estimateTotal, over the filtered pages' span of rowids.
-		last := hits[RankCap].id
-		total, approx, hits = estimateTotal(len(hits), last-lo.Int64+1, hi.Int64-lo.Int64+1), true, hits[:RankCap]
-	}
-	return hits, total, approx, true, nil
+	tested := int(float64(least) * float64(hi.Int64-lo.Int64+1) / float64(max(maxRow, 1)))
+	hits, total, approx, read, err = s.collect(rows, lo.Int64, hi.Int64, want, tested)
+	return hits, total, approx, read, err == nil, err
 }
 
 // scoreHits scores hits (in rowid order) with bm25 over expr, which they all match.

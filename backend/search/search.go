@@ -10,6 +10,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -32,7 +33,7 @@ type Results struct {
 	Total       int  // matches (an estimate when TotalApprox)
 	TotalApprox bool // too many to count: Total is estimated (text queries) or a lower bound (TotalCap)
 	New         int  // matches new since Request.NewSince
-	RankApprox  bool // too many matches to score them all: the first RankCap were ranked
+	RankApprox  bool // too many matches to score them all: the first found were ranked
 	Took        time.Duration
 	Results     []Result
 	// Facets maps "host", "type", "crawl" and "status" to counts over the matches (the
@@ -156,8 +157,9 @@ func (s *Searcher) run(ctx context.Context, root Node, r Request, n *notes) (Res
 	st := pl.statement(s.w)
 	want := r.Offset + r.Limit
 	var hits []hit
+	read := 1.0 // the share of the index read for matches
 	if st.ranked && st.rankExpr == "" {
-		if hits, res.Total, res.TotalApprox, err = s.rankText(ctx, root, pl, st); err != nil {
+		if hits, res.Total, res.TotalApprox, read, err = s.rankText(ctx, root, pl, st, want); err != nil {
 			return res, err
 		}
 		res.RankApprox = res.TotalApprox
@@ -173,7 +175,10 @@ func (s *Searcher) run(ctx context.Context, root Node, r Request, n *notes) (Res
 	if res.Total == 0 {
 		return res, nil
 	}
-	if res.RankApprox {
+	switch {
+	case read < 1:
+		n.add(fmt.Sprintf("common words, few matches: ranked the %d found in the first %d%% of the index", len(hits), int(math.Ceil(100*read))))
+	case res.RankApprox:
 		n.add(fmt.Sprintf("more than %d matches: ranked the first %d found", RankCap, RankCap))
 	}
 	if r.NewSince > 0 {
@@ -329,9 +334,9 @@ func (st *statement) countNew(ctx context.Context, db *sql.DB, since int64) (int
 	return n, nil
 }
 
-// first returns the first k matches in index order, with their bm25 scores when scored
-// (else 0).
-func (st *statement) first(ctx context.Context, db *sql.DB, k int, scored bool) ([]hit, error) {
+// firstRows queries the first k matches in index order: their ids and bm25 scores when
+// scored (else 0).
+func (st *statement) firstRows(ctx context.Context, db *sql.DB, k int, scored bool) (*sql.Rows, error) {
 	id, from, score := "p.id", st.from, "0"
 	if st.textOnly {
 		id, from = "page_fts.rowid", "page_fts"
@@ -344,7 +349,7 @@ func (st *statement) first(ctx context.Context, db *sql.DB, k int, scored bool) 
 	if err != nil {
 		return nil, fmt.Errorf("match: %w", err)
 	}
-	return scanHits(rows)
+	return rows, nil
 }
 
 // sortHits orders hits by score, best first, then by page.
