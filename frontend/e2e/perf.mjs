@@ -126,6 +126,7 @@ async function serve(dir) {
   delete env.WAYLAND_DISPLAY;
   const t0 = performance.now();
   const child = spawn(opt.bin, ['serve', '--db', opt.db], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  process.on('exit', () => child.kill()); // also when a measurement fails
   let out = '';
   const exited = new Promise((resolve) => child.on('exit', (code) => resolve(code)));
   const url = await new Promise((resolve, reject) => {
@@ -163,7 +164,8 @@ function typeOnce(q) {
     let t0 = 0;
     const timer = setTimeout(() => {
       obs.disconnect();
-      reject(new Error(`no results for ${q} in 30 s`));
+      const shown = document.querySelector('main')?.innerText.slice(0, 300) ?? '';
+      reject(new Error(`no results for ${q} in 30 s; the page shows: ${shown}`));
     }, 30000);
     const obs = new MutationObserver(() => {
       if (!document.querySelector(sel)) return;
