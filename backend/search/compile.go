@@ -214,15 +214,16 @@ func (c *compiler) fts(n Node) (expr string, positive, ok bool) {
 // matches the words of its stem (see stemForms); a document with the word as typed
 // matches both alternatives, so it ranks above one with another form only.
 func (c *compiler) ftsText(t *Text) string {
-	if t.Prefix && !t.Phrase && len(t.Words) == 1 && len(c.expand[strings.ToLower(t.Words[0])]) > 0 {
-		terms := c.expand[strings.ToLower(t.Words[0])]
-		alts := make([]string, len(terms))
-		for i, term := range terms {
-			alts[i] = quote(term)
+	if t.Prefix && !t.Phrase && len(t.Words) == 1 {
+		if terms := c.expand[strings.ToLower(t.Words[0])]; len(terms) > 0 {
+			alts := make([]string, len(terms))
+			for i, term := range terms {
+				alts[i] = quote(term)
+			}
+			e := "(" + strings.Join(alts, " OR ") + ")"
+			c.atoms = append(c.atoms, e) // one atom: probed as one stream
+			return colFilter(t.Field, e)
 		}
-		e := "(" + strings.Join(alts, " OR ") + ")"
-		c.atoms = append(c.atoms, e) // one atom: probed as one stream
-		return colFilter(t.Field, e)
 	}
 	if t.Phrase || t.Prefix || len(t.Words) != 1 || !c.w.Stem || t.Field == FieldURL {
 		return colFilter(t.Field, c.phrase(t.Words, t.Prefix))

@@ -210,7 +210,7 @@ func (s *Searcher) collect(rows *sql.Rows, lo, hi int64, want, tested int) (hits
 // score scores matches found unscored (in rowid order) the cheapest way that ranks them
 // with bm25 (see scoreCost): over the ranked conjuncts only, or over the whole query when
 // counting its commoner words costs less than walking the ranked ones' matches. When both
-// cost more than a few budgets, it scores them by their titles and URLs (scoreFields).
+// cost more than 2.5 RankBudgets, it scores them by their titles and URLs (scoreFields).
 func (s *Searcher) score(ctx context.Context, root Node, pl *plan, c costs, hits []hit, filtered bool) error {
 	maxRow, err := s.estimator().maxRowid(ctx)
 	if err != nil {
@@ -248,11 +248,12 @@ func (s *Searcher) score(ctx context.Context, root Node, pl *plan, c costs, hits
 const filterSetCap = 20_000
 
 // filterFirst finds the matches of a text query with filters that pick few pages (site:
-// of a small site, type:ps, url:/regex/) from the pages' ids and the text's own matches,
-// unscored, in rowid order. Joining every text match to its page costs ~1.5 us a row, and
-// a common word has hundreds of thousands; reading the text's rowids alone is ~20 times
-// cheaper. It declines (ok false) when the filters pick too many pages, or the text
-// matches few enough rows (least, see rankable) for the join to be cheaper.
+// of a small site, type:ps, url:/regex/) by checking the text's own matches against the
+// filter's pages, unscored, in rowid order (read by collect, which may stop early). Joining
+// every text match to its page costs ~1.5 us a row, and a common word has hundreds of
+// thousands; checking its rowids against the pages costs ~0.2 us. It declines (ok false)
+// when the filters pick too many pages, or the text matches few enough rows (least, see
+// rankable) for the join to be cheaper.
 func (s *Searcher) filterFirst(ctx context.Context, match string, st *statement, least, want int) (hits []hit, total int, approx bool, read float64, ok bool, err error) {
 	// Count the filter's pages only as far as it takes to decline.
 	limit := min(filterSetCap, least/4) + 1
