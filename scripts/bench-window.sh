@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Launch-to-painted time of the real desktop window (issue 4's figure: under 1.5 s on a
+# 1,000,000-page workspace). Each run starts the built binary under a virtual X display,
+# waits for the "Mundaneum" window to be mapped, then screenshots the screen (scaled down to
+# a fifth, ~150 ms a shot) until the page has painted: the mapped window before that is one
+# flat colour (a few dozen colours once scaled, from its edges), the painted page thousands.
+# A run reports when the window was mapped and the interval in which the page painted: after
+# the start of the last blank shot, before the end of the first painted one. The figure is
+# that upper bound.
+#
+# Usage: scripts/bench-window.sh [--runs N] [--db WORKSPACE] [BINARY]
+#   (default 5 runs, a new empty workspace each run, build/bin/mundaneum)
+# The app opens WORKSPACE for writing (crawls left running are marked interrupted): give it
+# a copy of the benchmark workspace, not the one scripts/benchsearch keeps.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+painted_colours=200 # the blank window scaled down has ~30, the painted page ~9,000
+
+if [[ "${1:-}" != --inner ]]; then
+  runs=5 db= bin=build/bin/mundaneum
+  while (($#)); do
+    case $1 in
+      --runs) runs=$2; shift 2 ;;
+      --db) db=$2; shift 2 ;;
+      -*) echo "usage: $0 [--runs N] [--db WORKSPACE] [BINARY]" >&2; exit 2 ;;
+      *) bin=$1; shift ;;
+    esac
+  done
+  [[ -x "$bin" ]] || { echo "bench-window: $bin is not built (run: make build)" >&2; exit 1; }
+  [[ -z "$db" || -f "$db" ]] || { echo "bench-window: no workspace at $db" >&2; exit 1; }
+  for tool in xvfb-run xdotool import convert; do
+    command -v "$tool" >/dev/null || { echo "bench-window: $tool is missing (run: make setup)" >&2; exit 1; }
+  done
+  exec xvfb-run -a -s '-screen 0 1280x900x24' "$0" --inner "$bin" "$runs" "$db"
+fi
+
+bin=$2 runs=$3 db=$4
+tmp=$(mktemp -d)
+pid=
+cleanup() {
+  [[ -n "$pid" ]] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+colours() { import -window root -resize 20% miff:- 2>/dev/null | convert miff:- -format '%k' info:; }
+
+painted=()
+for run in $(seq 1 "$runs"); do
+  # WebKit keeps its own data beside the workspace: a fresh, throw-away one each run.
+  rm -rf "$tmp/xdg"
+  export XDG_DATA_HOME=$tmp/xdg/data XDG_CONFIG_HOME=$tmp/xdg/config XDG_CACHE_HOME=$tmp/xdg/cache
+  ws=${db:-$tmp/empty-$run.mundaneum}
+  start=$(now_ms)
+  "$bin" --db "$ws" >"$tmp/app.log" 2>&1 &
+  pid=$!
+  until xdotool search --onlyvisible --name '^Mundaneum$' >/dev/null 2>&1; do
+    kill -0 "$pid" 2>/dev/null || { cat "$tmp/app.log" >&2; echo "bench-window: the app exited" >&2; exit 1; }
+    (($(now_ms) - start < 20000)) || { echo "bench-window: no window after 20 s" >&2; exit 1; }
+    sleep 0.02
+  done
+  mapped=$(($(now_ms) - start))
+  blank=$mapped
+  while :; do
+    shot=$(($(now_ms) - start))
+    c=$(colours)
+    done_ms=$(($(now_ms) - start))
+    ((c >= painted_colours)) && break
+    blank=$shot
+    ((done_ms < 20000)) || { echo "bench-window: the page did not paint in 20 s" >&2; exit 1; }
+  done
+  echo "run $run: window mapped at $mapped ms, page painted between $blank and $done_ms ms ($c colours)"
+  painted+=("$done_ms")
+  kill "$pid"
+  wait "$pid" 2>/dev/null || true
+  pid=
+done
+
+sorted=$(printf '%s\n' "${painted[@]}" | sort -n)
+n=${#painted[@]}
+p50=$(sed -n "$(((n + 1) / 2))p" <<<"$sorted")
+max=$(tail -n 1 <<<"$sorted")
+echo "launch → painted window: p50 $p50 ms, max $max ms over $n runs (${db:-new empty workspaces})"
