@@ -1,6 +1,7 @@
 package search
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -107,62 +108,63 @@ type span struct {
 	key        string
 }
 
-// tokenSpans splits text like the unicode61 tokenizer and marks the tokens h matches.
+// tokenSpans splits text like the unicode61 tokenizer and marks the tokens h matches. Plain
+// ASCII words, nearly all of them, are folded into a buffer and looked up without
+// allocating; only matched words keep their key.
 func tokenSpans(text string, h *highlighter) []span {
 	if len(text) > maxSnippetScan {
 		text = text[:maxSnippetScan]
 	}
-	var out []span
-	start := -1
-	ascii := true
-	flush := func(end int) {
-		if start >= 0 {
-			var k string
-			if ascii {
-				k = asciiLower(text[start:end])
-			} else {
-				k = fold(text[start:end])
-			}
-			out = append(out, span{start: start, end: end, hit: h.match(k), key: k})
-			start, ascii = -1, true
-		}
-	}
+	out := make([]span, 0, len(text)/6+1)
+	var buf [64]byte
 	for i := 0; i < len(text); {
 		c := text[i]
-		if c < utf8.RuneSelf {
-			if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' {
-				if start < 0 {
-					start = i
-				}
-			} else {
-				flush(i)
-			}
+		if c < utf8.RuneSelf && !isWordByte(c) {
 			i++
 			continue
 		}
-		r, n := utf8.DecodeRuneInString(text[i:])
-		if unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.Co, r) {
-			if start < 0 {
-				start = i
+		if c < utf8.RuneSelf {
+			j := i + 1
+			for j < len(text) && isWordByte(text[j]) {
+				j++
 			}
-			ascii = false
-		} else {
-			flush(i)
+			if (j == len(text) || text[j] < utf8.RuneSelf) && j-i <= len(buf) {
+				w := buf[:j-i]
+				for k := range w {
+					w[k] = lowerASCII(text[i+k])
+				}
+				sp := span{start: i, end: j}
+				if h.match(string(w)) {
+					sp.hit, sp.key = true, string(w)
+				}
+				out = append(out, sp)
+				i = j
+				continue
+			}
 		}
-		i += n
+		// A word with other characters: decode it rune by rune.
+		j := i
+		for j < len(text) {
+			r, n := utf8.DecodeRuneInString(text[j:])
+			if !(unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.Co, r)) {
+				break
+			}
+			j += n
+		}
+		if j == i { // a separator outside ASCII
+			_, n := utf8.DecodeRuneInString(text[i:])
+			i += n
+			continue
+		}
+		k := fold(text[i:j])
+		sp := span{start: i, end: j}
+		if h.match(k) {
+			sp.hit, sp.key = true, k
+		}
+		out = append(out, sp)
+		i = j
 	}
-	flush(len(text))
 	return out
-}
-
-// asciiLower lower-cases an ASCII word, without allocating when it is lower case already.
-func asciiLower(s string) string {
-	for i := 0; i < len(s); i++ {
-		if 'A' <= s[i] && s[i] <= 'Z' {
-			return strings.ToLower(s)
-		}
-	}
-	return s
 }
 
 // bestWindow returns the window of n tokens with the most distinct matched words (then the
@@ -170,6 +172,7 @@ func asciiLower(s string) string {
 func bestWindow(spans []span, n int) (from, to, score int) {
 	to = min(n, len(spans))
 	checked := 0
+	var distinct []string
 	for i, s := range spans {
 		if !s.hit {
 			continue
@@ -179,11 +182,13 @@ func bestWindow(spans []span, n int) (from, to, score int) {
 		}
 		a := max(0, i-3)
 		b := min(len(spans), a+n)
-		distinct := map[string]bool{}
+		distinct = distinct[:0]
 		hits := 0
 		for _, t := range spans[a:b] {
 			if t.hit {
-				distinct[t.key] = true
+				if !slices.Contains(distinct, t.key) {
+					distinct = append(distinct, t.key)
+				}
 				hits++
 			}
 		}

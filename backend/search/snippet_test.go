@@ -1,0 +1,100 @@
+package search
+
+import (
+	"math/rand/v2"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// wordRE is unicode61's notion of a token: a run of letters, numbers and private-use
+// characters.
+var wordRE = regexp.MustCompile(`[\p{L}\p{N}\p{Co}]+`)
+
+// refSpans is the obvious tokenizer tokenSpans must agree with.
+func refSpans(text string, h *highlighter) []span {
+	var out []span
+	for _, m := range wordRE.FindAllStringIndex(text, -1) {
+		k := fold(text[m[0]:m[1]])
+		sp := span{start: m[0], end: m[1]}
+		if h.match(k) {
+			sp.hit, sp.key = true, k
+		}
+		out = append(out, sp)
+	}
+	return out
+}
+
+func testHighlighter() *highlighter {
+	return &highlighter{exact: map[string]bool{"cafe": true, "otlet": true, "x2": true, "εργο": true}, prefixes: []string{"mund"}}
+}
+
+func checkSpans(t *testing.T, text string) {
+	t.Helper()
+	h := testHighlighter()
+	got, want := tokenSpans(text, h), refSpans(text, h)
+	if len(got) != len(want) {
+		t.Fatalf("%q: %d tokens, want %d:\n got %v\nwant %v", text, len(got), len(want), got, want)
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Fatalf("%q: token %d = %+v, want %+v", text, i, got[i], want[i])
+		}
+	}
+}
+
+func TestTokenSpansAgreeWithUnicode61Words(t *testing.T) {
+	for _, text := range []string{
+		"", "   ", "Otlet", "Paul OTLET's Mundaneum, 1934.", "café Café CAFÉ cafe", "x2 X2 x2y",
+		"naïve—dash…ellipsis", "Έργο του Otlet", "日本語のテキスト otlet", "a\u00a0b\u2003c", "tab\tnew\nline",
+		strings.Repeat("a", 70) + " otlet " + strings.Repeat("B", 64), "\uE000private\uE001 otlet",
+		"broken \xff\xfe utf8 otlet", "otlet\u0301 combining", "mundaneum Mundanéum",
+	} {
+		checkSpans(t, text)
+	}
+	// Random mixtures of the awkward cases.
+	parts := []string{"otlet", "Otlet", "café", " ", ".", "—", "ÉRGO", "x2", "\xff", "日本", "\u00a0", "a", "Z9", "\u0301", "mundane"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 2000 {
+		var b strings.Builder
+		for range rng.IntN(12) {
+			b.WriteString(parts[rng.IntN(len(parts))])
+		}
+		checkSpans(t, b.String())
+	}
+}
+
+func FuzzTokenSpans(f *testing.F) {
+	for _, s := range []string{"Paul Otlet's café", "日本 otlet\xff", strings.Repeat("x", 80)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		if len(text) > 4096 {
+			return
+		}
+		checkSpans(t, text)
+	})
+}
+
+// BenchmarkMakeSnippet cuts a snippet from a 3 KB body, as a result page does 20 times.
+func BenchmarkMakeSnippet(b *testing.B) {
+	words := strings.Fields("the of and documentation universal bibliographic classification index card " +
+		"Otlet Mundaneum Brussels knowledge network Palais Mondial repertory decimal")
+	rng := rand.New(rand.NewPCG(3, 4))
+	var body strings.Builder
+	for body.Len() < 3000 {
+		w := words[rng.IntN(len(words))]
+		if rng.IntN(12) == 0 {
+			w = strings.ToUpper(w[:1]) + w[1:] + "."
+		}
+		body.WriteString(w + " ")
+	}
+	h := newHighlighter(Parse("repertory brussels").Root, DefaultWeights)
+	cols := []string{body.String(), "anchor text", "", "Title", "https://example.org/a"}
+	b.ReportAllocs()
+	for b.Loop() {
+		if len(makeSnippet(cols, h)) == 0 {
+			b.Fatal("no snippet")
+		}
+	}
+}
