@@ -7,39 +7,37 @@ import (
 )
 
 // present fetches what the page of hits shows: metadata, snippets, duplicate counts.
+//
+// The snippets are cut (their texts read on a second connection) while the metadata and
+// copies are read on the first: the two are independent, and a query often has the
+// machine's other core to itself.
 func (s *Searcher) present(ctx context.Context, root Node, page []hit, best float64) ([]Result, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT p.id, p.url, coalesce(p.title, ''), coalesce(h.origin, ''),
-		coalesce(p.content_type, ''), coalesce(p.status, 0), p.state, coalesce(p.fetched_at, 0), coalesce(p.hash, '')
-		FROM pages p LEFT JOIN hosts h ON h.id = p.host_id WHERE p.id IN (SELECT value FROM json_each(?))`, idsJSON(page))
-	if err != nil {
-		return nil, fmt.Errorf("results: %w", err)
+	type snippets struct {
+		of  map[int64][]string
+		err error
 	}
-	byID := map[int64]*Result{}
-	hashes := map[int64]string{}
-	for rows.Next() {
-		var r Result
-		var ct, hash string
-		if err := rows.Scan(&r.PageID, &r.URL, &r.Title, &r.Host, &ct, &r.Status, &r.State, &r.FetchedAt, &hash); err != nil {
-			rows.Close()
-			return nil, err
+	snipped := make(chan snippets, 1)
+	go func() {
+		texts, err := s.texts(ctx, page)
+		if err != nil {
+			snipped <- snippets{err: err}
+			return
 		}
-		r.Type = typeOf(ct, r.URL)
-		byID[r.PageID] = &r
-		hashes[r.PageID] = hash
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	copies, err := s.copies(ctx, hashes)
+		h := newHighlighter(root, s.w)
+		of := make(map[int64][]string, len(texts))
+		for id, cols := range texts {
+			of[id] = makeSnippet(cols, h)
+		}
+		snipped <- snippets{of: of}
+	}()
+	byID, hashes, copies, err := s.metadata(ctx, page)
+	sn := <-snipped
 	if err != nil {
 		return nil, err
 	}
-	texts, err := s.texts(ctx, page)
-	if err != nil {
-		return nil, err
+	if sn.err != nil {
+		return nil, sn.err
 	}
-	h := newHighlighter(root, s.w)
 	out := make([]Result, 0, len(page))
 	for _, hit := range page {
 		r, ok := byID[hit.id]
@@ -48,10 +46,43 @@ func (s *Searcher) present(ctx context.Context, root Node, page []hit, best floa
 		}
 		r.Score = normalise(hit.score, best)
 		r.Copies = copies[hashes[hit.id]]
-		r.Snippet = makeSnippet(texts[hit.id], h)
+		r.Snippet = sn.of[hit.id]
 		out = append(out, *r)
 	}
 	return out, nil
+}
+
+// metadata reads what a result shows of each page but its snippet, and the pages' content
+// hashes with how many copies each has.
+func (s *Searcher) metadata(ctx context.Context, page []hit) (map[int64]*Result, map[int64]string, map[string]int, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT p.id, p.url, coalesce(p.title, ''), coalesce(h.origin, ''),
+		coalesce(p.content_type, ''), coalesce(p.status, 0), p.state, coalesce(p.fetched_at, 0), coalesce(p.hash, '')
+		FROM pages p LEFT JOIN hosts h ON h.id = p.host_id WHERE p.id IN (SELECT value FROM json_each(?))`, idsJSON(page))
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("results: %w", err)
+	}
+	byID := map[int64]*Result{}
+	hashes := map[int64]string{}
+	for rows.Next() {
+		var r Result
+		var ct, hash string
+		if err := rows.Scan(&r.PageID, &r.URL, &r.Title, &r.Host, &ct, &r.Status, &r.State, &r.FetchedAt, &hash); err != nil {
+			rows.Close()
+			return nil, nil, nil, err
+		}
+		r.Type = typeOf(ct, r.URL)
+		byID[r.PageID] = &r
+		hashes[r.PageID] = hash
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, nil, nil, err
+	}
+	copies, err := s.copies(ctx, hashes)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return byID, hashes, copies, nil
 }
 
 // texts reads the indexed text of the hits: body, anchors, headings, title, url (the order
