@@ -63,7 +63,7 @@ func (s *Searcher) boost(ctx context.Context, hits []hit) (float64, error) {
 		return 0, nil
 	}
 	if s.w.Links > 0 {
-		cites, err := citing(ctx, s.db, hits[:n])
+		cites, err := s.citing(ctx, hits[:n])
 		if err != nil {
 			return 0, err
 		}
@@ -81,26 +81,6 @@ func (s *Searcher) boost(ctx context.Context, hits []hit) (float64, error) {
 		})
 	}
 	return hits[0].score, nil
-}
-
-// citing returns how many distinct other pages link to each hit (kept up to date in
-// pages.inlinks by the store).
-func citing(ctx context.Context, db *sql.DB, hits []hit) (map[int64]int, error) {
-	rows, err := db.QueryContext(ctx, `SELECT id, inlinks FROM pages WHERE id IN (SELECT value FROM json_each(?))`, idsJSON(hits))
-	if err != nil {
-		return nil, fmt.Errorf("count citing pages: %w", err)
-	}
-	defer rows.Close()
-	out := make(map[int64]int, len(hits))
-	for rows.Next() {
-		var id int64
-		var n int
-		if err := rows.Scan(&id, &n); err != nil {
-			return nil, err
-		}
-		out[id] = n
-	}
-	return out, rows.Err()
 }
 
 func idsJSON(hits []hit) string {

@@ -81,17 +81,20 @@ const (
 
 // Searcher runs queries over a workspace's read pool.
 type Searcher struct {
-	db *sql.DB
-	w  Weights
-	df *dfCache
+	db    *sql.DB
+	w     Weights
+	df    *dfCache
+	cites *citeCache
 }
 
 // New returns a searcher over db (the store's read pool) with DefaultWeights.
-func New(db *sql.DB) *Searcher { return &Searcher{db: db, w: DefaultWeights, df: &dfCache{}} }
+func New(db *sql.DB) *Searcher {
+	return &Searcher{db: db, w: DefaultWeights, df: &dfCache{}, cites: &citeCache{minPages: citeCacheMin}}
+}
 
 // WithWeights returns a searcher over the same pool that ranks with w (for tuning).
 func (s *Searcher) WithWeights(w Weights) *Searcher {
-	return &Searcher{db: s.db, w: w, df: s.df}
+	return &Searcher{db: s.db, w: w, df: s.df, cites: s.cites}
 }
 
 func (s *Searcher) estimator() estimator { return estimator{db: s.db, cache: s.df} }

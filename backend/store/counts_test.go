@@ -42,7 +42,7 @@ func recount(t *testing.T, db *sql.DB) Counts {
 }
 
 // checkCounts flushes the writer and compares the maintained numbers with a full recount.
-// It returns the recount and the sum of pages.inlinks, so that callers can tell that the
+// It returns the recount and the sum of the citation counts, so that callers can tell that the
 // data was not trivial.
 func checkCounts(t *testing.T, st *Store) (Counts, int64) {
 	t.Helper()
@@ -58,9 +58,10 @@ func checkCounts(t *testing.T, st *Store) (Counts, int64) {
 	if !maps.Equal(got.Pages, want.Pages) || got.Hosts != want.Hosts || got.Links != want.Links || got.Blobs != want.Blobs {
 		t.Fatalf("Counts = %+v, recount = %+v", got, want)
 	}
-	rows, err := st.ReadDB().Query(`SELECT id, inlinks, c FROM (SELECT id, inlinks,
+	rows, err := st.ReadDB().Query(`SELECT id, n, c FROM (SELECT id,
+		coalesce((SELECT n FROM citations WHERE page_id = p.id), 0) AS n,
 		(SELECT count(DISTINCT from_id) FROM links WHERE to_id = p.id AND from_id <> p.id) AS c
-		FROM pages p) WHERE inlinks <> c`)
+		FROM pages p) WHERE n <> c`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,16 +71,24 @@ func checkCounts(t *testing.T, st *Store) (Counts, int64) {
 		if err := rows.Scan(&id, &stored, &real); err != nil {
 			t.Fatal(err)
 		}
-		t.Errorf("page %d: inlinks = %d, recount = %d", id, stored, real)
+		t.Errorf("page %d: citations = %d, recount = %d", id, stored, real)
 	}
 	if err := rows.Err(); err != nil {
 		t.Fatal(err)
+	}
+	var orphans int
+	if err := st.ReadDB().QueryRow(`SELECT count(*) FROM citations c
+		WHERE NOT EXISTS (SELECT 1 FROM pages WHERE id = c.page_id)`).Scan(&orphans); err != nil {
+		t.Fatal(err)
+	}
+	if orphans > 0 {
+		t.Errorf("%d citation counts of deleted pages", orphans)
 	}
 	if t.Failed() {
 		t.FailNow()
 	}
 	var sum int64
-	if err := st.ReadDB().QueryRow(`SELECT coalesce(sum(inlinks), 0) FROM pages`).Scan(&sum); err != nil {
+	if err := st.ReadDB().QueryRow(`SELECT coalesce(sum(n), 0) FROM citations`).Scan(&sum); err != nil {
 		t.Fatal(err)
 	}
 	return want, sum
@@ -223,7 +232,7 @@ func TestCountsFollowSavedResults(t *testing.T) {
 	}
 	inlinks := func(path string) int64 {
 		var n int64
-		if err := st.ReadDB().QueryRow(`SELECT inlinks FROM pages WHERE id = ?`, id(path)).Scan(&n); err != nil {
+		if err := st.ReadDB().QueryRow(`SELECT coalesce((SELECT n FROM citations WHERE page_id = ?), 0)`, id(path)).Scan(&n); err != nil {
 			t.Fatal(err)
 		}
 		return n

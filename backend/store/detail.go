@@ -45,7 +45,7 @@ func (s *Store) Page(ctx context.Context, id int64) (Page, error) {
 		(SELECT url FROM pages q WHERE q.id = p.parent_id), p.crawl_id, p.problems, p.noindex, p.nofollow,
 		p.hash IS NOT NULL AND EXISTS (SELECT 1 FROM blobs b WHERE b.hash = p.hash),
 		p.discovered_at, p.fetched_at, p.changed_at, p.refresh_at,
-		p.inlinks,
+		coalesce((SELECT n FROM citations WHERE page_id = p.id), 0),
 		(SELECT count(*) FROM links WHERE from_id = p.id)
 		FROM pages p JOIN hosts h ON h.id = p.host_id WHERE p.id = ?`, id).Scan(
 		&p.ID, &p.URL, &p.Host, &p.State, &n[0], &n[1], &status,

@@ -1,0 +1,76 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+)
+
+// TestCitationCache checks that results ranked from the in-memory citation counts are those
+// ranked from the citations table, and that the counts follow new links once a minute old.
+func TestCitationCache(t *testing.T) {
+	ctx := context.Background()
+	w := newWorkspace(t)
+	w.add(library...)
+	table := New(w.st.ReadDB())
+	table.cites.minPages = 1 << 62 // never cached
+	cached := New(w.st.ReadDB())
+	cached.cites.minPages = 0
+	waitLoaded := func() {
+		t.Helper()
+		for range 500 {
+			cached.cites.mu.Lock()
+			done := cached.cites.n != nil && !cached.cites.loading
+			cached.cites.mu.Unlock()
+			if done {
+				return
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+		t.Fatal("the citation counts never loaded")
+	}
+	same := func(q string) {
+		t.Helper()
+		want, got := searchT(t, table, q), searchT(t, cached, q)
+		if fmt.Sprint(pageScores(want)) != fmt.Sprint(pageScores(got)) {
+			t.Fatalf("%q: cached counts rank %v, the table %v", q, pageScores(got), pageScores(want))
+		}
+	}
+	searchT(t, cached, "mundaneum") // starts the load
+	waitLoaded()
+	for _, q := range []string{"mundaneum", "cards", "classification", "otlet OR belgian"} {
+		same(q)
+	}
+	hits := []hit{{id: 1}}
+	c1, err := cached.citing(ctx, hits)
+	if err != nil || c1[1] == 0 {
+		t.Fatalf("citations of the home page = %v, %v", c1, err)
+	}
+
+	// More pages cite the home page: the counts follow once they are a minute old.
+	var more []page
+	for i := range 5 {
+		more = append(more, page{url: fmt.Sprintf("http://e.test/%d", i), title: "citing", body: "a page citing the Mundaneum",
+			links: []link{{"http://a.test/", "the Mundaneum"}}})
+	}
+	w.add(more...)
+	cached.cites.mu.Lock()
+	cached.cites.at = time.Now().Add(-2 * citeCacheTTL)
+	cached.cites.mu.Unlock()
+	searchT(t, cached, "mundaneum")
+	waitLoaded()
+	c2, err := cached.citing(ctx, hits)
+	if err != nil || c2[1] != c1[1]+5 {
+		t.Fatalf("citations of the home page after 5 more links = %v, want %d (%v)", c2, c1[1]+5, err)
+	}
+	same("mundaneum")
+}
+
+func pageScores(r Results) []string {
+	var out []string
+	for _, x := range r.Results {
+		out = append(out, fmt.Sprintf("%s=%d", x.URL, x.Score))
+	}
+	return out
+}
