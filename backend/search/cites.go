@@ -22,6 +22,7 @@ type citeCache struct {
 	links   int64    // the workspace's link count when n was loaded
 	at      time.Time
 	loading bool
+	asked   int // queries that wanted counts
 }
 
 const (
@@ -29,12 +30,15 @@ const (
 	citeCacheTTL = time.Minute
 )
 
-// counts returns the cached counts, or nil when they are not loaded. It starts a load when
-// the workspace has at least minPages pages and the counts are missing or a minute old.
+// counts returns the cached counts, or nil when they are not loaded. From the second query
+// on (a process that runs one, like the command line's, never pays for a load), it starts a
+// load when the workspace has at least minPages pages and the counts are missing or a
+// minute old.
 func (c *citeCache) counts(db *sql.DB, maxPage int64) []uint32 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if maxPage >= c.minPages && !c.loading && (c.n == nil || time.Since(c.at) >= citeCacheTTL) {
+	c.asked++
+	if c.asked > 1 && maxPage >= c.minPages && !c.loading && (c.n == nil || time.Since(c.at) >= citeCacheTTL) {
 		c.loading = true
 		go c.load(context.Background(), db)
 	}

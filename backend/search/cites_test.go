@@ -37,7 +37,11 @@ func TestCitationCache(t *testing.T) {
 			t.Fatalf("%q: cached counts rank %v, the table %v", q, pageScores(got), pageScores(want))
 		}
 	}
-	searchT(t, cached, "mundaneum") // starts the load
+	searchT(t, cached, "mundaneum") // the first query reads the table
+	if cached.cites.n != nil || cached.cites.loading {
+		t.Fatal("the first query started loading the counts")
+	}
+	searchT(t, cached, "mundaneum") // the second starts the load
 	waitLoaded()
 	for _, q := range []string{"mundaneum", "cards", "classification", "otlet OR belgian"} {
 		same(q)
