@@ -21,7 +21,7 @@ type workspace struct {
 }
 
 func newWorkspace(st *store.Store) *workspace {
-	return &workspace{st: st, jobs: crawl.NewJobs(st), search: search.New(st.ReadDB())}
+	return &workspace{st: st, jobs: crawl.NewJobs(st), search: search.New(st.SearchDB())}
 }
 
 // Dialogs are the native file dialogs of the window; the browser front door has none.

@@ -117,7 +117,7 @@ func (e *env) search(ctx context.Context, r search.Request) error {
 		return err
 	}
 	defer st.Close()
-	res, err := search.New(st.ReadDB()).Search(ctx, r)
+	res, err := search.New(st.SearchDB()).Search(ctx, r)
 	if err != nil {
 		return err
 	}

@@ -155,7 +155,7 @@ func (e *env) openView(ctx context.Context, name string, r search.Request) error
 		return err
 	}
 	defer st.Close()
-	o, err := search.New(st.ReadDB()).OpenView(ctx, st, name, r)
+	o, err := search.New(st.SearchDB()).OpenView(ctx, st, name, r)
 	if err != nil {
 		return noView(name, err)
 	}

@@ -40,7 +40,7 @@ func BenchmarkQueries(b *testing.B) {
 	} else {
 		db = workspace(b, library)
 	}
-	s := New(db.ReadDB())
+	s := New(db.SearchDB())
 	facets := os.Getenv("MUND_BENCH_FACETS") != ""
 	for _, q := range benchQueries {
 		s.Search(ctx, Request{Query: q, Limit: 20, Facets: facets}) // warm caches

@@ -13,9 +13,9 @@ func TestCitationCache(t *testing.T) {
 	ctx := context.Background()
 	w := newWorkspace(t)
 	w.add(library...)
-	table := New(w.st.ReadDB())
+	table := New(w.st.SearchDB())
 	table.cites.minPages = 1 << 62 // never cached
-	cached := New(w.st.ReadDB())
+	cached := New(w.st.SearchDB())
 	cached.cites.minPages = 0
 	waitLoaded := func() {
 		t.Helper()

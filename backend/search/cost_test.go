@@ -27,7 +27,7 @@ func TestRankingWithinBudget(t *testing.T) {
 	}
 	st := workspace(t, pages)
 	ctx := context.Background()
-	s := New(st.ReadDB())
+	s := New(st.SearchDB())
 	e := s.estimator()
 	for range 2 { // probed, then cached
 		df, err := e.dfs(ctx, []string{`"zeppelin"`, `"common"`, `"nowhere"`, `"zeppelin"`})
@@ -119,7 +119,7 @@ func TestHitWords(t *testing.T) {
 // batches, since SQLite allows 500 terms in a compound SELECT.
 func TestManyAtoms(t *testing.T) {
 	st := workspace(t, library)
-	s := New(st.ReadDB())
+	s := New(st.SearchDB())
 	atoms := []string{`"cards"`}
 	for i := range 1200 {
 		atoms = append(atoms, fmt.Sprintf(`"w%d"`, i))
@@ -156,7 +156,7 @@ func TestSpreadStopsAtThePageAsked(t *testing.T) {
 	ctx := context.Background()
 	w := DefaultWeights
 	w.RankBudget = 0 // every word is common
-	s := New(st.ReadDB()).WithWeights(w)
+	s := New(st.SearchDB()).WithWeights(w)
 	res, err := s.Search(ctx, Request{Query: `"beta alpha"`, Limit: 10})
 	if err != nil || res.Total != 4 || res.TotalApprox || len(res.Results) != 4 {
 		t.Errorf("whole index: %d (approx %v), %d results, %v; want all 4", res.Total, res.TotalApprox, len(res.Results), err)

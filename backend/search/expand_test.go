@@ -19,7 +19,7 @@ func TestLongPrefixes(t *testing.T) {
 	pages = append(pages, page{url: "http://a.test/both", title: "two", body: "undergo and zebra"})
 	st := workspace(t, pages)
 	ctx := context.Background()
-	s := New(st.ReadDB())
+	s := New(st.SearchDB())
 
 	got, err := s.expandPrefixes(ctx, Parse("unde* title:under* zebr* undx* \"unde*\" unde*").Root)
 	if err != nil {

@@ -19,7 +19,7 @@ func FuzzSearch(f *testing.F) {
 		f.Add(s)
 	}
 	st := workspace(f, library)
-	s := New(st.ReadDB())
+	s := New(st.SearchDB())
 	f.Fuzz(func(t *testing.T, q string) {
 		res, err := s.Search(context.Background(), Request{Query: q, Limit: 5, Facets: true})
 		if err != nil {

@@ -62,7 +62,7 @@ func TestQueryLanguage(t *testing.T) {
 		w := DefaultWeights
 		w.RankBudget = budget
 		t.Run(fmt.Sprintf("budget=%d", budget), func(t *testing.T) {
-			testQueryLanguage(t, New(st.ReadDB()).WithWeights(w))
+			testQueryLanguage(t, New(st.SearchDB()).WithWeights(w))
 		})
 	}
 }
@@ -141,7 +141,7 @@ func testQueryLanguage(t *testing.T, s *Searcher) {
 
 func TestRankingAndPresentation(t *testing.T) {
 	st := workspace(t, library)
-	s := New(st.ReadDB())
+	s := New(st.SearchDB())
 	res := searchT(t, s, "mundaneum")
 	if len(res.Results) < 3 || res.Results[0].URL != "http://a.test/" || res.Results[0].Score != 1000 {
 		t.Fatalf("best hit %+v: the title match cited by every page should win with 1000", res.Results)
@@ -224,7 +224,7 @@ func TestRankingAndPresentation(t *testing.T) {
 
 func TestFacets(t *testing.T) {
 	st := workspace(t, library)
-	s := New(st.ReadDB())
+	s := New(st.SearchDB())
 	res, err := s.Search(context.Background(), Request{Query: "classification OR cards OR mundaneum", Facets: true})
 	if err != nil {
 		t.Fatal(err)
@@ -254,7 +254,7 @@ func TestFacets(t *testing.T) {
 
 func TestDidYouMean(t *testing.T) {
 	st := workspace(t, library)
-	s := New(st.ReadDB())
+	s := New(st.SearchDB())
 	res := searchT(t, s, "mundanuem otlet")
 	if !res.Corrected || res.DidYouMean != "mundaneum otlet" || len(res.Results) != 1 {
 		t.Fatalf("got corrected=%v didYouMean=%q results %v note %q", res.Corrected, res.DidYouMean, urls(res), res.Note)
@@ -279,7 +279,7 @@ func TestViews(t *testing.T) {
 	w := newWorkspace(t)
 	w.add(library...)
 	st := w.st
-	s := New(st.ReadDB())
+	s := New(st.SearchDB())
 	if _, err := SaveView(ctx, st, "  ", "x"); err == nil {
 		t.Fatal("saved a view without a name")
 	}

@@ -27,12 +27,12 @@ func BenchmarkCorrect(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.Cleanup(func() { st.Close() })
-		s = New(st.ReadDB())
+		s = New(st.SearchDB())
 		words = []string{"squashiest", "rationalist", "disrepute", "catalyst", "drollery", "unavailing",
 			"reprisals", "pendulums", "contradict", "relaxants", "strangely", "journals", "professor",
 			"recycle", "cowboy", "conjunctive", "infamously", "orthogonal", "cheerleader", "underwriting"}
 	} else {
-		s = New(typoWorkspace(b).st.ReadDB())
+		s = New(typoWorkspace(b).st.SearchDB())
 	}
 	var queries []string
 	for _, w := range words {

@@ -40,7 +40,7 @@ func typoWorkspace(t testing.TB) *testWorkspace {
 
 func TestNearest(t *testing.T) {
 	w := typoWorkspace(t)
-	s := New(w.st.ReadDB())
+	s := New(w.st.SearchDB())
 	if _, n, err := s.largestSegment(context.Background()); err != nil || n < 3 {
 		t.Fatalf("largest segment: %d segments, %v", n, err)
 	}
@@ -145,7 +145,7 @@ func TestNearestEveryTypo(t *testing.T) {
 	} {
 		t.Run(lib.name, func(t *testing.T) {
 			ctx := context.Background()
-			s := New(lib.ws(t).st.ReadDB())
+			s := New(lib.ws(t).st.SearchDB())
 			vocab := vocabulary(t, s)
 			checked := 0
 			for _, word := range slices.Sorted(maps.Keys(vocab)) {
@@ -185,7 +185,7 @@ func TestPrefixTerms(t *testing.T) {
 	ctx := context.Background()
 	w := typoWorkspace(t)
 	w.add(library...) // pages whose anchors change are deleted and indexed again
-	s := New(w.st.ReadDB())
+	s := New(w.st.SearchDB())
 	vocab := vocabulary(t, s)
 	var segs []int64
 	rows, err := s.db.Query(`SELECT DISTINCT segid FROM page_fts_idx`)
@@ -242,7 +242,7 @@ func TestPrefixTerms(t *testing.T) {
 func TestProbes(t *testing.T) {
 	ctx := context.Background()
 	w := typoWorkspace(t)
-	s := New(w.st.ReadDB())
+	s := New(w.st.SearchDB())
 	seg, _, err := s.largestSegment(ctx)
 	if err != nil {
 		t.Fatal(err)

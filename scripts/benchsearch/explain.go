@@ -18,7 +18,7 @@ func explain(ctx context.Context, path, query string) error {
 		return err
 	}
 	defer st.Close()
-	db := st.ReadDB()
+	db := st.SearchDB()
 	rows, err := db.QueryContext(ctx, "EXPLAIN QUERY PLAN "+query)
 	if err != nil {
 		return fmt.Errorf("explain: %w", err)
@@ -83,7 +83,7 @@ func timeOne(ctx context.Context, path, q string, limit int, facets bool, cpupro
 		return err
 	}
 	defer st.Close()
-	e := newEngine(st.ReadDB(), facets)
+	e := newEngine(st.SearchDB(), facets)
 	stop, err := startProfile(cpuprofile, "")
 	if err != nil {
 		return err

@@ -48,7 +48,7 @@ func TestGenerateMatchesStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	db := st.ReadDB()
+	db := st.SearchDB()
 	if ok, err := st.IntegrityCheck(ctx); err != nil || ok != "ok" {
 		t.Fatalf("integrity: %q %v", ok, err)
 	}
@@ -140,7 +140,7 @@ func TestHarness(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	ts, err := runMix(ctx, newEngine(st.ReadDB(), true), qs[:5], qs, 20, time.Minute, "", t.Logf)
+	ts, err := runMix(ctx, newEngine(st.SearchDB(), true), qs[:5], qs, 20, time.Minute, "", t.Logf)
 	if err != nil {
 		t.Fatal(err)
 	}

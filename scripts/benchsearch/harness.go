@@ -105,7 +105,7 @@ func coldStart(ctx context.Context, path string, q string, limit int, facets, ev
 		return 0, 0, evicted, err
 	}
 	defer st.Close()
-	e := newEngine(st.ReadDB(), facets)
+	e := newEngine(st.SearchDB(), facets)
 	open = time.Since(t0)
 	t1 := time.Now()
 	if _, err := e.run(ctx, q, limit); err != nil {

@@ -217,7 +217,7 @@ func run(ctx context.Context, o options) error {
 		return err
 	}
 	defer st.Close()
-	e := newEngine(st.ReadDB(), o.facets)
+	e := newEngine(st.SearchDB(), o.facets)
 	r.LoadBefore = loadavg()
 	ts, err := runMix(ctx, e, warm, qs, o.limit, o.timeout, o.cpuprofile, logf)
 	if err != nil {
