@@ -129,24 +129,24 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 	}
 	rdb.SetMaxOpenConns(8)
 	s.read = rdb
-	if s.search, err = sql.Open("sqlite", dsn(path, true, "mmap_size("+strconv.Itoa(mmapSearch)+")")); err != nil {
-		s.Close()
-		return nil, err
-	}
-	s.search.SetMaxOpenConns(8)
 	if opt.ReadOnly {
 		if err := checkReadable(ctx, rdb); err != nil {
 			rdb.Close()
 			return nil, err
 		}
 	}
+	if s.search, err = sql.Open("sqlite", dsn(path, true, "mmap_size("+strconv.Itoa(mmapSearch)+")")); err != nil {
+		s.Close()
+		return nil, err
+	}
+	s.search.SetMaxOpenConns(8)
 	return s, nil
 }
 
 // mmapSearch is how many bytes of the workspace file a search connection maps into
 // memory: as many as SQLite allows (its build caps mmap_size at 2 GiB). A mapped page is
-// read without a system call and a copy, which took the median search on a million pages
-// from 9.5 to 7.2-8.4 ms (docs/benchmarks.md). The store's own readers and the writer map
+// read without a system call and a copy (the figures are in docs/benchmarks.md, "Search
+// latency"). The store's own readers and the writer map
 // nothing: mapped pages count in the process's resident size, and a crawl that never
 // searches keeps it small.
 const mmapSearch = 2 << 30

@@ -48,7 +48,7 @@ func TestGenerateMatchesStore(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	db := st.SearchDB()
+	db := st.ReadDB()
 	if ok, err := st.IntegrityCheck(ctx); err != nil || ok != "ok" {
 		t.Fatalf("integrity: %q %v", ok, err)
 	}
