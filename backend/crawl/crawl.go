@@ -194,8 +194,21 @@ func (c *Crawler) Run(ctx context.Context, progress func(Progress)) (Progress, e
 	if err := c.st.FinishRun(fctx, c.rec.ID, state, errText(runErr)); err != nil && runErr == nil {
 		runErr = err
 	}
-	// Merge the index's segments for faster search (minutes after a crawl of a million
-	// pages: it reports each step); a pause or cancel stops it, the next run goes on.
+	// Build the pair index for phrase search once the index is large enough, then merge
+	// the indexes' segments for faster search (minutes each after a crawl of a million
+	// pages: they report each step); a pause or cancel stops them, the next run goes on.
+	for ctx.Err() == nil {
+		pp, more, err := c.st.BuildPairsStep(ctx)
+		if err != nil && ctx.Err() == nil && runErr == nil {
+			runErr = err
+		}
+		if err != nil || !more {
+			break
+		}
+		mp := p
+		mp.State, mp.Note = store.CrawlRunning, fmt.Sprintf("indexing word pairs for phrase search (%d of %d pages)", pp.Done, pp.Total)
+		progress(mp)
+	}
 	for step := 1; ctx.Err() == nil; step++ {
 		more, err := c.st.MergeIndexStep(ctx)
 		if err != nil && ctx.Err() == nil && runErr == nil {

@@ -11,13 +11,17 @@ import (
 // pages p (joined to page_fts f when match is set). No user text is ever pasted into the SQL:
 // values are bound, and FTS5 expressions are built here with every term quoted.
 type plan struct {
-	match   string       // FTS5 expression for the statement's MATCH; "" when none
-	conj    []conjunct   // the positive conjuncts of match (see rankable)
-	negated bool         // match leaves out some text (a NOT b)
-	rank    string       // FTS5 expression ranking and highlighting hits when match is ""
-	where   []string     // conditions on p, ANDed
-	args    []any        // arguments of where, in order; *regexLeaf values are bound late
-	regexps []*regexLeaf // regexps nested in OR or NOT groups: evaluated over every page
+	match string // FTS5 expression for the statement's MATCH; "" when none
+	// pairs, when set, is the expression over page_pairs that finds exactly what match does
+	// (a phrase of frequent words, see pairs.go): the statement asks it instead.
+	pairs     string
+	pairWords []string
+	conj      []conjunct   // the positive conjuncts of match (see rankable)
+	negated   bool         // match leaves out some text (a NOT b)
+	rank      string       // FTS5 expression ranking and highlighting hits when match is ""
+	where     []string     // conditions on p, ANDed
+	args      []any        // arguments of where, in order; *regexLeaf values are bound late
+	regexps   []*regexLeaf // regexps nested in OR or NOT groups: evaluated over every page
 	// top are the regexps that are conjuncts of the whole query: evaluated over the matches
 	// of the rest of it, their combined result bound as topIDs.
 	top    []topRegex

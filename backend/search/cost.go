@@ -47,10 +47,12 @@ const (
 	dfCacheMax = 20_000
 )
 
-// estimator estimates the document frequencies of atoms, with the cache of a Searcher.
+// estimator estimates the document frequencies of atoms in an index (page_fts unless
+// table says otherwise), with the cache of a Searcher.
 type estimator struct {
 	db    *sql.DB
 	cache *dfCache
+	table string
 }
 
 // maxRowid returns the largest rowid of the index (cached with the estimates).
@@ -121,10 +123,14 @@ const probeBatch = 200
 
 // probe counts the first dfSample matches of each atom in one statement, into out.
 func (e estimator) probe(ctx context.Context, atoms []string, maxRow int64, out map[string]int) error {
+	t := e.table
+	if t == "" {
+		t = "page_fts"
+	}
 	parts := make([]string, len(atoms))
 	args := make([]any, 0, 2*len(atoms))
 	for i, a := range atoms {
-		parts[i] = `SELECT ` + strconv.Itoa(i) + `, count(*), max(rowid) FROM (SELECT rowid FROM page_fts WHERE page_fts MATCH ? LIMIT ?)`
+		parts[i] = `SELECT ` + strconv.Itoa(i) + `, count(*), max(rowid) FROM (SELECT rowid FROM ` + t + ` WHERE ` + t + ` MATCH ? LIMIT ?)`
 		args = append(args, a, dfSample)
 	}
 	rows, err := e.db.QueryContext(ctx, strings.Join(parts, " UNION ALL "), args...)

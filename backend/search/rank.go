@@ -31,6 +31,9 @@ type Weights struct {
 	// SpreadRows is how many rows a query of common words may test before the matches of
 	// the page asked for, found in the part of the index read, are enough (see collect).
 	SpreadRows int
+	// Pairs answers phrases of frequent words from the pair index once it is built (see
+	// pairs.go); off, they are asked of the word index as any phrase.
+	Pairs bool
 }
 
 // DefaultWeights are the weights a new Searcher uses.
@@ -41,12 +44,17 @@ var DefaultWeights = Weights{
 	Stem:       true, MaxVariants: 8, ExactRepeat: 1,
 	RankBudget: 50_000,
 	SpreadRows: 200_000,
+	Pairs:      true,
 }
 
-// bm25SQL is the rank expression for the weights (numbers formatted here, never user text).
-func (w Weights) bm25SQL() string {
+// bm25SQL is the rank expression for the weights over page_fts (numbers formatted here,
+// never user text).
+func (w Weights) bm25SQL() string { return w.bm25Of("page_fts") }
+
+// bm25Of is the rank expression for the weights over an index with page_fts's columns.
+func (w Weights) bm25Of(table string) string {
 	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
-	return "bm25(page_fts, " + f(w.Title) + ", " + f(w.Headings) + ", " + f(w.Body) + ", " + f(w.Anchors) + ", " + f(w.URL) + ")"
+	return "bm25(" + table + ", " + f(w.Title) + ", " + f(w.Headings) + ", " + f(w.Body) + ", " + f(w.Anchors) + ", " + f(w.URL) + ")"
 }
 
 // hit is a candidate: its page and its score (higher is better).
@@ -105,6 +113,9 @@ func normalise(score, best float64) int {
 // returns them best first, with the number of matches (estimated when approx) and the
 // share of the index it read for them (see collect).
 func (s *Searcher) rankText(ctx context.Context, root Node, pl *plan, st *statement, want int) (hits []hit, total int, approx bool, read float64, err error) {
+	if pl.pairs != "" {
+		return s.rankPairs(ctx, root, pl, st, want)
+	}
 	e := s.estimator()
 	c, err := e.rankable(ctx, pl.conj, s.w.RankBudget)
 	if err != nil {
@@ -114,7 +125,7 @@ func (s *Searcher) rankText(ctx context.Context, root Node, pl *plan, st *statem
 	filtered := false
 	read = 1
 	if st.filterWhere != "" {
-		if hits, total, approx, read, filtered, err = s.filterFirst(ctx, pl.match, st, c.least, want); err != nil {
+		if hits, total, approx, read, filtered, err = s.filterFirst(ctx, st, c.least, want); err != nil {
 			return nil, 0, false, 0, err
 		}
 		onePass = onePass && !filtered
@@ -221,7 +232,7 @@ func (s *Searcher) score(ctx context.Context, root Node, pl *plan, c costs, hits
 	if best > limit {
 		return s.scoreFields(ctx, root, hits)
 	}
-	return s.scoreHits(ctx, expr, hits)
+	return s.scoreHits(ctx, "page_fts", expr, hits)
 }
 
 // filterSetCap is the most pages a query's filters may pick for filterFirst.
@@ -234,7 +245,7 @@ const filterSetCap = 20_000
 // thousands; checking its rowids against the pages costs ~0.2 us. It declines (ok false)
 // when the filters pick too many pages, or the text matches few enough rows (least, see
 // rankable) for the join to be cheaper.
-func (s *Searcher) filterFirst(ctx context.Context, match string, st *statement, least, want int) (hits []hit, total int, approx bool, read float64, ok bool, err error) {
+func (s *Searcher) filterFirst(ctx context.Context, st *statement, least, want int) (hits []hit, total int, approx bool, read float64, ok bool, err error) {
 	// Count the filter's pages only as far as it takes to decline.
 	limit := min(filterSetCap, least/4) + 1
 	var n int
@@ -255,8 +266,8 @@ func (s *Searcher) filterFirst(ctx context.Context, match string, st *statement,
 	}
 	// The filter's pages become one in-memory index that each text match is checked
 	// against ("+" keeps FTS5 from looking each of them up instead).
-	args := append([]any{match, lo.Int64, hi.Int64}, st.filterArgs...)
-	rows, err := s.db.QueryContext(ctx, `SELECT rowid, 0 FROM page_fts WHERE page_fts MATCH ? AND rowid >= ? AND rowid <= ?
+	args := append([]any{st.match, lo.Int64, hi.Int64}, st.filterArgs...)
+	rows, err := s.db.QueryContext(ctx, `SELECT rowid, 0 FROM `+st.table+` WHERE `+st.table+` MATCH ? AND rowid >= ? AND rowid <= ?
 		AND +rowid IN (SELECT p.id FROM pages p WHERE `+st.filterWhere+`) LIMIT ?`, append(args, RankCap+1)...)
 	if err != nil {
 		return nil, 0, false, 0, false, fmt.Errorf("match: %w", err)
@@ -266,11 +277,12 @@ func (s *Searcher) filterFirst(ctx context.Context, match string, st *statement,
 	return hits, total, approx, read, err == nil, err
 }
 
-// scoreHits scores hits (in rowid order) with bm25 over expr, which they all match.
-// bm25 scores only the rows that pass every condition, so the hits alone are scored.
-func (s *Searcher) scoreHits(ctx context.Context, expr string, hits []hit) error {
-	rows, err := s.db.QueryContext(ctx, `SELECT rowid, `+s.w.bm25SQL()+` FROM page_fts
-		WHERE page_fts MATCH ? AND rowid >= ? AND rowid <= ? AND +rowid IN (SELECT value FROM json_each(?))`,
+// scoreHits scores hits (in rowid order) with bm25 over expr, which they all match in
+// table (page_fts or page_pairs). bm25 scores only the rows that pass every condition, so
+// the hits alone are scored.
+func (s *Searcher) scoreHits(ctx context.Context, table, expr string, hits []hit) error {
+	rows, err := s.db.QueryContext(ctx, `SELECT rowid, `+s.w.bm25Of(table)+` FROM `+table+`
+		WHERE `+table+` MATCH ? AND rowid >= ? AND rowid <= ? AND +rowid IN (SELECT value FROM json_each(?))`,
 		expr, hits[0].id, hits[len(hits)-1].id, idsJSON(hits))
 	if err != nil {
 		return fmt.Errorf("rank: %w", err)

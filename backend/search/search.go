@@ -85,16 +85,17 @@ type Searcher struct {
 	w     Weights
 	df    *dfCache
 	cites *citeCache
+	pairs *pairCache
 }
 
 // New returns a searcher over db (the store's read pool) with DefaultWeights.
 func New(db *sql.DB) *Searcher {
-	return &Searcher{db: db, w: DefaultWeights, df: &dfCache{}, cites: &citeCache{minPages: citeCacheMin}}
+	return &Searcher{db: db, w: DefaultWeights, df: &dfCache{}, cites: &citeCache{minPages: citeCacheMin}, pairs: &pairCache{df: &dfCache{}}}
 }
 
 // WithWeights returns a searcher over the same pool that ranks with w (for tuning).
 func (s *Searcher) WithWeights(w Weights) *Searcher {
-	return &Searcher{db: s.db, w: w, df: s.df, cites: s.cites}
+	return &Searcher{db: s.db, w: w, df: s.df, cites: s.cites, pairs: s.pairs}
 }
 
 func (s *Searcher) estimator() estimator { return estimator{db: s.db, cache: s.df} }
@@ -239,17 +240,26 @@ func (s *Searcher) compile(ctx context.Context, root Node, n *notes) (*plan, err
 			absent[a] = true
 		}
 	}
-	return compileWithout(root, s.w, n, absent, expand), nil
+	pl = compileWithout(root, s.w, n, absent, expand)
+	words, err := s.pairWords(ctx)
+	if err != nil {
+		return nil, err
+	}
+	usePairs(root, pl, words)
+	return pl, nil
 }
 
 // statement is a plan made into SQL: FROM and WHERE with their arguments.
 type statement struct {
-	from, where string
-	args        []any // arguments of from and where, in order
-	rankCol     string
-	ranked      bool   // hits have a bm25 score
-	rankExpr    string // FTS5 expression scoring the hits apart from the statement
-	rankSQL     string
+	// table is the index the MATCH asks (page_fts, or page_pairs for a plan's pairs), and
+	// match its expression.
+	table, match string
+	from, where  string
+	args         []any // arguments of from and where, in order
+	rankCol      string
+	ranked       bool   // hits have a bm25 score
+	rankExpr     string // FTS5 expression scoring the hits apart from the statement
+	rankSQL      string
 	// textOnly: the statement is a MATCH and nothing else, so counting and scoring can
 	// skip the join with pages.
 	textOnly bool
@@ -273,10 +283,14 @@ func (pl *plan) statement(w Weights) *statement {
 	conds := pl.where
 	switch {
 	case pl.match != "":
-		st.from = `page_fts CROSS JOIN pages p ON p.id = page_fts.rowid` // the index drives
-		conds = append([]string{`page_fts MATCH ?`}, conds...)
-		whereArgs = append([]any{pl.match}, whereArgs...)
-		st.rankCol, st.ranked = w.bm25SQL(), true
+		st.table, st.match = "page_fts", pl.match
+		if pl.pairs != "" {
+			st.table, st.match = "page_pairs", pl.pairs
+		}
+		st.from = st.table + ` CROSS JOIN pages p ON p.id = ` + st.table + `.rowid` // the index drives
+		conds = append([]string{st.table + ` MATCH ?`}, conds...)
+		whereArgs = append([]any{st.match}, whereArgs...)
+		st.rankCol, st.ranked = w.bm25Of(st.table), true
 		st.countFrom, st.countArgs = st.from, slices.Clone(whereArgs)
 		st.args = whereArgs
 	case pl.rank != "":
@@ -313,7 +327,7 @@ func (st *statement) count(ctx context.Context, db *sql.DB) (int, bool, error) {
 	var n int
 	from := st.countFrom
 	if st.textOnly {
-		from = "page_fts"
+		from = st.table
 	}
 	err := db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM `+from+` WHERE `+st.where+` LIMIT ?)`,
 		append(slices.Clone(st.countArgs), TotalCap+1)...).Scan(&n)
@@ -342,7 +356,7 @@ func (st *statement) countNew(ctx context.Context, db *sql.DB, since int64) (int
 func (st *statement) firstRows(ctx context.Context, db *sql.DB, k int, scored bool) (*sql.Rows, error) {
 	id, from, score := "p.id", st.from, "0"
 	if st.textOnly {
-		id, from = "page_fts.rowid", "page_fts"
+		id, from = st.table+".rowid", st.table
 	}
 	if scored {
 		score = st.rankCol

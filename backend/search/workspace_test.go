@@ -42,6 +42,7 @@ type testWorkspace struct {
 	st    *store.Store
 	crawl int64
 	n     int
+	known map[string]bool // the pages added so far
 }
 
 func newWorkspace(t testing.TB) *testWorkspace {
@@ -59,13 +60,13 @@ func newWorkspace(t testing.TB) *testWorkspace {
 	if err := st.StartRun(ctx, c.ID, []byte(`{}`), true); err != nil {
 		t.Fatal(err)
 	}
-	return &testWorkspace{t: t, st: st, crawl: c.ID}
+	return &testWorkspace{t: t, st: st, crawl: c.ID, known: map[string]bool{}}
 }
 
 func (w *testWorkspace) add(pages ...page) {
 	t, st, ctx := w.t, w.st, context.Background()
 	t.Helper()
-	known := map[string]bool{}
+	known := w.known
 	var ts []store.Target
 	for _, p := range pages {
 		known[p.url] = true

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // FTS5 flushes its pending terms at every savepoint, and SQLite opens a statement savepoint
@@ -23,6 +24,7 @@ type ftsChange struct {
 	row      *ftsRow // (re)index with this text; anchors are read at apply time
 	anchors  bool    // refresh the incoming anchor text of an existing row
 	resource bool    // a resource known only from links: index its anchors and citers' titles
+	pairs    bool    // rewrite its page_pairs row from its page_fts text (see BuildPairsStep)
 }
 
 // index holds the queued changes; touched only by the writer goroutine.
@@ -49,12 +51,12 @@ func (s *Store) change(id int64) *ftsChange {
 func (s *Store) queueIndex(id int64, r *ftsRow) {
 	s.index.bytes += len(r.title) + len(r.headings) + len(r.body) + len(r.url)
 	c := s.change(id)
-	c.remove, c.row, c.anchors, c.resource = false, r, false, false
+	c.remove, c.row, c.anchors, c.resource, c.pairs = false, r, false, false, false
 }
 
 func (s *Store) queueUnindex(id int64) {
 	c := s.change(id)
-	c.remove, c.row, c.anchors, c.resource = true, nil, false, false
+	c.remove, c.row, c.anchors, c.resource, c.pairs = true, nil, false, false, false
 }
 
 func (s *Store) queueAnchors(id int64) {
@@ -75,6 +77,12 @@ func (s *Store) queueResource(id int64) {
 }
 
 func (s *Store) resetIndex() { clear(s.index.changes); s.index.bytes = 0 }
+
+// rollbackIndex forgets a rolled-back batch's index changes and any pair words it chose.
+func (s *Store) rollbackIndex() {
+	s.resetIndex()
+	s.pairs.words = s.pairs.committed
+}
 
 // applyIndex writes the queued index changes, in page order (so that a batch is replayed
 // the same way), as the last statements of the batch.
@@ -143,6 +151,9 @@ func (s *Store) applyIndex(ctx context.Context, tx *Tx) error {
 		if err != nil {
 			return fmt.Errorf("index page %d: %w", id, err)
 		}
+	}
+	if err := s.applyPairs(ctx, tx, ids, anchors, resources); err != nil {
+		return err
 	}
 	s.resetIndex()
 	return nil
@@ -216,8 +227,12 @@ func (s *Store) RefreshAnchors(ctx context.Context, n int) (int, error) {
 }
 
 // indexable drops the private-use code points U+E000 and U+E001 that search uses to mark
-// matches in snippets, so that page text cannot forge a highlight.
+// matches in snippets, so that page text cannot forge a highlight, and replaces invalid
+// UTF-8 (which FTS5 and the pair index would split differently, see backend/pairs).
 func indexable(s string) string {
+	if !utf8.ValidString(s) {
+		s = strings.ToValidUTF8(s, "\uFFFD")
+	}
 	if !strings.ContainsAny(s, "\uE000\uE001") {
 		return s
 	}
@@ -232,7 +247,7 @@ func indexable(s string) string {
 // mergeStep is the most index pages one MergeIndex step writes (about 8 MB).
 const mergeStep = 2000
 
-// MergeIndex merges the full-text index's segments (see migration 0006) in steps of its own
+// MergeIndex merges the segments of the full-text and pair indexes (see migration 0006) in steps of its own
 // transaction until nothing is left to merge or ctx ends, and reports the steps taken. A
 // query seeks every segment once per word, so a merged index answers faster; an interrupted
 // merge loses nothing and the next call goes on from there.
@@ -251,16 +266,25 @@ func (s *Store) MergeIndexStep(ctx context.Context) (bool, error) {
 	if s.writer == nil {
 		return false, errors.New("merge index: the workspace is open read-only")
 	}
-	changed, err := Get(ctx, s.writer, func(tx *Tx) (int64, error) {
-		var before, after int64
-		if err := tx.QueryRowContext(ctx, `SELECT total_changes()`).Scan(&before); err != nil {
-			return 0, err
+	merged, err := Get(ctx, s.writer, func(tx *Tx) (bool, error) {
+		merged := false
+		for _, q := range []string{
+			`INSERT INTO page_fts(page_fts, rank) VALUES ('merge', ?)`,
+			`INSERT INTO page_pairs(page_pairs, rank) VALUES ('merge', ?)`,
+		} {
+			var before, after int64
+			if err := tx.QueryRowContext(ctx, `SELECT total_changes()`).Scan(&before); err != nil {
+				return false, err
+			}
+			if _, err := tx.ExecContext(ctx, q, mergeStep); err != nil {
+				return false, err
+			}
+			if err := tx.QueryRowContext(ctx, `SELECT total_changes()`).Scan(&after); err != nil {
+				return false, err
+			}
+			merged = merged || after-before >= 2 // under 2 changes is FTS5's sign that nothing was merged
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO page_fts(page_fts, rank) VALUES ('merge', ?)`, mergeStep); err != nil {
-			return 0, err
-		}
-		err := tx.QueryRowContext(ctx, `SELECT total_changes()`).Scan(&after)
-		return after - before, err
+		return merged, nil
 	})
 	if err == nil {
 		err = s.writer.Flush(ctx)
@@ -268,5 +292,5 @@ func (s *Store) MergeIndexStep(ctx context.Context) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("merge index: %w", err)
 	}
-	return changed >= 2, nil // under 2 changes is FTS5's sign that nothing was merged
+	return merged, nil
 }

@@ -159,7 +159,7 @@ func (s *Store) saveContent(ctx context.Context, tx *Tx, r *Result) (dupOf int64
 	}
 	if r.Doc != nil && !d.NoIndex && dupOf == 0 {
 		s.queueIndex(r.PageID, &ftsRow{title: indexable(d.Title), headings: indexable(d.Headings),
-			body: indexable(d.Text), url: r.URL})
+			body: indexable(d.Text), url: indexable(r.URL)})
 	} else {
 		s.queueUnindex(r.PageID)
 	}

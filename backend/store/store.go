@@ -63,8 +63,9 @@ type Store struct {
 	writer *Writer // nil when read-only
 	ids    ids     // writer-goroutine-only caches
 	closed sync.Once
-	err    error // of Close
-	index  index // index changes queued in the current batch (writer goroutine only)
+	err    error     // of Close
+	index  index     // index changes queued in the current batch (writer goroutine only)
+	pairs  pairIndex // the pair index's words (writer goroutine only)
 }
 
 // DefaultPath is the workspace in the user's data directory ($XDG_DATA_HOME or
@@ -118,7 +119,13 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 			return nil, err
 		}
 		s.index.changes = map[int64]*ftsChange{}
-		s.writer = newWriter(wdb, opt.BatchSize, opt.BatchDelay, s.applyIndex, s.resetIndex, s.indexFull)
+		if s.pairs.words, err = loadPairWords(ctx, wdb); err != nil {
+			wdb.Close()
+			s.lock.Unlock()
+			return nil, err
+		}
+		s.pairs.committed = s.pairs.words
+		s.writer = newWriter(wdb, opt.BatchSize, opt.BatchDelay, s.applyIndex, s.rollbackIndex, s.indexFull)
 	} else if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("open workspace: %w", err)
 	}

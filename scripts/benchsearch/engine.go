@@ -17,7 +17,14 @@ type engine struct {
 	facets bool
 }
 
-func newEngine(db *sql.DB, facets bool) *engine { return &engine{s: search.New(db), facets: facets} }
+func newEngine(db *sql.DB, facets bool) *engine {
+	w := search.DefaultWeights
+	w.Pairs = !noPairs
+	return &engine{s: search.New(db).WithWeights(w), facets: facets}
+}
+
+// noPairs asks every phrase of the word index, as before the pair index (-no-pairs, for A/B).
+var noPairs bool
 
 // outcome is what the harness checks of one query's answer.
 type outcome struct {

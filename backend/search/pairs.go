@@ -1,0 +1,169 @@
+package search
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"mundaneum/backend/pairs"
+)
+
+// A query whose text is one phrase of the workspace's frequent words is answered from the
+// pair index (page_pairs, see backend/pairs and store.BuildPairsStep): the phrase "a b c"
+// is the phrase "a0b b0c" there, which matches exactly the same pages from short doclists.
+// The matches are ranked by bm25 over page_pairs, which counts how often and in which
+// columns each page has the phrase, when the phrase's rarest pair is within the ranking
+// budget, else by their titles and URLs (scoreFields), as common words are.
+
+// pairCache remembers the workspace's frequent words once the pair index is complete: the
+// words are chosen once and never change (see store.BuildPairsStep), so it stays complete.
+type pairCache struct {
+	mu    sync.Mutex
+	words *pairs.Words // nil until the pair index is seen complete
+	df    *dfCache     // document frequencies of pair tokens in page_pairs
+}
+
+// pairWords returns the frequent words when the pair index is complete and enabled, else nil.
+func (s *Searcher) pairWords(ctx context.Context) (*pairs.Words, error) {
+	if !s.w.Pairs {
+		return nil, nil
+	}
+	c := s.pairs
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.words != nil {
+		return c.words, nil
+	}
+	words, err := loadPairs(ctx, s.db)
+	if err != nil {
+		return nil, err
+	}
+	c.words = words
+	return words, nil
+}
+
+func loadPairs(ctx context.Context, db *sql.DB) (*pairs.Words, error) {
+	var complete bool
+	err := db.QueryRowContext(ctx, `SELECT complete FROM pair_state`).Scan(&complete)
+	switch {
+	case errors.Is(err, sql.ErrNoRows), err != nil && strings.Contains(err.Error(), "no such table"):
+		return nil, nil // not built yet, or a workspace from before the pair index
+	case err != nil:
+		return nil, fmt.Errorf("pair index: %w", err)
+	case !complete:
+		return nil, nil
+	}
+	rows, err := db.QueryContext(ctx, `SELECT word FROM pair_words`)
+	if err != nil {
+		return nil, fmt.Errorf("pair index: %w", err)
+	}
+	defer rows.Close()
+	var list []string
+	for rows.Next() {
+		var w string
+		if err := rows.Scan(&w); err != nil {
+			return nil, fmt.Errorf("pair index: %w", err)
+		}
+		list = append(list, w)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("pair index: %w", err)
+	}
+	return pairs.NewWords(list), nil
+}
+
+// pairRows estimates the rows of a pair phrase's rarest pair: a bound on its matches, and
+// what bm25 counts to rank them.
+func (s *Searcher) pairRows(ctx context.Context, words []string) (int, error) {
+	var atoms []string
+	for i := 1; i < len(words); i++ {
+		atoms = append(atoms, quote(pairs.Pair(pairs.Fold(words[i-1]), pairs.Fold(words[i]))))
+	}
+	s.pairs.mu.Lock()
+	cache := s.pairs.df
+	s.pairs.mu.Unlock()
+	df, err := estimator{db: s.db, cache: cache, table: "page_pairs"}.dfs(ctx, atoms)
+	if err != nil {
+		return 0, err
+	}
+	least := -1
+	for _, a := range atoms {
+		if least < 0 || df[a] < least {
+			least = df[a]
+		}
+	}
+	return max(least, 0), nil
+}
+
+// usePairs sets the plan's pair expression when its text is one phrase of frequent words:
+// the query is that phrase and filters (no other text, nothing left out by text).
+func usePairs(root Node, pl *plan, words *pairs.Words) {
+	if words.Len() == 0 || len(pl.conj) != 1 || pl.negated || pl.match == "" {
+		return
+	}
+	nodes := []Node{root}
+	if a, ok := root.(*And); ok {
+		nodes = a.Nodes
+	}
+	var text *Text
+	for _, n := range nodes {
+		switch n := n.(type) {
+		case *Text:
+			if text != nil {
+				return
+			}
+			text = n
+		case *Filter, *Regexp:
+		case *Not:
+			if _, ok := n.Node.(*Filter); !ok {
+				if _, ok := n.Node.(*Regexp); !ok {
+					return
+				}
+			}
+		default:
+			return
+		}
+	}
+	if text == nil || text.Prefix || len(text.Words) < 2 {
+		return
+	}
+	if e, ok := words.Phrase(text.Words); ok {
+		pl.pairs, pl.pairWords = colFilter(text.Field, e), text.Words
+	}
+}
+
+// rankPairs finds and ranks the matches of a plan asked of the pair index (see rankText).
+func (s *Searcher) rankPairs(ctx context.Context, root Node, pl *plan, st *statement, want int) (hits []hit, total int, approx bool, read float64, err error) {
+	rows, err := s.pairRows(ctx, pl.pairWords)
+	if err != nil {
+		return nil, 0, false, 0, err
+	}
+	onePass := rows <= s.w.RankBudget // bm25 counts the rarest pair's rows for its IDF
+	filtered := false
+	read = 1
+	if st.filterWhere != "" {
+		if hits, total, approx, read, filtered, err = s.filterFirst(ctx, st, rows, want); err != nil {
+			return nil, 0, false, 0, err
+		}
+	}
+	if !filtered {
+		hits, total, approx, read, err = s.firstMatches(ctx, st, onePass, want, rows)
+	}
+	if err != nil || len(hits) == 0 {
+		return nil, 0, false, read, err
+	}
+	switch {
+	case !onePass:
+		err = s.scoreFields(ctx, root, hits)
+	case filtered:
+		err = s.scoreHits(ctx, st.table, st.match, hits)
+	}
+	if err != nil {
+		return nil, 0, false, 0, err
+	}
+	sortHits(hits)
+	return hits, total, approx, read, nil
+}

@@ -1,0 +1,145 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+
+	"mundaneum/backend/store"
+)
+
+// TestPhrasesFromPairs checks that a phrase of frequent words asked of the pair index finds
+// exactly the pages the word index finds, in any column, in one column and with filters,
+// for pages indexed before the pair index was built, after it, and whose incoming anchor
+// text changed since.
+func TestPhrasesFromPairs(t *testing.T) {
+	old := store.PairsMinRows
+	store.PairsMinRows = 100
+	t.Cleanup(func() { store.PairsMinRows = old })
+	ctx := context.Background()
+	r := rand.New(rand.NewPCG(7, 8))
+	vocab := strings.Fields("state of the art open source search engine web crawler Café naïve RÉSUMÉ index page link text")
+	seps := []string{" ", " ", " ", ", ", ". ", "-", " — ", "'", " (", ") ", "_", "\n"}
+	text := func(n int) string {
+		var b strings.Builder
+		for range n {
+			if r.IntN(5) == 0 { // a word too rare to pair: phrases must not match across it
+				for range 7 {
+					b.WriteByte(byte('a' + r.IntN(26)))
+				}
+			} else {
+				b.WriteString(vocab[r.IntN(len(vocab))])
+			}
+			b.WriteString(seps[r.IntN(len(seps))])
+		}
+		return b.String()
+	}
+	host := func(i int) string { return []string{"a.test", "b.test", "c.example"}[i%3] }
+	mkPages := func(from, n int) []page {
+		var ps []page
+		for i := from; i < from+n; i++ {
+			p := page{url: fmt.Sprintf("http://%s/p%d", host(i), i), title: text(2 + r.IntN(5)), body: text(10 + r.IntN(50))}
+			for range r.IntN(3) {
+				j := r.IntN(from + n)
+				p.links = append(p.links, link{to: fmt.Sprintf("http://%s/p%d", host(j), j), anchor: text(1 + r.IntN(4))})
+			}
+			ps = append(ps, p)
+		}
+		return ps
+	}
+	w := newWorkspace(t)
+	w.add(mkPages(0, 250)...)
+	pp, err := w.st.BuildPairs(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !pp.Complete || pp.Words < 8 {
+		t.Fatalf("pair index: %+v", pp)
+	}
+	with := New(w.st.SearchDB())
+	wt := DefaultWeights
+	wt.Pairs = false
+	without := New(w.st.SearchDB()).WithWeights(wt)
+
+	queries := func() []string {
+		words := strings.Fields("state of the art open source search engine web crawler cafe naive resume index page link text")
+		var qs []string
+		for range 150 {
+			n := 2 + r.IntN(3)
+			ws := make([]string, n)
+			for i := range ws {
+				ws[i] = words[r.IntN(len(words))]
+			}
+			q := `"` + strings.Join(ws, " ") + `"`
+			switch r.IntN(6) {
+			case 0:
+				q = "title:" + q
+			case 1:
+				q = "anchor:" + q
+			case 2:
+				q += " site:a.test"
+			case 3:
+				q = strings.Join(ws, "-") + " -site:b.test"
+			}
+			qs = append(qs, q)
+		}
+		return append(qs, `"state of the art"`, `"Café naïve"`, `"the open source"`)
+	}
+	check := func(stage string) {
+		t.Helper()
+		found := 0
+		for _, q := range queries() {
+			pl, err := with.compile(ctx, Parse(q).Root, &notes{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if pl.pairs == "" {
+				t.Errorf("%s: %s is not asked of the pair index", stage, q)
+			}
+			a, err := with.Search(ctx, Request{Query: q, Limit: maxLimit})
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := without.Search(ctx, Request{Query: q, Limit: maxLimit})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ua, ub := urls(a), urls(b)
+			slices.Sort(ua)
+			slices.Sort(ub)
+			if a.Total != b.Total || !slices.Equal(ua, ub) || a.DidYouMean != b.DidYouMean {
+				t.Errorf("%s: %s: pairs find %d %v, words %d %v", stage, q, a.Total, ua, b.Total, ub)
+			}
+			found += a.Total
+		}
+		if found < 100 {
+			t.Errorf("%s: %d matches in all: the test text is too thin", stage, found)
+		}
+	}
+	check("built")
+	// Pages indexed after the build get their pairs when indexed; new links change the
+	// anchor text of pages indexed before.
+	w.add(mkPages(250, 120)...)
+	check("after more pages")
+	// A new link gives a page indexed before the build new anchor text.
+	w.add(page{url: "http://a.test/late", title: "late", body: "late", links: []link{{to: "http://a.test/p0", anchor: "crawler crawler crawler engine engine"}}})
+	for _, sr := range []*Searcher{with, without} {
+		res, err := sr.Search(ctx, Request{Query: `anchor:"crawler crawler crawler engine engine"`})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := urls(res); !slices.Contains(got, "a.test/p0") {
+			t.Errorf("pairs %v: new anchor text not found: %v", sr.w.Pairs, got)
+		}
+	}
+	if n, err := w.st.MergeIndex(ctx); err != nil || n == 0 {
+		t.Fatalf("merge: %d steps, %v", n, err)
+	}
+	check("merged")
+	if v, err := w.st.IntegrityCheck(ctx); err != nil || v != "ok" {
+		t.Fatalf("integrity: %q %v", v, err)
+	}
+}
