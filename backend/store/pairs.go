@@ -88,7 +88,8 @@ func (s *Store) BuildPairsStep(ctx context.Context) (PairsProgress, bool, error)
 		if err != nil && !fresh {
 			return p, err
 		}
-		if err := tx.QueryRowContext(ctx, `SELECT count(*), coalesce(max(id), 0) FROM page_fts_docsize`).Scan(&p.Total, new(int64)); err != nil {
+		var maxID int64
+		if err := tx.QueryRowContext(ctx, `SELECT count(*), coalesce(max(id), 0) FROM page_fts_docsize`).Scan(&p.Total, &maxID); err != nil {
 			return p, err
 		}
 		if fresh {
@@ -103,10 +104,6 @@ func (s *Store) BuildPairsStep(ctx context.Context) (PairsProgress, bool, error)
 		if p.Complete {
 			p.Done = p.Total
 			return p, nil
-		}
-		var maxID int64
-		if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM page_fts_docsize`).Scan(&maxID); err != nil {
-			return p, err
 		}
 		rows, err := tx.QueryContext(ctx, `SELECT id FROM page_fts_docsize WHERE id > ? ORDER BY id LIMIT ?`, builtTo, pairsStep)
 		if err != nil {
