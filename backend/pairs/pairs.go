@@ -119,29 +119,36 @@ func (w *Words) Text(text string) string {
 	return strings.TrimSuffix(b.String(), " ")
 }
 
-// Phrase returns the page_pairs phrase that finds exactly the phrase of words (already
-// split as FTS5 splits them), and whether there is one: at least two words, all frequent
-// once folded.
-func (w *Words) Phrase(words []string) (string, bool) {
+// Pairs returns the pair tokens of a phrase of words (already split as FTS5 splits them),
+// in order, and whether it has them all: at least two words, all frequent once folded.
+// Asked of page_pairs as one phrase, they find exactly the pages with the phrase.
+func (w *Words) Pairs(words []string) ([]string, bool) {
 	if len(words) < 2 || w.Len() == 0 {
-		return "", false
+		return nil, false
 	}
 	folded := make([]string, len(words))
 	for i, s := range words {
 		folded[i] = Fold(s)
 		if !w.Has(folded[i]) {
-			return "", false
+			return nil, false
 		}
 	}
-	parts := make([]string, len(words)-1)
+	out := make([]string, len(words)-1)
 	for i := 1; i < len(folded); i++ {
-		parts[i-1] = folded[i-1] + joiner + folded[i]
+		out[i-1] = folded[i-1] + joiner + folded[i]
 	}
-	return `"` + strings.Join(parts, " ") + `"`, true
+	return out, true
 }
 
-// Pair is the token of the pair a b (both frequent and folded).
-func Pair(a, b string) string { return a + joiner + b }
+// Phrase returns the page_pairs phrase of Pairs: the FTS5 string that finds exactly the
+// phrase of words.
+func (w *Words) Phrase(words []string) (string, bool) {
+	ps, ok := w.Pairs(words)
+	if !ok {
+		return "", false
+	}
+	return `"` + strings.Join(ps, " ") + `"`, true
+}
 
 // isTokenRune reports whether r is part of a token for FTS5's unicode61 tokenizer: letters,
 // numbers, private-use characters and the combining diacritics it removes, by SQLite's own

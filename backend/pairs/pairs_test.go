@@ -88,24 +88,33 @@ func TestCounter(t *testing.T) {
 	}
 }
 
+// memDB opens an in-memory database (one connection) and runs stmts in it.
+func memDB(stmts ...string) (*sql.DB, error) {
+	db, err := sql.Open("sqlite", "file::memory:")
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(1)
+	for _, q := range stmts {
+		if _, err := db.Exec(q); err != nil {
+			db.Close()
+			return nil, fmt.Errorf("%s: %w", q, err)
+		}
+	}
+	return db, nil
+}
+
 // fts opens an in-memory database with a word index and a pair index like the workspace's.
 func fts(t testing.TB) *sql.DB {
 	t.Helper()
-	db, err := sql.Open("sqlite", "file::memory:")
+	db, err := memDB(
+		`CREATE VIRTUAL TABLE words USING fts5(a, b, tokenize = 'unicode61 remove_diacritics 2')`,
+		`CREATE VIRTUAL TABLE pairs USING fts5(a, b, content='', contentless_delete=1, tokenize = 'unicode61 remove_diacritics 2')`,
+	)
 	if err != nil {
 		t.Fatal(err)
 	}
-	db.SetMaxOpenConns(1)
 	t.Cleanup(func() { db.Close() })
-	for _, q := range []string{
-		`CREATE VIRTUAL TABLE words USING fts5(a, b, tokenize = 'unicode61 remove_diacritics 2')`,
-		`CREATE VIRTUAL TABLE pairs USING fts5(a, b, content='', contentless_delete=1, tokenize = 'unicode61 remove_diacritics 2')`,
-		`CREATE VIRTUAL TABLE words_inst USING fts5vocab(words, 'instance')`,
-	} {
-		if _, err := db.Exec(q); err != nil {
-			t.Fatal(err)
-		}
-	}
 	return db
 }
 
@@ -186,6 +195,7 @@ func TestExact(t *testing.T) {
 var fuzzDB struct {
 	once sync.Once
 	db   *sql.DB
+	err  error
 }
 
 // FuzzTokens checks that this package splits and folds text as FTS5's unicode61 tokenizer
@@ -204,22 +214,15 @@ func FuzzTokens(f *testing.F) {
 			return // the store indexes valid UTF-8 only (see store.indexable)
 		}
 		fuzzDB.once.Do(func() {
-			db, err := sql.Open("sqlite", "file::memory:")
-			if err != nil {
-				panic(err)
-			}
-			db.SetMaxOpenConns(1)
-			for _, q := range []string{
+			fuzzDB.db, fuzzDB.err = memDB(
 				`CREATE VIRTUAL TABLE words USING fts5(a, tokenize = 'unicode61 remove_diacritics 2')`,
 				`CREATE VIRTUAL TABLE words_inst USING fts5vocab(words, 'instance')`,
-			} {
-				if _, err := db.Exec(q); err != nil {
-					panic(err)
-				}
-			}
-			fuzzDB.db = db
+			)
 		})
 		db := fuzzDB.db
+		if fuzzDB.err != nil {
+			t.Fatal(fuzzDB.err)
+		}
 		if _, err := db.Exec(`DELETE FROM words; INSERT INTO words(rowid, a) VALUES (1, ?)`, s); err != nil {
 			t.Fatal(err)
 		}

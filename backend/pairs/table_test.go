@@ -2,7 +2,6 @@ package pairs
 
 import (
 	"bytes"
-	"database/sql"
 	"flag"
 	"fmt"
 	"go/format"
@@ -20,20 +19,14 @@ var update = flag.Bool("update", false, "rewrite table.go from the SQLite this m
 // indexed as "a<c>a": one token when c is a token character (its term shows the fold),
 // two tokens "a" when it separates.
 func deriveTable(t testing.TB) (ranges [][2]rune, folds map[rune]byte) {
-	db, err := sql.Open("sqlite", "file::memory:")
+	db, err := memDB(
+		`CREATE VIRTUAL TABLE w USING fts5(a, tokenize = 'unicode61 remove_diacritics 2')`,
+		`CREATE VIRTUAL TABLE w_inst USING fts5vocab(w, 'instance')`,
+	)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	db.SetMaxOpenConns(1)
-	for _, q := range []string{
-		`CREATE VIRTUAL TABLE w USING fts5(a, tokenize = 'unicode61 remove_diacritics 2')`,
-		`CREATE VIRTUAL TABLE w_inst USING fts5vocab(w, 'instance')`,
-	} {
-		if _, err := db.Exec(q); err != nil {
-			t.Fatal(err)
-		}
-	}
 	folds = map[rune]byte{}
 	const chunk = 8192
 	for lo := rune(utf8.RuneSelf); lo <= utf8.MaxRune; lo += chunk {

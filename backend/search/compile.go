@@ -13,9 +13,10 @@ import (
 type plan struct {
 	match string // FTS5 expression for the statement's MATCH; "" when none
 	// pairs, when set, is the expression over page_pairs that finds exactly what match does
-	// (a phrase of frequent words, see pairs.go): the statement asks it instead.
+	// (a phrase of frequent words, see pairs.go): the statement asks it instead. pairAtoms
+	// are its pair tokens, quoted.
 	pairs     string
-	pairWords []string
+	pairAtoms []string
 	conj      []conjunct   // the positive conjuncts of match (see rankable)
 	negated   bool         // match leaves out some text (a NOT b)
 	rank      string       // FTS5 expression ranking and highlighting hits when match is ""

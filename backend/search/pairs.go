@@ -2,13 +2,11 @@ package search
 
 import (
 	"context"
-	"database/sql"
-	"errors"
-	"fmt"
 	"strings"
 	"sync"
 
 	"mundaneum/backend/pairs"
+	"mundaneum/backend/store"
 )
 
 // A query whose text is one phrase of the workspace's frequent words is answered from the
@@ -21,9 +19,10 @@ import (
 // pairCache remembers the workspace's frequent words once the pair index is complete: the
 // words are chosen once and never change (see store.BuildPairsStep), so it stays complete.
 type pairCache struct {
-	mu    sync.Mutex
-	words *pairs.Words // nil until the pair index is seen complete
-	df    *dfCache     // document frequencies of pair tokens in page_pairs
+	mu       sync.Mutex
+	complete bool
+	words    *pairs.Words
+	df       *dfCache // document frequencies of pair tokens in page_pairs
 }
 
 // pairWords returns the frequent words when the pair index is complete and enabled, else nil.
@@ -34,58 +33,24 @@ func (s *Searcher) pairWords(ctx context.Context) (*pairs.Words, error) {
 	c := s.pairs
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.words != nil {
+	if c.complete {
 		return c.words, nil
 	}
-	words, err := loadPairs(ctx, s.db)
-	if err != nil {
+	complete, err := store.PairsComplete(ctx, s.db)
+	if err != nil || !complete {
 		return nil, err
 	}
-	c.words = words
-	return words, nil
+	if c.words, err = store.PairWords(ctx, s.db); err != nil {
+		return nil, err
+	}
+	c.complete = true
+	return c.words, nil
 }
 
-func loadPairs(ctx context.Context, db *sql.DB) (*pairs.Words, error) {
-	var complete bool
-	err := db.QueryRowContext(ctx, `SELECT complete FROM pair_state`).Scan(&complete)
-	switch {
-	case errors.Is(err, sql.ErrNoRows), err != nil && strings.Contains(err.Error(), "no such table"):
-		return nil, nil // not built yet, or a workspace from before the pair index
-	case err != nil:
-		return nil, fmt.Errorf("pair index: %w", err)
-	case !complete:
-		return nil, nil
-	}
-	rows, err := db.QueryContext(ctx, `SELECT word FROM pair_words`)
-	if err != nil {
-		return nil, fmt.Errorf("pair index: %w", err)
-	}
-	defer rows.Close()
-	var list []string
-	for rows.Next() {
-		var w string
-		if err := rows.Scan(&w); err != nil {
-			return nil, fmt.Errorf("pair index: %w", err)
-		}
-		list = append(list, w)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("pair index: %w", err)
-	}
-	return pairs.NewWords(list), nil
-}
-
-// pairRows estimates the rows of a pair phrase's rarest pair: a bound on its matches, and
-// what bm25 counts to rank them.
-func (s *Searcher) pairRows(ctx context.Context, words []string) (int, error) {
-	var atoms []string
-	for i := 1; i < len(words); i++ {
-		atoms = append(atoms, quote(pairs.Pair(pairs.Fold(words[i-1]), pairs.Fold(words[i]))))
-	}
-	s.pairs.mu.Lock()
-	cache := s.pairs.df
-	s.pairs.mu.Unlock()
-	df, err := estimator{db: s.db, cache: cache, table: "page_pairs"}.dfs(ctx, atoms)
+// pairRows estimates the rows of the rarest of a phrase's pairs (quoted atoms): a bound on
+// its matches, and what bm25 counts to rank them.
+func (s *Searcher) pairRows(ctx context.Context, atoms []string) (int, error) {
+	df, err := estimator{db: s.db, cache: s.pairs.df, table: "page_pairs"}.dfs(ctx, atoms)
 	if err != nil {
 		return 0, err
 	}
@@ -118,10 +83,10 @@ func usePairs(root Node, pl *plan, words *pairs.Words) {
 			text = n
 		case *Filter, *Regexp:
 		case *Not:
-			if _, ok := n.Node.(*Filter); !ok {
-				if _, ok := n.Node.(*Regexp); !ok {
-					return
-				}
+			switch n.Node.(type) {
+			case *Filter, *Regexp:
+			default:
+				return
 			}
 		default:
 			return
@@ -130,14 +95,19 @@ func usePairs(root Node, pl *plan, words *pairs.Words) {
 	if text == nil || text.Prefix || len(text.Words) < 2 {
 		return
 	}
-	if e, ok := words.Phrase(text.Words); ok {
-		pl.pairs, pl.pairWords = colFilter(text.Field, e), text.Words
+	ps, ok := words.Pairs(text.Words)
+	if !ok {
+		return
+	}
+	pl.pairs = colFilter(text.Field, quote(strings.Join(ps, " ")))
+	for _, p := range ps {
+		pl.pairAtoms = append(pl.pairAtoms, quote(p))
 	}
 }
 
 // rankPairs finds and ranks the matches of a plan asked of the pair index (see rankText).
 func (s *Searcher) rankPairs(ctx context.Context, root Node, pl *plan, st *statement, want int) (hits []hit, total int, approx bool, read float64, err error) {
-	rows, err := s.pairRows(ctx, pl.pairWords)
+	rows, err := s.pairRows(ctx, pl.pairAtoms)
 	if err != nil {
 		return nil, 0, false, 0, err
 	}

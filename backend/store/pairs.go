@@ -39,18 +39,30 @@ type PairsProgress struct {
 	Complete bool
 }
 
-// loadPairWords reads the chosen words at open (db is the writer's connection).
-func loadPairWords(ctx context.Context, db *sql.DB) (*pairs.Words, error) {
+// PairsComplete reports whether every row of the index has its pairs row, from any pool
+// of the workspace: search asks page_pairs only then.
+func PairsComplete(ctx context.Context, db *sql.DB) (bool, error) {
+	var complete bool
+	err := db.QueryRowContext(ctx, `SELECT complete FROM pair_state`).Scan(&complete)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return false, fmt.Errorf("pair index: %w", err)
+	}
+	return complete, nil
+}
+
+// PairWords reads the pair index's frequent words (nil before they are chosen, or when
+// none were frequent), from any pool of the workspace.
+func PairWords(ctx context.Context, db *sql.DB) (*pairs.Words, error) {
 	rows, err := db.QueryContext(ctx, `SELECT word FROM pair_words`)
 	if err != nil {
-		return nil, fmt.Errorf("pair words: %w", err)
+		return nil, fmt.Errorf("pair index: %w", err)
 	}
 	defer rows.Close()
 	var list []string
 	for rows.Next() {
 		var w string
 		if err := rows.Scan(&w); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("pair index: %w", err)
 		}
 		list = append(list, w)
 	}

@@ -119,7 +119,7 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 			return nil, err
 		}
 		s.index.changes = map[int64]*ftsChange{}
-		if s.pairs.words, err = loadPairWords(ctx, wdb); err != nil {
+		if s.pairs.words, err = PairWords(ctx, wdb); err != nil {
 			wdb.Close()
 			s.lock.Unlock()
 			return nil, err
