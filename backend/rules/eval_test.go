@@ -12,12 +12,12 @@ func paperWeb() []*Element {
 		return &Element{URL: u, Head: head, Body: body, Fetched: true, Status: 200, Type: "text/html"}
 	}
 	return []*Element{
-		mk("http://web.mit.edu/", "MIT", "welcome"),                                  // 0: mit, clean
-		mk("http://web.mit.edu/personnal/bob/", "Bob", "my page"),                    // 1: mit, personnal
-		mk("http://www.mit.edu/news/", "news", "a badword here"),                     // 2: mit, badword, no goodcontext
+		mk("http://web.mit.edu/", "MIT", "welcome"),                                    // 0: mit, clean
+		mk("http://web.mit.edu/personnal/bob/", "Bob", "my page"),                      // 1: mit, personnal
+		mk("http://www.mit.edu/news/", "news", "a badword here"),                       // 2: mit, badword, no goodcontext
 		mk("http://www.mit.edu/ethics/", "goodcontext ethics", "the badword, studied"), // 3: mit, badword but goodcontext
-		mk("http://www.w3.org/", "W3C", "the web"),                                   // 4: not mit
-		mk("http://web.mit.edu.ca/", "not MIT", "elsewhere"),                         // 5: not mit (the paper's counter-example)
+		mk("http://www.w3.org/", "W3C", "the web"),                                     // 4: not mit
+		mk("http://web.mit.edu.ca/", "not MIT", "elsewhere"),                           // 5: not mit (the paper's counter-example)
 	}
 }
 
@@ -92,7 +92,7 @@ func TestAtomLists(t *testing.T) {
 		{"+status:2??", []int{0, 1, 2, 3, 4, 5}},
 		{"+status:>=300", nil},
 		{"+host:web.mit.edu", []int{0, 1}},
-		{"+path:/news/", []int{2}},  // a regex: "news" anywhere... with slashes
+		{"+path:/news/", []int{2}}, // a regex: "news" anywhere... with slashes
 		{"+path:\"/\"", []int{0, 4, 5}},
 		{"+body:/bad(word)?\\b/", []int{2, 3}},
 	}
