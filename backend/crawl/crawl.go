@@ -288,7 +288,7 @@ func (c *Crawler) seedTargets() []store.Target {
 		// Seeds are the user's own imperative: followed first, whatever the rules say.
 		ts = append(ts, store.Target{URL: s, Origin: origin, Kind: "seed", Follow: true,
 			Priority: c.strategy.Priority(frontier.Link{URL: s, Seed: true, Value: rules.First}),
-			Family: rules.Family{uint32(i + 1)}.Encode(), Category: uint8(rules.First)})
+			Family:   rules.Family{uint32(i + 1)}.Encode(), Category: uint8(rules.First)})
 	}
 	return ts
 }
