@@ -62,33 +62,18 @@ func (c *Crawler) pageDecision(ctx context.Context, it frontier.Item, r *store.R
 		Type: r.ContentType, Date: r.LastModified}
 	if d := r.Doc; d != nil {
 		e.Title, e.Body = d.Title, d.Text
-		e.Head = head(d.Title, d.Description, d.Keywords, d.Author)
+		e.Head = rules.Head(d.Title, d.Description, d.Keywords, d.Author)
 	} else if r.State == store.StateFetched {
 		// Unchanged since the last visit: read what is stored.
 		if p, err := c.st.Page(ctx, it.PageID); err == nil {
 			e.Title, e.Type, e.Date = p.Title, p.ContentType, p.LastModified
-			e.Head = head(p.Title, p.Description, p.Keywords, p.Author)
+			e.Head = rules.Head(p.Title, p.Description, p.Keywords, p.Author)
 		}
 		if _, _, body, err := c.st.Text(ctx, it.PageID); err == nil {
 			e.Body = body
 		}
 	}
 	return c.rules.Decide(e, it.Local).Value
-}
-
-// head is the head field of the rules: the page's metadata, one item a line.
-func head(parts ...string) string {
-	var b strings.Builder
-	for _, p := range parts {
-		if p == "" {
-			continue
-		}
-		if b.Len() > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(p)
-	}
-	return b.String()
 }
 
 // element finishes a visit's result for the webbot's model: it numbers the page's document
@@ -111,6 +96,7 @@ func (c *Crawler) element(ctx context.Context, it frontier.Item, r *store.Result
 	pos := 0
 	for i := range r.Links {
 		t := &r.Links[i]
+		t.Pos = i + 1 // document order, kept with the links
 		if !followKinds[t.Kind] {
 			continue
 		}

@@ -107,6 +107,22 @@ func (e *Element) parsed() *url.URL {
 	return e.u
 }
 
+// Head makes the head field from a page's metadata: title, description, keywords and
+// author, one a line.
+func Head(title, description, keywords, author string) string {
+	var b strings.Builder
+	for _, p := range []string{title, description, keywords, author} {
+		if p == "" {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(p)
+	}
+	return b.String()
+}
+
 func init() {
 	Register(Field{Name: "url", Doc: "the canonical URL", Get: func(e *Element) string { return e.URL }})
 	Register(Field{Name: "host", Doc: "the host name", Get: func(e *Element) string { return e.parsed().Hostname() }})
