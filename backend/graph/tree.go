@@ -165,7 +165,7 @@ func (g *Graph) CrawlTree(ctx context.Context, crawlID int64, limit int, leaves 
 				break
 			}
 			es = append(es, pending{Element{CrawlID: crawlID, Family: f, Value: rules.Value(c.Category).String(), Parent: r.id},
-				c.PageID, string(r.fam.Child(i+1).Encode())})
+				c.PageID, string(r.fam.Child(i + 1).Encode())})
 			ids = append(ids, c.PageID)
 		}
 	}
