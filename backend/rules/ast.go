@@ -25,6 +25,8 @@ type Atom struct {
 	Field *Field
 	Pat   Pattern
 	Pos   Pos
+	// Start and End are the atom's byte offsets in the text it was parsed from.
+	Start, End int
 }
 
 // Position implements Node.

@@ -32,7 +32,11 @@ func (e *Error) Is(target error) bool { return target == ErrSyntax }
 
 // Parse reads rule text: rules separated by white space, `#` comments to the end of a line.
 func Parse(text string) (*Set, error) {
-	p := &parser{src: text, line: 1, col: 1}
+	return (&parser{src: text, line: 1, col: 1}).parse()
+}
+
+func (p *parser) parse() (*Set, error) {
+	text := p.src
 	if len(text) > MaxText {
 		return nil, &Error{Pos{1, 1}, fmt.Sprintf("rule text is longer than %d KiB", MaxText>>10)}
 	}
@@ -77,6 +81,14 @@ type parser struct {
 	src       string
 	off       int
 	line, col int
+	spans     []Span // what each stretch of the text is, for highlighting
+}
+
+// mark records that the text from start to the current offset is of a kind.
+func (p *parser) mark(kind SpanKind, start int) {
+	if p.off > start {
+		p.spans = append(p.spans, Span{Kind: kind, Start: start, End: p.off})
+	}
 }
 
 func (p *parser) eof() bool  { return p.off >= len(p.src) }
@@ -106,9 +118,11 @@ func (p *parser) space() {
 		case unicode.IsSpace(r):
 			p.next()
 		case r == '#':
+			start := p.off
 			for !p.eof() && p.peek() != '\n' {
 				p.next()
 			}
+			p.mark(SpanComment, start)
 		default:
 			return
 		}
@@ -145,10 +159,14 @@ func (p *parser) op(depth int) (Node, error) {
 	if depth >= maxDepth {
 		return nil, p.errorf(at, "rules nested more than %d deep", maxDepth)
 	}
+	start := p.off
 	p.next() // {
+	p.mark(SpanPunct, start)
 	p.space()
 	kat := p.pos()
+	wstart := p.off
 	word := p.word()
+	p.mark(SpanKeyword, wstart)
 	var kind OpKind
 	switch strings.ToUpper(word) {
 	case "AND":
@@ -173,6 +191,7 @@ func (p *parser) op(depth int) (Node, error) {
 		if p.peek() == '}' {
 			end := p.pos()
 			p.next()
+			p.mark(SpanPunct, p.off-1)
 			switch {
 			case len(o.Args) == 0:
 				return nil, p.errorf(end, "{%s} needs at least one rule", kind)
@@ -192,8 +211,11 @@ func (p *parser) op(depth int) (Node, error) {
 func (p *parser) local() (*Local, error) {
 	at := p.pos()
 	p.next() // {
+	p.mark(SpanPunct, p.off-1)
 	p.space()
+	wstart := p.off
 	p.word() // LOCAL
+	p.mark(SpanKeyword, wstart)
 	p.space()
 	l := &Local{Pos: at}
 	if p.eof() {
@@ -218,6 +240,7 @@ func (p *parser) local() (*Local, error) {
 		}
 		if p.peek() == '}' {
 			p.next()
+			p.mark(SpanPunct, p.off-1)
 			return l, nil
 		}
 		n, err := p.rule(1)
@@ -238,8 +261,9 @@ func (p *parser) word() string {
 }
 
 func (p *parser) atom() (Node, error) {
-	at := p.pos()
+	at, start := p.pos(), p.off
 	cat := Category(p.next())
+	p.mark(SpanCategory, start)
 	for !p.eof() && (p.peek() == ' ' || p.peek() == '\t') {
 		p.next()
 	}
@@ -247,7 +271,7 @@ func (p *parser) atom() (Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Atom{Cat: cat, Field: f, Pat: pat, Pos: at}, nil
+	return &Atom{Cat: cat, Field: f, Pat: pat, Pos: at, Start: start, End: p.off}, nil
 }
 
 func isFieldRune(r rune) bool {
@@ -262,6 +286,7 @@ func (p *parser) fieldPattern() (*Field, Pattern, error) {
 		p.next()
 	}
 	name := strings.ToLower(p.src[start:p.off])
+	p.mark(SpanField, start)
 	if name == "" {
 		return nil, Pattern{}, p.errorf(fat, "expected a field name (%s)", strings.Join(FieldNames(-1), ", "))
 	}
@@ -276,6 +301,7 @@ func (p *parser) fieldPattern() (*Field, Pattern, error) {
 		return nil, Pattern{}, p.errorf(p.pos(), "expected ':' between the field %q and its pattern", name)
 	}
 	p.next()
+	p.mark(SpanPunct, p.off-1)
 	pat, err := p.pattern(f)
 	return f, pat, err
 }
@@ -289,6 +315,7 @@ func (p *parser) pattern(f *Field) (Pattern, error) {
 	}
 	switch p.peek() {
 	case '"':
+		qstart := p.off
 		p.next()
 		start := p.off
 		for {
@@ -302,14 +329,17 @@ func (p *parser) pattern(f *Field) (Pattern, error) {
 				}
 			case '"':
 				src := p.src[start : p.off-1]
+				p.mark(SpanGlob, qstart)
 				return compileGlobPattern(src, at)
 			}
 		}
 	case '/':
 		if src, end, ok := regexAhead(p.src[p.off:]); ok {
+			rstart := p.off
 			for stop := p.off + end; p.off < stop; {
 				p.next()
 			}
+			p.mark(SpanRegex, rstart)
 			re, err := regexp.Compile(src)
 			if err != nil {
 				return Pattern{}, p.errorf(at, "bad regular expression /%s/: %s", src, strings.TrimPrefix(err.Error(), "error parsing regexp: "))
@@ -331,9 +361,11 @@ func (p *parser) pattern(f *Field) (Pattern, error) {
 	src := p.src[start:p.off]
 	if f.Numeric {
 		if op, n, ok := comparison(src); ok {
+			p.mark(SpanCompare, start)
 			return Pattern{Kind: Compare, Src: op + strconv.FormatInt(n, 10), op: op, n: n}, nil
 		}
 	}
+	p.mark(SpanGlob, start)
 	return compileGlobPattern(src, at)
 }
 

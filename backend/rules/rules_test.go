@@ -170,3 +170,34 @@ func TestParseErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestHighlight(t *testing.T) {
+	text := "{NOT +url:*.mit.edu/* -body:/bad(word)?/} # c\n?depth:<3 +title:\"a b\""
+	spans, _, err := Highlight(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range spans {
+		got = append(got, string(s.Kind)+"="+text[s.Start:s.End])
+	}
+	want := []string{"punct={", "keyword=NOT", "category=+", "field=url", "punct=:", "glob=*.mit.edu/*",
+		"category=-", "field=body", "punct=:", "regex=/bad(word)?/", "punct=}", "comment=# c",
+		"category=?", "field=depth", "punct=:", "compare=<3", "category=+", "field=title", "punct=:", `glob="a b"`}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("spans\n got %v\nwant %v", got, want)
+	}
+	spans, _, err = Highlight("+url:a\n  +bdy:x y\n+url:b")
+	if err == nil {
+		t.Fatal("no error")
+	}
+	last := spans[len(spans)-1]
+	if last.Kind != SpanError || last.Start != 10 || last.End != 17 {
+		t.Errorf("error span %+v", last)
+	}
+	// The atom's offsets cover its text.
+	s := MustParse("  +url:x   -title:\"y z\"")
+	if a := s.Rules[1].(*Atom); a.Start != 11 || a.End != 23 {
+		t.Errorf("atom offsets %d %d", a.Start, a.End)
+	}
+}
