@@ -41,6 +41,7 @@ func (g *Graph) RuleTree(ctx context.Context, opt RuleTreeOptions) (Tree, error)
 type stored struct {
 	Page
 	typ, date, head string
+	depth           int
 }
 
 type treeItem struct {
@@ -204,12 +205,22 @@ func (rt *ruleTree) page(ctx context.Context, id int64) (*stored, error) {
 	if p, ok := rt.pages[id]; ok {
 		return p, nil
 	}
+	p, err := rt.g.stored(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	rt.pages[id] = p
+	return p, nil
+}
+
+// stored reads what the rules may ask of a stored page, except its body.
+func (g *Graph) stored(ctx context.Context, id int64) (*stored, error) {
 	p := &stored{}
 	var title, typ, date, desc, kw, author sql.NullString
-	var status sql.NullInt64
-	err := rt.g.db.QueryRowContext(ctx, `SELECT p.id, p.url, h.origin, p.state, p.status, p.title, p.content_type,
-		p.last_modified, p.description, p.keywords, p.author FROM pages p JOIN hosts h ON h.id = p.host_id
-		WHERE p.id = ?`, id).Scan(&p.ID, &p.URL, &p.Host, &p.State, &status, &title, &typ, &date, &desc, &kw, &author)
+	var status, depth sql.NullInt64
+	err := g.db.QueryRowContext(ctx, `SELECT p.id, p.url, h.origin, p.state, p.status, p.title, p.content_type,
+		p.last_modified, p.description, p.keywords, p.author, p.depth FROM pages p JOIN hosts h ON h.id = p.host_id
+		WHERE p.id = ?`, id).Scan(&p.ID, &p.URL, &p.Host, &p.State, &status, &title, &typ, &date, &desc, &kw, &author, &depth)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, fmt.Errorf("page %d: %w", id, ErrNotFound)
 	}
@@ -217,7 +228,6 @@ func (rt *ruleTree) page(ctx context.Context, id int64) (*stored, error) {
 		return nil, err
 	}
 	p.Host, p.Status, p.Title, p.typ, p.date = hostOf(p.Host), int(status.Int64), title.String, typ.String, date.String
-	p.head = rules.Head(title.String, desc.String, kw.String, author.String)
-	rt.pages[id] = p
+	p.head, p.depth = rules.Head(title.String, desc.String, kw.String, author.String), int(depth.Int64)
 	return p, nil
 }
