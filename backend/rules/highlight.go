@@ -1,5 +1,7 @@
 package rules
 
+import "unicode/utf8"
+
 // SpanKind says what a stretch of rule text is.
 type SpanKind string
 
@@ -32,6 +34,11 @@ func Highlight(text string) ([]Span, *Set, error) {
 		start := p.off
 		if pe, ok := err.(*Error); ok {
 			start = offsetOf(text, pe.Pos)
+		}
+		if start >= len(text) && len(text) > 0 {
+			// At the end of the text: mark its last character, where more was expected.
+			_, n := utf8.DecodeLastRuneInString(text)
+			start = len(text) - n
 		}
 		end := start
 		for end < len(text) && text[end] != '\n' {

@@ -201,3 +201,11 @@ func TestHighlight(t *testing.T) {
 		t.Errorf("atom offsets %d %d", a.Start, a.End)
 	}
 }
+
+func TestHighlightErrorAtEnd(t *testing.T) {
+	spans, _, err := Highlight("{AND +url:a {OR -body:")
+	last := spans[len(spans)-1]
+	if err == nil || last.Kind != SpanError || last.Start != 21 || last.End != 22 {
+		t.Errorf("%v %+v", err, last)
+	}
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { GraphNode } from '../api';
-import { findNodes, hashColor, nodeColor, pathEdges, topHosts, treePositions } from './graphLayout';
+import { findNodes, hashColor, hslHex, nodeColor, pathEdges, topHosts, treePositions } from './graphLayout';
 
 function node(i: number, parent: number, over: Partial<GraphNode> = {}): GraphNode {
   return { id: 100 + i, url: `http://a.org/${i}`, host: 'a.org', state: 'fetched', status: 200, family: '', value: 'next', followed: true, parent, ...over };
@@ -31,6 +31,9 @@ describe('colours', () => {
   it('are stable per host and by status class', () => {
     expect(hashColor('a.org')).toBe(hashColor('a.org'));
     expect(hashColor('a.org')).not.toBe(hashColor('b.org'));
+    expect(hashColor('a.org')).toMatch(/^#[0-9a-f]{6}$/);
+    expect(hslHex(0, 1, 0.5)).toBe('#ff0000');
+    expect(hslHex(120, 1, 0.25)).toBe('#008000');
     expect(nodeColor(node(0, -1, { status: 404 }), 'status')).not.toBe(nodeColor(node(0, -1), 'status'));
     expect(nodeColor(node(0, -1, { value: 'rejected' }), 'category')).not.toBe(nodeColor(node(0, -1), 'category'));
   });

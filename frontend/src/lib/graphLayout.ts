@@ -16,11 +16,22 @@ export function treePositions(nodes: Pick<GraphNode, 'parent'>[]): { x: Float64A
   const h = stratify<{ id: number; parent: number | null }>()
     .id((d) => String(d.id))
     .parentId((d) => (d.parent === null ? null : String(d.parent)))(rows);
-  const laid = tree<{ id: number; parent: number | null }>().nodeSize([1, 6])(h);
+  const laid = tree<{ id: number; parent: number | null }>().nodeSize([1, 1])(h);
+  let minX = Infinity;
+  let maxX = -Infinity;
+  let depth = 0;
+  laid.each((n) => {
+    minX = Math.min(minX, n.x);
+    maxX = Math.max(maxX, n.x);
+    depth = Math.max(depth, n.depth);
+  });
+  // Levels spaced so that the tree is about twice as wide as it is tall (a screen's shape),
+  // however many pages each level has.
+  const dy = depth > 1 ? Math.max(1, (maxX - minX) / (2 * (depth - 1))) : 1;
   laid.each((n) => {
     if (n.data.id === root) return;
     x[n.data.id] = n.x;
-    y[n.data.id] = -n.y;
+    y[n.data.id] = -(n.depth - 1) * dy;
   });
   return { x, y };
 }
@@ -32,8 +43,20 @@ export function hashColor(s: string): string {
     h ^= s.charCodeAt(i);
     h = Math.imul(h, 16777619);
   }
-  const hue = (h >>> 0) % 360;
-  return `hsl(${hue}, 62%, 46%)`;
+  return hslHex((h >>> 0) % 360, 0.62, 0.46);
+}
+
+/** An HSL colour as #rrggbb (the WebGL renderer reads hex). */
+export function hslHex(hue: number, s: number, l: number): string {
+  const a = s * Math.min(l, 1 - l);
+  const f = (n: number) => {
+    const k = (n + hue / 30) % 12;
+    const c = l - a * Math.max(-1, Math.min(k - 3, 9 - k, 1));
+    return Math.round(255 * c)
+      .toString(16)
+      .padStart(2, '0');
+  };
+  return `#${f(0)}${f(8)}${f(4)}`;
 }
 
 const valueColors: Record<string, string> = {

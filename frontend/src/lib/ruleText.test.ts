@@ -29,6 +29,10 @@ describe('segments', () => {
     expect(s.map((x) => x.text).join('')).toBe('+url');
     expect(s).toHaveLength(2);
   });
+  it('lets an error win over the span it covers', () => {
+    const s = segments('+url:', [{ kind: 'punct', from: 4, to: 5 }, { kind: 'error', from: 4, to: 5 }]);
+    expect(s[s.length - 1]).toEqual({ text: ':', kind: 'error', decided: false });
+  });
   it('handles empty text', () => {
     expect(segments('', [])).toEqual([]);
   });

@@ -9,8 +9,9 @@ export interface Segment {
 }
 
 /**
- * Cuts text into segments from the backend's spans (JavaScript offsets, sorted, not
- * overlapping); the stretch [mark.from, mark.to) is flagged as the atom that decided.
+ * Cuts text into segments from the backend's spans (JavaScript offsets, sorted; an error
+ * span may cover others, and wins); the stretch [mark.from, mark.to) is flagged as the
+ * atom that decided.
  * Everything of text is in exactly one segment, in order, so the segments rebuild it.
  */
 export function segments(text: string, spans: RuleSpan[], mark?: { from: number; to: number } | null): Segment[] {
@@ -30,7 +31,8 @@ export function segments(text: string, spans: RuleSpan[], mark?: { from: number;
     const from = points[i];
     const to = points[i + 1];
     if (from === to) continue;
-    const span = ok.find((s) => s.from <= from && to <= s.to);
+    const within = (s: RuleSpan) => s.from <= from && to <= s.to;
+    const span = ok.find((s) => s.kind === 'error' && within(s)) ?? ok.find(within);
     const decided = !!mark && mark.from <= from && to <= mark.to;
     const seg = { text: text.slice(from, to), kind: span?.kind ?? '', decided };
     const last = out[out.length - 1];
