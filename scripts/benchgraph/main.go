@@ -13,6 +13,7 @@ package main
 
 import (
 	"context"
+	"encoding/binary"
 	"flag"
 	"fmt"
 	"math/rand/v2"
@@ -23,11 +24,12 @@ import (
 	"time"
 
 	"mundaneum/backend/graph"
+	"mundaneum/backend/rules"
 	"mundaneum/backend/store"
 )
 
 // genVersion names the generator's output: bump it when the synthetic web changes.
-const genVersion = 1
+const genVersion = 2
 
 type options struct {
 	links, fanout, random, pairs, warmup int
@@ -244,5 +246,63 @@ func generate(ctx context.Context, path string, n int, o options) (int, error) {
 		}
 		total += added
 	}
-	return total, st.Writer().Flush(ctx)
+	if err := st.Writer().Flush(ctx); err != nil {
+		return 0, err
+	}
+	return total, elements(ctx, st, n)
+}
+
+// elements writes crawl 1's elements as a breadth-first crawl from page 1 would have: each
+// page visited once, as the first element that reached it, with its links as children.
+func elements(ctx context.Context, st *store.Store, n int) error {
+	out := make([][]int64, n+1)
+	rows, err := st.ReadDB().QueryContext(ctx, `SELECT from_id, to_id FROM links ORDER BY from_id, pos`)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var f, t int64
+		if err := rows.Scan(&f, &t); err != nil {
+			rows.Close()
+			return err
+		}
+		out[f] = append(out[f], t)
+	}
+	rows.Close()
+	type el struct {
+		id  int64
+		fam rules.Family
+	}
+	seen := make([]bool, n+1)
+	seen[1] = true
+	queue := []el{{1, rules.Family{1}}}
+	for len(queue) > 0 {
+		batch := queue[:min(len(queue), 2000)]
+		queue = queue[len(batch):]
+		var next []el
+		err := st.Writer().Do(ctx, func(tx *store.Tx) error {
+			next = next[:0]
+			for _, e := range batch {
+				var kids []byte
+				for k, t := range out[e.id] {
+					kids = binary.AppendUvarint(kids, uint64(t))
+					kids = append(kids, byte(rules.Next))
+					if !seen[t] {
+						seen[t] = true
+						next = append(next, el{t, e.fam.Child(k + 1)})
+					}
+				}
+				if _, err := tx.ExecContext(ctx, `INSERT INTO elements(crawl_id, page_id, family, category, followed, children)
+					VALUES (1, ?, ?, ?, 1, ?)`, e.id, e.fam.Encode(), byte(rules.Next), kids); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		queue = append(queue, next...)
+	}
+	return st.Writer().Flush(ctx)
 }
