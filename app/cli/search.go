@@ -46,7 +46,11 @@ Which pages
   is:broken            broken links (also: is:redirect, is:failed, is:ok, is:resource, is:blocked)
   lang:en              by the language the page declares
   crawl:3              pages of crawl 3
-  folder:NAME          (the library does not exist yet)
+  folder:/Computing/Go pages the library's pointers under that library point at
+  tag:go               pages the library's pointers tagged go point at
+
+The library's own postings that match (titles, URLs, notes, tags, report text) are
+listed first, apart from the pages ('mundaneum library search' searches only them).
 
 Any input is a query: what cannot be read as an operator is read as words, with a note.
 Duplicates are shown once, with the number of identical copies. Scores are normalised to

@@ -450,6 +450,8 @@ func (c *compiler) filter(f *Filter) string {
 		id, _ := strconv.ParseInt(v, 10, 64)
 		c.bind(id, id)
 		return `(p.crawl_id = ? OR p.id IN (SELECT page_id FROM frontier WHERE crawl_id = ?))`
+	case "libpath", "tag":
+		return c.libraryFilter(f)
 	}
 	return "0"
 }

@@ -32,19 +32,18 @@ func scanView(row interface{ Scan(...any) error }) (View, error) {
 // SaveView stores a view under name, replacing the query of an existing one (which keeps
 // its history of openings). The change is committed when SaveView returns.
 func (s *Store) SaveView(ctx context.Context, name, query string) (View, error) {
-	if s.writer == nil {
-		return View{}, fmt.Errorf("save view %q: %w", name, errReadOnly)
-	}
 	now := nowMs()
-	v, err := Get(ctx, s.writer, func(tx *Tx) (View, error) {
-		return scanView(tx.QueryRowContext(ctx, `INSERT INTO views(name, query, created_at, updated_at) VALUES (?, ?, ?, ?)
+	var v View
+	err := s.Update(ctx, func(tx *Tx) (err error) {
+		v, err = scanView(tx.QueryRowContext(ctx, `INSERT INTO views(name, query, created_at, updated_at) VALUES (?, ?, ?, ?)
 			ON CONFLICT(name) DO UPDATE SET query = excluded.query, updated_at = excluded.updated_at
 			RETURNING `+viewColumns, name, query, now, now))
+		return err
 	})
 	if err != nil {
 		return View{}, fmt.Errorf("save view %q: %w", name, err)
 	}
-	return v, s.writer.Flush(ctx)
+	return v, nil
 }
 
 // Views lists the saved views by name.
@@ -79,15 +78,14 @@ func (s *Store) ViewNamed(ctx context.Context, name string) (View, error) {
 
 // DeleteView removes the view called name, or returns ErrNotFound.
 func (s *Store) DeleteView(ctx context.Context, name string) error {
-	if s.writer == nil {
-		return fmt.Errorf("delete view %q: %w", name, errReadOnly)
-	}
-	n, err := Get(ctx, s.writer, func(tx *Tx) (int64, error) {
+	var n int64
+	err := s.Update(ctx, func(tx *Tx) error {
 		res, err := tx.ExecContext(ctx, `DELETE FROM views WHERE name = ?`, name)
 		if err != nil {
-			return 0, err
+			return err
 		}
-		return res.RowsAffected()
+		n, err = res.RowsAffected()
+		return err
 	})
 	if err != nil {
 		return fmt.Errorf("delete view %q: %w", name, err)
@@ -95,20 +93,17 @@ func (s *Store) DeleteView(ctx context.Context, name string) error {
 	if n == 0 {
 		return fmt.Errorf("view %q: %w", name, ErrNotFound)
 	}
-	return s.writer.Flush(ctx)
+	return nil
 }
 
 // MarkViewOpened records that a view was opened at time at (unix ms) and found total results.
 func (s *Store) MarkViewOpened(ctx context.Context, id, at int64, total int) error {
-	if s.writer == nil {
-		return fmt.Errorf("mark view %d opened: %w", id, errReadOnly)
-	}
-	err := s.writer.Do(ctx, func(tx *Tx) error {
+	err := s.Update(ctx, func(tx *Tx) error {
 		_, err := tx.ExecContext(ctx, `UPDATE views SET opened_at = ?, last_total = ? WHERE id = ?`, at, total, id)
 		return err
 	})
 	if err != nil {
 		return fmt.Errorf("mark view %d opened: %w", id, err)
 	}
-	return s.writer.Flush(ctx)
+	return nil
 }

@@ -1,0 +1,441 @@
+package search
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	vlib "mundaneum/backend/library"
+)
+
+// The library in searches. The same query language searches the library's own index
+// (lib_fts: titles, URLs, notes, tags and report text; rowid = lib_nodes.id) for "library
+// hits", beside the crawled pages of a search or alone in the library's view; and
+// folder:PATH and tag:NAME narrow both the library hits and the pages: to the pages the
+// library's pointers under PATH (or with the tag) point at.
+//
+// A query about pages only (status:, is:, ext:, type:, links, dates, languages, crawls,
+// regular expressions) has no library hits.
+
+// LibraryRequest is a search of the library.
+type LibraryRequest struct {
+	Query  string
+	In     int64 // only at or below this library (0: the whole library)
+	Limit  int
+	Offset int
+}
+
+// LibraryHit is a posting that matches.
+type LibraryHit struct {
+	ID      int64
+	Kind    string
+	Title   string
+	URL     string
+	Path    string // the posting's path
+	Tags    []string
+	Snippet []string // alternating plain text and matches, from the notes or the report
+	// PageID is the crawled page of the URL, 0 when the workspace has none.
+	PageID    int64
+	Status    int
+	FetchedAt int64
+	CreatedAt int64
+}
+
+// LibraryResults is one page of library hits.
+type LibraryResults struct {
+	Total       int
+	TotalApprox bool
+	Hits        []LibraryHit
+	Note        string
+	Took        time.Duration
+}
+
+// libCols weighs lib_fts's columns for bm25: title, url, notes, tags, body.
+const libRank = `bm25(lib_fts, 10.0, 2.0, 3.0, 5.0, 1.0)`
+
+// libColumns maps text fields to lib_fts columns ("" has none: nothing matches).
+var libColumns = map[string]string{FieldTitle: "title", FieldURL: "url", FieldBody: "notes body", FieldAnchor: "", FieldHeading: ""}
+
+// libPart is a query compiled for the library: an FTS5 expression (positive text) and SQL
+// conditions on lib_nodes n.
+type libPart struct {
+	match string // "" when no text must match
+	where string // "" when no condition
+	args  []any  // of where
+}
+
+var errPagesOnly = errors.New("a query about pages")
+
+type libCompiler struct{}
+
+func (c *libCompiler) text(t *Text) (string, error) {
+	e := phrase(t.Words, t.Prefix)
+	if !t.Phrase {
+		parts := make([]string, len(t.Words))
+		for i, w := range t.Words {
+			parts[i] = quote(w)
+			if t.Prefix && i == len(t.Words)-1 {
+				parts[i] += "*"
+			}
+		}
+		e = strings.Join(parts, " AND ")
+		if len(parts) > 1 {
+			e = "(" + e + ")"
+		}
+	}
+	return c.column(t.Field, e)
+}
+
+func (c *libCompiler) column(field, e string) (string, error) {
+	cols, ok := libColumns[field]
+	switch {
+	case !ok:
+		return e, nil
+	case cols == "":
+		return "", errPagesOnly // anchor: and heading: are about pages
+	}
+	return "{" + cols + "} : " + e, nil
+}
+
+// compile turns n into a libPart.
+func (c *libCompiler) compile(n Node) (libPart, error) {
+	switch x := n.(type) {
+	case *Text:
+		e, err := c.text(x)
+		return libPart{match: e}, err
+	case *Near:
+		var gs []string
+		for _, g := range x.Groups {
+			gs = append(gs, phrase(g.Words, g.Prefix))
+		}
+		e, err := c.column(x.Field, "NEAR("+strings.Join(gs, " ")+", "+strconv.Itoa(x.Distance)+")")
+		return libPart{match: e}, err
+	case *Filter:
+		return c.filter(x)
+	case *Regexp:
+		return libPart{}, errPagesOnly
+	case *Not:
+		p, err := c.compile(x.Node)
+		if err != nil {
+			return p, err
+		}
+		return c.negate(p), nil
+	case *And:
+		var out libPart
+		var pos, neg, where []string
+		for _, ch := range x.Nodes {
+			if not, ok := ch.(*Not); ok {
+				p, err := c.compile(not.Node)
+				if err != nil {
+					return p, err
+				}
+				if p.where == "" {
+					neg = append(neg, p.match)
+					continue
+				}
+				ch = not
+			}
+			p, err := c.compile(ch)
+			if err != nil {
+				return p, err
+			}
+			if p.match != "" {
+				pos = append(pos, p.match)
+			}
+			if p.where != "" {
+				where = append(where, p.where)
+				out.args = append(out.args, p.args...)
+			}
+		}
+		if len(pos) > 0 {
+			out.match = "(" + strings.Join(pos, " AND ") + ")"
+			for _, m := range neg {
+				out.match += " NOT (" + m + ")"
+			}
+		} else {
+			for _, m := range neg {
+				where = append(where, libNotMatch)
+				out.args = append(out.args, m)
+			}
+		}
+		out.where = strings.Join(where, " AND ")
+		return out, nil
+	case *Or:
+		var ms, conds []string
+		var args []any
+		pure := true
+		parts := make([]libPart, 0, len(x.Nodes))
+		for _, ch := range x.Nodes {
+			p, err := c.compile(ch)
+			if err != nil {
+				return p, err
+			}
+			parts = append(parts, p)
+			pure = pure && p.where == "" && p.match != ""
+			ms = append(ms, p.match)
+		}
+		if pure {
+			return libPart{match: "(" + strings.Join(ms, " OR ") + ")"}, nil
+		}
+		for _, p := range parts {
+			cond, a := p.condition()
+			conds = append(conds, cond)
+			args = append(args, a...)
+		}
+		return libPart{where: "(" + strings.Join(conds, " OR ") + ")", args: args}, nil
+	}
+	return libPart{}, nil
+}
+
+const (
+	libMatch    = `n.id IN (SELECT rowid FROM lib_fts WHERE lib_fts MATCH ?)`
+	libNotMatch = `n.id NOT IN (SELECT rowid FROM lib_fts WHERE lib_fts MATCH ?)`
+)
+
+// condition is p as one SQL condition (its text as a sub-query).
+func (p libPart) condition() (string, []any) {
+	var conds []string
+	var args []any
+	if p.match != "" {
+		conds, args = append(conds, libMatch), append(args, p.match)
+	}
+	if p.where != "" {
+		conds, args = append(conds, p.where), append(args, p.args...)
+	}
+	if len(conds) == 0 {
+		return "1", nil
+	}
+	return "(" + strings.Join(conds, " AND ") + ")", args
+}
+
+func (c *libCompiler) negate(p libPart) libPart {
+	cond, args := p.condition()
+	return libPart{where: "NOT " + cond, args: args}
+}
+
+func (c *libCompiler) filter(f *Filter) (libPart, error) {
+	switch f.Field {
+	case "libpath":
+		if f.Value == "" {
+			return libPart{where: "0"}, nil
+		}
+		return libPart{where: `n.path > ? AND n.path < ?`, args: []any{f.Value, f.Value[:len(f.Value)-1] + "0"}}, nil
+	case "tag":
+		return libPart{where: `n.id IN (SELECT node_id FROM lib_tags WHERE tag = ?)`, args: []any{f.Value}}, nil
+	case "site", "host":
+		// The host of a pointer's canonical URL, as site: matches a page's.
+		pats := []any{"*://" + f.Value + "/*", "*://" + f.Value + ":*"}
+		if f.Field == "site" {
+			pats = append(pats, "*."+f.Value+"/*", "*."+f.Value+":*")
+		}
+		return libPart{where: `(` + strings.TrimSuffix(strings.Repeat(`n.url_key GLOB ? OR `, len(pats)), " OR ") + `)`, args: pats}, nil
+	}
+	return libPart{}, errPagesOnly
+}
+
+// resolveFolders turns every folder: filter under root into a filter on the node paths
+// below that library (field "libpath", value "/1/5/"; "" when there is no such library,
+// with a note): a path is resolved once per query, before it is compiled.
+func resolveFolders(ctx context.Context, db *sql.DB, root Node, n *notes) error {
+	var err error
+	walk(root, false, func(x Node, _ bool) {
+		f, ok := x.(*Filter)
+		if !ok || f.Field != "folder" || err != nil {
+			return
+		}
+		var p string
+		if p, err = folderPath(ctx, db, f.Value); err == nil && p == "" {
+			n.add("folder:" + clip(f.Value, 40) + " is not a library: nothing is in it")
+		}
+		f.Field, f.Value = "libpath", p
+	})
+	return err
+}
+
+// folderPath returns the node path ("/1/5/") of the library at a library path, "" when
+// there is none.
+func folderPath(ctx context.Context, db *sql.DB, path string) (string, error) {
+	segs, err := vlib.ParsePath(path)
+	if err != nil {
+		return "", nil
+	}
+	id, p := vlib.RootID, "/1/"
+	for i, s := range segs {
+		var q string
+		args := []any{}
+		if s.ID != 0 {
+			q, args = `SELECT id, path FROM lib_nodes WHERE id = ? AND kind = 'library'`, append(args, s.ID)
+			if i > 0 {
+				q += ` AND parent_id = ?`
+				args = append(args, id)
+			}
+		} else {
+			q, args = `SELECT id, path FROM lib_nodes WHERE parent_id = ? AND title = ? AND kind = 'library'`, append(args, id, s.Title)
+		}
+		err := db.QueryRowContext(ctx, q, args...).Scan(&id, &p)
+		if errors.Is(err, sql.ErrNoRows) {
+			return "", nil
+		}
+		if err != nil {
+			return "", fmt.Errorf("folder %q: %w", clip(path, 40), err)
+		}
+	}
+	return p, nil
+}
+
+// libraryFilter compiles the folder: (resolved, see resolveFolders) and tag: filters of a
+// page search: the pages that the library's pointers there point at.
+func (c *compiler) libraryFilter(f *Filter) string {
+	switch f.Field {
+	case "libpath":
+		if f.Value == "" {
+			return "0"
+		}
+		c.bind(f.Value, f.Value[:len(f.Value)-1]+"0")
+		return `p.id IN (SELECT pg.id FROM lib_nodes n JOIN pages pg ON pg.url = n.url_key WHERE n.path > ? AND n.path < ?)`
+	case "tag":
+		c.bind(f.Value)
+		return `p.id IN (SELECT pg.id FROM lib_tags t JOIN lib_nodes n ON n.id = t.node_id JOIN pages pg ON pg.url = n.url_key WHERE t.tag = ?)`
+	}
+	return "0"
+}
+
+// Library searches the library.
+func (s *Searcher) Library(ctx context.Context, r LibraryRequest) (LibraryResults, error) {
+	start := time.Now()
+	if r.Limit <= 0 {
+		r.Limit = defaultLimit
+	}
+	r.Limit = min(r.Limit, maxLimit)
+	r.Offset = min(max(r.Offset, 0), maxOffset)
+	q := Parse(r.Query)
+	n := &notes{list: q.Notes}
+	res, err := s.library(ctx, q.Root, r, n)
+	if err != nil {
+		return res, fmt.Errorf("search the library for %q: %w", clip(r.Query, 80), err)
+	}
+	res.Note = n.String()
+	res.Took = time.Since(start)
+	return res, nil
+}
+
+func (s *Searcher) library(ctx context.Context, root Node, r LibraryRequest, n *notes) (LibraryResults, error) {
+	res := LibraryResults{Hits: []LibraryHit{}}
+	if root == nil {
+		return res, nil
+	}
+	if err := resolveFolders(ctx, s.db, root, n); err != nil {
+		return res, err
+	}
+	lc := &libCompiler{}
+	part, err := lc.compile(root)
+	if errors.Is(err, errPagesOnly) {
+		return res, nil
+	}
+	if err != nil {
+		return res, err
+	}
+	scope := "/1/"
+	if r.In != 0 && r.In != vlib.RootID {
+		if err := s.db.QueryRowContext(ctx, `SELECT path FROM lib_nodes WHERE id = ?`, r.In).Scan(&scope); err != nil {
+			if errors.Is(err, sql.ErrNoRows) {
+				return res, fmt.Errorf("library #%d: %w", r.In, vlib.ErrNotFound)
+			}
+			return res, err
+		}
+	}
+	conds := []string{`n.path > ? AND n.path < ?`}
+	args := []any{scope, scope[:len(scope)-1] + "0"}
+	if part.where != "" {
+		conds = append(conds, part.where)
+		args = append(args, part.args...)
+	}
+	from, score, order := `lib_nodes n`, `0`, `n.created_at DESC, n.id DESC`
+	if part.match != "" {
+		from, score, order = `lib_fts CROSS JOIN lib_nodes n ON n.id = lib_fts.rowid`, libRank, `2, n.id`
+		conds = append([]string{`lib_fts MATCH ?`}, conds...)
+		args = append([]any{part.match}, args...)
+	}
+	where := strings.Join(conds, " AND ")
+	var count int
+	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM `+from+` WHERE `+where+` LIMIT ?)`,
+		append(args, TotalCap+1)...).Scan(&count); err != nil {
+		return res, fmt.Errorf("count: %w", err)
+	}
+	res.Total, res.TotalApprox = min(count, TotalCap), count > TotalCap
+	if count == 0 {
+		return res, nil
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT n.id, `+score+`, n.kind, n.title, coalesce(n.url, ''), n.path, n.tags, n.notes,
+		n.body, n.created_at, coalesce(pg.id, 0), coalesce(pg.status, 0), coalesce(pg.fetched_at, 0)
+		FROM `+from+` LEFT JOIN pages pg ON pg.url = n.url_key WHERE `+where+` ORDER BY `+order+` LIMIT ? OFFSET ?`,
+		append(args, r.Limit, r.Offset)...)
+	if err != nil {
+		return res, fmt.Errorf("library hits: %w", err)
+	}
+	defer rows.Close()
+	h := newHighlighter(root, s.w)
+	var paths []string
+	for rows.Next() {
+		var hit LibraryHit
+		var score float64
+		var path, tags, notes, body string
+		if err := rows.Scan(&hit.ID, &score, &hit.Kind, &hit.Title, &hit.URL, &path, &tags, &notes, &body, &hit.CreatedAt,
+			&hit.PageID, &hit.Status, &hit.FetchedAt); err != nil {
+			return res, err
+		}
+		_ = json.Unmarshal([]byte(tags), &hit.Tags)
+		if notes != "" || body != "" {
+			hit.Snippet = makeSnippet([]string{notes, body}, h)
+		}
+		res.Hits = append(res.Hits, hit)
+		paths = append(paths, path)
+	}
+	if err := rows.Err(); err != nil {
+		return res, err
+	}
+	return res, s.libPaths(ctx, res.Hits, paths)
+}
+
+// libPaths gives each hit its path of titles, from the node paths of ids.
+func (s *Searcher) libPaths(ctx context.Context, hits []LibraryHit, paths []string) error {
+	var ids []int64
+	for _, p := range paths {
+		for _, part := range strings.Split(strings.Trim(p, "/"), "/")[1:] {
+			id, _ := strconv.ParseInt(part, 10, 64)
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	js, _ := json.Marshal(ids)
+	rows, err := s.db.QueryContext(ctx, `SELECT id, title FROM lib_nodes WHERE id IN (SELECT value FROM json_each(?))`, string(js))
+	if err != nil {
+		return fmt.Errorf("library paths: %w", err)
+	}
+	defer rows.Close()
+	titles := map[int64]string{}
+	for rows.Next() {
+		var id int64
+		var t string
+		if err := rows.Scan(&id, &t); err != nil {
+			return err
+		}
+		titles[id] = t
+	}
+	for i, p := range paths {
+		var ts []string
+		for _, part := range strings.Split(strings.Trim(p, "/"), "/")[1:] {
+			id, _ := strconv.ParseInt(part, 10, 64)
+			ts = append(ts, titles[id])
+		}
+		hits[i].Path = vlib.FormatPath(ts)
+	}
+	return rows.Err()
+}
