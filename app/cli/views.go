@@ -110,7 +110,7 @@ func (e *env) listViews(ctx context.Context) error {
 }
 
 func (e *env) saveView(ctx context.Context, name, query string) error {
-	st, err := e.open(ctx, false)
+	st, err := e.openShared(ctx)
 	if err != nil {
 		return err
 	}
@@ -127,7 +127,7 @@ func (e *env) saveView(ctx context.Context, name, query string) error {
 }
 
 func (e *env) deleteView(ctx context.Context, name string) error {
-	st, err := e.open(ctx, false)
+	st, err := e.openShared(ctx)
 	if err != nil {
 		return err
 	}
@@ -150,7 +150,7 @@ type openedViewJSON struct {
 }
 
 func (e *env) openView(ctx context.Context, name string, r search.Request) error {
-	st, err := e.open(ctx, false)
+	st, err := e.openShared(ctx)
 	if err != nil {
 		return err
 	}
