@@ -360,5 +360,20 @@ func (a *App) LibraryCrawl(id int64, scope string, maxPages int) (Crawl, error) 
 	if strings.TrimSpace(scope) == "" {
 		scope = crawl.ScopeTree
 	}
-	return a.StartCrawl(CrawlRequest{Seeds: seeds, Scope: scope, MaxPages: maxPages, DelayMs: -1})
+	// When the crawl ends, pointers added without a title take their page's.
+	w := a.ws()
+	progress := a.progress(w)
+	crawlID, err := w.jobs.Start(context.Background(), crawl.Config{Seeds: seeds, Scope: scope, MaxPages: maxPages, Delay: -1},
+		func(p crawl.Progress) {
+			if p.State != "running" {
+				if n, err := library.New(w.st).FillTitles(context.Background(), seeds); err == nil && n > 0 {
+					a.changed("named pointers")
+				}
+			}
+			progress(p)
+		})
+	if err != nil {
+		return Crawl{}, apiError(err)
+	}
+	return a.crawl(crawlID)
 }

@@ -172,8 +172,9 @@ type TagCount struct {
 type Tx interface {
 	Node(ctx context.Context, id int64) (Node, error)
 	Children(ctx context.Context, parent int64, title string, kind Kind) ([]Node, error)
-	// ChildIDs lists the ids of parent's children in their manual order.
-	ChildIDs(ctx context.Context, parent int64) ([]int64, error)
+	// ChildIDs lists the ids of parent's children as its page shows them in order:
+	// sub-libraries first, then the other postings.
+	ChildIDs(ctx context.Context, parent int64, order Order) ([]int64, error)
 	Subtree(ctx context.Context, id int64) ([]Node, error)
 	// NextID is the id the next inserted node may take (ids are never reused).
 	NextID(ctx context.Context) (int64, error)

@@ -156,3 +156,69 @@ func (l *Library) Tags(ctx context.Context) ([]TagCount, error) { return l.st.Li
 
 // Node reads one node.
 func (l *Library) Node(ctx context.Context, id int64) (Node, error) { return l.st.LibNode(ctx, id) }
+
+// MaxSeeds bounds the URLs Seeds returns.
+const MaxSeeds = 10_000
+
+// Seeds returns the URLs to crawl from a node ("crawl from here"): a pointer's or report's
+// own, or those of every pointer at or below a library, each once.
+func (l *Library) Seeds(ctx context.Context, id int64) ([]string, error) {
+	ns, err := l.st.LibSubtree(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	seen := map[string]bool{}
+	for i, n := range ns {
+		if n.URLKey == "" || seen[n.URLKey] || (i > 0 && n.Kind != KindPointer) {
+			continue
+		}
+		if len(out) == MaxSeeds {
+			return nil, fmt.Errorf("more than %d addresses to crawl from: choose a smaller library: %w", MaxSeeds, ErrInvalid)
+		}
+		seen[n.URLKey] = true
+		out = append(out, n.URLKey)
+	}
+	return out, nil
+}
+
+// FillTitles gives the pointers to the URLs keys (canonical forms) that were added without
+// a title (they show their address) the title of their page, now that the crawler knows
+// it: what fetching a pointer once is for. It returns how many it named.
+func (l *Library) FillTitles(ctx context.Context, keys []string) (int, error) {
+	titles := map[string]string{}
+	for _, k := range keys {
+		if kn, err := l.st.LibKnown(ctx, k); err != nil {
+			return 0, err
+		} else if kn != nil {
+			if t, _ := checkTitle(clip(kn.Title, MaxTitle), false); t != "" {
+				titles[k] = t
+			}
+		}
+	}
+	if len(titles) == 0 {
+		return 0, nil
+	}
+	n := 0
+	err := l.st.UpdateLibrary(ctx, func(tx Tx) error {
+		n = 0
+		for k, t := range titles {
+			ns, err := tx.WithURL(ctx, k)
+			if err != nil {
+				return err
+			}
+			for _, p := range ns {
+				if p.Kind != KindPointer || p.Title != clip(cleanLine(p.URL), MaxTitle) {
+					continue
+				}
+				p.Title, p.UpdatedAt = t, l.ms()
+				if err := tx.Update(ctx, &p); err != nil {
+					return err
+				}
+				n++
+			}
+		}
+		return nil
+	})
+	return n, err
+}

@@ -180,13 +180,14 @@ func checkTarget(ctx context.Context, tx Tx, n, dest Node, verb string) error {
 	return nil
 }
 
-// place puts ids (already children of dest) at position among dest's children (-1: where
-// they are, at the end for newcomers).
-func place(ctx context.Context, tx Tx, dest int64, ids []int64, position int) error {
+// place puts ids (already children of dest) at position among dest's children as its page
+// lists them in the order shown (sub-libraries first; -1: where they are, at the end for
+// newcomers). Arranging by hand starts from that order.
+func place(ctx context.Context, tx Tx, dest Node, ids []int64, position int) error {
 	if position < 0 {
 		return nil
 	}
-	order, err := tx.ChildIDs(ctx, dest)
+	order, err := tx.ChildIDs(ctx, dest.ID, dest.Sort)
 	if err != nil {
 		return err
 	}
@@ -229,7 +230,7 @@ func (l *Library) Move(ctx context.Context, ids []int64, dest int64, position in
 			if err := g.allow(d, "arrange"); err != nil {
 				return err
 			}
-			if u.Order, err = tx.ChildIDs(ctx, dest); err != nil {
+			if u.Order, err = tx.ChildIDs(ctx, dest, ByManual); err != nil {
 				return err
 			}
 		}
@@ -261,7 +262,7 @@ func (l *Library) Move(ctx context.Context, ids []int64, dest int64, position in
 		}
 		if position >= 0 {
 			// Arranging by hand shows the library in its manual order.
-			if err := place(ctx, tx, dest, moved, position); err != nil {
+			if err := place(ctx, tx, d, moved, position); err != nil {
 				return err
 			}
 			if d.Sort != ByManual {
@@ -318,7 +319,7 @@ func (l *Library) Copy(ctx context.Context, ids []int64, dest int64, position in
 			out = append(out, top)
 			added = append(added, top.ID)
 		}
-		if err := place(ctx, tx, dest, added, position); err != nil {
+		if err := place(ctx, tx, d, added, position); err != nil {
 			return err
 		}
 		summary := fmt.Sprintf("copied %q to %q", clip(ns[0].Title, 60), clip(d.Title, 60))

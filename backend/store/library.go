@@ -104,8 +104,12 @@ func (t libTx) Children(ctx context.Context, parent int64, title string, kind li
 		WHERE n.parent_id = ? AND n.title = ? AND (? = '' OR n.kind = ?) ORDER BY n.position, n.id`, parent, title, kind, kind))
 }
 
-func (t libTx) ChildIDs(ctx context.Context, parent int64) ([]int64, error) {
-	rows, err := t.tx.QueryContext(ctx, `SELECT id FROM lib_nodes WHERE parent_id = ? ORDER BY position, id`, parent)
+func (t libTx) ChildIDs(ctx context.Context, parent int64, order library.Order) ([]int64, error) {
+	by, ok := orderSQL[order]
+	if !ok {
+		by = orderSQL[library.ByManual]
+	}
+	rows, err := t.tx.QueryContext(ctx, `SELECT n.id FROM lib_nodes n WHERE n.parent_id = ? ORDER BY n.kind <> 'library', `+by, parent)
 	if err != nil {
 		return nil, err
 	}
