@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"mundaneum/backend/formats/bookmarks"
@@ -72,7 +73,8 @@ func (l *Library) Import(ctx context.Context, parent int64, data []byte, by Auth
 	var rep ImportReport
 	err = l.st.UpdateLibrary(ctx, func(tx Tx) error {
 		rep = base
-		im.tx, im.rep, im.added = tx, &rep, nil
+		im.tx, im.rep, im.added, im.pending = tx, &rep, nil, nil
+		im.libs, im.urls = map[libKey]Node{}, map[string][]int64{}
 		p, err := openParent(ctx, tx, parent, KindLibrary)
 		if err != nil {
 			return err
@@ -80,7 +82,11 @@ func (l *Library) Import(ctx context.Context, parent int64, data []byte, by Auth
 		if im.next, err = tx.NextID(ctx); err != nil {
 			return err
 		}
+		im.first = im.next
 		if err := im.folder(ctx, doc.Root, p, false); err != nil {
+			return err
+		}
+		if err := im.flush(ctx); err != nil {
 			return err
 		}
 		if len(im.added) == 0 {
@@ -100,11 +106,25 @@ type importer struct {
 	rep           *ImportReport
 	now           int64
 	author, email string
-	next          int64   // the next node id
+	first, next   int64   // the first id the import gives, and the next
 	added         []int64 // created nodes whose parent was there before
+	pending       []Node  // created nodes not stored yet
+	// What the import created, which the store may not hold yet: its libraries by parent
+	// and title, the parents of its pointers by URL.
+	libs map[libKey]Node
+	urls map[string][]int64
 }
 
-// insert stores n under parent at the next position (positions holds parent's next one).
+type libKey struct {
+	parent int64
+	title  string
+}
+
+// importChunk is how many nodes the import hands the store at a time.
+const importChunk = 500
+
+// insert gives n an id, a path and the next position under parent (pos), and stores it
+// with the next chunk.
 func (im *importer) insert(ctx context.Context, parent Node, n *Node, pos *int, fresh bool) error {
 	n.ID, n.Parent, n.Path, n.Position = im.next, parent.ID, childPath(parent, im.next), *pos
 	im.next++
@@ -112,13 +132,29 @@ func (im *importer) insert(ctx context.Context, parent Node, n *Node, pos *int, 
 	if n.Author == "" {
 		n.Author, n.Email = im.author, im.email
 	}
-	if err := im.tx.Insert(ctx, n); err != nil {
-		return err
-	}
 	if !fresh {
 		im.added = append(im.added, n.ID)
 	}
+	switch n.Kind {
+	case KindLibrary:
+		im.libs[libKey{parent.ID, n.Title}] = *n
+	case KindPointer:
+		im.urls[n.URLKey] = append(im.urls[n.URLKey], parent.ID)
+	}
+	im.pending = append(im.pending, *n)
+	if len(im.pending) >= importChunk {
+		return im.flush(ctx)
+	}
 	return nil
+}
+
+func (im *importer) flush(ctx context.Context) error {
+	if len(im.pending) == 0 {
+		return nil
+	}
+	err := im.tx.InsertMany(ctx, im.pending)
+	im.pending = im.pending[:0]
+	return err
 }
 
 func (im *importer) times(e *bookmarks.Entry) (int64, int64) {
@@ -172,6 +208,9 @@ func (im *importer) library(ctx context.Context, e *bookmarks.Entry, parent Node
 	title, _ := checkTitle(clip(e.Title, MaxTitle), false)
 	if title == "" {
 		title = "Untitled"
+	}
+	if made, ok := im.libs[libKey{parent.ID, title}]; ok { // twice in the file
+		return im.folder(ctx, e, made, true)
 	}
 	if !fresh {
 		ns, err := im.tx.Children(ctx, parent.ID, title, KindLibrary)
@@ -266,18 +305,19 @@ func (im *importer) entry(ctx context.Context, e *bookmarks.Entry, parent Node, 
 		n.Email = m
 	}
 	if n.URLKey != "" && n.Kind == KindPointer {
-		same, err := im.tx.WithURL(ctx, n.URLKey)
+		// The pointers to this URL: those the library had (the store's, made before this
+		// import) and those the import made.
+		had, err := im.tx.URLParents(ctx, n.URLKey, im.first)
 		if err != nil {
 			return err
 		}
-		for _, s := range same {
-			if s.Parent == parent.ID && s.Kind == KindPointer {
-				im.rep.problem(e.Line, "%q left out: this address is in %q already", clip(n.Title, 60), clip(parent.Title, 60))
-				im.rep.Duplicates++
-				return nil
-			}
+		parents := append(had, im.urls[n.URLKey]...)
+		if slices.Contains(parents, parent.ID) {
+			im.rep.problem(e.Line, "%q left out: this address is in %q already", clip(n.Title, 60), clip(parent.Title, 60))
+			im.rep.Duplicates++
+			return nil
 		}
-		if len(same) > 0 {
+		if len(parents) > 0 {
 			im.rep.Elsewhere++
 		}
 	}

@@ -182,6 +182,9 @@ type Tx interface {
 	NextPosition(ctx context.Context, parent int64) (int, error)
 	// Insert stores n under its ID and Path as given.
 	Insert(ctx context.Context, n *Node) error
+	// InsertMany stores nodes (parents before children) as Insert does, many to a
+	// statement: the library's full-text index then takes them in one piece.
+	InsertMany(ctx context.Context, ns []Node) error
 	// Update stores n's fields (not its place in the tree).
 	Update(ctx context.Context, n *Node) error
 	// Move gives node id (with its subtree) the new parent and position; path is the new
@@ -193,6 +196,8 @@ type Tx interface {
 	SetPositions(ctx context.Context, ids []int64) error
 	// WithURL lists the nodes whose URL has the canonical form key.
 	WithURL(ctx context.Context, key string) ([]Node, error)
+	// URLParents lists the parents of the pointers to key with ids below before.
+	URLParents(ctx context.Context, key string, before int64) ([]int64, error)
 	// SaveImage stores an image (once per content) and returns its id.
 	SaveImage(ctx context.Context, mime string, data []byte) (int64, error)
 	// ViewID finds a saved view by name (ErrNotFound).

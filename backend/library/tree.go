@@ -348,34 +348,31 @@ func copyTree(ctx context.Context, tx Tx, sub []Node, dest Node, now int64) (Nod
 		}
 		sub[0].Title = title
 	}
+	next, err := tx.NextID(ctx)
+	if err != nil {
+		return Node{}, err
+	}
+	pos, err := tx.NextPosition(ctx, dest.ID)
+	if err != nil {
+		return Node{}, err
+	}
 	parents := map[int64]Node{top.Parent: dest}
-	var first Node
+	out := make([]Node, 0, len(sub))
 	for i, n := range sub {
 		p, ok := parents[n.Parent]
 		if !ok {
 			return Node{}, fmt.Errorf("copy: the tree below #%d is not whole", top.ID)
 		}
-		old := n.ID
 		c := n
-		c.CreatedAt, c.UpdatedAt = now, now
+		c.ID, c.Parent, c.Path, c.CreatedAt, c.UpdatedAt = next, p.ID, childPath(p, next), now, now
+		next++
 		if i == 0 {
-			if err := insertNode(ctx, tx, p, &c); err != nil {
-				return Node{}, err
-			}
-			first = c
-		} else {
-			id, err := tx.NextID(ctx)
-			if err != nil {
-				return Node{}, err
-			}
-			c.ID, c.Parent, c.Path = id, p.ID, childPath(p, id)
-			if err := tx.Insert(ctx, &c); err != nil {
-				return Node{}, err
-			}
+			c.Position = pos
 		}
-		parents[old] = c
+		parents[n.ID] = c
+		out = append(out, c)
 	}
-	return first, nil
+	return out[0], tx.InsertMany(ctx, out)
 }
 
 func isNotFound(err error) bool { return errors.Is(err, ErrNotFound) }
@@ -500,6 +497,7 @@ func (l *Library) revert(ctx context.Context, tx Tx, u Undo) error {
 func restore(ctx context.Context, tx Tx, nodes []Node) error {
 	sort.SliceStable(nodes, func(i, j int) bool { return len(nodes[i].Path) < len(nodes[j].Path) })
 	placed := map[int64]Node{}
+	var back []Node
 	for _, n := range nodes {
 		p, ok := placed[n.Parent]
 		if !ok {
@@ -521,10 +519,8 @@ func restore(ctx context.Context, tx Tx, nodes []Node) error {
 			}
 		}
 		n.Path = childPath(p, n.ID)
-		if err := tx.Insert(ctx, &n); err != nil {
-			return err
-		}
 		placed[n.ID] = n
+		back = append(back, n)
 	}
-	return nil
+	return tx.InsertMany(ctx, back)
 }

@@ -55,8 +55,14 @@ type LibraryResults struct {
 	Took        time.Duration
 }
 
-// libCols weighs lib_fts's columns for bm25: title, url, notes, tags, body.
+// libRank weighs lib_fts's columns for bm25: title, url, notes, tags, body.
 const libRank = `bm25(lib_fts, 10.0, 2.0, 3.0, 5.0, 1.0)`
+
+// LibraryRankCap bounds the postings a library search reads and ranks: when more match,
+// the newest LibraryRankCap are ranked and the total is "more than" (TotalApprox). A
+// library is read by people, a page at a time: what they look for is in the first hits
+// of a more precise query, and every query stays fast at any library size.
+const LibraryRankCap = 500
 
 // libColumns maps text fields to lib_fts columns ("" has none: nothing matches).
 var libColumns = map[string]string{FieldTitle: "title", FieldURL: "url", FieldBody: "notes body", FieldAnchor: "", FieldHeading: ""}
@@ -226,7 +232,7 @@ func (c *libCompiler) filter(f *Filter) (libPart, error) {
 		}
 		return libPart{where: `n.path > ? AND n.path < ?`, args: []any{f.Value, f.Value[:len(f.Value)-1] + "0"}}, nil
 	case "tag":
-		return libPart{where: `n.id IN (SELECT node_id FROM lib_tags WHERE tag = ?)`, args: []any{f.Value}}, nil
+		return libPart{where: `EXISTS (SELECT 1 FROM lib_tags WHERE tag = ? AND node_id = n.id)`, args: []any{f.Value}}, nil
 	case "site", "host":
 		// The host of a pointer's canonical URL, as site: matches a page's.
 		pats := []any{"*://" + f.Value + "/*", "*://" + f.Value + ":*"}
@@ -349,43 +355,72 @@ func (s *Searcher) library(ctx context.Context, root Node, r LibraryRequest, n *
 			return res, err
 		}
 	}
-	conds := []string{`n.path > ? AND n.path < ?`}
-	args := []any{scope, scope[:len(scope)-1] + "0"}
+	var conds []string
+	var args []any
+	if scope != "/1/" { // everything but the root is below the root
+		conds, args = append(conds, `n.path > ? AND n.path < ?`), append(args, scope, scope[:len(scope)-1]+"0")
+	}
 	if part.where != "" {
 		conds = append(conds, part.where)
 		args = append(args, part.args...)
 	}
-	from, score, order := `lib_nodes n`, `0`, `n.created_at DESC, n.id DESC`
+	// The matches, newest first, up to one more than LibraryRankCap: with text, scored
+	// (bm25 is computed for those rows only); without, in date order.
+	var q string
+	switch {
+	case part.match != "" && len(conds) == 0:
+		q = `SELECT rowid, ` + libRank + ` FROM lib_fts WHERE lib_fts MATCH ? ORDER BY rowid DESC LIMIT ?`
+	case part.match != "":
+		q = `SELECT lib_fts.rowid, ` + libRank + ` FROM lib_fts CROSS JOIN lib_nodes n ON n.id = lib_fts.rowid
+			WHERE lib_fts MATCH ? AND ` + strings.Join(conds, " AND ") + ` ORDER BY lib_fts.rowid DESC LIMIT ?`
+	default:
+		conds = append(conds, "n.id <> 1")
+		q = `SELECT n.id, 0 FROM lib_nodes n WHERE ` + strings.Join(conds, " AND ") + ` ORDER BY n.created_at DESC, n.id DESC LIMIT ?`
+	}
 	if part.match != "" {
-		from, score, order = `lib_fts CROSS JOIN lib_nodes n ON n.id = lib_fts.rowid`, libRank, `2, n.id`
-		conds = append([]string{`lib_fts MATCH ?`}, conds...)
 		args = append([]any{part.match}, args...)
 	}
-	where := strings.Join(conds, " AND ")
-	var count int
-	if err := s.db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM `+from+` WHERE `+where+` LIMIT ?)`,
-		append(args, TotalCap+1)...).Scan(&count); err != nil {
-		return res, fmt.Errorf("count: %w", err)
+	rows, err := s.db.QueryContext(ctx, q, append(args, LibraryRankCap+1)...)
+	if err != nil {
+		return res, fmt.Errorf("library hits: %w", err)
 	}
-	res.Total, res.TotalApprox = min(count, TotalCap), count > TotalCap
-	if count == 0 {
+	found, err := scanHits(rows)
+	if err != nil {
+		return res, fmt.Errorf("library hits: %w", err)
+	}
+	res.Total, res.TotalApprox = min(len(found), LibraryRankCap), len(found) > LibraryRankCap
+	if res.TotalApprox {
+		found = found[:LibraryRankCap]
+		if part.match != "" {
+			n.add(fmt.Sprintf("more than %d postings match: ranked the newest %d", LibraryRankCap, LibraryRankCap))
+		}
+	}
+	if part.match != "" {
+		sortHits(found)
+	}
+	if r.Offset >= len(found) {
 		return res, nil
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT n.id, `+score+`, n.kind, n.title, coalesce(n.url, ''), n.path, n.tags, n.notes,
+	found = found[r.Offset:min(len(found), r.Offset+r.Limit)]
+	ids := make([]int64, len(found))
+	for i, h := range found {
+		ids[i] = h.id
+	}
+	js, _ := json.Marshal(ids)
+	rows, err = s.db.QueryContext(ctx, `SELECT n.id, n.kind, n.title, coalesce(n.url, ''), n.path, n.tags, n.notes,
 		n.body, n.created_at, coalesce(pg.id, 0), coalesce(pg.status, 0), coalesce(pg.fetched_at, 0)
-		FROM `+from+` LEFT JOIN pages pg ON pg.url = n.url_key WHERE `+where+` ORDER BY `+order+` LIMIT ? OFFSET ?`,
-		append(args, r.Limit, r.Offset)...)
+		FROM lib_nodes n LEFT JOIN pages pg ON pg.url = n.url_key WHERE n.id IN (SELECT value FROM json_each(?))`, string(js))
 	if err != nil {
 		return res, fmt.Errorf("library hits: %w", err)
 	}
 	defer rows.Close()
 	h := newHighlighter(root, s.w)
-	var paths []string
+	byID := map[int64]LibraryHit{}
+	pathOf := map[int64]string{}
 	for rows.Next() {
 		var hit LibraryHit
-		var score float64
 		var path, tags, notes, body string
-		if err := rows.Scan(&hit.ID, &score, &hit.Kind, &hit.Title, &hit.URL, &path, &tags, &notes, &body, &hit.CreatedAt,
+		if err := rows.Scan(&hit.ID, &hit.Kind, &hit.Title, &hit.URL, &path, &tags, &notes, &body, &hit.CreatedAt,
 			&hit.PageID, &hit.Status, &hit.FetchedAt); err != nil {
 			return res, err
 		}
@@ -393,11 +428,17 @@ func (s *Searcher) library(ctx context.Context, root Node, r LibraryRequest, n *
 		if notes != "" || body != "" {
 			hit.Snippet = makeSnippet([]string{notes, body}, h)
 		}
-		res.Hits = append(res.Hits, hit)
-		paths = append(paths, path)
+		byID[hit.ID], pathOf[hit.ID] = hit, path
 	}
 	if err := rows.Err(); err != nil {
 		return res, err
+	}
+	var paths []string
+	for _, id := range ids {
+		if hit, ok := byID[id]; ok {
+			res.Hits = append(res.Hits, hit)
+			paths = append(paths, pathOf[id])
+		}
 	}
 	return res, s.libPaths(ctx, res.Hits, paths)
 }

@@ -77,21 +77,39 @@ var _ library.Store = (*Store)(nil)
 // UpdateLibrary runs fn in one write transaction (see Update): on the owner of the
 // workspace or beside it.
 func (s *Store) UpdateLibrary(ctx context.Context, fn func(library.Tx) error) error {
-	return s.Update(ctx, func(tx *Tx) error { return fn(libTx{tx}) })
+	return s.Update(ctx, func(tx *Tx) error { return fn(&libTx{tx: tx, stmts: map[string]*sql.Stmt{}}) })
 }
 
 // libTx is library.Tx over a writer transaction.
-type libTx struct{ tx *Tx }
+type libTx struct {
+	tx *Tx
+	// stmts holds the statements prepared in this transaction: an import runs the same
+	// few statements a hundred thousand times, and preparing an insert compiles the
+	// triggers that keep lib_fts and lib_tags.
+	stmts map[string]*sql.Stmt
+}
 
-func (t libTx) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+func (t *libTx) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
+	if st, ok := t.stmts[query]; ok {
+		return st, nil
+	}
 	st, err := t.tx.Stmt(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	t.stmts[query] = st
+	return st, nil
+}
+
+func (t *libTx) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	st, err := t.stmt(ctx, query)
 	if err != nil {
 		return nil, err
 	}
 	return st.ExecContext(ctx, args...)
 }
 
-func (t libTx) Node(ctx context.Context, id int64) (library.Node, error) {
+func (t *libTx) Node(ctx context.Context, id int64) (library.Node, error) {
 	n, err := scanLibNode(t.tx.QueryRowContext(ctx, `SELECT `+libColumns+` FROM lib_nodes n WHERE n.id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return n, fmt.Errorf("library node %d: %w", id, library.ErrNotFound)
@@ -99,12 +117,12 @@ func (t libTx) Node(ctx context.Context, id int64) (library.Node, error) {
 	return n, err
 }
 
-func (t libTx) Children(ctx context.Context, parent int64, title string, kind library.Kind) ([]library.Node, error) {
+func (t *libTx) Children(ctx context.Context, parent int64, title string, kind library.Kind) ([]library.Node, error) {
 	return scanLibNodes(t.tx.QueryContext(ctx, `SELECT `+libColumns+` FROM lib_nodes n
 		WHERE n.parent_id = ? AND n.title = ? AND (? = '' OR n.kind = ?) ORDER BY n.position, n.id`, parent, title, kind, kind))
 }
 
-func (t libTx) ChildIDs(ctx context.Context, parent int64, order library.Order) ([]int64, error) {
+func (t *libTx) ChildIDs(ctx context.Context, parent int64, order library.Order) ([]int64, error) {
 	by, ok := orderSQL[order]
 	if !ok {
 		by = orderSQL[library.ByManual]
@@ -125,7 +143,7 @@ func (t libTx) ChildIDs(ctx context.Context, parent int64, order library.Order) 
 	return ids, rows.Err()
 }
 
-func (t libTx) Subtree(ctx context.Context, id int64) ([]library.Node, error) {
+func (t *libTx) Subtree(ctx context.Context, id int64) ([]library.Node, error) {
 	n, err := t.Node(ctx, id)
 	if err != nil {
 		return nil, err
@@ -135,23 +153,21 @@ func (t libTx) Subtree(ctx context.Context, id int64) ([]library.Node, error) {
 		WHERE n.path >= ? AND n.path < ? ORDER BY n.path`, lo, hi))
 }
 
-func (t libTx) NextID(ctx context.Context) (int64, error) {
+func (t *libTx) NextID(ctx context.Context) (int64, error) {
 	var id int64
 	err := t.tx.QueryRowContext(ctx, `SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'lib_nodes'), 0),
 		coalesce((SELECT max(id) FROM lib_nodes), 0)) + 1`).Scan(&id)
 	return id, err
 }
 
-func (t libTx) NextPosition(ctx context.Context, parent int64) (int, error) {
+func (t *libTx) NextPosition(ctx context.Context, parent int64) (int, error) {
 	var p int
 	err := t.tx.QueryRowContext(ctx, `SELECT coalesce(max(position), -1) + 1 FROM lib_nodes WHERE parent_id = ?`, parent).Scan(&p)
 	return p, err
 }
 
-func (t libTx) Insert(ctx context.Context, n *library.Node) error {
-	_, err := t.exec(ctx, `INSERT INTO lib_nodes(id, parent_id, path, kind, position, title, url, url_key, notes, body,
-		tags, purpose, image_id, create_only, sort, author, email, password, view_id, created_at, updated_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+func (t *libTx) Insert(ctx context.Context, n *library.Node) error {
+	_, err := t.exec(ctx, libInsert+`(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		n.ID, nullIf(n.Parent, 0), n.Path, n.Kind, n.Position, n.Title, nullIf(n.URL, ""), nullIf(n.URLKey, ""), n.Notes,
 		n.Body, tagsJSON(n.Tags), n.Purpose, nullIf(n.ImageID, 0), n.CreateOnly, n.Sort, n.Author, n.Email,
 		nullIf(n.Password, ""), nullIf(n.ViewID, 0), n.CreatedAt, n.UpdatedAt)
@@ -161,7 +177,37 @@ func (t libTx) Insert(ctx context.Context, n *library.Node) error {
 	return nil
 }
 
-func (t libTx) Update(ctx context.Context, n *library.Node) error {
+// insertManyChunk is how many nodes InsertMany writes with one statement. Each statement
+// that writes lib_nodes opens a statement savepoint (its triggers write two tables), and at
+// every savepoint FTS5 writes out its pending terms as a new segment: one row at a time,
+// an import of 100,000 bookmarks would write (and merge) 100,000 segments.
+const insertManyChunk = 500 // x 21 columns: within SQLite's 32,766 parameters
+
+func (t *libTx) InsertMany(ctx context.Context, ns []library.Node) error {
+	for len(ns) > 0 {
+		chunk := ns[:min(len(ns), insertManyChunk)]
+		ns = ns[len(chunk):]
+		args := make([]any, 0, len(chunk)*libInsertCols)
+		for _, n := range chunk {
+			args = append(args, n.ID, nullIf(n.Parent, 0), n.Path, n.Kind, n.Position, n.Title, nullIf(n.URL, ""),
+				nullIf(n.URLKey, ""), n.Notes, n.Body, tagsJSON(n.Tags), n.Purpose, nullIf(n.ImageID, 0), n.CreateOnly, n.Sort,
+				n.Author, n.Email, nullIf(n.Password, ""), nullIf(n.ViewID, 0), n.CreatedAt, n.UpdatedAt)
+		}
+		row := "(" + strings.TrimSuffix(strings.Repeat("?, ", libInsertCols), ", ") + ")"
+		if _, err := t.exec(ctx, libInsert+strings.TrimSuffix(strings.Repeat(row+", ", len(chunk)), ", "), args...); err != nil {
+			return fmt.Errorf("insert library nodes: %w", err)
+		}
+	}
+	return nil
+}
+
+const (
+	libInsert = `INSERT INTO lib_nodes(id, parent_id, path, kind, position, title, url, url_key, notes, body, tags, purpose,
+		image_id, create_only, sort, author, email, password, view_id, created_at, updated_at) VALUES `
+	libInsertCols = 21
+)
+
+func (t *libTx) Update(ctx context.Context, n *library.Node) error {
 	_, err := t.exec(ctx, `UPDATE lib_nodes SET title = ?, url = ?, url_key = ?, notes = ?, body = ?, tags = ?,
 		purpose = ?, image_id = ?, create_only = ?, sort = ?, author = ?, email = ?, password = ?, updated_at = ?
 		WHERE id = ?`,
@@ -173,7 +219,7 @@ func (t libTx) Update(ctx context.Context, n *library.Node) error {
 	return nil
 }
 
-func (t libTx) Move(ctx context.Context, id, parent int64, parentPath string, position int) error {
+func (t *libTx) Move(ctx context.Context, id, parent int64, parentPath string, position int) error {
 	n, err := t.Node(ctx, id)
 	if err != nil {
 		return err
@@ -193,7 +239,7 @@ func (t libTx) Move(ctx context.Context, id, parent int64, parentPath string, po
 	return nil
 }
 
-func (t libTx) Delete(ctx context.Context, id int64) (int, error) {
+func (t *libTx) Delete(ctx context.Context, id int64) (int, error) {
 	n, err := t.Node(ctx, id)
 	if err != nil {
 		return 0, err
@@ -207,7 +253,7 @@ func (t libTx) Delete(ctx context.Context, id int64) (int, error) {
 	return int(k), err
 }
 
-func (t libTx) SetPositions(ctx context.Context, ids []int64) error {
+func (t *libTx) SetPositions(ctx context.Context, ids []int64) error {
 	for i, id := range ids {
 		if _, err := t.exec(ctx, `UPDATE lib_nodes SET position = ? WHERE id = ?`, i, id); err != nil {
 			return fmt.Errorf("reorder library: %w", err)
@@ -216,15 +262,36 @@ func (t libTx) SetPositions(ctx context.Context, ids []int64) error {
 	return nil
 }
 
-func (t libTx) WithURL(ctx context.Context, key string) ([]library.Node, error) {
-	st, err := t.tx.Stmt(ctx, `SELECT `+libColumns+` FROM lib_nodes n WHERE n.url_key = ? ORDER BY n.id`)
+func (t *libTx) URLParents(ctx context.Context, key string, before int64) ([]int64, error) {
+	st, err := t.stmt(ctx, `SELECT parent_id FROM lib_nodes WHERE url_key = ? AND kind = 'pointer' AND id < ?`)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := st.QueryContext(ctx, key, before)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	return out, rows.Err()
+}
+
+func (t *libTx) WithURL(ctx context.Context, key string) ([]library.Node, error) {
+	st, err := t.stmt(ctx, `SELECT `+libColumns+` FROM lib_nodes n WHERE n.url_key = ? ORDER BY n.id`)
 	if err != nil {
 		return nil, err
 	}
 	return scanLibNodes(st.QueryContext(ctx, key))
 }
 
-func (t libTx) SaveImage(ctx context.Context, mime string, data []byte) (int64, error) {
+func (t *libTx) SaveImage(ctx context.Context, mime string, data []byte) (int64, error) {
 	sum := sha256.Sum256(data)
 	var id int64
 	err := t.tx.QueryRowContext(ctx, `INSERT INTO lib_images(hash, mime, data) VALUES (?, ?, ?)
@@ -235,7 +302,7 @@ func (t libTx) SaveImage(ctx context.Context, mime string, data []byte) (int64, 
 	return id, nil
 }
 
-func (t libTx) ViewID(ctx context.Context, name string) (int64, error) {
+func (t *libTx) ViewID(ctx context.Context, name string) (int64, error) {
 	var id int64
 	err := t.tx.QueryRowContext(ctx, `SELECT id FROM views WHERE name = ?`, name).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -244,7 +311,7 @@ func (t libTx) ViewID(ctx context.Context, name string) (int64, error) {
 	return id, err
 }
 
-func (t libTx) EnsureView(ctx context.Context, name, query string) (int64, error) {
+func (t *libTx) EnsureView(ctx context.Context, name, query string) (int64, error) {
 	now := nowMs()
 	var id int64
 	err := t.tx.QueryRowContext(ctx, `INSERT INTO views(name, query, created_at, updated_at) VALUES (?, ?, ?, ?)
@@ -255,7 +322,7 @@ func (t libTx) EnsureView(ctx context.Context, name, query string) (int64, error
 	return id, nil
 }
 
-func (t libTx) ViewExists(ctx context.Context, id int64) (bool, error) {
+func (t *libTx) ViewExists(ctx context.Context, id int64) (bool, error) {
 	var n int
 	err := t.tx.QueryRowContext(ctx, `SELECT count(*) FROM views WHERE id = ?`, id).Scan(&n)
 	return n > 0, err
@@ -264,7 +331,7 @@ func (t libTx) ViewExists(ctx context.Context, id int64) (bool, error) {
 // undoKept is how many operations the undo journal remembers.
 const undoKept = 50
 
-func (t libTx) PushUndo(ctx context.Context, u library.Undo) error {
+func (t *libTx) PushUndo(ctx context.Context, u library.Undo) error {
 	if _, err := t.tx.ExecContext(ctx, `INSERT INTO lib_undo(at, op, summary, data, password) VALUES (?, ?, ?, ?, ?)`,
 		u.At, u.Op, u.Summary, string(u.Data), nullIf(u.Password, "")); err != nil {
 		return fmt.Errorf("undo journal: %w", err)
@@ -273,16 +340,16 @@ func (t libTx) PushUndo(ctx context.Context, u library.Undo) error {
 	return err
 }
 
-func (t libTx) UndoTop(ctx context.Context) (library.Undo, error) {
+func (t *libTx) UndoTop(ctx context.Context) (library.Undo, error) {
 	return scanUndo(t.tx.QueryRowContext(ctx, undoTopSQL))
 }
 
-func (t libTx) DropUndo(ctx context.Context, id int64) error {
+func (t *libTx) DropUndo(ctx context.Context, id int64) error {
 	_, err := t.tx.ExecContext(ctx, `DELETE FROM lib_undo WHERE id = ?`, id)
 	return err
 }
 
-func (t libTx) PathTitles(ctx context.Context, path string) ([]string, error) {
+func (t *libTx) PathTitles(ctx context.Context, path string) ([]string, error) {
 	return pathTitles(ctx, t.tx.QueryContext, path)
 }
 
