@@ -92,6 +92,8 @@ type searchJSON struct {
 	Facets       map[string][]facetJSON `json:"facets,omitempty"`
 	FacetsApprox bool                   `json:"facetsApprox,omitempty"`
 	Results      []resultJSON           `json:"results"`
+	// Library holds the library's postings that match (with the first page only).
+	Library []libraryHitJSON `json:"library,omitempty"`
 }
 
 type resultJSON struct {
@@ -121,16 +123,39 @@ func (e *env) search(ctx context.Context, r search.Request) error {
 		return err
 	}
 	defer st.Close()
-	res, err := search.New(st.SearchDB()).Search(ctx, r)
+	s := search.New(st.SearchDB())
+	res, err := s.Search(ctx, r)
 	if err != nil {
 		return err
 	}
+	var lib search.LibraryResults
+	if r.Offset == 0 {
+		if lib, err = s.Library(ctx, search.LibraryRequest{Query: r.Query, Limit: libraryHits}); err != nil {
+			return err
+		}
+	}
 	if e.json {
-		return e.printJSON(toJSON(res))
+		out := toJSON(res)
+		if len(lib.Hits) > 0 {
+			out.Library = libraryHitsJSON(lib)
+		}
+		return e.printJSON(out)
+	}
+	if len(lib.Hits) > 0 {
+		more := ""
+		if lib.Total > len(lib.Hits) {
+			more = fmt.Sprintf(" (%d of %d: mundaneum library search)", len(lib.Hits), lib.Total)
+		}
+		fmt.Fprintf(e.stdout, "In your library%s:\n", more)
+		e.printLibraryHits(lib, false)
+		fmt.Fprintln(e.stdout)
 	}
 	printResults(e.stdout, res, r, isTerminal(e.stdout))
 	return nil
 }
+
+// libraryHits is how many of the library's postings a search shows above the pages.
+const libraryHits = 5
 
 func toJSON(res search.Results) searchJSON {
 	out := searchJSON{Query: res.Query, Total: res.Total, TotalApprox: res.TotalApprox,
