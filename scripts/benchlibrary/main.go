@@ -4,11 +4,15 @@
 //     nested folders, with tags, notes and dates, into a fresh workspace: the time of
 //     library.Import (reading the file, one transaction) and of the whole `mundaneum
 //     library import` command when -bin is given. Target: under 10 s at 100,000.
+//
 //   - search: a seeded mix of queries (rare and common words, two words, a phrase, a
 //     prefix, a tag, a folder) over that library with library hits as the window asks for
 //     them: p50/p95/p99. Target: p99 under 20 ms at 100,000 postings.
+//
 //   - -open N: also writes a workspace whose library /Big holds N postings, for the
 //     window's first-paint figure (frontend/e2e/library-perf.mjs), and prints its path.
+//
+// Run it with make bench-library, or:
 //
 //	go run ./scripts/benchlibrary -bookmarks 100000 -queries 2000 -open 10000 -bin build/bin/mundaneum
 package main
