@@ -142,6 +142,8 @@ test('a pointer shows what the crawler knows of its page, once fetched from the 
   // The hostile page, fetched: its title (with markup in it) is what the crawler knows, as text.
   await row('A page to be careful with').getByRole('button', { name: 'Fetch' }).click();
   await until(async () => /fetched 200/.test(await row('A page to be careful with').textContent()), { timeout: 30000, what: 'the hostile page fetched' });
+  await openLibrary('The Mundaneum');
+  await row('Paul Otlet').waitFor();
   await shot('library.png');
   await fetched.getByRole('link', { name: 'offline copy' }).click();
   await page.locator('iframe[sandbox=""]').waitFor();

@@ -14,15 +14,16 @@ export function childPath(parent: string, title: string): string {
   return `${parent === '/' ? '' : parent}/${escapeTitle(title)}`;
 }
 
-/** Says what the crawler knows of a pointer's page, in a few words. */
-export function knownLabel(k: LibKnown | null | undefined, now = Date.now()): string {
+/** Says what the crawler knows of a pointer's page, in a few words (copy: say whether an
+ * offline copy is stored; a view that links to it says so itself). */
+export function knownLabel(k: LibKnown | null | undefined, now = Date.now(), copy = true): string {
   if (!k) return 'not in the workspace';
   const parts: string[] = [];
   if (k.state === 'fetched') parts.push(k.status ? `fetched ${k.status}` : 'fetched');
   else if (k.state === 'failed') parts.push(k.status ? `failed ${k.status}` : 'failed');
   else parts.push(k.state || 'known');
   if (k.fetchedAt) parts.push(ago(k.fetchedAt, now));
-  if (k.copy) parts.push('offline copy');
+  if (k.copy && copy) parts.push('offline copy');
   return parts.join(' · ');
 }
 
