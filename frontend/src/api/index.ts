@@ -248,7 +248,10 @@ export function deleteView(name: string): Promise<void> {
 /** Re-evaluates a saved view; `new` counts results new since it was last opened. */
 export async function openView(name: string, limit = 50): Promise<ViewResults> {
   const r = await call(() => App.OpenView(name, limit));
-  return { ...r, results: { ...r.results, results: r.results.results ?? [], facets: r.results.facets ?? {} } };
+  return {
+    ...r,
+    results: { ...r.results, results: r.results.results ?? [], facets: r.results.facets ?? {}, library: libHits(r.results.library) },
+  };
 }
 
 /** The workspace's settings. */
