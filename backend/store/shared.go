@@ -34,9 +34,11 @@ import (
 // A short write is durable when Update returns, like any commit; the owner's later batches
 // build on it (they begin after it committed), so it is never lost or overwritten by them.
 
-// maxYield bounds how long the owner's writer waits for short writes of other processes
-// before it begins a batch anyway (SQLite's busy_timeout then orders them).
-const maxYield = 5 * time.Second
+// maxYield bounds how long the owner's writer waits for the writes of other processes
+// before it begins a batch anyway (SQLite's busy_timeout then orders them): long enough
+// for the largest of them (an import of a hundred thousand bookmarks, seconds), short
+// enough that a stopped process (Ctrl-Z) holds up a crawl only for a while.
+const maxYield = 30 * time.Second
 
 // gate orders a writer's transactions with other processes' (see Writer.gate).
 type gate interface {
