@@ -83,6 +83,13 @@ func (l *Library) Import(ctx context.Context, parent int64, data []byte, by Auth
 			return err
 		}
 		im.first = im.next
+		// A large import reads where every address is once instead of asking for each.
+		im.had = nil
+		if links(doc.Root) > bulkLinks {
+			if im.had, err = tx.PointerURLs(ctx); err != nil {
+				return err
+			}
+		}
 		if err := im.folder(ctx, doc.Root, p, false); err != nil {
 			return err
 		}
@@ -113,6 +120,24 @@ type importer struct {
 	// and title, the parents of its pointers by URL.
 	libs map[libKey]Node
 	urls map[string][]int64
+	// had maps the URLs of the pointers there before to their parents, for a large
+	// import (nil: ask the store for each).
+	had map[string][]int64
+}
+
+// bulkLinks is the size of an import from which it reads every pointer's URL at once.
+const bulkLinks = 1000
+
+// links counts the links below e.
+func links(e *bookmarks.Entry) int {
+	n := 0
+	for _, c := range e.Children {
+		if c.Kind == bookmarks.Link {
+			n++
+		}
+		n += links(c)
+	}
+	return n
 }
 
 type libKey struct {
@@ -120,11 +145,9 @@ type libKey struct {
 	title  string
 }
 
-// importChunk is how many nodes the import hands the store at a time.
-const importChunk = 500
-
-// insert gives n an id, a path and the next position under parent (pos), and stores it
-// with the next chunk.
+// insert gives n an id, a path and the next position under parent (pos); the import
+// hands every node to the store at the end, in one call, so that the library's index
+// takes them in one piece.
 func (im *importer) insert(ctx context.Context, parent Node, n *Node, pos *int, fresh bool) error {
 	n.ID, n.Parent, n.Path, n.Position = im.next, parent.ID, childPath(parent, im.next), *pos
 	im.next++
@@ -142,9 +165,6 @@ func (im *importer) insert(ctx context.Context, parent Node, n *Node, pos *int, 
 		im.urls[n.URLKey] = append(im.urls[n.URLKey], parent.ID)
 	}
 	im.pending = append(im.pending, *n)
-	if len(im.pending) >= importChunk {
-		return im.flush(ctx)
-	}
 	return nil
 }
 
@@ -307,11 +327,14 @@ func (im *importer) entry(ctx context.Context, e *bookmarks.Entry, parent Node, 
 	if n.URLKey != "" && n.Kind == KindPointer {
 		// The pointers to this URL: those the library had (the store's, made before this
 		// import) and those the import made.
-		had, err := im.tx.URLParents(ctx, n.URLKey, im.first)
-		if err != nil {
-			return err
+		had := im.had[n.URLKey]
+		if im.had == nil {
+			var err error
+			if had, err = im.tx.URLParents(ctx, n.URLKey, im.first); err != nil {
+				return err
+			}
 		}
-		parents := append(had, im.urls[n.URLKey]...)
+		parents := append(slices.Clone(had), im.urls[n.URLKey]...)
 		if slices.Contains(parents, parent.ID) {
 			im.rep.problem(e.Line, "%q left out: this address is in %q already", clip(n.Title, 60), clip(parent.Title, 60))
 			im.rep.Duplicates++

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"reflect"
 	"strings"
@@ -149,5 +150,25 @@ func TestSiteExportIsInert(t *testing.T) {
 	}
 	if !strings.Contains(files["lib-"+itoa(bar.ID)+".html"], "&lt;script&gt;alert(document.domain)") {
 		t.Errorf("the hostile title is not shown as text:\n%s", files["lib-"+itoa(bar.ID)+".html"])
+	}
+}
+
+// A large import reads the library's addresses at once: it finds the same duplicates.
+func TestLargeImportFindsDuplicates(t *testing.T) {
+	ctx := context.Background()
+	_, lib := open(t)
+	a := must[library.Node](t)(lib.Create(ctx, library.RootID, library.LibraryInput{Title: "A"}))
+	for i := range 10 {
+		must[library.Added](t)(lib.Point(ctx, a.ID, library.PointerInput{URL: fmt.Sprintf("https://x.example/%d", i)}))
+	}
+	var b strings.Builder
+	b.WriteString("# A\n")
+	for i := range 1500 {
+		fmt.Fprintf(&b, "https://x.example/%d\n", i)
+	}
+	b.WriteString("# B\nhttps://x.example/3\n")
+	rep := must[library.ImportReport](t)(lib.Import(ctx, library.RootID, []byte(b.String()), library.Author{}))
+	if rep.Duplicates != 10 || rep.Pointers != 1491 || rep.Merged != 1 || rep.Libraries != 1 || rep.Elsewhere != 1 {
+		t.Errorf("report %+v", rep)
 	}
 }

@@ -198,6 +198,8 @@ type Tx interface {
 	WithURL(ctx context.Context, key string) ([]Node, error)
 	// URLParents lists the parents of the pointers to key with ids below before.
 	URLParents(ctx context.Context, key string, before int64) ([]int64, error)
+	// PointerURLs maps the canonical URL of every pointer to the parents that hold it.
+	PointerURLs(ctx context.Context) (map[string][]int64, error)
 	// SaveImage stores an image (once per content) and returns its id.
 	SaveImage(ctx context.Context, mime string, data []byte) (int64, error)
 	// ViewID finds a saved view by name (ErrNotFound).

@@ -167,14 +167,7 @@ func (t *libTx) NextPosition(ctx context.Context, parent int64) (int, error) {
 }
 
 func (t *libTx) Insert(ctx context.Context, n *library.Node) error {
-	_, err := t.exec(ctx, libInsert+`(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		n.ID, nullIf(n.Parent, 0), n.Path, n.Kind, n.Position, n.Title, nullIf(n.URL, ""), nullIf(n.URLKey, ""), n.Notes,
-		n.Body, tagsJSON(n.Tags), n.Purpose, nullIf(n.ImageID, 0), n.CreateOnly, n.Sort, n.Author, n.Email,
-		nullIf(n.Password, ""), nullIf(n.ViewID, 0), n.CreatedAt, n.UpdatedAt)
-	if err != nil {
-		return fmt.Errorf("insert library node: %w", err)
-	}
-	return nil
+	return t.InsertMany(ctx, []library.Node{*n})
 }
 
 // insertManyChunk is how many nodes InsertMany writes with one statement. Each statement
@@ -184,6 +177,10 @@ func (t *libTx) Insert(ctx context.Context, n *library.Node) error {
 const insertManyChunk = 500 // x 21 columns: within SQLite's 32,766 parameters
 
 func (t *libTx) InsertMany(ctx context.Context, ns []library.Node) error {
+	all := ns
+	if len(all) == 0 {
+		return nil
+	}
 	for len(ns) > 0 {
 		chunk := ns[:min(len(ns), insertManyChunk)]
 		ns = ns[len(chunk):]
@@ -197,6 +194,21 @@ func (t *libTx) InsertMany(ctx context.Context, ns []library.Node) error {
 		if _, err := t.exec(ctx, libInsert+strings.TrimSuffix(strings.Repeat(row+", ", len(chunk)), ", "), args...); err != nil {
 			return fmt.Errorf("insert library nodes: %w", err)
 		}
+	}
+	// Then their text, in one statement (see migration 0010).
+	if len(all) == 1 {
+		_, err := t.exec(ctx, `INSERT INTO lib_fts(rowid, title, url, notes, tags, body)
+			SELECT id, title, url, notes, tags, body FROM lib_nodes WHERE id = ?`, all[0].ID)
+		return err
+	}
+	ids := make([]int64, len(all))
+	for i, n := range all {
+		ids[i] = n.ID
+	}
+	js, _ := json.Marshal(ids)
+	if _, err := t.exec(ctx, `INSERT INTO lib_fts(rowid, title, url, notes, tags, body)
+		SELECT id, title, url, notes, tags, body FROM lib_nodes WHERE id IN (SELECT value FROM json_each(?))`, string(js)); err != nil {
+		return fmt.Errorf("index library nodes: %w", err)
 	}
 	return nil
 }
@@ -279,6 +291,24 @@ func (t *libTx) URLParents(ctx context.Context, key string, before int64) ([]int
 			return nil, err
 		}
 		out = append(out, id)
+	}
+	return out, rows.Err()
+}
+
+func (t *libTx) PointerURLs(ctx context.Context) (map[string][]int64, error) {
+	rows, err := t.tx.QueryContext(ctx, `SELECT url_key, parent_id FROM lib_nodes WHERE url_key IS NOT NULL AND kind = 'pointer'`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string][]int64{}
+	for rows.Next() {
+		var k string
+		var p int64
+		if err := rows.Scan(&k, &p); err != nil {
+			return nil, err
+		}
+		out[k] = append(out[k], p)
 	}
 	return out, rows.Err()
 }

@@ -49,6 +49,7 @@ func main() {
 	bin := flag.String("bin", "", "also time `BIN library import` on the same file")
 	seed := flag.Uint64("seed", 1, "seed of the generated bookmarks and queries")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the import and the searches to this file")
+	flag.BoolVar(&reuse, "reuse", false, "search the workspace of an earlier run again (no new file, no import)")
 	flag.Parse()
 	if *cpuprofile != "" {
 		f, err := os.Create(*cpuprofile)
@@ -65,6 +66,9 @@ func main() {
 		os.Exit(1)
 	}
 }
+
+// reuse skips the generation and the import when their workspace is there.
+var reuse bool
 
 func loadWords(path string) ([]string, error) {
 	b, err := os.ReadFile(path)
@@ -172,35 +176,50 @@ func run(n, queries, open int, dir, wordsPath, bin string, seed uint64) error {
 	r := rand.New(rand.NewPCG(seed, 12))
 	z := zipf{words: words, z: rand.NewZipf(r, 1.1, 2, uint64(len(words)-1))}
 	file := filepath.Join(dir, fmt.Sprintf("bookmarks-%d.html", n))
-	if err := generate(file, n, z, r); err != nil {
-		return err
-	}
-	fi, _ := os.Stat(file)
-	fmt.Printf("bookmarks file: %d bookmarks, %.1f MiB (%s)\n", n, float64(fi.Size())/(1<<20), file)
-
-	// Import, in-process.
 	db := filepath.Join(dir, fmt.Sprintf("import-%d.mundaneum", n))
-	for _, suffix := range []string{"", "-wal", "-shm", ".lock", ".turn"} {
-		os.Remove(db + suffix)
+	var st *store.Store
+	var l *library.Library
+	postings := 0
+	if _, err := os.Stat(db); err == nil && reuse {
+		if st, err = store.Open(ctx, db, store.Options{}); err != nil {
+			return err
+		}
+		l = library.New(st)
+		r, err := l.Recent(ctx, library.RootID, 0, 0, 1)
+		if err != nil {
+			return err
+		}
+		postings = r.Total
+	} else {
+		if err := generate(file, n, z, r); err != nil {
+			return err
+		}
+		fi, _ := os.Stat(file)
+		fmt.Printf("bookmarks file: %d bookmarks, %.1f MiB (%s)\n", n, float64(fi.Size())/(1<<20), file)
+
+		// Import, in-process.
+		for _, suffix := range []string{"", "-wal", "-shm", ".lock", ".turn"} {
+			os.Remove(db + suffix)
+		}
+		if st, err = store.Open(ctx, db, store.Options{}); err != nil {
+			return err
+		}
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return err
+		}
+		l = library.New(st)
+		cpu0 := cpuTime()
+		start := time.Now()
+		rep, err := l.Import(ctx, library.RootID, data, library.Author{})
+		took := time.Since(start)
+		if err != nil {
+			return err
+		}
+		postings = rep.Added()
+		fmt.Printf("import (library.Import, one transaction): %d libraries, %d pointers in %.2f s (%.0f bookmarks/s), CPU %.2f s\n",
+			rep.Libraries, rep.Pointers, took.Seconds(), float64(rep.Pointers)/took.Seconds(), (cpuTime() - cpu0).Seconds())
 	}
-	st, err := store.Open(ctx, db, store.Options{})
-	if err != nil {
-		return err
-	}
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return err
-	}
-	l := library.New(st)
-	cpu0 := cpuTime()
-	start := time.Now()
-	rep, err := l.Import(ctx, library.RootID, data, library.Author{})
-	took := time.Since(start)
-	if err != nil {
-		return err
-	}
-	fmt.Printf("import (library.Import, one transaction): %d libraries, %d pointers in %.2f s (%.0f bookmarks/s), CPU %.2f s\n",
-		rep.Libraries, rep.Pointers, took.Seconds(), float64(rep.Pointers)/took.Seconds(), (cpuTime() - cpu0).Seconds())
 
 	// Search inside the library.
 	s := search.New(st.SearchDB())
@@ -252,7 +271,7 @@ func run(n, queries, open int, dir, wordsPath, bin string, seed uint64) error {
 		}
 	}
 	fmt.Printf("library search over %d postings, %d queries, 50 hits each: p50 %s, p95 %s, p99 %s, max %s (%q)\n",
-		rep.Added(), queries, ms(percentile(all, .5)), ms(percentile(all, .95)), ms(percentile(all, .99)), ms(worst), worstQ)
+		postings, queries, ms(percentile(all, .5)), ms(percentile(all, .95)), ms(percentile(all, .99)), ms(worst), worstQ)
 	fmt.Printf("  CPU per query (the process's, every thread; 4 ms clock ticks): p50 %s, p99 %s\n",
 		ms(percentile(cpus, .5)), ms(percentile(cpus, .99)))
 	classes := make([]string, 0, len(byClass))

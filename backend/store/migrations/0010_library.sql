@@ -43,12 +43,11 @@ CREATE TABLE lib_nodes (
     created_at  INTEGER NOT NULL,                   -- added to the library (or ADD_DATE of an import)
     updated_at  INTEGER NOT NULL
 );
-CREATE INDEX lib_children ON lib_nodes(parent_id, position);
 CREATE UNIQUE INDEX lib_path ON lib_nodes(path);
 CREATE INDEX lib_url ON lib_nodes(url_key) WHERE url_key IS NOT NULL;
 CREATE INDEX lib_created ON lib_nodes(created_at);
--- A library's page lists its postings by title without sorting them (by date, it sorts
--- one library's postings: one index fewer to write for every posting).
+-- A library's children, and its page's postings by title without sorting them (by date
+-- or by hand, it sorts one library's postings: one index fewer to write for each node).
 CREATE INDEX lib_by_title ON lib_nodes(parent_id, title COLLATE NOCASE);
 CREATE INDEX lib_view ON lib_nodes(view_id) WHERE view_id IS NOT NULL;
 
@@ -70,15 +69,16 @@ CREATE VIRTUAL TABLE lib_fts USING fts5(
     title, url, notes, tags, body,
     content = 'lib_nodes', content_rowid = 'id',
     tokenize = 'porter unicode61 remove_diacritics 2',
-    prefix = '2 3'
+    prefix = '3'
 );
 INSERT INTO lib_fts(lib_fts, rank) VALUES ('automerge', 8);
 
--- The triggers keep lib_fts and lib_tags exact for every write to lib_nodes, so that no
--- operation can forget them.
+-- The triggers keep lib_tags exact for every write to lib_nodes, and lib_fts for every
+-- change and delete. New nodes enter lib_fts from the store's code (store/library.go),
+-- after the nodes and in one statement: FTS5 writes out its pending terms as a segment at
+-- every statement savepoint, and a trigger makes every INSERT open one, so that an import
+-- indexing row by row would write, and merge, a segment for each bookmark.
 CREATE TRIGGER lib_nodes_insert AFTER INSERT ON lib_nodes BEGIN
-    INSERT INTO lib_fts(rowid, title, url, notes, tags, body)
-        VALUES (new.id, new.title, new.url, new.notes, new.tags, new.body);
     INSERT OR IGNORE INTO lib_tags(tag, node_id) SELECT value, new.id FROM json_each(new.tags) WHERE new.tags <> '[]';
 END;
 CREATE TRIGGER lib_nodes_update AFTER UPDATE OF title, url, notes, tags, body ON lib_nodes BEGIN
