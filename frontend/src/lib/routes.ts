@@ -189,8 +189,7 @@ export function parentOf(r: Route): Route | null {
 }
 
 /** The top-level section a route belongs to (what the navigation marks as current). */
-export function sectionOf(r: Route): 'search' | 'crawls' | 'graph' | 'settings' | '' {
-export function sectionOf(r: Route): 'search' | 'library' | 'crawls' | 'settings' | '' {
+export function sectionOf(r: Route): 'search' | 'library' | 'crawls' | 'graph' | 'settings' | '' {
   switch (r.name) {
     case 'search':
       return 'search';

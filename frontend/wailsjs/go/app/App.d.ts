@@ -22,6 +22,7 @@ export function GraphPath(arg1:number,arg2:number,arg3:boolean):Promise<graph.Pa
 export function GraphTree(arg1:number,arg2:string,arg3:number):Promise<graph.Tree>;
 
 export function GraphView(arg1:number,arg2:number):Promise<graph.View>;
+
 export function LibraryCopy(arg1:Array<number>,arg2:number,arg3:number):Promise<Array<app.LibPosting>>;
 
 export function LibraryCrawl(arg1:number,arg2:string,arg3:number):Promise<app.Crawl>;

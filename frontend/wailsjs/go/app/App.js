@@ -40,6 +40,8 @@ export function GraphTree(arg1, arg2, arg3) {
 
 export function GraphView(arg1, arg2) {
   return window['go']['app']['App']['GraphView'](arg1, arg2);
+}
+
 export function LibraryCopy(arg1, arg2, arg3) {
   return window['go']['app']['App']['LibraryCopy'](arg1, arg2, arg3);
 }
