@@ -81,18 +81,20 @@ INSERT INTO lib_fts(lib_fts, rank) VALUES ('automerge', 8);
 CREATE TRIGGER lib_nodes_insert AFTER INSERT ON lib_nodes BEGIN
     INSERT OR IGNORE INTO lib_tags(tag, node_id) SELECT value, new.id FROM json_each(new.tags) WHERE new.tags <> '[]';
 END;
+-- The root (id 1) is never in lib_fts (no search should answer "the whole library"): an
+-- edit of its title must not 'delete' from the index a row it never held.
 CREATE TRIGGER lib_nodes_update AFTER UPDATE OF title, url, notes, tags, body ON lib_nodes BEGIN
     INSERT INTO lib_fts(lib_fts, rowid, title, url, notes, tags, body)
-        VALUES ('delete', old.id, old.title, old.url, old.notes, old.tags, old.body);
+        SELECT 'delete', old.id, old.title, old.url, old.notes, old.tags, old.body WHERE old.id <> 1;
     INSERT INTO lib_fts(rowid, title, url, notes, tags, body)
-        VALUES (new.id, new.title, new.url, new.notes, new.tags, new.body);
+        SELECT new.id, new.title, new.url, new.notes, new.tags, new.body WHERE new.id <> 1;
     DELETE FROM lib_tags WHERE node_id = new.id AND new.tags IS NOT old.tags;
     INSERT OR IGNORE INTO lib_tags(tag, node_id) SELECT value, new.id FROM json_each(new.tags)
         WHERE new.tags IS NOT old.tags AND new.tags <> '[]';
 END;
 CREATE TRIGGER lib_nodes_delete AFTER DELETE ON lib_nodes BEGIN
     INSERT INTO lib_fts(lib_fts, rowid, title, url, notes, tags, body)
-        VALUES ('delete', old.id, old.title, old.url, old.notes, old.tags, old.body);
+        SELECT 'delete', old.id, old.title, old.url, old.notes, old.tags, old.body WHERE old.id <> 1;
 END;
 
 -- The undo journal: the last operations that changed the library, newest last, each with
