@@ -155,7 +155,7 @@ func FuzzResolve(f *testing.F) {
 			return
 		}
 		p := newParser()
-		p.reset(b)
+		p.reset(b, MaxText)
 		h := trimSpace([]byte(href))
 		if i := strings.IndexByte(string(h), '#'); i >= 0 {
 			h = h[:i]
@@ -214,6 +214,26 @@ func FuzzAttrs(f *testing.F) {
 		}
 		if !slices.Equal(own, want) {
 			t.Fatalf("tag %q:\n own %q\n want %q", tag, own, want)
+		}
+	})
+}
+
+func FuzzHeaderLinks(f *testing.F) {
+	for _, s := range []string{`<https://a/x>; rel="canonical"`, `</a,b>; rel=next, <c>; title="x, \"y"; rel=prev`,
+		`<`, `<>;;;==, ,<x>;rel`, "<http://a/\xff>; rel=\"\\"} {
+		f.Add(s)
+	}
+	page, _ := url.Parse("http://example.com/dir/page.html?q=1")
+	f.Fuzz(func(t *testing.T, v string) {
+		links := HeaderLinks([]string{v, v}, page)
+		if len(links) > maxHeaderLinks {
+			t.Fatalf("%d links", len(links))
+		}
+		for _, l := range links {
+			u, err := url.Parse(l.URL)
+			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Fragment != "" || l.Kind != KindLink {
+				t.Fatalf("link %+v", l)
+			}
 		}
 	})
 }
