@@ -192,6 +192,10 @@ type Settings struct {
 	PerHost         int    `json:"perHost"`         // default parallel requests per host
 	Agents          int    `json:"agents"`          // default parallel fetches
 	Theme           string `json:"theme"`           // system | light | dark
+	MaxPerHost      int    `json:"maxPerHost"`      // pages a crawl run fetches per host at most
+	// MaxQueryVariants caps the URLs of one path that differ only in their query.
+	MaxQueryVariants int   `json:"maxQueryVariants"`
+	MaxBody          int64 `json:"maxBody"` // bytes of a document kept: a longer one is cut
 }
 
 // View is a saved query (Harvest's standing queries).

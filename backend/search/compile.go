@@ -447,9 +447,10 @@ func (c *compiler) filter(f *Filter) string {
 		c.bind(v, v+"-*")
 		return `(lower(p.lang) = ? OR lower(p.lang) GLOB ?)`
 	case "crawl":
+		// A crawl's pages are those it visited last or found (store.CrawlCounts).
 		id, _ := strconv.ParseInt(v, 10, 64)
-		c.bind(id, id)
-		return `(p.crawl_id = ? OR p.id IN (SELECT page_id FROM frontier WHERE crawl_id = ?))`
+		c.bind(id)
+		return `p.crawl_id = ?`
 	}
 	return "0"
 }

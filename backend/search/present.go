@@ -31,6 +31,10 @@ func (s *Searcher) present(ctx context.Context, root Node, page []hit, best floa
 		snipped <- snippets{of: of}
 	}()
 	byID, hashes, copies, err := s.metadata(ctx, page)
+	var alts map[int64]int
+	if err == nil {
+		alts, err = s.alternates(ctx, page)
+	}
 	sn := <-snipped
 	if err != nil {
 		return nil, err
@@ -46,6 +50,7 @@ func (s *Searcher) present(ctx context.Context, root Node, page []hit, best floa
 		}
 		r.Score = normalise(hit.score, best)
 		r.Copies = copies[hashes[hit.id]]
+		r.Alternates = alts[hit.id]
 		r.Snippet = sn.of[hit.id]
 		out = append(out, *r)
 	}

@@ -57,7 +57,10 @@ type Result struct {
 	Score     int    // 1000 for the best hit of the query
 	Snippet   []string
 	Copies    int   // other pages with identical content, collapsed into this one
-	FetchedAt int64 // unix ms, 0 if never fetched
+	// Alternates is the pages that name this one as their canonical URL (a print version,
+	// a copy with tracking parameters), collapsed into it.
+	Alternates int
+	FetchedAt  int64 // unix ms, 0 if never fetched
 }
 
 // FacetCount is one value of a facet, with the query term that narrows to it.
@@ -200,6 +203,11 @@ func (s *Searcher) run(ctx context.Context, root Node, r Request, n *notes) (Res
 	if err != nil {
 		return res, err
 	}
+	hits, dropped, err := s.collapseCanonical(ctx, hits)
+	if err != nil {
+		return res, err
+	}
+	res.Total = max(res.Total-dropped, len(hits))
 	if r.Offset < len(hits) {
 		page := hits[r.Offset:min(want, len(hits))]
 		if res.Results, err = s.present(ctx, root, page, best); err != nil {

@@ -173,18 +173,24 @@ type CrawlPage struct {
 	Status, Depth int
 }
 
-// CrawlPages lists the pages a crawl visited or recorded (out of scope, non-HTML), with
-// why each failed or was skipped; state filters ("" for all). It returns the total too.
+// CrawlPages lists a crawl's pages (see CrawlCounts: those it visited last or found), with
+// why each failed or was skipped; state filters ("" for all). It returns their number too,
+// which is CrawlCounts' (of that state, or in all).
 func (s *Store) CrawlPages(ctx context.Context, crawlID int64, state string, offset, limit int) ([]CrawlPage, int, error) {
 	if limit <= 0 || limit > 1000 {
 		limit = 100
 	}
-	const from = ` FROM pages p WHERE (p.id IN (SELECT page_id FROM frontier WHERE crawl_id = ?1) OR p.crawl_id = ?1)
-		AND (?2 = '' OR p.state = ?2)`
-	var total int
-	if err := s.read.QueryRowContext(ctx, `SELECT count(*)`+from, crawlID, state).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("pages of crawl %d: %w", crawlID, err)
+	counts, err := s.CrawlCounts(ctx, crawlID)
+	if err != nil {
+		return nil, 0, err
 	}
+	var total int
+	for st, n := range counts {
+		if state == "" || st == state {
+			total += int(n)
+		}
+	}
+	const from = ` FROM pages p WHERE p.crawl_id = ?1 AND (?2 = '' OR p.state = ?2)`
 	rows, err := s.read.QueryContext(ctx, `SELECT p.id, p.url, coalesce(p.title,''), p.state, coalesce(p.reason,''),
 		coalesce(p.detail,''), coalesce(p.status,0), coalesce(p.depth,0)`+from+` ORDER BY p.depth, p.id LIMIT ?3 OFFSET ?4`,
 		crawlID, state, limit, offset)
