@@ -174,8 +174,12 @@ func TestSavedViews(t *testing.T) {
 	}
 	a := New(st)
 	defer a.shutdown()
-	if _, err := a.SaveView("otlet", "otlet -library"); err != nil {
+	if _, err := a.SaveView("otlet", "otlet -library", false); err != nil {
 		t.Fatal(err)
+	}
+	var conflict *Error
+	if _, err := a.SaveView("otlet", "otlet", false); !errors.As(err, &conflict) || conflict.Code != CodeConflict {
+		t.Errorf("saved over a view without replace: %v", err)
 	}
 	vs, err := a.Views()
 	if err != nil || len(vs) != 1 || vs[0].Query != "otlet -library" {
@@ -189,7 +193,7 @@ func TestSavedViews(t *testing.T) {
 	if _, err := a.OpenView("nope", 10); !errors.As(err, &e) || e.Code != CodeNotFound {
 		t.Errorf("unknown view: %v", err)
 	}
-	if _, err := a.SaveView("  ", "x"); !errors.As(err, &e) || e.Code != CodeInvalid {
+	if _, err := a.SaveView("  ", "x", false); !errors.As(err, &e) || e.Code != CodeInvalid {
 		t.Errorf("blank name: %v", err)
 	}
 	if err := a.DeleteView("otlet"); err != nil {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"mundaneum/backend/crawl"
 	"mundaneum/backend/search"
 	"mundaneum/backend/store"
 )
@@ -51,15 +52,27 @@ func searchDTO(r search.Results) SearchResults {
 }
 
 func pageDTO(p store.Page, out, in []store.LinkRef) Page {
+	canonical := p.Canonical
+	if canonical == p.URL {
+		canonical = ""
+	}
 	return Page{ID: p.ID, URL: p.URL, Host: p.Host, State: p.State, Reason: p.Reason, Detail: p.Detail,
+		ReasonText: reasonText(p.Reason), Alternates: p.Alternates, ConfirmedAt: rfc3339(p.ConfirmedAt),
 		Status: p.Status, FinalURL: p.FinalURL, ContentType: p.ContentType, Charset: p.Charset, Lang: p.Lang,
 		Title: p.Title, Description: p.Description, Keywords: p.Keywords, Author: p.Author, Owner: p.Owner,
-		Canonical: p.Canonical, Size: p.Size, DuplicateOf: p.DuplicateOf, DuplicateURL: p.DuplicateURL,
+		Canonical: canonical, Size: p.Size, DuplicateOf: p.DuplicateOf, DuplicateURL: p.DuplicateURL,
 		ETag: p.ETag, LastModified: p.LastModified, Expires: p.Expires, Depth: p.Depth, ParentURL: p.ParentURL,
 		CrawlID: p.CrawlID, Problems: nonNil(p.Problems), NoIndex: p.NoIndex, NoFollow: p.NoFollow, Cached: p.Cached,
 		DiscoveredAt: rfc3339(p.DiscoveredAt), FetchedAt: rfc3339(p.FetchedAt), ChangedAt: rfc3339(p.ChangedAt),
 		RefreshAt: rfc3339(p.RefreshAt), Inlinks: p.Inlinks, Outlinks: p.Outlinks,
 		LinksOut: linkDTOs(out), LinksIn: linkDTOs(in)}
+}
+
+func reasonText(reason string) string {
+	if reason == "" {
+		return ""
+	}
+	return crawl.ReasonText(reason)
 }
 
 func linkDTOs(ls []store.LinkRef) []LinkRef {

@@ -99,6 +99,7 @@ type Page struct {
 	Host         string    `json:"host"`
 	State        string    `json:"state"`
 	Reason       string    `json:"reason"`
+	ReasonText   string    `json:"reasonText"` // the reason in words
 	Detail       string    `json:"detail"`
 	Status       int       `json:"status"`
 	FinalURL     string    `json:"finalUrl"`
@@ -110,7 +111,8 @@ type Page struct {
 	Keywords     string    `json:"keywords"`
 	Author       string    `json:"author"`
 	Owner        string    `json:"owner"`
-	Canonical    string    `json:"canonical"`
+	Canonical    string    `json:"canonical"`  // the canonical URL the page names (rel=canonical), if not itself
+	Alternates   int       `json:"alternates"` // pages naming this one as their canonical URL
 	Size         int64     `json:"size"`
 	DuplicateOf  int64     `json:"duplicateOf"`
 	DuplicateURL string    `json:"duplicateUrl"`
@@ -127,6 +129,7 @@ type Page struct {
 	DiscoveredAt string    `json:"discoveredAt"`
 	FetchedAt    string    `json:"fetchedAt"`
 	ChangedAt    string    `json:"changedAt"`
+	ConfirmedAt  string    `json:"confirmedAt"` // the server last confirmed the stored copy (304)
 	RefreshAt    string    `json:"refreshAt"`
 	Inlinks      int       `json:"inlinks"`  // distinct citing pages
 	Outlinks     int       `json:"outlinks"` // links on the page

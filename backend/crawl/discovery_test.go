@@ -150,7 +150,9 @@ func TestSitemaps(t *testing.T) {
 		fmt.Fprintf(w, `<urlset><url><loc>%[1]s/orphan/2</loc></url><url><loc>%[1]s/private/3</loc></url></urlset>`, base)
 	})
 	mux.HandleFunc("/{$}", func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, page("Home", "no links")) })
-	mux.HandleFunc("/orphan/", func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, page("Orphan "+r.URL.Path, "found by sitemap only")) })
+	mux.HandleFunc("/orphan/", func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, page("Orphan "+r.URL.Path, "found by sitemap only"))
+	})
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 	base = srv.URL

@@ -91,7 +91,7 @@ func (c *Crawler) visit(sctx, fctx context.Context, it frontier.Item) visitOutco
 	if retry && it.Tries+1 < maxTries {
 		out.item.Tries++
 		out.retry = true
-		return out
+		return out // after the host's backoff (1 s, then 2 s...)
 	}
 	if r == nil {
 		r = &store.Result{State: store.StateFailed, Reason: ReasonRateLimited, Status: fb.Status}
@@ -198,14 +198,19 @@ func (c *Crawler) fetchPage(ctx context.Context, it frontier.Item) (r *store.Res
 	switch {
 	case !dec.Allowed && dec.Reason == robots.ReasonUnreachable:
 		// The host did not answer for its robots.txt: a failure to reach it, with the cause
-		// (connection refused, DNS, timeout, TLS), tried again on the next run.
+		// (connection refused, DNS, timeout, TLS), retried after a backoff (robots.txt
+		// too) and on the next run.
 		fb.Err = true
 		code := fetch.Classify(dec.Err)
 		if code == "" {
 			code = fetch.CodeNetwork
 		}
+		retry := transient(code)
+		if retry {
+			c.robots.Forget(it.Origin)
+		}
 		return &store.Result{State: store.StateFailed, Reason: code, Detail: "robots.txt: " + errText(dec.Err),
-			RefreshAt: time.Now().Add(minFresh).UnixMilli()}, fb, false, false
+			RefreshAt: time.Now().Add(minFresh).UnixMilli()}, fb, retry, false
 	case !dec.Allowed:
 		return &store.Result{State: store.StateSkipped, Reason: ReasonRobots, Detail: "robots.txt: " + dec.Reason}, fb, false, false
 	}
@@ -224,8 +229,9 @@ func (c *Crawler) fetchPage(ctx context.Context, it frontier.Item) (r *store.Res
 			return nil, fb, false, false
 		}
 		fb.Err = true
-		return &store.Result{State: store.StateFailed, Reason: fetch.Classify(err), Detail: err.Error(),
-			RefreshAt: refreshAt(nil, time.Now())}, fb, false, false
+		code := fetch.Classify(err)
+		return &store.Result{State: store.StateFailed, Reason: code, Detail: err.Error(),
+			RefreshAt: refreshAt(nil, time.Now())}, fb, transient(code), false
 	}
 	fb.Status = resp.Status
 	if d, ok := politeness.ParseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
@@ -251,6 +257,18 @@ func (c *Crawler) fetchPage(ctx context.Context, it frontier.Item) (r *store.Res
 		r.State, r.Reason = store.StateFailed, statusReason(s)
 		return r, fb, false, false
 	}
+}
+
+// transient reports whether a fetch failure may go away by itself, so that the page is
+// tried again after the host's backoff (as a 429 or 503 is): a refused, reset or timed-out
+// connection, or another network error. A name that does not resolve, a TLS failure or an
+// unreadable body stay as they are.
+func transient(code string) bool {
+	switch code {
+	case fetch.CodeRefused, fetch.CodeReset, fetch.CodeTimeout, fetch.CodeNetwork:
+		return true
+	}
+	return false
 }
 
 func statusReason(s int) string {

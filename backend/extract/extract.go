@@ -20,13 +20,13 @@ import (
 
 // Caps on what a Summary holds.
 const (
-	MaxText     = 10 << 20  // bytes of Text, unless Options say otherwise
-	MaxTitle    = 1024      // bytes of Title
-	MaxHeadings = 32 << 10  // bytes of Headings
-	MaxAnchor   = 300       // bytes of a link's anchor text
-	MaxMeta     = 2048      // bytes of a meta value (description, keywords, ...)
-	MaxLinks    = 10000     // links per document
-	MaxURL      = 8192      // longer link targets are reported as bad links
+	MaxText     = 10 << 20 // bytes of Text, unless Options say otherwise
+	MaxTitle    = 1024     // bytes of Title
+	MaxHeadings = 32 << 10 // bytes of Headings
+	MaxAnchor   = 300      // bytes of a link's anchor text
+	MaxMeta     = 2048     // bytes of a meta value (description, keywords, ...)
+	MaxLinks    = 10000    // links per document
+	MaxURL      = 8192     // longer link targets are reported as bad links
 )
 
 // Link kinds: which element (or attribute) a link came from.

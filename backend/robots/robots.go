@@ -172,6 +172,23 @@ func (c *Cache) Check(ctx context.Context, u *url.URL) (Decision, error) {
 	}
 }
 
+// Forget drops origin's cached answer if it is a failure (unreachable, or a 5xx), so
+// that the next Check asks the site again: a caller retrying a page after a network error
+// wants robots.txt retried too. Rules and "no robots.txt" stay.
+func (c *Cache) Forget(origin string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	el, ok := c.entries[origin]
+	if !ok {
+		return
+	}
+	if e := el.Value.(*entry); e.reason == ReasonUnreachable || e.reason == ReasonServerError {
+		c.order.Remove(el)
+		delete(c.entries, origin)
+		c.size -= e.cost
+	}
+}
+
 // Sitemaps returns the Sitemap URLs that origin's robots.txt names (absolute http(s)
 // URLs, in canonical form), fetching it as Check would. None when there is no robots.txt
 // or it could not be fetched.

@@ -27,10 +27,10 @@ type Result struct {
 	Stored    bool   // visited from the store without a request: the page row is left as it is
 	// Status is the HTTP status of the response; 0 for a 304, which confirms the stored
 	// response (and its status) instead of replacing it.
-	Reason    string // closed code for redirected, failed and skipped
-	Detail    string
-	Status    int
-	FinalURL  string
+	Reason   string // closed code for redirected, failed and skipped
+	Detail   string
+	Status   int
+	FinalURL string
 
 	ContentType, Charset string
 	Size, WireBytes      int64
