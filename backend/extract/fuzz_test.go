@@ -36,7 +36,8 @@ func checkSummary(t *testing.T, s *Summary) {
 	seen := map[linkKey]bool{}
 	for _, l := range s.Links {
 		u, err := url.Parse(l.URL)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Fragment != "" || u.Opaque != "" {
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Fragment != "" || u.Opaque != "" ||
+			!utf8.ValidString(l.URL) {
 			t.Fatalf("link %q is not an absolute http(s) URL without fragment (%v)", l.URL, err)
 		}
 		if len(l.Anchor) > MaxAnchor || !utf8.ValidString(l.Anchor) || !utf8.ValidString(l.Rel) {
