@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -201,5 +202,37 @@ func TestSavedViews(t *testing.T) {
 	}
 	if vs, _ := a.Views(); len(vs) != 0 {
 		t.Errorf("views after delete = %+v", vs)
+	}
+}
+
+// The crawl form starts from the CLI's defaults with the workspace's settings, and a
+// request the CLI would refuse is refused with a message the form can show (issue 18).
+func TestCrawlDefaultsAndValidation(t *testing.T) {
+	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "w.mundaneum"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := New(st)
+	defer a.shutdown()
+	set := store.DefaultSettings()
+	set.DelayMs, set.MaxPerHost = 250, 500
+	if err := st.SaveSettings(context.Background(), set); err != nil {
+		t.Fatal(err)
+	}
+	d, err := a.CrawlDefaults()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Scope != "site" || d.MaxPages != 0 || d.MaxDepth != 0 || d.DelayMs != 250 || d.MaxPerHost != 500 ||
+		d.MaxQueryVariants != set.MaxQueryVariants || d.Agents != set.Agents {
+		t.Errorf("defaults = %+v", d)
+	}
+	var e *Error
+	_, err = a.StartCrawl(CrawlRequest{Seeds: []string{"http://127.0.0.1:1/"}, MaxPages: -5, DelayMs: -1})
+	if !errors.As(err, &e) || e.Code != CodeInvalid || !strings.Contains(e.Message, "max-pages must not be negative") {
+		t.Errorf("negative max pages: %v", err)
+	}
+	if cs, _ := a.Crawls(); len(cs) != 0 {
+		t.Errorf("a refused crawl was recorded: %+v", cs)
 	}
 }

@@ -183,13 +183,20 @@ func printSummary(w io.Writer, s crawlSummary) {
 		line += " (" + strings.Join(parts, ", ") + ")"
 	}
 	fmt.Fprintf(w, "%s, %s in %.1fs (%.1f pages/s)\n", line, humanBytes(r.Bytes), r.Seconds, r.PagesPerSec)
-	if s.Note != "" {
-		note := clean(s.Note)
-		if s.State == store.CrawlPaused {
-			note += "; run the same command again to continue"
-		}
+	note := clean(s.Note)
+	if s.State == store.CrawlPaused {
+		note = joinNote(note, "paused: run the same command again to continue")
+	}
+	if note != "" {
 		fmt.Fprintln(w, note)
 	}
+}
+
+func joinNote(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
 }
 
 // pageCounts renders a crawl's pages by state, the one way they are counted.

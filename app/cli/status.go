@@ -84,7 +84,7 @@ func (e *env) status(ctx context.Context) error {
 			seeds += fmt.Sprintf(" (+%d)", len(cr.Seeds)-1)
 		}
 		fmt.Fprintf(e.stdout, "crawl %d  %-9s %-6s %s\n         %s", cr.ID, cr.State, cr.Scope, seeds, pageCounts(cr.Pages))
-		if cr.ToVisit > 0 {
+		if cr.ToVisit > 0 && (cr.State == store.CrawlRunning || cr.State == store.CrawlPaused || cr.State == "interrupted") {
 			fmt.Fprintf(e.stdout, "; %d left to visit in this run", cr.ToVisit)
 		}
 		fmt.Fprintln(e.stdout)
