@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -239,9 +240,9 @@ func (c *Crawler) Run(ctx context.Context, progress func(Progress)) (Progress, e
 	case runErr != nil:
 		state, note = store.CrawlFailed, ""
 	case errors.Is(context.Cause(ctx), ErrCancelled):
-		state, note = store.CrawlCancelled, "cancelled"
+		state = store.CrawlCancelled
 	case ctx.Err() != nil:
-		state, note = store.CrawlPaused, "paused"
+		state = store.CrawlPaused
 	case note != "":
 		state = store.CrawlPaused // a limit was reached: running again continues
 	case c.seedsTried.Load() > 0 && c.seedsFailed.Load() == c.seedsTried.Load() && p.Fetched == 0:
@@ -457,9 +458,10 @@ func (c *Crawler) noteSeedFailure(u string, r *store.Result) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.seedFailure == "" {
+		// The words, and where: the page's record keeps the whole error.
 		c.seedFailure = u + ": " + ReasonText(r.Reason)
-		if r.Detail != "" {
-			c.seedFailure += " (" + r.Detail + ")"
+		if strings.HasPrefix(r.Detail, "robots.txt: ") {
+			c.seedFailure += " (when asking for its robots.txt)"
 		}
 	}
 }
