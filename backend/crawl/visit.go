@@ -64,8 +64,7 @@ var followKinds = map[string]bool{"seed": true, "a": true, "area": true, "frame"
 func (c *Crawler) visit(sctx, fctx context.Context, it frontier.Item) visitOutcome {
 	out := visitOutcome{item: it}
 	if c.fromStore(it.Lease) {
-		r := c.storedResult(sctx, it, false)
-		return c.save(sctx, out, r)
+		return c.save(sctx, out, c.storedResult(sctx, it, false))
 	}
 	var r *store.Result
 	var fb politeness.Feedback

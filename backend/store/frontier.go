@@ -109,13 +109,12 @@ type opState struct {
 	tx    *Tx
 	pages map[string]int64
 	hosts map[string]int64
-	added map[string]int // pages that entered the queue, per origin
 	// children are the elements the enqueued targets make: uvarint page id, category byte.
 	children []byte
 }
 
 func (s *Store) newOp(tx *Tx) *opState {
-	return &opState{s: s, tx: tx, pages: map[string]int64{}, hosts: map[string]int64{}, added: map[string]int{}}
+	return &opState{s: s, tx: tx, pages: map[string]int64{}, hosts: map[string]int64{}}
 }
 
 func (o *opState) done() { o.s.cacheAfterCommit(o.tx, o.pages, o.hosts) }
@@ -251,7 +250,6 @@ func (o *opState) enqueue(ctx context.Context, crawlID, from int64, targets []Ta
 		}
 		if n, _ := res.RowsAffected(); n > 0 {
 			added++
-			o.added[t.Origin]++
 			if !created && state != StateFetched {
 				requeue, err := o.tx.Stmt(ctx, `UPDATE pages SET state=?, reason=NULL, crawl_id=? WHERE id=? AND state=?`)
 				if err != nil {

@@ -58,9 +58,8 @@ type Element struct {
 
 // SaveOutcome tells the crawl what a saved result changed.
 type SaveOutcome struct {
-	Queued      int            // pages that entered the queue
-	QueuedHosts map[string]int // of which, per origin
-	DuplicateOf int64          // the page whose identical content this page has, or 0
+	Queued      int   // pages that entered the queue
+	DuplicateOf int64 // the page whose identical content this page has, or 0
 }
 
 // SaveResult commits one visit atomically: the page's row, its body in the object cache, its
@@ -109,7 +108,6 @@ func (s *Store) SaveResult(ctx context.Context, r *Result) (SaveOutcome, error) 
 		if out.Queued, err = o.enqueue(ctx, r.CrawlID, r.PageID, r.Links, r.ReplaceLinks); err != nil {
 			return out, err
 		}
-		out.QueuedHosts = o.added
 		if r.Element != nil {
 			if err := saveElement(ctx, tx, r, o.children); err != nil {
 				return out, err
