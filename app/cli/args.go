@@ -25,6 +25,12 @@ func freeText(cmd *cobra.Command, run func(cmd *cobra.Command, words []string) e
 		if err := fs.Parse(flags); err != nil {
 			return usageError{err}
 		}
+		// The root's pre-run (the hidden --cpuprofile) ran before these flags were set.
+		if pre := cmd.Root().PersistentPreRunE; pre != nil && fs.Changed("cpuprofile") {
+			if err := pre(cmd, words); err != nil {
+				return err
+			}
+		}
 		return run(cmd, words)
 	}
 }
