@@ -252,7 +252,7 @@ func (c *Crawler) Run(ctx context.Context, progress func(Progress)) (Progress, e
 	// Finish with a context that outlives the cancelled one: the end state must be recorded,
 	// however long the writer takes to work through what the agents handed it.
 	fctx := context.WithoutCancel(ctx)
-	steps := newStepper(p, progress)
+	steps := c.newStepper(p, progress)
 	if err := c.refreshAnchors(fctx, steps); err != nil && runErr == nil {
 		runErr = err
 	}
@@ -270,6 +270,7 @@ func (c *Crawler) Run(ctx context.Context, progress func(Progress)) (Progress, e
 	// Build the pair index for phrase search once the index is large enough, then merge
 	// the indexes' segments for faster search (minutes each after a crawl of a million
 	// pages: they report each step); a pause or cancel stops them, the next run goes on.
+	steps.report("preparing the search index")
 	for ctx.Err() == nil {
 		pp, more, err := c.st.BuildPairsStep(ctx)
 		if err != nil && ctx.Err() == nil && runErr == nil {
@@ -290,7 +291,7 @@ func (c *Crawler) Run(ctx context.Context, progress func(Progress)) (Progress, e
 		}
 		steps.report(fmt.Sprintf("merging the search index (step %d)", step))
 	}
-	p.State, p.Note, p.Current = state, note, ""
+	p.State, p.Note, p.Current, p.Elapsed = state, note, "", time.Since(steps.start)
 	if rec, err := c.st.Crawl(fctx, c.rec.ID); err == nil {
 		p.Queued, p.Pages = rec.Queued, rec.Pages
 	}
@@ -319,20 +320,27 @@ func joinNotes(a, b string) string {
 }
 
 // stepper reports the steps after fetching as progress, so that long work always says what
-// it does (a writer catching up, the anchor text of many pages, index merges).
+// it does (a writer catching up, the anchor text of many pages, index merges): no page is
+// visited then, the crawl's counts come from the store, the time goes on.
 type stepper struct {
 	p        Progress
 	progress func(Progress)
 	start    time.Time
+	counts   func() (map[string]int64, error)
 }
 
-func newStepper(p Progress, progress func(Progress)) *stepper {
-	return &stepper{p: p, progress: progress, start: time.Now().Add(-p.Elapsed)}
+func (c *Crawler) newStepper(p Progress, progress func(Progress)) *stepper {
+	return &stepper{p: p, progress: progress, start: time.Now().Add(-p.Elapsed),
+		counts: func() (map[string]int64, error) { return c.st.CrawlCounts(context.Background(), c.rec.ID) }}
 }
 
 func (s *stepper) report(note string) {
 	p := s.p
 	p.State, p.Note, p.Current, p.Elapsed = store.CrawlRunning, note, "", time.Since(s.start)
+	p.PagesPerSec, p.BytesPerSec, p.ETA = 0, 0, 0
+	if pages, err := s.counts(); err == nil {
+		p.Pages = pages
+	}
 	s.progress(p)
 }
 
