@@ -110,15 +110,14 @@ test('the bar never moves back, shows the URL being fetched, and Cancel asks fir
   const row = card(slow.url);
   const bar = row.getByRole('progressbar');
   const samples = [];
-  let current = '';
   await until(
     async () => {
       const now = await bar.getAttribute('aria-valuenow', { timeout: 1000 }).catch(() => null);
       if (now !== null) samples.push(Number(now));
       const text = await row.textContent({ timeout: 1000 }).catch(() => '');
       const m = text.match(/http:\/\/127\.0\.0\.1:\d+\/p\/\d+/);
-      if (m) current = m[0];
-      return current !== '' && samples.length >= 5 && samples.at(-1) > 0;
+      // For the screenshot: the URL being fetched and some pages stored, at once.
+      return m && /[1-9][\d,]* fetched/.test(text) && samples.length >= 5 && samples.at(-1) > 0;
     },
     { timeout: 30000, what: 'a few progress samples and the URL being fetched' },
   );
@@ -139,7 +138,8 @@ test('the bar never moves back, shows the URL being fetched, and Cancel asks fir
 });
 
 test('a crawl without a limit has no percentage: its queue grows', async () => {
-  await startFromForm(`${slow.url}p/1`, { 'delay': '0' });
+  // The first test left a page and a time limit in the form: empty them.
+  await startFromForm(`${slow.url}p/1`, { 'delay': '0', 'max pages': '', 'time limit': '' });
   const row = card(`${slow.url}p/1`);
   const bar = row.getByRole('progressbar');
   await row.getByText(/^running$/).waitFor();
