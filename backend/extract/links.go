@@ -125,7 +125,13 @@ func resolveSlow(base *url.URL, h []byte) (string, linkStatus) {
 		return "", linkBad // "http:///x", "http:x"
 	}
 	u.Fragment, u.RawFragment = "", ""
-	return u.String(), linkOK
+	out := u.String()
+	// net/url takes "//::0" against an http base for the host "::0", whose URL does not
+	// parse again (FuzzHTML found it): a link is only what reads back as a URL.
+	if _, err := url.Parse(out); err != nil {
+		return "", linkBad
+	}
+	return out, linkOK
 }
 
 // setBase makes the first <base href> the base for relative links.
