@@ -133,7 +133,7 @@ describe('buildCrawlRequest and validateCrawlForm', () => {
   });
   it('starts from the backend\'s defaults', () => {
     const d = { seeds: [], scope: 'site', maxDepth: 0, maxPages: 0, maxSeconds: 0, maxPerHost: 100000, maxQueryVariants: 200,
-      sitemaps: false, agents: 16, perHost: 2, delayMs: 1000, refresh: false };
+      sitemaps: false, agents: 16, perHost: 2, delayMs: 1000, refresh: false, rules: '' };
     expect(formDefaults(d)).toMatchObject({ scope: 'site', maxDepth: null, maxPages: null, maxMinutes: null, delayMs: null });
   });
   it('labels a crawl by its seeds', () => {
