@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"mundaneum/backend/fetch"
 	"mundaneum/backend/store"
@@ -338,5 +339,41 @@ func checkPageViews(t *testing.T, st *store.Store, w *testWeb, crawlID int64) {
 	}
 	if _, _, text, err := st.Text(ctx, id("/about")); err != nil || !strings.Contains(text, "card index") {
 		t.Errorf("text of /about = %q, %v", text, err)
+	}
+}
+
+// A seed whose server is still starting up is reached within the same run: a refused
+// connection is tried again after 1 s, 2 s and 4 s (the run gave up after 3 s: a server
+// that took 4 s to start, as python3 -m http.server does on a loaded machine, was missed).
+func TestSeedServerStartingLate(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	st := openStore(t)
+	seed := "http://" + addr + "/"
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, page("Late", "up after a while"))
+	}))
+	started := make(chan error, 1)
+	timer := time.AfterFunc(4*time.Second, func() {
+		l, err := net.Listen("tcp", addr)
+		if err == nil {
+			srv.Listener.Close()
+			srv.Listener = l
+			srv.Start()
+		}
+		started <- err
+	})
+	defer timer.Stop()
+	p := run(t, st, Config{Seeds: []string{seed}, Delay: 0})
+	if err := <-started; err != nil {
+		t.Skipf("the port was taken meanwhile: %v", err)
+	}
+	defer srv.Close()
+	if p.Fetched != 1 || pageOf(t, st, seed).state != store.StateFetched {
+		t.Errorf("fetched %d pages; the seed is %+v", p.Fetched, pageOf(t, st, seed))
 	}
 }

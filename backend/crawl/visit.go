@@ -45,7 +45,7 @@ const (
 )
 
 const (
-	maxTries     = 3
+	maxTries     = 4 // 1 s, 2 s and 4 s of backoff: a server still starting up gets 7 s
 	maxRedirects = 10
 )
 
@@ -90,7 +90,7 @@ func (c *Crawler) visit(sctx, fctx context.Context, it frontier.Item) visitOutco
 	if retry && it.Tries+1 < maxTries {
 		out.item.Tries++
 		out.retry = true
-		return out // after the host's backoff (1 s, then 2 s...)
+		return out // after the host's backoff (1 s, 2 s, then 4 s)
 	}
 	if r == nil {
 		r = &store.Result{State: store.StateFailed, Reason: ReasonRateLimited, Status: fb.Status}
