@@ -58,7 +58,7 @@ func checkCounts(t *testing.T, st *Store) (Counts, int64) {
 	if !maps.Equal(got.Pages, want.Pages) || got.Hosts != want.Hosts || got.Links != want.Links || got.Blobs != want.Blobs {
 		t.Fatalf("Counts = %+v, recount = %+v", got, want)
 	}
-	// Each crawl's pages by state (migration 0009), against a recount.
+	// Each crawl's pages by state (migration 0015), against a recount.
 	crows, err := st.ReadDB().Query(`SELECT coalesce(k.crawl_id, r.crawl_id), coalesce(k.state, r.state),
 		coalesce(k.n, 0), coalesce(r.n, 0)
 		FROM crawl_counts k FULL JOIN (SELECT crawl_id, state, count(*) AS n FROM pages WHERE crawl_id IS NOT NULL

@@ -110,7 +110,7 @@ func (s *Store) withCounts(ctx context.Context, c Crawl, err error) (Crawl, erro
 var pageStates = []string{StateQueued, StateFetched, StateRedirected, StateFailed, StateSkipped}
 
 // CrawlCounts returns a crawl's pages by state: the pages it visited last or found (and
-// no crawl has visited since). Triggers keep the numbers (migration 0009), so this is a
+// no crawl has visited since). Triggers keep the numbers (migration 0015), so this is a
 // read of a few rows, and it is the definition of a crawl's counts everywhere: its card,
 // status, its page list, the crawl: search filter. The counts of all crawls add up to
 // the workspace's (Counts).

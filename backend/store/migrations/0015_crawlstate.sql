@@ -1,4 +1,4 @@
--- Mundaneum workspace schema, version 9: what a crawl learns about its pages, counted one way.
+-- Mundaneum workspace schema, version 15: what a crawl learns about its pages, counted one way.
 --
 -- pages.crawl_id was the crawl that found a page; it is now the crawl that last visited it
 -- (or found it, if none has visited it since). Every page then belongs to one crawl, so a
