@@ -51,7 +51,7 @@ func apiError(err error) error {
 		code = CodeNotFound
 	case errors.Is(err, store.ErrNotFound), errors.Is(err, search.ErrNoView):
 		code = CodeNotFound
-	case errors.Is(err, crawl.ErrRunning), errors.Is(err, crawl.ErrNotRunning):
+	case errors.Is(err, crawl.ErrRunning), errors.Is(err, crawl.ErrNotRunning), errors.Is(err, search.ErrViewExists):
 		code = CodeConflict
 	}
 	return &Error{Code: code, Message: err.Error()}

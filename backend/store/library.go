@@ -14,7 +14,7 @@ import (
 	"mundaneum/backend/library"
 )
 
-// The library's tables (migration 0010): the SQL behind library.Store and library.Tx.
+// The library's tables (migration 0016): the SQL behind library.Store and library.Tx.
 
 const libColumns = `n.id, coalesce(n.parent_id, 0), n.path, n.kind, n.position, n.title, coalesce(n.url, ''),
 	coalesce(n.url_key, ''), n.notes, n.body, n.tags, n.purpose, coalesce(n.image_id, 0), n.create_only, n.sort,
@@ -195,7 +195,7 @@ func (t *libTx) InsertMany(ctx context.Context, ns []library.Node) error {
 			return fmt.Errorf("insert library nodes: %w", err)
 		}
 	}
-	// Then their text, in one statement (see migration 0010).
+	// Then their text, in one statement (see migration 0016).
 	if len(all) == 1 {
 		_, err := t.exec(ctx, `INSERT INTO lib_fts(rowid, title, url, notes, tags, body)
 			SELECT id, title, url, notes, tags, body FROM lib_nodes WHERE id = ?`, all[0].ID)

@@ -116,7 +116,7 @@ func TestLibraryEditsFromTwoConnections(t *testing.T) {
 	if err := owner.ReadDB().QueryRowContext(ctx, `SELECT count(*) FROM lib_fts WHERE lib_fts MATCH 'title:start'`).Scan(&hits); err != nil || hits != 0 {
 		t.Errorf("the index still finds the old title %d times (%v)", hits, err)
 	}
-	// The root is never indexed (see migration 0010): renaming it leaves the index whole.
+	// The root is never indexed (see migration 0016): renaming it leaves the index whole.
 	root := "Everything"
 	if _, err := glib.Edit(ctx, library.RootID, library.Edit{Title: &root}, ""); err != nil {
 		t.Fatal(err)

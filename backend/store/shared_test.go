@@ -128,7 +128,7 @@ func TestShortWritesBesideTheOwner(t *testing.T) {
 			}
 		}()
 	}
-	if _, err := guest.SaveView(ctx, "from the guest", "site:example.org"); err != nil {
+	if _, _, err := guest.SaveView(ctx, "from the guest", "site:example.org", false); err != nil {
 		t.Errorf("saving a view beside the owner: %v", err)
 	}
 	wg.Wait()

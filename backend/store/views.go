@@ -29,21 +29,36 @@ func scanView(row interface{ Scan(...any) error }) (View, error) {
 	return v, err
 }
 
-// SaveView stores a view under name, replacing the query of an existing one (which keeps
-// its history of openings). The change is committed when SaveView returns.
-func (s *Store) SaveView(ctx context.Context, name, query string) (View, error) {
+// ErrExists is returned when a row that should be new exists already.
+var ErrExists = errors.New("exists already")
+
+// SaveView stores a view under name. A view of that name is replaced only when replace is
+// set (else ErrExists, wrapped with its query): its query changes and its baseline starts
+// again, as if it had never been opened. replaced says whether one was. The change is
+// committed when SaveView returns; beside the workspace's owner it waits its turn.
+func (s *Store) SaveView(ctx context.Context, name, query string, replace bool) (v View, replaced bool, err error) {
 	now := nowMs()
-	var v View
-	err := s.Update(ctx, func(tx *Tx) (err error) {
-		v, err = scanView(tx.QueryRowContext(ctx, `INSERT INTO views(name, query, created_at, updated_at) VALUES (?, ?, ?, ?)
-			ON CONFLICT(name) DO UPDATE SET query = excluded.query, updated_at = excluded.updated_at
-			RETURNING `+viewColumns, name, query, now, now))
+	err = s.Update(ctx, func(tx *Tx) error {
+		old, err := scanView(tx.QueryRowContext(ctx, `SELECT `+viewColumns+` FROM views WHERE name = ?`, name))
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			v, err = scanView(tx.QueryRowContext(ctx, `INSERT INTO views(name, query, created_at, updated_at)
+				VALUES (?, ?, ?, ?) RETURNING `+viewColumns, name, query, now, now))
+			return err
+		case err != nil:
+			return err
+		case !replace:
+			return fmt.Errorf("a view named %q %w (its query: %s)", name, ErrExists, old.Query)
+		}
+		v, err = scanView(tx.QueryRowContext(ctx, `UPDATE views SET query = ?, updated_at = ?, opened_at = NULL,
+			last_total = NULL WHERE id = ? RETURNING `+viewColumns, query, now, old.ID))
+		replaced = err == nil
 		return err
 	})
 	if err != nil {
-		return View{}, fmt.Errorf("save view %q: %w", name, err)
+		return View{}, false, fmt.Errorf("save view %q: %w", name, err)
 	}
-	return v, nil
+	return v, replaced, nil
 }
 
 // Views lists the saved views by name.

@@ -6,13 +6,24 @@ export namespace app {
 	    scope: string;
 	    state: string;
 	    fetched: number;
-	    queued: number;
 	    failed: number;
 	    skipped: number;
+	    redirected: number;
+	    queued: number;
+	    toVisit: number;
+	    visited: number;
+	    notDue: number;
 	    bytes: number;
 	    pagesPerSec: number;
+	    elapsedSeconds: number;
+	    done: number;
+	    etaSeconds: number;
+	    current: string;
+	    maxPages: number;
+	    maxSeconds: number;
 	    startedAt: string;
 	    finishedAt: string;
+	    note: string;
 	    error: string;
 	    rules: string;
 	}
@@ -36,6 +47,9 @@ export namespace app {
 	    maxDepth: number;
 	    maxPages: number;
 	    maxSeconds: number;
+	    maxPerHost: number;
+	    maxQueryVariants: number;
+	    sitemaps: boolean;
 	    agents: number;
 	    perHost: number;
 	    delayMs: number;
@@ -233,6 +247,7 @@ export namespace app {
 	    host: string;
 	    state: string;
 	    reason: string;
+	    reasonText: string;
 	    detail: string;
 	    status: number;
 	    finalUrl: string;
@@ -245,6 +260,7 @@ export namespace app {
 	    author: string;
 	    owner: string;
 	    canonical: string;
+	    alternates: number;
 	    size: number;
 	    duplicateOf: number;
 	    duplicateUrl: string;
@@ -261,6 +277,7 @@ export namespace app {
 	    discoveredAt: string;
 	    fetchedAt: string;
 	    changedAt: string;
+	    confirmedAt: string;
 	    refreshAt: string;
 	    inlinks: number;
 	    outlinks: number;
@@ -283,7 +300,10 @@ export namespace app {
 	    score: number;
 	    snippet: string[];
 	    copies: number;
+	    alternates: number;
+	    reason: string;
 	    fetchedAt: string;
+	    new: boolean;
 	}
 	export interface RuleError {
 	    line: number;
@@ -325,6 +345,8 @@ export namespace app {
 	    query: string;
 	    total: number;
 	    totalApprox: boolean;
+	    totalAtLeast: boolean;
+	    window: number;
 	    tookMs: number;
 	    results: Result[];
 	    facets: Record<string, Array<FacetCount>>;
@@ -341,6 +363,9 @@ export namespace app {
 	    perHost: number;
 	    agents: number;
 	    theme: string;
+	    maxPerHost: number;
+	    maxQueryVariants: number;
+	    maxBody: number;
 	}
 	export interface Status {
 	    path: string;
