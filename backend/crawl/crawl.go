@@ -82,6 +82,7 @@ type Crawler struct {
 	fetcher *fetch.Client
 	robots  *robots.Cache
 	limiter *politeness.Limiter
+	probes  probes // the sites' answers for URLs that cannot exist (judgeChange)
 
 	mu          sync.Mutex
 	hostFetched map[string]int             // pages fetched per origin this run: the per-host cap

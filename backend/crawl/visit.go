@@ -15,6 +15,7 @@ import (
 	"mundaneum/backend/extract"
 	"mundaneum/backend/fetch"
 	"mundaneum/backend/frontier"
+	"mundaneum/backend/history"
 	"mundaneum/backend/politeness"
 	"mundaneum/backend/robots"
 	"mundaneum/backend/rules"
@@ -319,13 +320,7 @@ func (c *Crawler) content(ctx context.Context, it frontier.Item, u *url.URL, res
 	r.Blob, r.Codec = compress(resp.Body), codecZstd
 	text, enc := fetch.DecodeText(resp.Body, resp.Header.Get("Content-Type"))
 	r.Charset = enc
-	var s *extract.Summary
-	opt := extract.Options{MaxText: int(c.cfg.MaxBody)}
-	if resp.MediaType == "text/plain" {
-		s = opt.Text(text, u)
-	} else {
-		s = opt.HTML(text, u)
-	}
+	s := extract.Options{MaxText: int(c.cfg.MaxBody)}.Document(text, resp.MediaType, u)
 	xNoIndex, xNoFollow := extract.XRobots(resp.Header.Values("X-Robots-Tag"), "mundaneum")
 	doc := &store.Doc{Title: s.Title, Headings: s.Headings, Text: s.Text, Lang: s.Lang,
 		Description: s.Description, Keywords: s.Keywords, Author: s.Author, Owner: s.Owner,
@@ -339,6 +334,10 @@ func (c *Crawler) content(ctx context.Context, it frontier.Item, u *url.URL, res
 		doc.Expires = e
 	}
 	r.Doc = doc
+	r.Header = headerText(resp.Status, resp.Header)
+	if it.State == store.StateFetched && it.Hash != "" {
+		r.Flag = c.judgeChange(ctx, it.Lease, u, resp.MediaType, history.Text{Title: s.Title, Body: s.Text})
+	}
 	r.ReplaceLinks = true
 	r.Links = make([]store.Target, 0, len(s.Links)+1)
 	seen := make(map[string]bool, len(s.Links))

@@ -46,6 +46,23 @@ type Result struct {
 	ReplaceLinks bool     // the page's stored links are replaced by Links
 
 	Element *Element // the crawl's element for this visit (nil: none recorded)
+
+	// FetchedAt is when the response was received, unix ms (0: now). An import gives the
+	// archive's date: a response older than the page's stored one becomes an earlier
+	// version only.
+	FetchedAt int64
+	// Header is the response's status line and header lines, kept with its version.
+	Header string
+	// Flag marks a 200 answer that is not the page (FlagSoft404, FlagParked).
+	Flag string
+}
+
+// at is when the result's response was received.
+func (r *Result) at() int64 {
+	if r.FetchedAt > 0 {
+		return r.FetchedAt
+	}
+	return nowMs()
 }
 
 // Element is the element a visit records (see migration 0013); its children come from the
@@ -84,10 +101,18 @@ func (s *Store) SaveResult(ctx context.Context, r *Result) (SaveOutcome, error) 
 			// of the stored response; the same content again is a new response of it.
 			var st *sql.Stmt
 			if st, err = tx.Stmt(ctx, `UPDATE pages SET state=?1, reason=NULL, detail=NULL, crawl_id=?2,
-				status=coalesce(nullif(?3,0), status), fetched_at=CASE WHEN ?3 > 0 THEN ?4 ELSE fetched_at END,
-				confirmed_at=?4, refresh_at=?5, etag=coalesce(nullif(?6,''), etag),
+				status=coalesce(nullif(?3,0), status),
+				fetched_at=CASE WHEN ?3 > 0 THEN max(coalesce(fetched_at, 0), ?4) ELSE fetched_at END,
+				confirmed_at=max(coalesce(confirmed_at, 0), ?4), refresh_at=?5, etag=coalesce(nullif(?6,''), etag),
 				last_modified=coalesce(nullif(?7,''), last_modified) WHERE id=?8`); err == nil {
-				_, err = st.ExecContext(ctx, StateFetched, r.CrawlID, r.Status, nowMs(), r.RefreshAt, r.ETag, r.LastModified, r.PageID)
+				_, err = st.ExecContext(ctx, StateFetched, r.CrawlID, r.Status, r.at(), r.RefreshAt, r.ETag, r.LastModified, r.PageID)
+			}
+			if err == nil {
+				status := r.Status
+				if status == 0 {
+					status = 304 // a 304 passes no status of its own
+				}
+				err = confirmLatest(ctx, tx, r.PageID, r.at(), status)
 			}
 		default:
 			err = s.saveFailure(ctx, tx, r)
@@ -165,11 +190,25 @@ func (s *Store) saveContent(ctx context.Context, tx *Tx, r *Result) (dupOf int64
 	if d == nil {
 		d = &Doc{}
 	}
+	now := r.at()
+	added := false
+	if r.Hash != "" {
+		if added, err = s.addVersion(ctx, tx, version{pageID: r.PageID, at: now, crawlID: r.CrawlID, hash: r.Hash,
+			status: r.Status, size: r.Size, contentType: r.ContentType, charset: r.Charset, title: d.Title,
+			header: r.Header, flag: r.Flag}); err != nil {
+			return 0, err
+		}
+		if older, err := s.storedLater(ctx, tx, r.PageID, now); err != nil || older {
+			if err == nil && added {
+				err = s.retain(ctx, tx, r.PageID)
+			}
+			return 0, err // an earlier version, from an archive: the page keeps what it has now
+		}
+	}
 	var dup any
 	if dupOf != 0 {
 		dup = dupOf
 	}
-	now := nowMs()
 	st, err := tx.Stmt(ctx, `UPDATE pages SET state=?, reason=NULL, detail=NULL, status=?, final_url=NULL,
 		content_type=?, charset=?, lang=?, title=?, description=?, keywords=?, author=?, owner=?, canonical=?,
 		size=?, changed_at=CASE WHEN hash IS ? THEN changed_at ELSE ? END, hash=?, duplicate_of=?,
@@ -194,7 +233,23 @@ func (s *Store) saveContent(ctx context.Context, tx *Tx, r *Result) (dupOf int64
 	if _, err := tx.ExecContext(ctx, `DELETE FROM fts_dirty WHERE page_id=?`, r.PageID); err != nil {
 		return 0, err
 	}
+	if added {
+		if err := s.retain(ctx, tx, r.PageID); err != nil {
+			return 0, err
+		}
+	}
 	return dupOf, nil
+}
+
+// storedLater reports whether the page holds a response fetched after at.
+func (s *Store) storedLater(ctx context.Context, tx *Tx, pageID, at int64) (bool, error) {
+	st, err := tx.Stmt(ctx, `SELECT coalesce(fetched_at, 0) > ? FROM pages WHERE id = ?`)
+	if err != nil {
+		return false, err
+	}
+	var later bool
+	err = st.QueryRowContext(ctx, at, pageID).Scan(&later)
+	return later, err
 }
 
 func (s *Store) saveFailure(ctx context.Context, tx *Tx, r *Result) error {

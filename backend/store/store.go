@@ -72,6 +72,7 @@ type Store struct {
 	err    error     // of Close
 	index  index     // index changes queued in the current batch (writer goroutine only)
 	pairs  pairIndex // the pair index's words (writer goroutine only)
+	keep   int       // versions a page keeps, 0 all, -1 unknown yet (writer goroutine only)
 }
 
 // DefaultPath is the workspace in the user's data directory ($XDG_DATA_HOME or
@@ -99,7 +100,7 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 	if err := checkHeader(path); err != nil {
 		return nil, err
 	}
-	s := &Store{path: path, ids: ids{pages: map[string]int64{}, hosts: map[string]int64{}}}
+	s := &Store{path: path, ids: ids{pages: map[string]int64{}, hosts: map[string]int64{}}, keep: -1}
 	if opt.Shared && !opt.ReadOnly {
 		if err := s.openShared(ctx); err != nil {
 			return nil, err
