@@ -268,29 +268,9 @@ func (c *Crawler) Run(ctx context.Context, progress func(Progress)) (Progress, e
 	if err := c.st.FinishRun(fctx, c.rec.ID, state, errText(runErr), note); err != nil && runErr == nil {
 		runErr = err
 	}
-	// Build the pair index for phrase search once the index is large enough, then merge
-	// the indexes' segments for faster search (minutes each after a crawl of a million
-	// pages: they report each step); a pause or cancel stops them, the next run goes on.
 	steps.report("preparing the search index")
-	for ctx.Err() == nil {
-		pp, more, err := c.st.BuildPairsStep(ctx)
-		if err != nil && ctx.Err() == nil && runErr == nil {
-			runErr = err
-		}
-		if err != nil || !more {
-			break
-		}
-		steps.report(fmt.Sprintf("indexing word pairs for phrase search (%d of %d pages)", pp.Done, pp.Total))
-	}
-	for step := 1; ctx.Err() == nil; step++ {
-		more, err := c.st.MergeIndexStep(ctx)
-		if err != nil && ctx.Err() == nil && runErr == nil {
-			runErr = err
-		}
-		if err != nil || !more {
-			break
-		}
-		steps.report(fmt.Sprintf("merging the search index (step %d)", step))
+	if err := PrepareIndex(ctx, c.st, steps.report); err != nil && runErr == nil {
+		runErr = err
 	}
 	p.State, p.Note, p.Current, p.Elapsed = state, note, "", time.Since(steps.start)
 	if rec, err := c.st.Crawl(fctx, c.rec.ID); err == nil {
@@ -479,4 +459,82 @@ func (c *Crawler) firstSeedFailure() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.seedFailure
+}
+
+// PrepareIndex builds the pair index for phrase search once the index is large enough,
+// then merges the indexes' segments for faster search (minutes each after a crawl of a
+// million pages: step reports each step); a cancelled ctx stops them, the next run goes on.
+func PrepareIndex(ctx context.Context, st *store.Store, step func(string)) error {
+	var firstErr error
+	keep := func(err error) {
+		if err != nil && firstErr == nil && ctx.Err() == nil {
+			firstErr = err
+		}
+	}
+	for ctx.Err() == nil {
+		pp, more, err := st.BuildPairsStep(ctx)
+		keep(err)
+		if err != nil || !more {
+			break
+		}
+		step(fmt.Sprintf("indexing word pairs for phrase search (%d of %d pages)", pp.Done, pp.Total))
+	}
+	for n := 1; ctx.Err() == nil; n++ {
+		more, err := st.MergeIndexStep(ctx)
+		keep(err)
+		if err != nil || !more {
+			break
+		}
+		step(fmt.Sprintf("merging the search index (step %d)", n))
+	}
+	return firstErr
+}
+
+// Finish ends an import's run (crawl id) in the state given: it refreshes the index rows
+// whose incoming anchor text changed, records the end state, both whatever ctx says, and
+// prepares the search index as a crawl's end does (see PrepareIndex). It returns the first
+// error.
+func Finish(ctx context.Context, st *store.Store, id int64, state, errText string, step func(string)) error {
+	fctx := context.WithoutCancel(ctx)
+	var firstErr error
+	for {
+		n, err := st.RefreshAnchors(fctx, 256)
+		if err != nil || n == 0 {
+			firstErr = err
+			break
+		}
+	}
+	if err := st.Writer().Flush(fctx); err != nil && firstErr == nil {
+		firstErr = err
+	}
+	if err := st.FinishRun(fctx, id, state, errText, ""); err != nil && firstErr == nil {
+		firstErr = err
+	}
+	if err := PrepareIndex(ctx, st, step); err != nil && firstErr == nil {
+		firstErr = err
+	}
+	return firstErr
+}
+
+// Prepare creates (or finds) the crawl cfg describes and queues its seeds without fetching
+// anything, as a run paused before its first page: resuming it starts the run. An import
+// of a WWWW archive seeds its rerun this way.
+func Prepare(ctx context.Context, st *store.Store, cfg Config) (store.Crawl, error) {
+	c, err := Open(ctx, st, cfg)
+	if err != nil {
+		return store.Crawl{}, err
+	}
+	js, _ := json.Marshal(c.cfg)
+	if err := st.StartRun(ctx, c.rec.ID, js, c.fresh); err != nil {
+		return store.Crawl{}, err
+	}
+	if c.fresh {
+		if _, err := st.Enqueue(ctx, c.rec.ID, c.seedTargets(ctx)); err != nil {
+			return store.Crawl{}, err
+		}
+	}
+	if err := st.FinishRun(ctx, c.rec.ID, store.CrawlPaused, "", ""); err != nil {
+		return store.Crawl{}, err
+	}
+	return st.Crawl(ctx, c.rec.ID)
 }

@@ -74,7 +74,7 @@ func (c *Crawler) sitemap(ctx context.Context, it frontier.Item, u *url.URL) (*s
 	case s >= 300 && s < 400 && resp.Location != "":
 		return c.redirect(it, u, resp, r), fb
 	case s < 200 || s >= 300:
-		r.State, r.Reason = store.StateFailed, statusReason(s)
+		r.State, r.Reason = store.StateFailed, StatusReason(s)
 		return r, fb
 	}
 	sm, err := sitemap.Parse(resp.Body)

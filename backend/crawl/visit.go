@@ -254,7 +254,7 @@ func (c *Crawler) fetchPage(ctx context.Context, it frontier.Item) (r *store.Res
 	case s >= 200 && s < 300:
 		return c.content(ctx, it, u, resp, r), fb, false, false
 	default:
-		r.State, r.Reason = store.StateFailed, statusReason(s)
+		r.State, r.Reason = store.StateFailed, StatusReason(s)
 		return r, fb, false, false
 	}
 }
@@ -271,7 +271,8 @@ func transient(code string) bool {
 	return false
 }
 
-func statusReason(s int) string {
+// StatusReason is the reason recorded on a page that answered with status s (4xx or 5xx).
+func StatusReason(s int) string {
 	switch {
 	case s == 404 || s == 410:
 		return ReasonNotFound
@@ -306,66 +307,23 @@ func (c *Crawler) content(ctx context.Context, it frontier.Item, u *url.URL, res
 		r.State, r.Reason = store.StateSkipped, ReasonType
 		return r
 	}
-	sum := sha256.Sum256(resp.Body)
-	hash := hex.EncodeToString(sum[:])
-	if it.State == store.StateFetched && hash == it.Hash {
+	if sum := sha256.Sum256(resp.Body); it.State == store.StateFetched && hex.EncodeToString(sum[:]) == it.Hash {
 		sr := c.storedResult(ctx, it, true)
 		sr.Status, sr.WireBytes, sr.RefreshAt = resp.Status, resp.WireBytes, r.RefreshAt
 		sr.ETag, sr.LastModified = resp.Header.Get("ETag"), resp.Header.Get("Last-Modified")
 		return sr
 	}
-	r.State = store.StateFetched
-	r.Hash, r.Size = hash, int64(len(resp.Body))
-	r.ETag, r.LastModified = resp.Header.Get("ETag"), resp.Header.Get("Last-Modified")
-	r.Blob, r.Codec = compress(resp.Body), codecZstd
-	text, enc := fetch.DecodeText(resp.Body, resp.Header.Get("Content-Type"))
-	r.Charset = enc
-	s := extract.Options{MaxText: int(c.cfg.MaxBody)}.Document(text, resp.MediaType, u)
-	xNoIndex, xNoFollow := extract.XRobots(resp.Header.Values("X-Robots-Tag"), "mundaneum")
-	doc := &store.Doc{Title: s.Title, Headings: s.Headings, Text: s.Text, Lang: s.Lang,
-		Description: s.Description, Keywords: s.Keywords, Author: s.Author, Owner: s.Owner,
-		Expires: s.Expires, Problems: s.Problems,
-		NoIndex: s.NoIndex || xNoIndex, NoFollow: s.NoFollow || xNoFollow}
-	if resp.Truncated && !slices.Contains(doc.Problems, extract.ProblemTruncated) {
+	s, found := Summarize(r, u, resp.Status, resp.Header, resp.MediaType, resp.Body, extract.Options{MaxText: int(c.cfg.MaxBody)})
+	if resp.Truncated && !slices.Contains(r.Doc.Problems, extract.ProblemTruncated) {
 		// The body was longer than --max-body: its beginning is kept, and indexed.
-		doc.Problems = append(doc.Problems, extract.ProblemTruncated)
+		r.Doc.Problems = append(r.Doc.Problems, extract.ProblemTruncated)
 	}
-	if e := resp.Header.Get("Expires"); doc.Expires == "" {
-		doc.Expires = e
-	}
-	r.Doc = doc
-	r.Header = headerText(resp.Status, resp.Header)
 	if it.State == store.StateFetched && it.Hash != "" {
 		r.Flag = c.judgeChange(ctx, it.Lease, u, resp.MediaType, history.Text{Title: s.Title, Body: s.Text})
 	}
-	r.ReplaceLinks = true
-	r.Links = make([]store.Target, 0, len(s.Links)+1)
-	seen := make(map[string]bool, len(s.Links))
-	add := func(raw, kind, anchor, rel string, noFollow bool) *url.URL {
-		lu, err := urlnorm.Parse(raw)
-		if err != nil {
-			return nil
-		}
-		key := lu.String() + " " + kind
-		if !seen[key] {
-			seen[key] = true
-			r.Links = append(r.Links, c.target(it, u, lu, kind, anchor, rel, noFollow, doc.NoFollow))
-		}
-		return lu
-	}
-	for _, l := range s.Links {
-		add(l.URL, l.Kind, l.Anchor, l.Rel, l.NoFollow)
-	}
-	// rel=canonical, in the HTML or in a Link header (RFC 8288): the page's own URL is not
-	// recorded, another one is followed, and search collapses this page onto it.
-	canonical := s.Canonical
-	if h := canonicalHeader(resp.Header.Values("Link"), u); h != "" {
-		canonical = h
-	}
-	if canonical != "" {
-		if cu := add(canonical, extract.KindLink, "", "canonical", false); cu != nil {
-			doc.Canonical = cu.String()
-		}
+	r.Links = make([]store.Target, 0, len(found))
+	for _, l := range found {
+		r.Links = append(r.Links, c.target(it, u, l.URL, l.Kind, l.Anchor, l.Rel, l.NoFollow, r.Doc.NoFollow))
 	}
 	return r
 }
@@ -389,7 +347,7 @@ func (c *Crawler) target(it frontier.Item, from, u *url.URL, kind, anchor, rel s
 		Category: uint8(rules.Next)}
 	follows := followKinds[kind] || kind == extract.KindLink && hasToken(rel, "canonical")
 	switch {
-	case !follows || !looksLikePage(u):
+	case !follows || !LooksLikePage(u):
 		t.Skip = ReasonType
 	case pageNoFollow || linkNoFollow:
 		t.Skip = ReasonNoFollow
@@ -435,8 +393,8 @@ func (c *Crawler) target(it frontier.Item, from, u *url.URL, kind, anchor, rel s
 	return t
 }
 
-// looksLikePage is false for URLs whose extension says they are not HTML or text.
-func looksLikePage(u *url.URL) bool {
+// LooksLikePage is false for URLs whose extension says they are not HTML or text.
+func LooksLikePage(u *url.URL) bool {
 	p := strings.ToLower(u.Path)
 	i := strings.LastIndexByte(p, '.')
 	if i < 0 || strings.LastIndexByte(p, '/') > i {

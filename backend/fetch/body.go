@@ -230,3 +230,11 @@ func isZlib(br *bufio.Reader) bool {
 	cmf, flg := b[0], b[1]
 	return cmf&0x0f == 8 && cmf>>4 <= 7 && (uint16(cmf)<<8|uint16(flg))%31 == 0
 }
+
+// DecodeBody reads a response body that was stored as it came off the wire (an archive's
+// record), undoing its Content-Encoding as Do does, within the same caps: at most maxBody
+// bytes read and maxDecoded decoded (ErrTooLarge, ErrBomb).
+func DecodeBody(h http.Header, r io.Reader, maxBody, maxDecoded int64) ([]byte, error) {
+	wire := &wireReader{r: r, limit: maxBody + 1}
+	return readBody(wire, &http.Response{Header: h, ContentLength: -1}, &limits{maxBody: maxBody, maxDecoded: maxDecoded})
+}

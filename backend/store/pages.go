@@ -84,85 +84,88 @@ type SaveOutcome struct {
 // page itself, and the crawl's counters.
 func (s *Store) SaveResult(ctx context.Context, r *Result) (SaveOutcome, error) {
 	out, err := Get(ctx, s.writer, func(tx *Tx) (SaveOutcome, error) {
-		var out SaveOutcome
-		o := s.newOp(tx)
-		var err error
-		switch {
-		case r.Stored:
-			// Not even a request; the page belongs to the crawl that visited it last.
-			var st *sql.Stmt
-			if st, err = tx.Stmt(ctx, `UPDATE pages SET crawl_id=?1 WHERE id=?2 AND crawl_id IS NOT ?1`); err == nil {
-				_, err = st.ExecContext(ctx, r.CrawlID, r.PageID)
-			}
-		case r.State == StateFetched && !r.Unchanged:
-			out.DuplicateOf, err = s.saveContent(ctx, tx, r)
-		case r.State == StateFetched:
-			// The server confirmed what is stored: a 304 keeps the stored status and the time
-			// of the stored response; the same content again is a new response of it.
-			var st *sql.Stmt
-			if st, err = tx.Stmt(ctx, `UPDATE pages SET state=?1, reason=NULL, detail=NULL, crawl_id=?2,
-				status=coalesce(nullif(?3,0), status),
-				fetched_at=CASE WHEN ?3 > 0 THEN max(coalesce(fetched_at, 0), ?4) ELSE fetched_at END,
-				confirmed_at=max(coalesce(confirmed_at, 0), ?4), refresh_at=?5, etag=coalesce(nullif(?6,''), etag),
-				last_modified=coalesce(nullif(?7,''), last_modified) WHERE id=?8`); err == nil {
-				_, err = st.ExecContext(ctx, StateFetched, r.CrawlID, r.Status, r.at(), r.RefreshAt, r.ETag, r.LastModified, r.PageID)
-			}
-			if err == nil {
-				status := r.Status
-				if status == 0 {
-					status = 304 // a 304 passes no status of its own
-				}
-				err = confirmLatest(ctx, tx, r.PageID, r.at(), status)
-			}
-		default:
-			err = s.saveFailure(ctx, tx, r)
-		}
-		if err != nil {
-			return out, err
-		}
-		if r.ReplaceLinks {
-			// Prepared once: compiling the statement compiles links' count triggers too.
-			del, err := tx.Stmt(ctx, `DELETE FROM links WHERE from_id=?`)
-			if err != nil {
-				return out, err
-			}
-			if _, err := del.ExecContext(ctx, r.PageID); err != nil {
-				return out, err
-			}
-		}
-		if out.Queued, err = o.enqueue(ctx, r.CrawlID, r.PageID, r.Links, r.ReplaceLinks); err != nil {
-			return out, err
-		}
-		if r.Element != nil {
-			if err := saveElement(ctx, tx, r, o.children); err != nil {
-				return out, err
-			}
-		}
-		if r.State == StateFetched && !r.Unchanged && !r.Stored {
-			if err := o.setCanonical(ctx, r); err != nil {
-				return out, err
-			}
-		}
-		done, err := tx.Stmt(ctx, `UPDATE frontier SET state=2 WHERE crawl_id=? AND page_id=?`)
-		if err != nil {
-			return out, err
-		}
-		if _, err := done.ExecContext(ctx, r.CrawlID, r.PageID); err != nil {
-			return out, err
-		}
-		counter := map[string]string{StateFetched: "fetched", StateFailed: "failed", StateSkipped: "skipped"}[r.State]
-		if counter != "" && !r.Stored {
-			if _, err := tx.ExecContext(ctx, `UPDATE crawls SET `+counter+` = `+counter+` + 1, bytes = bytes + ? WHERE id = ?`,
-				r.WireBytes, r.CrawlID); err != nil {
-				return out, err
-			}
-		}
-		o.done()
-		return out, nil
+		return s.saveResult(ctx, tx, s.newOp(tx), r)
 	})
 	if err != nil {
 		return out, fmt.Errorf("save %s: %w", r.URL, err)
 	}
+	return out, nil
+}
+
+func (s *Store) saveResult(ctx context.Context, tx *Tx, o *opState, r *Result) (SaveOutcome, error) {
+	var out SaveOutcome
+	var err error
+	switch {
+	case r.Stored:
+		// Not even a request; the page belongs to the crawl that visited it last.
+		var st *sql.Stmt
+		if st, err = tx.Stmt(ctx, `UPDATE pages SET crawl_id=?1 WHERE id=?2 AND crawl_id IS NOT ?1`); err == nil {
+			_, err = st.ExecContext(ctx, r.CrawlID, r.PageID)
+		}
+	case r.State == StateFetched && !r.Unchanged:
+		out.DuplicateOf, err = s.saveContent(ctx, tx, r)
+	case r.State == StateFetched:
+		// The server confirmed what is stored: a 304 keeps the stored status and the time
+		// of the stored response; the same content again is a new response of it.
+		var st *sql.Stmt
+		if st, err = tx.Stmt(ctx, `UPDATE pages SET state=?1, reason=NULL, detail=NULL, crawl_id=?2,
+			status=coalesce(nullif(?3,0), status),
+			fetched_at=CASE WHEN ?3 > 0 THEN max(coalesce(fetched_at, 0), ?4) ELSE fetched_at END,
+			confirmed_at=max(coalesce(confirmed_at, 0), ?4), refresh_at=?5, etag=coalesce(nullif(?6,''), etag),
+			last_modified=coalesce(nullif(?7,''), last_modified) WHERE id=?8`); err == nil {
+			_, err = st.ExecContext(ctx, StateFetched, r.CrawlID, r.Status, r.at(), r.RefreshAt, r.ETag, r.LastModified, r.PageID)
+		}
+		if err == nil {
+			status := r.Status
+			if status == 0 {
+				status = 304 // a 304 passes no status of its own
+			}
+			err = confirmLatest(ctx, tx, r.PageID, r.at(), status)
+		}
+	default:
+		err = s.saveFailure(ctx, tx, r)
+	}
+	if err != nil {
+		return out, err
+	}
+	if r.ReplaceLinks {
+		// Prepared once: compiling the statement compiles links' count triggers too.
+		del, err := tx.Stmt(ctx, `DELETE FROM links WHERE from_id=?`)
+		if err != nil {
+			return out, err
+		}
+		if _, err := del.ExecContext(ctx, r.PageID); err != nil {
+			return out, err
+		}
+	}
+	if out.Queued, err = o.enqueue(ctx, r.CrawlID, r.PageID, r.Links, r.ReplaceLinks); err != nil {
+		return out, err
+	}
+	if r.Element != nil {
+		if err := saveElement(ctx, tx, r, o.children); err != nil {
+			return out, err
+		}
+	}
+	if r.State == StateFetched && !r.Unchanged && !r.Stored {
+		if err := o.setCanonical(ctx, r); err != nil {
+			return out, err
+		}
+	}
+	done, err := tx.Stmt(ctx, `UPDATE frontier SET state=2 WHERE crawl_id=? AND page_id=?`)
+	if err != nil {
+		return out, err
+	}
+	if _, err := done.ExecContext(ctx, r.CrawlID, r.PageID); err != nil {
+		return out, err
+	}
+	counter := map[string]string{StateFetched: "fetched", StateFailed: "failed", StateSkipped: "skipped"}[r.State]
+	if counter != "" && !r.Stored {
+		if _, err := tx.ExecContext(ctx, `UPDATE crawls SET `+counter+` = `+counter+` + 1, bytes = bytes + ? WHERE id = ?`,
+			r.WireBytes, r.CrawlID); err != nil {
+			return out, err
+		}
+	}
+	o.done()
 	return out, nil
 }
 
