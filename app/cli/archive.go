@@ -1,0 +1,324 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"mundaneum/backend/archive"
+	"mundaneum/backend/crawl"
+)
+
+func (e *env) exportCmd() *cobra.Command {
+	var format string
+	var crawlID int64
+	cmd := &cobra.Command{
+		Use:   "export --format NAME [--crawl N] [FILE]",
+		Short: "Write a crawl (or the whole workspace) as a WARC file or a WWWW archive",
+		Long: `Write the pages of a crawl, or of the whole workspace, to FILE (or to standard output
+without one) in an archive format:
+
+  warc   ISO 28500 WARC/1.1: for each version of each page a request, its response with
+         the body (or a revisit when an earlier record has the same body) and a metadata
+         record; a revisit for the last time the server confirmed it (304). A gzip member
+         per record unless FILE ends in .warc. Readable by warcio, pywb, ReplayWeb.page...
+  wwww   the World Wide Web Worm's archive: T (page and title), R (reference and anchor),
+         I (inlined image) and C (completed page) lines.
+
+The file appears whole or not at all: it is written beside FILE and renamed at the end.`,
+		Args: usageArgs(cobra.MaximumNArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			f, err := archive.Lookup(format)
+			if err != nil {
+				return usageError{err}
+			}
+			name := ""
+			if len(args) == 1 && args[0] != "-" {
+				name = args[0]
+			}
+			if name == "" && e.json {
+				return usageError{errors.New("--json prints the report on standard output: give a FILE to export to")}
+			}
+			st, err := e.open(ctx, true)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			out, commit, err := createAtomic(name, e.stdout)
+			if err != nil {
+				return err
+			}
+			bar := newArchiveBar(e.stderr, isTerminal(e.stderr), e.json, "exported")
+			rep, err := f.Export(ctx, st, out, archive.ExportOptions{CrawlID: crawlID, Compress: f.Compressed(name),
+				Progress: bar.update})
+			bar.done()
+			if err = commit(err); err != nil {
+				if ctx.Err() != nil {
+					return errInterrupted
+				}
+				return err
+			}
+			if e.json {
+				return e.printJSON(rep)
+			}
+			where := name
+			if where == "" {
+				where = "standard output"
+			}
+			fmt.Fprintf(e.stderr, "exported %d record(s), %d page version(s) in full and %d revisit(s), %s, to %s\n",
+				rep.Records, rep.Responses, rep.Revisits, humanBytes(rep.Bytes), where)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "", "the archive format: "+strings.Join(archive.Names(), " or "))
+	cmd.Flags().Int64Var(&crawlID, "crawl", 0, "the crawl to export (default: every page of the workspace)")
+	cmd.MarkFlagRequired("format")
+	return cmd
+}
+
+// createAtomic opens a temporary file beside name; commit renames it to name when the
+// export succeeded and removes it otherwise. Without a name it writes to stdout.
+func createAtomic(name string, stdout io.Writer) (io.Writer, func(error) error, error) {
+	if name == "" {
+		bw := bufio.NewWriterSize(stdout, 256<<10)
+		return bw, func(err error) error {
+			if ferr := bw.Flush(); err == nil {
+				err = ferr
+			}
+			return err
+		}, nil
+	}
+	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*.part")
+	if err != nil {
+		return nil, nil, err
+	}
+	bw := bufio.NewWriterSize(f, 256<<10)
+	return bw, func(err error) error {
+		if err == nil {
+			err = bw.Flush()
+		}
+		if err == nil {
+			err = f.Sync()
+		}
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil {
+			err = os.Rename(f.Name(), name)
+		}
+		if err != nil {
+			os.Remove(f.Name())
+		}
+		return err
+	}, nil
+}
+
+func (e *env) importCmd() *cobra.Command {
+	var format, scope string
+	var depth int
+	var run bool
+	cmd := &cobra.Command{
+		Use:   "import FILE [--format NAME]",
+		Short: "Bring a WARC file or a WWWW archive into the workspace",
+		Long: `Read an archive into the workspace; its format is recognised from its contents.
+
+  warc   (.warc, .warc.gz: Heritrix, wget --warc-file, Browsertrix, ArchiveBox...) every
+         HTML or text response becomes a page version, stored and indexed as a crawl would
+         have stored it, with its links; bodies are stored once per content (revisit
+         records and duplicates cost nothing); redirects and errors are recorded; records
+         that cannot be read are reported and skipped, and nothing is half-written.
+  wwww   the World Wide Web Worm's archive: pages with their titles and references with
+         their anchor text, searchable at once, and a rerun crawl seeded from the pages no
+         other page references, which fetches every page without a C line and none with one
+         (--run runs it; else resume it later like any paused crawl).
+
+The import appears as a crawl of its own (its number is printed): search it with crawl:N
+or export it again with export --crawl N.`,
+		Args: usageArgs(cobra.ExactArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			file, err := os.Open(args[0])
+			if err != nil {
+				return err
+			}
+			defer file.Close()
+			var f archive.Format
+			if format != "" {
+				if f, err = archive.Lookup(format); err != nil {
+					return usageError{err}
+				}
+			} else {
+				head := make([]byte, archive.HeadSize)
+				n, _ := io.ReadFull(file, head)
+				if f, err = archive.Detect(args[0], head[:n]); err != nil {
+					return usageError{err}
+				}
+				if _, err := file.Seek(0, io.SeekStart); err != nil {
+					return err
+				}
+			}
+			var size int64
+			if fi, err := file.Stat(); err == nil {
+				size = fi.Size()
+			}
+			st, err := e.open(ctx, false)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			bar := newArchiveBar(e.stderr, isTerminal(e.stderr), e.json, "read")
+			rep, err := f.Import(ctx, st, bufio.NewReaderSize(file, 1<<20), archive.ImportOptions{Name: filepath.Base(args[0]),
+				Size: size, Progress: bar.update, Scope: scope, MaxDepth: depth})
+			bar.done()
+			if err != nil && ctx.Err() != nil {
+				return errInterrupted
+			}
+			if err != nil {
+				return err
+			}
+			if e.json {
+				if err := e.printJSON(rep); err != nil {
+					return err
+				}
+			} else {
+				e.printImport(rep)
+			}
+			if run && rep.RerunCrawlID != 0 {
+				cr, err := crawl.Resume(ctx, st, rep.RerunCrawlID)
+				if err != nil {
+					return err
+				}
+				rctx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
+				defer cancel(nil)
+				go func() {
+					select {
+					case <-ctx.Done():
+						cancel(crawl.ErrPaused)
+					case <-rctx.Done():
+					}
+				}()
+				pb := newProgressBar(e.stderr, isTerminal(e.stderr))
+				p, err := cr.Run(rctx, pb.update)
+				pb.done()
+				if !e.json {
+					fmt.Fprintf(e.stdout, "rerun crawl %d %s: %d fetched, %d failed, %d skipped\n", p.CrawlID, p.State,
+						p.Fetched, p.Failed, p.Skipped)
+				}
+				if err != nil {
+					return err
+				}
+				if errors.Is(context.Cause(rctx), crawl.ErrPaused) {
+					return errInterrupted
+				}
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&format, "format", "", "the archive format (default: recognised from the file): "+strings.Join(archive.Names(), " or "))
+	f.StringVar(&scope, "scope", crawl.ScopeSite, "WWWW: the rerun's scope: site, tree, domain or list")
+	f.IntVar(&depth, "depth", 0, "WWWW: the rerun's depth limit from its seeds (0: none)")
+	f.BoolVar(&run, "run", false, "WWWW: run the rerun crawl right after the import")
+	return cmd
+}
+
+func (e *env) printImport(r archive.ImportReport) {
+	w := e.stdout
+	fmt.Fprintf(w, "import %d (%s): %d record(s) read, %s in %.1fs\n", r.CrawlID, r.Format, r.Records,
+		humanBytes(r.Bytes), r.Elapsed.Seconds())
+	switch r.Format {
+	case "wwww":
+		fmt.Fprintf(w, "  %d page(s) recorded with their titles and references", r.Pages)
+		if r.Kept > 0 {
+			fmt.Fprintf(w, "; %d already had content and were left as they are", r.Kept)
+		}
+		fmt.Fprintln(w)
+		if r.RerunCrawlID != 0 {
+			fmt.Fprintf(w, "  rerun: crawl %d is seeded and paused (import --run, or resume it in the window)\n", r.RerunCrawlID)
+		}
+	default:
+		fmt.Fprintf(w, "  %d page version(s) stored (%d duplicate content, %d from revisit records), %d other responses\n",
+			r.Versions, r.Duplicates, r.Revisits, r.Other)
+		if r.Elapsed > 0 {
+			fmt.Fprintf(w, "  %.0f pages/s\n", float64(r.Pages)/r.Elapsed.Seconds())
+		}
+	}
+	if r.ProblemCount > 0 {
+		fmt.Fprintf(w, "  %d record(s) could not be used and were skipped:\n", r.ProblemCount)
+		for _, p := range r.Problems {
+			where := p.Where
+			if p.URL != "" {
+				where += " " + clean(p.URL)
+			}
+			fmt.Fprintf(w, "    %s: %s\n", where, clean(p.Reason))
+		}
+		if r.ProblemCount > len(r.Problems) {
+			fmt.Fprintf(w, "    ... and %d more\n", r.ProblemCount-len(r.Problems))
+		}
+	}
+}
+
+// archiveBar draws an import's or an export's progress on a terminal: a line that never
+// moves back.
+type archiveBar struct {
+	w     io.Writer
+	tty   bool
+	quiet bool
+	verb  string
+	last  time.Time
+	shown bool
+}
+
+// newArchiveBar draws on a terminal, prints a line every few seconds elsewhere (logs, cron),
+// and nothing when quiet (--json).
+func newArchiveBar(w io.Writer, tty, quiet bool, verb string) *archiveBar {
+	return &archiveBar{w: w, tty: tty, quiet: quiet, verb: verb, last: time.Now()}
+}
+
+func (b *archiveBar) update(p archive.Progress) {
+	every := 150 * time.Millisecond
+	if !b.tty {
+		every = 5 * time.Second
+	}
+	if b.quiet || time.Since(b.last) < every {
+		return
+	}
+	b.last = time.Now()
+	var s string
+	switch {
+	case p.Total > 0 && b.verb == "read":
+		s = fmt.Sprintf("%3.0f%% %s of %s read · %d pages", 100*float64(p.Done)/float64(p.Total), humanBytes(p.Done),
+			humanBytes(p.Total), p.Pages)
+	case p.Total > 0:
+		s = fmt.Sprintf("%3.0f%% %d of %d versions %s", 100*float64(p.Done)/float64(p.Total), p.Done, p.Total, b.verb)
+	default:
+		s = fmt.Sprintf("%d %s · %d pages", p.Done, b.verb, p.Pages)
+	}
+	if secs := p.Elapsed.Seconds(); secs > 0 {
+		s += fmt.Sprintf(" · %.0f pages/s", float64(p.Pages)/secs)
+	}
+	if p.Note != "" {
+		s += " · " + p.Note
+	}
+	if !b.tty {
+		fmt.Fprintln(b.w, s)
+		return
+	}
+	fmt.Fprintf(b.w, "\r\x1b[K%s", s)
+	b.shown = true
+}
+
+func (b *archiveBar) done() {
+	if b.shown {
+		fmt.Fprintln(b.w)
+	}
+}
