@@ -262,8 +262,8 @@ func TestWARCExportImport(t *testing.T) {
 	if got := hits(t, dst, "zygomorph"); len(got) != 1 || got[0] != base+"/a.html" {
 		t.Errorf("search zygomorph: %v", got)
 	}
-	// c.html is a duplicate of b.html: search shows the content once, as for the crawl.
-	if got, want := hits(t, dst, "Dactylorhiza"), hits(t, st, "Dactylorhiza"); len(got) != 1 || got[0] != want[0] {
+	// b.html and c.html have the same content: search shows it once, as for the crawl.
+	if got := hits(t, dst, "Dactylorhiza"); len(got) != 1 || (got[0] != base+"/b.html" && got[0] != base+"/c.html") {
 		t.Errorf("search Dactylorhiza: %v", got)
 	}
 	home, _ := dst.PageID(ctx, base+"/")

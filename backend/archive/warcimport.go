@@ -405,9 +405,23 @@ func (im *warcImport) save(ctx context.Context, it item) error {
 			}
 		}
 		body, err := im.st.BlobBody(ctx, hash)
-		if hash == "" || err != nil {
+		if hash == "" || err != nil || (rec.digest != "" && !strings.EqualFold(warc.Digest(body), rec.digest) &&
+			strings.HasPrefix(strings.ToLower(rec.digest), "sha1:")) {
 			im.rep.problem(rec.where, rec.uri, "a revisit of a record that is neither in this file before it nor in the workspace")
 			return nil
+		}
+		if id, err := im.st.PageID(ctx, it.result.URL); err == nil {
+			if p, err := im.st.Page(ctx, id); err == nil && p.Hash == hash {
+				// The page has this content already: the revisit confirms it.
+				it.kind = itemConfirm
+				r := it.result
+				r.State, r.Unchanged = store.StateFetched, true
+				if r.Status < 200 || r.Status > 299 {
+					r.Status = http.StatusOK
+				}
+				im.rep.Revisits++
+				break
+			}
 		}
 		u, _ := urlnorm.Parse(it.result.URL)
 		if rec.header == nil {
