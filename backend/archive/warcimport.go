@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"mundaneum/backend/crawl"
+	"mundaneum/backend/extract"
 	"mundaneum/backend/fetch"
 	"mundaneum/backend/formats/warc"
 	"mundaneum/backend/history"
@@ -347,7 +348,7 @@ func (im *warcImport) summarize(ctx context.Context, r *store.Result, u *url.URL
 	if mt == "" {
 		mt = "text/html"
 	}
-	s, found := crawl.Summarize(r, u, rec.status, rec.header, mt, body)
+	s, found := crawl.Summarize(r, u, rec.status, rec.header, mt, body, extract.Options{})
 	if rec.rawHeader != "" {
 		r.Header = rec.rawHeader
 	}

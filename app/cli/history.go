@@ -1,0 +1,370 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"mundaneum/backend/history"
+	"mundaneum/backend/store"
+	"mundaneum/backend/urlnorm"
+)
+
+// versionJSON is one version in --json output.
+type versionJSON struct {
+	N               int    `json:"n"` // 1 for the oldest, as diff --from and --to take it
+	ID              int64  `json:"id"`
+	FetchedAt       string `json:"fetchedAt"`
+	ConfirmedAt     string `json:"confirmedAt,omitempty"`
+	ConfirmedStatus int    `json:"confirmedStatus,omitempty"`
+	Status          int    `json:"status"`
+	Size            int64  `json:"size"`
+	ContentType     string `json:"contentType"`
+	Title           string `json:"title"`
+	Hash            string `json:"hash"`
+	Flag            string `json:"flag,omitempty"`
+	Current         bool   `json:"current"`
+	Cached          bool   `json:"cached"`
+	Header          string `json:"header,omitempty"`
+}
+
+type historyJSON struct {
+	URL      string        `json:"url"`
+	PageID   int64         `json:"pageId"`
+	Versions []versionJSON `json:"versions"`
+}
+
+func versionOut(n int, v store.Version, header bool) versionJSON {
+	out := versionJSON{N: n, ID: v.ID, FetchedAt: stamp(v.FetchedAt), Status: v.Status, Size: v.Size,
+		ContentType: v.ContentType, Title: v.Title, Hash: v.Hash, Flag: v.Flag, Current: v.Current, Cached: v.Cached,
+		ConfirmedStatus: v.ConfirmedStatus}
+	if v.ConfirmedAt > 0 {
+		out.ConfirmedAt = stamp(v.ConfirmedAt)
+	}
+	if header {
+		out.Header = v.Header
+	}
+	return out
+}
+
+func stamp(ms int64) string { return time.UnixMilli(ms).UTC().Format(time.RFC3339) }
+
+// pageOf finds a URL's page in the workspace.
+func pageOf(ctx context.Context, st *store.Store, raw string) (int64, string, error) {
+	u, err := urlnorm.Normalize(raw)
+	if err != nil {
+		return 0, "", usageError{fmt.Errorf("%s: %w", raw, err)}
+	}
+	id, err := st.PageID(ctx, u)
+	if errors.Is(err, store.ErrNotFound) {
+		return 0, u, fmt.Errorf("%s is not in the workspace", u)
+	}
+	return id, u, err
+}
+
+func (e *env) historyCmd() *cobra.Command {
+	var headers bool
+	cmd := &cobra.Command{
+		Use:   "history URL",
+		Short: "The versions of a page: every content it had, with dates",
+		Long: `List the versions of a page, oldest first: when each content was first fetched, when the
+server last answered with it again, its status, size and title, and whether the 200 answer
+was in fact a dead page (soft-404: the site's error page; parked: a domain-parking page).
+Compare two with 'mundaneum diff URL --from N --to M'.`,
+		Args: usageArgs(cobra.ExactArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			st, err := e.open(ctx, true)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			id, u, err := pageOf(ctx, st, args[0])
+			if err != nil {
+				return err
+			}
+			vs, err := st.Versions(ctx, id)
+			if err != nil {
+				return err
+			}
+			if e.json {
+				out := historyJSON{URL: u, PageID: id, Versions: []versionJSON{}}
+				for i, v := range vs {
+					out.Versions = append(out.Versions, versionOut(i+1, v, headers))
+				}
+				return e.printJSON(out)
+			}
+			if len(vs) == 0 {
+				fmt.Fprintf(e.stdout, "%s: no version kept (never fetched with content)\n", u)
+				return nil
+			}
+			fmt.Fprintf(e.stdout, "%s: %d version(s)\n", u, len(vs))
+			for i, v := range vs {
+				e.printVersion(i+1, v)
+				if headers && v.Header != "" {
+					for _, l := range strings.Split(strings.TrimRight(v.Header, "\r\n"), "\r\n") {
+						fmt.Fprintf(e.stdout, "      %s\n", clean(l))
+					}
+				}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&headers, "headers", false, "show each version's response headers")
+	return cmd
+}
+
+func (e *env) printVersion(n int, v store.Version) {
+	var notes []string
+	if v.ConfirmedAt > 0 {
+		notes = append(notes, fmt.Sprintf("still so at %s (%d)", stamp(v.ConfirmedAt), v.ConfirmedStatus))
+	}
+	if v.Flag != "" {
+		notes = append(notes, "looks dead: "+v.Flag)
+	}
+	if v.Current {
+		notes = append(notes, "current")
+	}
+	if !v.Cached {
+		notes = append(notes, "body not kept")
+	}
+	line := fmt.Sprintf("  %2d  %s  %d  %s  %s", n, stamp(v.FetchedAt), v.Status, humanBytes(v.Size), clean(v.Title))
+	if len(notes) > 0 {
+		line += "  [" + strings.Join(notes, "; ") + "]"
+	}
+	fmt.Fprintln(e.stdout, line)
+}
+
+type diffJSON struct {
+	URL     string       `json:"url"`
+	PageID  int64        `json:"pageId"`
+	From    *versionJSON `json:"from"` // null: the page's first version, compared with nothing
+	To      versionJSON  `json:"to"`
+	Added   int          `json:"added"`
+	Removed int          `json:"removed"`
+	Ops     []history.Op `json:"ops"`
+}
+
+func (e *env) diffCmd() *cobra.Command {
+	var from, to string
+	var context int
+	var full bool
+	cmd := &cobra.Command{
+		Use:   "diff URL",
+		Short: "What changed in a page between two versions, word by word",
+		Long: `Compare the extracted text of two versions of a page, word by word: removed words are
+shown [-like this-] and added ones {+like this+} (in colour on a terminal).
+
+--from and --to name a version by its number in 'mundaneum history URL' (1 the oldest,
+-1 the newest) or by a time (2026-03-01, "2026-03-01 14:30", RFC 3339): the version in
+force then. By default --to is the newest version and --from the one before it.`,
+		Args: usageArgs(cobra.ExactArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			st, err := e.open(ctx, true)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			id, u, err := pageOf(ctx, st, args[0])
+			if err != nil {
+				return err
+			}
+			vs, err := st.Versions(ctx, id)
+			if err != nil {
+				return err
+			}
+			if len(vs) == 0 {
+				return fmt.Errorf("%s has no version to compare", u)
+			}
+			var fromID, toID int64
+			n := map[int64]int{}
+			for i, v := range vs {
+				n[v.ID] = i + 1
+			}
+			if to != "" {
+				v, err := history.Pick(vs, to)
+				if err != nil {
+					return usageError{fmt.Errorf("--to: %w", err)}
+				}
+				toID = v.ID
+			}
+			if from != "" {
+				v, err := history.Pick(vs, from)
+				if err != nil {
+					return usageError{fmt.Errorf("--from: %w", err)}
+				}
+				fromID = v.ID
+			}
+			c, err := history.Compare(ctx, st, id, fromID, toID)
+			if err != nil {
+				return err
+			}
+			if e.json {
+				out := diffJSON{URL: u, PageID: id, To: versionOut(n[c.To.ID], c.To, false), Added: c.Added,
+					Removed: c.Removed, Ops: c.Ops}
+				if c.From.ID != 0 {
+					f := versionOut(n[c.From.ID], c.From, false)
+					out.From = &f
+				}
+				if out.Ops == nil {
+					out.Ops = []history.Op{}
+				}
+				return e.printJSON(out)
+			}
+			e.printDiff(c, n, context, full)
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&from, "from", "", "the older version: a number from 'history' or a time")
+	f.StringVar(&to, "to", "", "the newer version: a number from 'history' or a time (default: the newest)")
+	f.IntVar(&context, "context", 8, "unchanged words shown around each change")
+	f.BoolVar(&full, "full", false, "show the whole text, not only the changes")
+	return cmd
+}
+
+func (e *env) printDiff(c history.Comparison, n map[int64]int, context int, full bool) {
+	w := e.stdout
+	label := func(v store.Version) string {
+		s := "#" + strconv.Itoa(n[v.ID]) + " of " + stamp(v.FetchedAt)
+		if v.Flag != "" {
+			s += " (looks dead: " + v.Flag + ")"
+		}
+		return s
+	}
+	if c.From.ID == 0 {
+		fmt.Fprintf(w, "%s: only one version, %s; everything in it is new\n", c.Page.URL, label(c.To))
+	} else {
+		fmt.Fprintf(w, "%s: %s -> %s: %d word(s) added, %d removed\n", c.Page.URL, label(c.From), label(c.To), c.Added, c.Removed)
+	}
+	if c.From.ID != 0 && c.From.Hash == c.To.Hash {
+		fmt.Fprintln(w, "the two versions have the same content")
+		return
+	}
+	ops := c.Ops
+	if !full {
+		ops = history.Hunks(ops, context)
+	}
+	color := isTerminal(w)
+	var b strings.Builder
+	for _, o := range ops {
+		t := cleanKeepLines(o.Text)
+		switch {
+		case o.Kind == history.Added && color:
+			b.WriteString("\x1b[32;1m" + t + "\x1b[0m")
+		case o.Kind == history.Removed && color:
+			b.WriteString("\x1b[31;9m" + t + "\x1b[0m")
+		case o.Kind == history.Added:
+			b.WriteString("{+" + t + "+}")
+		case o.Kind == history.Removed:
+			b.WriteString("[-" + t + "-]")
+		default:
+			b.WriteString(t)
+		}
+	}
+	fmt.Fprintln(w, b.String())
+}
+
+// cleanKeepLines is clean for text whose line breaks mean something.
+func cleanKeepLines(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		c := clean(l)
+		// Keep the spaces at the ends: they separate this piece from its neighbours.
+		if c != "" && strings.TrimLeft(l, " \t") != l {
+			c = " " + c
+		}
+		if c != "" && strings.TrimRight(l, " \t") != l {
+			c += " "
+		}
+		if c == "" && l != "" {
+			c = " "
+		}
+		lines[i] = c
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (e *env) retentionCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "retention [all | last N | none]",
+		Short: "How many versions of each page the workspace keeps, and the disk they take",
+		Long: `Without arguments, show the retention setting and what the history takes on disk.
+With one, set it and apply it at once:
+
+  all       keep every version (the default: a crawl is evidence)
+  last N    keep the newest N versions of each page
+  none      keep only each page's content now (no history)
+
+Applying it deletes the versions beyond it and the bodies nothing names any more.`,
+		Args: usageArgs(cobra.RangeArgs(0, 2)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			var r store.Retention
+			switch {
+			case len(args) == 0:
+			case args[0] == store.KeepLast && len(args) == 2:
+				n, err := strconv.Atoi(args[1])
+				if err != nil {
+					return usageError{fmt.Errorf("last N: %q is not a number", args[1])}
+				}
+				r = store.Retention{Keep: store.KeepLast, Last: n}
+			case (args[0] == store.KeepAll || args[0] == store.KeepNone) && len(args) == 1:
+				r = store.Retention{Keep: args[0]}
+			default:
+				return usageError{fmt.Errorf("usage: retention [all | last N | none]")}
+			}
+			if err := r.Valid(); len(args) > 0 && err != nil {
+				return usageError{err}
+			}
+			st, err := e.open(ctx, len(args) == 0)
+			if err != nil {
+				return err
+			}
+			defer st.Close()
+			var pr store.Prune
+			if len(args) > 0 {
+				if pr, err = st.SetRetention(ctx, r); err != nil {
+					return err
+				}
+			}
+			cur, err := st.Retention(ctx)
+			if err != nil {
+				return err
+			}
+			u, err := st.HistoryUsage(ctx)
+			if err != nil {
+				return err
+			}
+			if e.json {
+				return e.printJSON(map[string]any{"keep": cur.Keep, "last": cur.Last, "versions": u.Versions,
+					"pagesWithHistory": u.Pages, "historyBodies": u.Bodies, "historyBytes": u.Bytes,
+					"unnamedBodies": u.Unnamed, "unnamedBytes": u.UnnamedBytes,
+					"pruned": map[string]any{"versions": pr.Versions, "bodies": pr.Bodies, "bytes": pr.Bytes}})
+			}
+			if len(args) > 0 {
+				fmt.Fprintf(e.stdout, "pruned %d version(s) and %d bod(ies), %s\n", pr.Versions, pr.Bodies, humanBytes(pr.Bytes))
+			}
+			policy := "every version"
+			switch cur.Keep {
+			case store.KeepLast:
+				policy = fmt.Sprintf("the newest %d versions of each page", cur.Last)
+			case store.KeepNone:
+				policy = "no history (each page's content now only)"
+			}
+			fmt.Fprintf(e.stdout, "keeps %s\n%d version(s); %d page(s) with more than one\n", policy, u.Versions, u.Pages)
+			fmt.Fprintf(e.stdout, "earlier versions' bodies: %d, %s\n", u.Bodies, humanBytes(u.Bytes))
+			if u.Unnamed > 0 {
+				fmt.Fprintf(e.stdout, "bodies nothing names (older workspaces): %d, %s; setting a retention frees them\n",
+					u.Unnamed, humanBytes(u.UnnamedBytes))
+			}
+			return nil
+		},
+	}
+}
