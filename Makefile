@@ -27,7 +27,7 @@ DIST := frontend/dist/index.html
 # Steps depend on each other's side effects (setup installs what the rest use): one at a time.
 .NOTPARALLEL:
 
-.PHONY: help setup build run test test-go lint test-frontend smoke bindings frontend clean bench bench-window relevance bench-search bench-graph check-build fuzz bench-library
+.PHONY: help setup build run test test-go lint test-frontend smoke bindings frontend clean bench bench-window relevance bench-search bench-graph check-build fuzz bench-library bench-warc
 
 help: ## list the targets
 	@awk 'BEGIN { FS = ":.*## " } /^[a-z-]+:.*## / { printf "  make %-14s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
@@ -148,3 +148,6 @@ bench-library: build ## the library: import 100k bookmarks, search in it, open 1
 	CGO_ENABLED=0 go run ./scripts/benchlibrary -bookmarks "$(or $(BOOKMARKS),100000)" -queries "$(or $(QUERIES),2000)" \
 		-open "$(or $(OPEN),10000)" -bin "$(BIN)"
 	cd frontend && node e2e/library-perf.mjs --db "$${TMPDIR:-/tmp}/mundaneum-benchlibrary/big-$(or $(OPEN),10000).mundaneum" --bin "$(CURDIR)/$(BIN)"
+
+bench-warc: ## import of a synthetic WARC file of MB MiB: pages/s and peak RSS (MB=1024 KEEP=DIR)
+	MB="$(or $(MB),1024)" scripts/bench-warc.sh

@@ -57,6 +57,7 @@ type record struct {
 type item struct {
 	rec    *record
 	result *store.Result
+	body   []byte // the page's content, decoded
 	target store.Target
 	kind   int
 }
@@ -76,12 +77,19 @@ type warcImport struct {
 	crawl  int64
 	hashes map[string]string // WARC payload digest -> content hash, of responses stored
 	dirty  bool              // a result was saved since the writer's last flush
-	start  time.Time
+	// What this import saved, so that revisits need neither a commit nor a read: each
+	// page's content hash (up to maxCurrent pages, then overflow), and the latest bodies.
+	current  map[string]string
+	overflow bool
+	bodies   map[string][]byte
+	queue    []string // bodies' hashes, oldest first
+	held     int      // bytes in bodies
+	start    time.Time
 }
 
 func importWARC(ctx context.Context, st *store.Store, r io.Reader, opt ImportOptions) (ImportReport, error) {
 	im := &warcImport{st: st, opt: opt, rep: ImportReport{Format: "warc", Problems: []Problem{}},
-		hashes: map[string]string{}, start: time.Now()}
+		hashes: map[string]string{}, current: map[string]string{}, bodies: map[string][]byte{}, start: time.Now()}
 	cfg, _ := json.Marshal(map[string]any{"import": map[string]string{"format": "warc", "file": opt.Name}})
 	c, err := st.CreateCrawl(ctx, "import warc "+opt.Name+" "+time.Now().UTC().Format(time.RFC3339Nano),
 		[]string{}, store.ScopeImport, cfg)
@@ -337,6 +345,7 @@ func (im *warcImport) prepare(ctx context.Context, rec *record) item {
 			return item{rec: rec}
 		}
 		im.summarize(ctx, r, u, rec, body)
+		it.body = body
 	}
 	return it
 }
@@ -383,46 +392,42 @@ func (im *warcImport) save(ctx context.Context, it item) error {
 	case itemSkip:
 		im.rep.Ignored++
 		return nil
-	case itemRevisit, itemConfirm:
-		// What the revisit refers to may still be in the writer's open batch: commit it so
-		// that the lookups below see it.
-		if im.dirty {
-			if err := im.st.Writer().Flush(ctx); err != nil {
-				return err
-			}
-			im.dirty = false
-		}
 	}
 	switch it.kind {
 	case itemRevisit:
 		hash, ok := im.hashes[rec.digest]
 		if !ok && rec.refersTo != "" {
 			if u, err := urlnorm.Normalize(rec.refersTo); err == nil {
-				if id, err := im.st.PageID(ctx, u); err == nil {
-					if p, err := im.st.Page(ctx, id); err == nil {
-						hash = p.Hash
-					}
+				if hash, _, err = im.pageHash(ctx, u); err != nil {
+					return err
 				}
 			}
 		}
-		body, err := im.st.BlobBody(ctx, hash)
-		if hash == "" || err != nil || (rec.digest != "" && !strings.EqualFold(warc.Digest(body), rec.digest) &&
-			strings.HasPrefix(strings.ToLower(rec.digest), "sha1:")) {
+		var body []byte
+		if hash != "" {
+			var err error
+			if body, err = im.body(ctx, hash); err != nil && !errors.Is(err, store.ErrNotFound) {
+				return err
+			}
+		}
+		if body == nil || (strings.HasPrefix(strings.ToLower(rec.digest), "sha1:") && !strings.EqualFold(warc.Digest(body), rec.digest)) {
 			im.rep.problem(rec.where, rec.uri, "a revisit of a record that is neither in this file before it nor in the workspace")
 			return nil
 		}
-		if id, err := im.st.PageID(ctx, it.result.URL); err == nil {
-			if p, err := im.st.Page(ctx, id); err == nil && p.Hash == hash {
-				// The page has this content already: the revisit confirms it.
-				it.kind = itemConfirm
-				r := it.result
-				r.State, r.Unchanged = store.StateFetched, true
-				if r.Status < 200 || r.Status > 299 {
-					r.Status = http.StatusOK
-				}
-				im.rep.Revisits++
-				break
+		cur, _, err := im.pageHash(ctx, it.result.URL)
+		if err != nil {
+			return err
+		}
+		if cur == hash {
+			// The page has this content already: the revisit confirms it.
+			it.kind = itemConfirm
+			r := it.result
+			r.State, r.Unchanged = store.StateFetched, true
+			if r.Status < 200 || r.Status > 299 {
+				r.Status = http.StatusOK
 			}
+			im.rep.Revisits++
+			break
 		}
 		u, _ := urlnorm.Parse(it.result.URL)
 		if rec.header == nil {
@@ -433,9 +438,14 @@ func (im *warcImport) save(ctx context.Context, it item) error {
 		}
 		im.summarize(ctx, it.result, u, rec, body)
 		it.result.Blob = nil // stored already
+		it.body = body
 		im.rep.Revisits++
 	case itemConfirm:
-		if _, err := im.st.PageID(ctx, it.result.URL); err != nil {
+		_, exists, err := im.pageHash(ctx, it.result.URL)
+		if err != nil {
+			return err
+		}
+		if !exists {
 			im.rep.problem(rec.where, rec.uri, "a not-modified revisit of a page the workspace does not hold")
 			return nil
 		}
@@ -446,6 +456,12 @@ func (im *warcImport) save(ctx context.Context, it item) error {
 		return err
 	}
 	im.dirty = true
+	switch _, known := im.current[it.result.URL]; {
+	case it.kind == itemContent || it.kind == itemRevisit:
+		im.remember(it.result.URL, it.result.Hash, it.body)
+	case it.kind == itemOther && !known:
+		im.remember(it.result.URL, "", nil) // the page exists now, with no content
+	}
 	switch it.kind {
 	case itemContent, itemRevisit:
 		im.rep.Pages++
@@ -465,3 +481,73 @@ func (im *warcImport) save(ctx context.Context, it item) error {
 // maxDigests bounds the payload digests an import remembers for revisits (beyond it, a
 // revisit finds its content through the page it refers to).
 const maxDigests = 1 << 20
+
+// Bounds of what an import remembers of what it saved.
+const (
+	maxCurrent     = 1 << 18
+	bodyCacheBytes = 64 << 20
+)
+
+// remember notes what was saved for url: its content hash and body.
+func (im *warcImport) remember(url, hash string, body []byte) {
+	if _, ok := im.current[url]; ok || len(im.current) < maxCurrent {
+		im.current[url] = hash
+	} else {
+		im.overflow = true
+	}
+	if hash == "" || body == nil || im.bodies[hash] != nil || len(body) > bodyCacheBytes/4 {
+		return
+	}
+	im.bodies[hash] = body
+	im.queue = append(im.queue, hash)
+	im.held += len(body)
+	for im.held > bodyCacheBytes {
+		old := im.queue[0]
+		im.queue = im.queue[1:]
+		im.held -= len(im.bodies[old])
+		delete(im.bodies, old)
+	}
+}
+
+// flush commits the writer's open batch, so that reads see what this import saved.
+func (im *warcImport) flush(ctx context.Context) error {
+	if !im.dirty {
+		return nil
+	}
+	im.dirty = false
+	return im.st.Writer().Flush(ctx)
+}
+
+// pageHash returns the content hash of the page at url ("" when it has none) and whether
+// the workspace holds the page.
+func (im *warcImport) pageHash(ctx context.Context, url string) (string, bool, error) {
+	if h, ok := im.current[url]; ok {
+		return h, true, nil
+	}
+	if im.overflow {
+		if err := im.flush(ctx); err != nil {
+			return "", false, err
+		}
+	}
+	// Otherwise a page this import did not save was committed before it began.
+	id, err := im.st.PageID(ctx, url)
+	if errors.Is(err, store.ErrNotFound) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, err
+	}
+	p, err := im.st.Page(ctx, id)
+	return p.Hash, err == nil, err
+}
+
+// body returns the content with hash, from memory or the workspace.
+func (im *warcImport) body(ctx context.Context, hash string) ([]byte, error) {
+	if b, ok := im.bodies[hash]; ok {
+		return b, nil
+	}
+	if err := im.flush(ctx); err != nil {
+		return nil, err
+	}
+	return im.st.BlobBody(ctx, hash)
+}
