@@ -532,6 +532,14 @@ func TestImportHeritrixStyle(t *testing.T) {
 			if got := hits(t, st, "incarnata"); len(got) != 1 {
 				t.Errorf("search incarnata: %v", got)
 			}
+			// Search by time: the archive's dates, not the import's.
+			for q, want := range map[string]int{"incarnata fetched:2026-01-05": 1, "incarnata fetched:<2026-01-05": 0,
+				"incarnata fetched:>2026-01-04": 1, "incarnata changed:>2026-01-05": 0, "incarnata changed:2026-01": 1,
+				"survey changed:<=2026": 1, "survey changed:>2026": 0} {
+				if got := hits(t, st, q); len(got) != want {
+					t.Errorf("search %s: %v, want %d", q, got, want)
+				}
+			}
 		})
 	}
 }

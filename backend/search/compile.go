@@ -3,6 +3,7 @@ package search
 import (
 	"strconv"
 	"strings"
+	"time"
 
 	"mundaneum/backend/urlnorm"
 )
@@ -430,6 +431,28 @@ func (c *compiler) filter(f *Filter) string {
 	case "after":
 		c.bind(v)
 		return dateSQL + ` >= ?`
+	case "changed", "fetched":
+		col := `p.fetched_at`
+		if f.Field == "changed" {
+			col = `p.changed_at`
+		}
+		from, to, op := timeSpan(v)
+		switch op {
+		case ">":
+			c.bind(to)
+			return col + ` >= ?`
+		case ">=":
+			c.bind(from)
+			return col + ` >= ?`
+		case "<":
+			c.bind(from)
+			return col + ` < ?`
+		case "<=":
+			c.bind(to)
+			return col + ` < ?`
+		}
+		c.bind(from, to)
+		return col + ` >= ? AND ` + col + ` < ?`
 	case "status":
 		if strings.HasSuffix(v, "xx") {
 			d := int(v[0]-'0') * 100
@@ -486,4 +509,21 @@ func containsStr(ss []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// timeSpan reads a changed: or fetched: filter's value (a comparison and a day, a month or
+// a year, as filter makes it): the span's start and end in unix milliseconds (UTC) and the
+// comparison.
+func timeSpan(v string) (from, to int64, op string) {
+	d := strings.TrimLeft(v, "<>=")
+	op = v[:len(v)-len(d)]
+	for _, l := range []struct {
+		layout     string
+		y, m, days int
+	}{{"2006-01-02", 0, 0, 1}, {"2006-01", 0, 1, 0}, {"2006", 1, 0, 0}} {
+		if t, err := time.Parse(l.layout, d); err == nil {
+			return t.UnixMilli(), t.AddDate(l.y, l.m, l.days).UnixMilli(), op
+		}
+	}
+	return 0, 0, op
 }

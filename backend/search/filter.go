@@ -152,6 +152,20 @@ func filter(name, v string, n *notes) Node {
 			return bad("it takes a date: YYYY, YYYY-MM or YYYY-MM-DD")
 		}
 		return &Filter{Field: name, Value: d}
+	case "changed", "fetched":
+		// A comparison and a day, a month or a year: >2026-01-01, <2026-03, 2025.
+		rest := strings.TrimLeft(v, "<>=")
+		op := v[:len(v)-len(rest)]
+		if op == "=" {
+			op = ""
+		}
+		for _, layout := range []string{"2006-01-02", "2006-01", "2006"} {
+			t, err := time.Parse(layout, rest)
+			if err == nil && t.Year() >= 1970 && t.Year() <= 9999 && (op == "" || op == ">" || op == "<" || op == ">=" || op == "<=") {
+				return &Filter{Field: name, Value: op + t.Format(layout)}
+			}
+		}
+		return bad("it takes a date with an optional comparison: >2026-01-01, <2026-03, 2025")
 	case "status":
 		if is, ok := isValues[lv]; ok {
 			return &Filter{Field: "is", Value: is}

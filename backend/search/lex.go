@@ -48,6 +48,7 @@ var fieldNames = map[string]string{
 	"type":    "type",
 	"inlinks": "inlinks", "linkto": "linkto",
 	"before": "before", "after": "after",
+	"changed": "changed", "fetched": "fetched",
 	"status": "status", "is": "is",
 	"lang": "lang", "crawl": "crawl", "folder": "folder", "tag": "tag",
 	"problem": "problem", "problems": "problem",

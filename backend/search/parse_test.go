@@ -3,6 +3,7 @@ package search
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // parseCases are queries with their syntax trees (canonical String form, "" for none) and
@@ -228,5 +229,41 @@ func TestDistance(t *testing.T) {
 	}
 	if got := distance([]rune("abcdef"), []rune("uvwxyz"), 2); got != 3 {
 		t.Errorf("bounded distance = %d, want 3", got)
+	}
+}
+
+func TestTimeFilters(t *testing.T) {
+	for _, c := range []struct{ q, want, note string }{
+		{"changed:>2026-01-01", `changed:">2026-01-01"`, ""},
+		{"fetched:<2026-03 otlet", `AND(fetched:"<2026-03" otlet)`, ""},
+		{"changed:2025", `changed:"2025"`, ""},
+		{`changed:">2026-01-01"`, `changed:">2026-01-01"`, ""},
+		{"changed:>=2026-02-30", "", "comparison"},
+		{"fetched:soon", "", "comparison"},
+	} {
+		q := Parse(c.q)
+		got := ""
+		if q.Root != nil {
+			got = q.Root.String()
+		}
+		if got != c.want || (c.note != "") != (len(q.Notes) > 0) || (c.note != "" && !strings.Contains(strings.Join(q.Notes, " "), c.note)) {
+			t.Errorf("Parse(%q) = %q %v, want %q with a note about %q", c.q, got, q.Notes, c.want, c.note)
+		}
+	}
+	for _, c := range []struct {
+		v        string
+		from, to string
+		op       string
+	}{
+		{">2026-01-01", "2026-01-01", "2026-01-02", ">"},
+		{"<=2026-02", "2026-02-01", "2026-03-01", "<="},
+		{"2025", "2025-01-01", "2026-01-01", ""},
+	} {
+		from, to, op := timeSpan(c.v)
+		f, _ := time.Parse("2006-01-02", c.from)
+		e, _ := time.Parse("2006-01-02", c.to)
+		if from != f.UnixMilli() || to != e.UnixMilli() || op != c.op {
+			t.Errorf("timeSpan(%q) = %d %d %q", c.v, from, to, op)
+		}
 	}
 }
