@@ -56,6 +56,10 @@ export namespace app {
 	    refresh: boolean;
 	    rules: string;
 	}
+	export interface DiffOp {
+	    kind: string;
+	    text: string;
+	}
 	export interface FacetCount {
 	    value: string;
 	    count: number;
@@ -284,11 +288,37 @@ export namespace app {
 	    linksOut: LinkRef[];
 	    linksIn: LinkRef[];
 	}
+	export interface PageVersion {
+	    id: number;
+	    n: number;
+	    fetchedAt: string;
+	    confirmedAt: string;
+	    confirmedStatus: number;
+	    status: number;
+	    size: number;
+	    contentType: string;
+	    title: string;
+	    flag: string;
+	    current: boolean;
+	    cached: boolean;
+	    crawlId: number;
+	}
+	export interface PageDiff {
+	    pageId: number;
+	    url: string;
+	    from?: PageVersion;
+	    to: PageVersion;
+	    added: number;
+	    removed: number;
+	    same: boolean;
+	    ops: DiffOp[];
+	}
 	export interface PageRelations {
 	    links: graph.Links;
 	    elements: graph.Element[];
 	    clickDepth: graph.Depth;
 	}
+	
 	export interface Result {
 	    pageId: number;
 	    url: string;

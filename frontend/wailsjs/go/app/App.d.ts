@@ -9,6 +9,8 @@ export function CheckRules(arg1:string):Promise<app.RulesCheck>;
 
 export function ChooseWorkspace(arg1:boolean):Promise<string>;
 
+export function ComparePageVersions(arg1:number,arg2:number,arg3:number,arg4:boolean):Promise<app.PageDiff>;
+
 export function CrawlDefaults():Promise<app.CrawlRequest>;
 
 export function CrawlPages(arg1:number,arg2:string,arg3:number,arg4:number):Promise<app.CrawlPages>;
@@ -77,6 +79,8 @@ export function Orphans(arg1:number,arg2:number):Promise<graph.Orphans>;
 
 export function Page(arg1:number):Promise<app.Page>;
 
+export function PageVersions(arg1:number):Promise<Array<app.PageVersion>>;
+
 export function PauseCrawl(arg1:number):Promise<void>;
 
 export function ResumeCrawl(arg1:number):Promise<app.Crawl>;
@@ -94,6 +98,8 @@ export function StartCrawl(arg1:app.CrawlRequest):Promise<app.Crawl>;
 export function Status():Promise<app.Status>;
 
 export function TestRules(arg1:string,arg2:string):Promise<app.RulesTest>;
+
+export function VersionCopy(arg1:number):Promise<app.OfflineCopy>;
 
 export function Views():Promise<Array<app.View>>;
 

@@ -14,6 +14,10 @@ export function ChooseWorkspace(arg1) {
   return window['go']['app']['App']['ChooseWorkspace'](arg1);
 }
 
+export function ComparePageVersions(arg1, arg2, arg3, arg4) {
+  return window['go']['app']['App']['ComparePageVersions'](arg1, arg2, arg3, arg4);
+}
+
 export function CrawlDefaults() {
   return window['go']['app']['App']['CrawlDefaults']();
 }
@@ -150,6 +154,10 @@ export function Page(arg1) {
   return window['go']['app']['App']['Page'](arg1);
 }
 
+export function PageVersions(arg1) {
+  return window['go']['app']['App']['PageVersions'](arg1);
+}
+
 export function PauseCrawl(arg1) {
   return window['go']['app']['App']['PauseCrawl'](arg1);
 }
@@ -184,6 +192,10 @@ export function Status() {
 
 export function TestRules(arg1, arg2) {
   return window['go']['app']['App']['TestRules'](arg1, arg2);
+}
+
+export function VersionCopy(arg1) {
+  return window['go']['app']['App']['VersionCopy'](arg1);
 }
 
 export function Views() {

@@ -1,0 +1,139 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"net/url"
+
+	"mundaneum/backend/fetch"
+	"mundaneum/backend/history"
+	"mundaneum/backend/sanitize"
+	"mundaneum/backend/store"
+)
+
+// PageVersion is one content a page had.
+type PageVersion struct {
+	ID              int64  `json:"id"`
+	N               int    `json:"n"` // 1 for the oldest
+	FetchedAt       string `json:"fetchedAt"`
+	ConfirmedAt     string `json:"confirmedAt"` // "" when never answered again with it
+	ConfirmedStatus int    `json:"confirmedStatus"`
+	Status          int    `json:"status"`
+	Size            int64  `json:"size"`
+	ContentType     string `json:"contentType"`
+	Title           string `json:"title"`
+	Flag            string `json:"flag"` // "soft-404", "parked" or ""
+	Current         bool   `json:"current"`
+	Cached          bool   `json:"cached"` // its body is kept: it can be compared and opened
+	CrawlID         int64  `json:"crawlId"`
+}
+
+// DiffOp is a piece of a diff: "=" text both versions have, "+" added, "-" removed.
+type DiffOp struct {
+	Kind string `json:"kind"`
+	Text string `json:"text"`
+}
+
+// PageDiff is what changed in a page's extracted text between two versions.
+type PageDiff struct {
+	PageID  int64        `json:"pageId"`
+	URL     string       `json:"url"`
+	From    *PageVersion `json:"from"` // nil: To is the first version
+	To      PageVersion  `json:"to"`
+	Added   int          `json:"added"` // words
+	Removed int          `json:"removed"`
+	Same    bool         `json:"same"` // the two versions have the same content
+	Ops     []DiffOp     `json:"ops"`
+}
+
+func versionDTO(n int, v store.Version) PageVersion {
+	out := PageVersion{ID: v.ID, N: n, FetchedAt: rfc3339(v.FetchedAt), ConfirmedStatus: v.ConfirmedStatus, Status: v.Status,
+		Size: v.Size, ContentType: v.ContentType, Title: v.Title, Flag: v.Flag, Current: v.Current, Cached: v.Cached,
+		CrawlID: v.CrawlID}
+	if v.ConfirmedAt > 0 {
+		out.ConfirmedAt = rfc3339(v.ConfirmedAt)
+	}
+	return out
+}
+
+// PageVersions lists the versions of a page, oldest first.
+func (a *App) PageVersions(pageID int64) ([]PageVersion, error) {
+	vs, err := a.ws().st.Versions(context.Background(), pageID)
+	if err != nil {
+		return nil, apiError(err)
+	}
+	out := make([]PageVersion, 0, len(vs))
+	for i, v := range vs {
+		out = append(out, versionDTO(i+1, v))
+	}
+	return out, nil
+}
+
+// diffContext is the unchanged words shown around each change unless the whole text is asked.
+const diffContext = 12
+
+// ComparePageVersions diffs two versions of a page word by word (fromID 0: the version
+// before toID; toID 0: the newest). Without full, unchanged text far from any change is cut
+// to "…".
+func (a *App) ComparePageVersions(pageID, fromID, toID int64, full bool) (PageDiff, error) {
+	ctx := context.Background()
+	st := a.ws().st
+	vs, err := st.Versions(ctx, pageID)
+	if err != nil {
+		return PageDiff{}, apiError(err)
+	}
+	c, err := history.Compare(ctx, st, pageID, fromID, toID)
+	if errors.Is(err, history.ErrNoVersion) {
+		return PageDiff{}, &Error{Code: CodeNotFound, Message: err.Error()}
+	}
+	if err != nil {
+		return PageDiff{}, apiError(err)
+	}
+	n := map[int64]int{}
+	for i, v := range vs {
+		n[v.ID] = i + 1
+	}
+	out := PageDiff{PageID: pageID, URL: c.Page.URL, To: versionDTO(n[c.To.ID], c.To), Added: c.Added, Removed: c.Removed,
+		Ops: []DiffOp{}}
+	if c.From.ID != 0 {
+		f := versionDTO(n[c.From.ID], c.From)
+		out.From = &f
+		out.Same = c.From.Hash == c.To.Hash
+	}
+	ops := c.Ops
+	if !full {
+		ops = history.Hunks(ops, diffContext)
+	}
+	for _, o := range ops {
+		out.Ops = append(out.Ops, DiffOp{Kind: string(o.Kind), Text: o.Text})
+	}
+	return out, nil
+}
+
+// VersionCopy returns one version's offline copy, sanitised as OfflineCopy's.
+func (a *App) VersionCopy(versionID int64) (OfflineCopy, error) {
+	ctx := context.Background()
+	st := a.ws().st
+	v, err := st.Version(ctx, versionID)
+	if err != nil {
+		return OfflineCopy{}, apiError(err)
+	}
+	p, err := st.Page(ctx, v.PageID)
+	if err != nil {
+		return OfflineCopy{}, apiError(err)
+	}
+	body, err := st.BlobBody(ctx, v.Hash)
+	if err != nil {
+		return OfflineCopy{}, apiError(err)
+	}
+	c := OfflineCopy{PageID: v.PageID, URL: p.URL, Title: v.Title, ContentType: v.ContentType, FetchedAt: rfc3339(v.FetchedAt)}
+	c.Text = history.TextOf(body, v.ContentType, v.Charset, p.URL).String()
+	base, _ := url.Parse(p.URL)
+	utf8, _ := fetch.DecodeText(body, "text/html; charset="+v.Charset)
+	if v.ContentType == "text/plain" {
+		c.Document = sanitize.Text(string(utf8), v.Title)
+	} else {
+		c.Document = sanitize.HTML(utf8, base, v.Title)
+	}
+	return c, nil
+}
