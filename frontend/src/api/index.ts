@@ -5,7 +5,7 @@ import * as runtime from '../../wailsjs/runtime/runtime';
 import type {
   Crawl, CrawlPages, CrawlRequest, Events, GraphData, LibAdded, LibDetail, LibEdit, LibExport, LibImport, LibInput,
   LibPage, LibPosting, LibRecent, LibRemoval, LibRendered, LibSearchResults, LibTag, OfflineCopy, Orphans, Page,
-  PageRelations, PathResult, RulesCheck, RulesTest, SearchResults, Settings, Status, Tree, View, ViewResults,
+  PageDiff, PageRelations, PageVersion, PathResult, RulesCheck, RulesTest, SearchResults, Settings, Status, Tree, View, ViewResults,
   WorkspaceInfo,
 } from './types';
 
@@ -128,6 +128,25 @@ export async function crawlPages(crawlId: number, state = '', offset = 0, limit 
  */
 export function offlineCopy(id: number): Promise<OfflineCopy> {
   return call(() => App.OfflineCopy(id));
+}
+
+/** The versions of a page (every content it had), oldest first. */
+export async function pageVersions(pageId: number): Promise<PageVersion[]> {
+  return (await call(() => App.PageVersions(pageId))) ?? [];
+}
+
+/**
+ * A word diff of two versions' extracted text (fromId 0: the version before toId; toId 0:
+ * the newest). Its pieces are text: render them as text, never as HTML.
+ */
+export async function comparePageVersions(pageId: number, fromId: number, toId: number, full = false): Promise<PageDiff> {
+  const d = await call(() => App.ComparePageVersions(pageId, fromId, toId, full));
+  return { ...d, ops: d.ops ?? [] } as PageDiff;
+}
+
+/** One version's offline copy, sanitised as offlineCopy's. */
+export function versionCopy(versionId: number): Promise<OfflineCopy> {
+  return call(() => App.VersionCopy(versionId));
 }
 
 /** Parses rule text: its highlighting, and its canonical form or its error (line, column). */

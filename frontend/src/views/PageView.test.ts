@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 vi.mock('../../wailsjs/runtime/runtime', () => ({ BrowserOpenURL: vi.fn() }));
 vi.mock('../api', async (importOriginal) => {
   const orig = await importOriginal<typeof import('../api')>();
-  return { ...orig, page: vi.fn(), offlineCopy: vi.fn() };
+  return { ...orig, page: vi.fn(), offlineCopy: vi.fn(), pageVersions: vi.fn(async () => []) };
 });
 
 import { offlineCopy, page, type Page } from '../api';
