@@ -107,7 +107,9 @@ type Result struct {
 	Alternates int    `json:"alternates"`
 	Reason     string `json:"reason"` // why it failed, was skipped or redirected
 	FetchedAt  string `json:"fetchedAt"`
-	New        bool   `json:"new"` // (an opened view) new or changed since it was last opened
+	New        bool   `json:"new"`       // (an opened view) new or changed since it was last opened
+	ChangedAt  string `json:"changedAt"` // when its content last changed (or it was found)
+	Versions   int    `json:"versions"`  // contents kept of it: more than one means it changed
 }
 
 // Status is the workspace's counts.

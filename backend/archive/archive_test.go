@@ -262,6 +262,10 @@ func TestWARCExportImport(t *testing.T) {
 	if got := hits(t, dst, "zygomorph"); len(got) != 1 || got[0] != base+"/a.html" {
 		t.Errorf("search zygomorph: %v", got)
 	}
+	if res, err := search.New(dst.ReadDB()).Search(ctx, search.Request{Query: "zygomorph"}); err != nil ||
+		res.Results[0].Versions != 2 || res.Results[0].ChangedAt != a[1].FetchedAt {
+		t.Errorf("a changed result says so: %+v %v", res.Results, err)
+	}
 	// b.html and c.html have the same content: search shows it once, as for the crawl.
 	if got := hits(t, dst, "Dactylorhiza"); len(got) != 1 || (got[0] != base+"/b.html" && got[0] != base+"/c.html") {
 		t.Errorf("search Dactylorhiza: %v", got)

@@ -62,7 +62,8 @@ func (s *Searcher) present(ctx context.Context, root Node, page []hit, best floa
 func (s *Searcher) metadata(ctx context.Context, page []hit) (map[int64]*Result, map[int64]string, map[string]int, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT p.id, p.url, coalesce(p.title, ''), coalesce(h.origin, ''),
 		coalesce(p.content_type, ''), coalesce(p.status, 0), p.state, coalesce(p.reason, ''), coalesce(p.fetched_at, 0),
-		coalesce(p.changed_at, p.discovered_at), coalesce(p.hash, '')
+		coalesce(p.changed_at, p.discovered_at), coalesce(p.hash, ''),
+		(SELECT count(*) FROM versions v WHERE v.page_id = p.id)
 		FROM pages p LEFT JOIN hosts h ON h.id = p.host_id WHERE p.id IN (SELECT value FROM json_each(?))`, idsJSON(page))
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("results: %w", err)
@@ -73,7 +74,7 @@ func (s *Searcher) metadata(ctx context.Context, page []hit) (map[int64]*Result,
 		var r Result
 		var ct, hash string
 		if err := rows.Scan(&r.PageID, &r.URL, &r.Title, &r.Host, &ct, &r.Status, &r.State, &r.Reason, &r.FetchedAt,
-			&r.ChangedAt, &hash); err != nil {
+			&r.ChangedAt, &hash, &r.Versions); err != nil {
 			rows.Close()
 			return nil, nil, nil, err
 		}

@@ -70,6 +70,8 @@ type Result struct {
 	ChangedAt  int64 // unix ms: when its content last changed (or it was found)
 	// New is set by OpenView: the page is new or changed since the view was last opened.
 	New bool
+	// Versions counts the contents kept of the page: more than one means it changed.
+	Versions int
 }
 
 // FacetCount is one value of a facet, with the query term that narrows to it.

@@ -11,7 +11,7 @@ type G = { runtime?: unknown };
 function result(url: string, title: string, over = {}) {
   return {
     pageId: 7, url, title, host: 'https://example.org', type: 'html', state: 'fetched', status: 200,
-    score: 1000, snippet: ['a ', 'b'], copies: 0, alternates: 0, reason: '', new: false, fetchedAt: '', ...over,
+    score: 1000, snippet: ['a ', 'b'], copies: 0, alternates: 0, reason: '', new: false, fetchedAt: '', changedAt: '', versions: 1, ...over,
   };
 }
 
@@ -65,5 +65,20 @@ describe('ResultItem', () => {
     const one = render(ResultItem, { result: result('https://example.org/y', 't', { copies: 1 }) });
     expect(one.container.textContent).toContain('1 identical copy');
     expect(one.container.querySelector('li')!.getAttribute('tabindex')).toBe('-1');
+  });
+});
+
+describe('ResultItem in an opened view', () => {
+  it('links a page that changed since the view was last opened to its diff', () => {
+    const changed = { new: true, changedAt: '2026-02-02T00:00:00Z', versions: 2 };
+    const { container } = render(ResultItem, { result: result('https://example.org/x', 't', changed) });
+    const link = container.querySelector('a.changed')!;
+    expect(link.getAttribute('href')).toBe('#/page/7');
+    expect(link.textContent).toContain('see the diff');
+    // Not for a page that is new (one version), nor outside a view.
+    for (const over of [{ ...changed, versions: 1 }, { ...changed, new: false }]) {
+      const r = render(ResultItem, { result: result('https://example.org/y', 't', over) });
+      expect(r.container.querySelector('a.changed')).toBeNull();
+    }
   });
 });

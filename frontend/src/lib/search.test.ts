@@ -18,7 +18,7 @@ function results(q: string, over: Partial<SearchResults> = {}): SearchResults {
     tookMs: 1.5,
     results: [0, 1].map((i) => ({
       pageId: i + 1, url: `https://example.org/${q}/${i}`, title: `${q} ${i}`, host: 'example.org', type: 'html',
-      state: 'fetched', status: 200, score: 1000 - i, snippet: ['', q], copies: 0, alternates: 0, reason: '', new: false, fetchedAt: '',
+      state: 'fetched', status: 200, score: 1000 - i, snippet: ['', q], copies: 0, alternates: 0, reason: '', new: false, fetchedAt: '', changedAt: '', versions: 1,
     })),
     facets: {},
     facetsApprox: false,

@@ -25,7 +25,7 @@ function results(q: string, over: Partial<SearchResults> = {}): SearchResults {
     tookMs: 2.25,
     results: [0, 1, 2].map((i) => ({
       pageId: 10 + i, url: `https://example.org/${i}`, title: `Card ${i}`, host: 'example.org', type: 'html',
-      state: 'fetched', status: 200, score: 1000 - i, snippet: ['about ', q, ' and more'], copies: i === 1 ? 2 : 0, alternates: 0, reason: '', new: false, fetchedAt: '',
+      state: 'fetched', status: 200, score: 1000 - i, snippet: ['about ', q, ' and more'], copies: i === 1 ? 2 : 0, alternates: 0, reason: '', new: false, fetchedAt: '', changedAt: '', versions: 1,
     })),
     facets: {
       host: [

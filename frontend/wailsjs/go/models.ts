@@ -334,6 +334,8 @@ export namespace app {
 	    reason: string;
 	    fetchedAt: string;
 	    new: boolean;
+	    changedAt: string;
+	    versions: number;
 	}
 	export interface RuleError {
 	    line: number;
