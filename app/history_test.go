@@ -97,3 +97,62 @@ func isCode(err error, code string) bool {
 	var e *Error
 	return errors.As(err, &e) && e.Code == code
 }
+
+func TestArchivesThroughBoundAPI(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, `<title>Page %s</title><a href="/a">to a</a>`, r.URL.Path)
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	st, err := store.Open(context.Background(), filepath.Join(dir, "w.mundaneum"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	a := New(st)
+	var mu sync.Mutex
+	var events []ArchiveProgress
+	done := make(chan struct{}, 1)
+	a.startup(context.Background(), func(name string, p any) {
+		switch name {
+		case EventCrawlDone:
+			done <- struct{}{}
+		case EventArchiveProgress:
+			mu.Lock()
+			events = append(events, p.(ArchiveProgress))
+			mu.Unlock()
+		}
+	})
+	defer a.shutdown()
+	c, err := a.StartCrawl(CrawlRequest{Seeds: []string{srv.URL + "/"}, DelayMs: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-done
+	if fs := a.ArchiveFormats(); len(fs) != 2 || fs[0].Name != "warc" || fs[1].Name != "wwww" {
+		t.Errorf("formats %+v", fs)
+	}
+	file := filepath.Join(dir, "c.warc.gz")
+	rep, err := a.ExportArchive(c.ID, "warc", file)
+	if err != nil || rep.Responses != 2 {
+		t.Fatalf("export %+v %v", rep, err)
+	}
+	if _, err := a.ExportArchive(c.ID, "arc", file); !isCode(err, CodeInvalid) {
+		t.Errorf("unknown format: %v", err)
+	}
+	if _, err := a.ExportArchive(c.ID, "warc", " "); !isCode(err, CodeInvalid) {
+		t.Errorf("no path: %v", err)
+	}
+	irep, err := a.ImportArchive(file)
+	if err != nil || irep.Format != "warc" || irep.Pages != 2 {
+		t.Fatalf("import %+v %v", irep, err)
+	}
+	if _, err := a.ImportArchive(filepath.Join(dir, "none.warc")); !isCode(err, CodeNotFound) {
+		t.Errorf("missing file: %v", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(events) < 2 || events[0].Op != "export" || events[len(events)-1].Op != "import" {
+		t.Errorf("progress events %+v", events)
+	}
+}

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -53,15 +51,20 @@ The file appears whole or not at all: it is written beside FILE and renamed at t
 				return err
 			}
 			defer st.Close()
-			out, commit, err := createAtomic(name, e.stdout)
-			if err != nil {
-				return err
-			}
 			bar := newArchiveBar(e.stderr, isTerminal(e.stderr), e.json, "exported")
-			rep, err := f.Export(ctx, st, out, archive.ExportOptions{CrawlID: crawlID, Compress: f.Compressed(name),
-				Progress: bar.update})
+			opt := archive.ExportOptions{CrawlID: crawlID, Progress: bar.update}
+			var rep archive.ExportReport
+			if name != "" {
+				rep, err = archive.ExportFile(ctx, st, f, name, opt)
+			} else {
+				bw := bufio.NewWriterSize(e.stdout, 256<<10)
+				opt.Compress = f.Compressed("")
+				if rep, err = f.Export(ctx, st, bw, opt); err == nil {
+					err = bw.Flush()
+				}
+			}
 			bar.done()
-			if err = commit(err); err != nil {
+			if err != nil {
 				if ctx.Err() != nil {
 					return errInterrupted
 				}
@@ -83,43 +86,6 @@ The file appears whole or not at all: it is written beside FILE and renamed at t
 	cmd.Flags().Int64Var(&crawlID, "crawl", 0, "the crawl to export (default: every page of the workspace)")
 	cmd.MarkFlagRequired("format")
 	return cmd
-}
-
-// createAtomic opens a temporary file beside name; commit renames it to name when the
-// export succeeded and removes it otherwise. Without a name it writes to stdout.
-func createAtomic(name string, stdout io.Writer) (io.Writer, func(error) error, error) {
-	if name == "" {
-		bw := bufio.NewWriterSize(stdout, 256<<10)
-		return bw, func(err error) error {
-			if ferr := bw.Flush(); err == nil {
-				err = ferr
-			}
-			return err
-		}, nil
-	}
-	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*.part")
-	if err != nil {
-		return nil, nil, err
-	}
-	bw := bufio.NewWriterSize(f, 256<<10)
-	return bw, func(err error) error {
-		if err == nil {
-			err = bw.Flush()
-		}
-		if err == nil {
-			err = f.Sync()
-		}
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err == nil {
-			err = os.Rename(f.Name(), name)
-		}
-		if err != nil {
-			os.Remove(f.Name())
-		}
-		return err
-	}, nil
 }
 
 func (e *env) importCmd() *cobra.Command {
@@ -146,29 +112,10 @@ or export it again with export --crawl N.`,
 		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
-			file, err := os.Open(args[0])
-			if err != nil {
-				return err
-			}
-			defer file.Close()
-			var f archive.Format
 			if format != "" {
-				if f, err = archive.Lookup(format); err != nil {
+				if _, err := archive.Lookup(format); err != nil {
 					return usageError{err}
 				}
-			} else {
-				head := make([]byte, archive.HeadSize)
-				n, _ := io.ReadFull(file, head)
-				if f, err = archive.Detect(args[0], head[:n]); err != nil {
-					return usageError{err}
-				}
-				if _, err := file.Seek(0, io.SeekStart); err != nil {
-					return err
-				}
-			}
-			var size int64
-			if fi, err := file.Stat(); err == nil {
-				size = fi.Size()
 			}
 			st, err := e.open(ctx, false)
 			if err != nil {
@@ -176,8 +123,11 @@ or export it again with export --crawl N.`,
 			}
 			defer st.Close()
 			bar := newArchiveBar(e.stderr, isTerminal(e.stderr), e.json, "read")
-			rep, err := f.Import(ctx, st, bufio.NewReaderSize(file, 1<<20), archive.ImportOptions{Name: filepath.Base(args[0]),
-				Size: size, Progress: bar.update, Scope: scope, MaxDepth: depth})
+			rep, err := archive.ImportFile(ctx, st, args[0], format, archive.ImportOptions{Progress: bar.update, Scope: scope, MaxDepth: depth})
+			if errors.Is(err, archive.ErrFormat) {
+				bar.done()
+				return usageError{err}
+			}
 			bar.done()
 			if err != nil && ctx.Err() != nil {
 				return errInterrupted

@@ -23,6 +23,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -223,4 +224,61 @@ func (c *countReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n.Add(int64(n))
 	return n, err
+}
+
+// ExportFile exports to the file at path as the format's usual form for that name. The
+// file appears whole or not at all: it is written beside path and renamed at the end.
+func ExportFile(ctx context.Context, st *store.Store, f Format, path string, opt ExportOptions) (ExportReport, error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.part")
+	if err != nil {
+		return ExportReport{Format: f.Name}, err
+	}
+	defer os.Remove(tmp.Name()) // gone once renamed
+	bw := bufio.NewWriterSize(tmp, 256<<10)
+	opt.Compress = f.Compressed(path)
+	rep, err := f.Export(ctx, st, bw, opt)
+	if err == nil {
+		err = bw.Flush()
+	}
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	return rep, err
+}
+
+// ImportFile imports the file at path, in the format given or recognised from its contents.
+func ImportFile(ctx context.Context, st *store.Store, path, format string, opt ImportOptions) (ImportReport, error) {
+	file, err := os.Open(path)
+	if err != nil {
+		return ImportReport{}, err
+	}
+	defer file.Close()
+	var f Format
+	if format != "" {
+		if f, err = Lookup(format); err != nil {
+			return ImportReport{}, err
+		}
+	} else {
+		head := make([]byte, HeadSize)
+		n, _ := io.ReadFull(file, head)
+		if f, err = Detect(path, head[:n]); err != nil {
+			return ImportReport{}, err
+		}
+		if _, err := file.Seek(0, io.SeekStart); err != nil {
+			return ImportReport{}, err
+		}
+	}
+	if fi, err := file.Stat(); err == nil && opt.Size == 0 {
+		opt.Size = fi.Size()
+	}
+	if opt.Name == "" {
+		opt.Name = filepath.Base(path)
+	}
+	return f.Import(ctx, st, bufio.NewReaderSize(file, 1<<20), opt)
 }

@@ -3,6 +3,7 @@
 import * as App from '../../wailsjs/go/app/App';
 import * as runtime from '../../wailsjs/runtime/runtime';
 import type {
+  ArchiveFormat, ExportReport, ImportReport,
   Crawl, CrawlPages, CrawlRequest, Events, GraphData, LibAdded, LibDetail, LibEdit, LibExport, LibImport, LibInput,
   LibPage, LibPosting, LibRecent, LibRemoval, LibRendered, LibSearchResults, LibTag, OfflineCopy, Orphans, Page,
   PageDiff, PageRelations, PageVersion, PathResult, RulesCheck, RulesTest, SearchResults, Settings, Status, Tree, View, ViewResults,
@@ -147,6 +148,22 @@ export async function comparePageVersions(pageId: number, fromId: number, toId: 
 /** One version's offline copy, sanitised as offlineCopy's. */
 export function versionCopy(versionId: number): Promise<OfflineCopy> {
   return call(() => App.VersionCopy(versionId));
+}
+
+/** The archive formats crawls go out and come in as (warc, wwww). */
+export async function archiveFormats(): Promise<ArchiveFormat[]> {
+  return (await call(() => App.ArchiveFormats())) ?? [];
+}
+
+/** Writes a crawl (0: the whole workspace) to a file; progress comes as 'archive:progress'. */
+export function exportArchive(crawlId: number, format: string, path: string): Promise<ExportReport> {
+  return call(() => App.ExportArchive(crawlId, format, path));
+}
+
+/** Reads a WARC file or WWWW archive into the workspace; progress comes as 'archive:progress'. */
+export async function importArchive(path: string): Promise<ImportReport> {
+  const r = await call(() => App.ImportArchive(path));
+  return { ...r, problems: r.problems ?? [] };
 }
 
 /** Parses rule text: its highlighting, and its canonical form or its error (line, column). */

@@ -1,6 +1,6 @@
 // Types of the bound API, re-exported from the generated Wails models so that features
 // never import wailsjs themselves.
-import type { app, graph } from '../../wailsjs/go/models';
+import type { app, archive, graph } from '../../wailsjs/go/models';
 
 export type Crawl = app.Crawl;
 export type CrawlRequest = app.CrawlRequest;
@@ -15,6 +15,9 @@ export type CrawlPages = app.CrawlPages;
 export type CrawlPage = app.CrawlPage;
 export type OfflineCopy = app.OfflineCopy;
 export type PageVersion = app.PageVersion;
+export type ArchiveFormat = app.ArchiveFormat;
+export type ExportReport = archive.ExportReport;
+export type ImportReport = archive.ImportReport;
 export type PageDiff = app.PageDiff;
 export type DiffOp = app.DiffOp;
 export type View = app.View;
@@ -74,4 +77,16 @@ export interface Events {
   'crawl:done': Crawl;
   'workspace:changed': string;
   'library:changed': string;
+  'archive:progress': ArchiveProgress;
+}
+
+/** How far an import or export has gone (app.ArchiveProgress; only sent as an event). */
+export interface ArchiveProgress {
+  op: 'import' | 'export';
+  path: string;
+  /** Bytes read (import) or versions written (export). */
+  done: number;
+  total: number;
+  pages: number;
+  note: string;
 }

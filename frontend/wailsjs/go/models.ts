@@ -1,5 +1,10 @@
 export namespace app {
 	
+	export interface ArchiveFormat {
+	    name: string;
+	    title: string;
+	    extensions: string[];
+	}
 	export interface Crawl {
 	    id: number;
 	    seeds: string[];
@@ -426,6 +431,41 @@ export namespace app {
 	    path: string;
 	    bytes: number;
 	    canChoose: boolean;
+	}
+
+}
+
+export namespace archive {
+	
+	export interface ExportReport {
+	    format: string;
+	    crawlId?: number;
+	    records: number;
+	    responses: number;
+	    revisits: number;
+	    bytes: number;
+	    skipped: number;
+	}
+	export interface Problem {
+	    where: string;
+	    url?: string;
+	    reason: string;
+	}
+	export interface ImportReport {
+	    format: string;
+	    crawlId: number;
+	    records: number;
+	    pages: number;
+	    versions: number;
+	    duplicates: number;
+	    revisits: number;
+	    other: number;
+	    ignored: number;
+	    kept: number;
+	    problems: Problem[];
+	    problemCount: number;
+	    bytes: number;
+	    rerunCrawlId?: number;
 	}
 
 }
