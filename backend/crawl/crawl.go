@@ -528,6 +528,9 @@ func Prepare(ctx context.Context, st *store.Store, cfg Config) (store.Crawl, err
 	if err := st.StartRun(ctx, c.rec.ID, js, c.fresh); err != nil {
 		return store.Crawl{}, err
 	}
+	if err := c.loadBudgets(ctx); err != nil {
+		return store.Crawl{}, err
+	}
 	if c.fresh {
 		if _, err := st.Enqueue(ctx, c.rec.ID, c.seedTargets(ctx)); err != nil {
 			return store.Crawl{}, err
