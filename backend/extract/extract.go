@@ -76,7 +76,7 @@ type Summary struct {
 	Description string // <meta name=description>
 	Keywords    string // <meta name=keywords>
 	Author      string // <meta name=author>
-	Owner       string // <meta name=owner>, else the address of <link rev=made href=mailto:...>
+	Owner       string // <meta name=owner> or http-equiv=owner, else the address of <link rev=made href=mailto:...>
 	Expires     string // <meta http-equiv=expires> or <meta name=expires>, as written
 	Generator   string // <meta name=generator>
 	Canonical   string // <link rel=canonical>, absolute

@@ -64,6 +64,8 @@ type Client struct {
 	transport *http.Transport
 	page      limits // limits for Do
 	robots    limits // limits for GetRobots
+	probe     limits // limits for Probe's GET: no body is read
+	liars     liars  // hosts whose HEAD answers cannot be trusted
 }
 
 // limits are the caps and the body policy of one kind of request.
@@ -122,6 +124,7 @@ func New(cfg Config) *Client {
 			maxBody: RobotsMaxBody, maxDecoded: RobotsMaxBody,
 			accept: acceptAll, acceptHeader: "text/plain,*/*;q=0.5", truncateOK: true,
 		},
+		probe: limits{accept: acceptNone, acceptHeader: "*/*"},
 	}
 }
 
@@ -138,17 +141,23 @@ func defaultAccept(mt string) bool {
 
 func acceptAll(string) bool { return true }
 
+func acceptNone(string) bool { return false }
+
 // Request is one HTTP request.
 type Request struct {
 	URL          string // absolute http(s) URL
 	Method       string // "GET" (default) or "HEAD"
 	ETag         string // sent as If-None-Match when set
 	LastModified string // sent as If-Modified-Since when set
+	// Referer names the document holding the link being followed (MOMspider sent it so
+	// that a site's maintainers learn where a bad link comes from).
+	Referer string
 }
 
 // Response is the outcome of one request.
 type Response struct {
 	URL       string // the requested URL
+	Method    string // the method that gave this answer (Probe may fall back to GET)
 	Status    int
 	Header    http.Header
 	MediaType string // lower-case, parameters stripped ("" if absent)
@@ -221,6 +230,9 @@ func (c *Client) do(ctx context.Context, req Request, lim *limits) (*Response, e
 	if req.LastModified != "" {
 		h["If-Modified-Since"] = []string{req.LastModified}
 	}
+	if req.Referer != "" {
+		h["Referer"] = []string{req.Referer}
+	}
 
 	hresp, err := c.transport.RoundTrip(hreq)
 	if err != nil {
@@ -230,6 +242,7 @@ func (c *Client) do(ctx context.Context, req Request, lim *limits) (*Response, e
 
 	resp := &Response{
 		URL:           req.URL,
+		Method:        method,
 		Status:        hresp.StatusCode,
 		Header:        hresp.Header,
 		MediaType:     mediaType(hresp.Header.Get("Content-Type")),
