@@ -224,10 +224,10 @@ func checkReadable(ctx context.Context, db *sql.DB) error {
 	if app != ApplicationID {
 		return ErrNotWorkspace
 	}
-	if ver > len(migrations()) {
+	if ver > latest() {
 		return ErrTooNew
 	}
-	if ver < len(migrations()) {
+	if ver < latest() {
 		return fmt.Errorf("workspace needs an upgrade: open it once for writing (e.g. mundaneum status): %w", ErrNotWorkspace)
 	}
 	return nil
@@ -251,6 +251,17 @@ func migrations() []migration {
 	return ms
 }
 
+// latest is the newest schema version: the number of the last migration (numbers are
+// contiguous once branches are merged; a gap while they are not must not make the
+// workspace look newer than the code).
+func latest() int {
+	ms := migrations()
+	if len(ms) == 0 {
+		return 0
+	}
+	return ms[len(ms)-1].version
+}
+
 // migrate brings the schema to the newest version, each migration in its own transaction.
 func migrate(ctx context.Context, db *sql.DB) error {
 	var app, ver, tables int
@@ -270,7 +281,7 @@ func migrate(ctx context.Context, db *sql.DB) error {
 		return ErrNotWorkspace
 	}
 	ms := migrations()
-	if ver > len(ms) {
+	if ver > latest() {
 		return ErrTooNew
 	}
 	for _, m := range ms {
