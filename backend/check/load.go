@@ -124,4 +124,3 @@ func limitOrAll(limit int) int {
 	}
 	return limit
 }
-

@@ -107,8 +107,12 @@ func newTestWeb(t *testing.T) *testWeb {
 		fmt.Fprint(rw, "now fine")
 	})
 	mux.HandleFunc("/gone", func(rw http.ResponseWriter, r *http.Request) { rw.WriteHeader(http.StatusGone) })
-	mux.HandleFunc("/old", func(rw http.ResponseWriter, r *http.Request) { http.Redirect(rw, r, "/older", http.StatusMovedPermanently) })
-	mux.HandleFunc("/older", func(rw http.ResponseWriter, r *http.Request) { http.Redirect(rw, r, "/new", http.StatusPermanentRedirect) })
+	mux.HandleFunc("/old", func(rw http.ResponseWriter, r *http.Request) {
+		http.Redirect(rw, r, "/older", http.StatusMovedPermanently)
+	})
+	mux.HandleFunc("/older", func(rw http.ResponseWriter, r *http.Request) {
+		http.Redirect(rw, r, "/new", http.StatusPermanentRedirect)
+	})
 	mux.HandleFunc("/temp", func(rw http.ResponseWriter, r *http.Request) { http.Redirect(rw, r, "/new", http.StatusFound) })
 	mux.HandleFunc("/loop1", func(rw http.ResponseWriter, r *http.Request) { http.Redirect(rw, r, "/loop2", http.StatusFound) })
 	mux.HandleFunc("/loop2", func(rw http.ResponseWriter, r *http.Request) { http.Redirect(rw, r, "/loop1", http.StatusFound) })
