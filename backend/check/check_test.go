@@ -2,6 +2,11 @@ package check
 
 import (
 	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -77,4 +82,61 @@ func TestCheckURLsGivesEveryVerdict(t *testing.T) {
 		t.Fatalf("history = %+v, %v", hist, err)
 	}
 	_ = time.Second
+}
+
+func TestHostsThatFailAreGivenUp(t *testing.T) {
+	t.Parallel()
+	var limited, pages atomic.Int64
+	mux := http.NewServeMux()
+	mux.HandleFunc("/limited/", func(rw http.ResponseWriter, r *http.Request) {
+		limited.Add(1)
+		rw.Header().Set("Retry-After", "3600") // longer than a run waits
+		rw.WriteHeader(http.StatusTooManyRequests)
+	})
+	var body strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&body, `<a href="http://nonexistent.invalid/%d">x</a> <a href="/limited/%d">y</a>`, i, i)
+	}
+	mux.HandleFunc("/{$}", func(rw http.ResponseWriter, r *http.Request) {
+		pages.Add(1)
+		rw.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(rw, page("links", "", body.String()))
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	st := openStore(t)
+	task := addTask(t, st, Task{Name: "t", Type: Site, Top: srv.URL + "/"})
+	res := runTasks(t, st, task)
+	m := loadModel(t, st, res.Reports[0].ReportID)
+	var dns, rl int
+	for _, l := range m.Links {
+		switch {
+		case l.Verdict == "broken" && strings.Contains(l.Reason, "DNS"):
+			dns++
+		case l.Verdict == "rate_limited":
+			rl++
+		}
+	}
+	if dns != 40 || rl != 40 {
+		t.Errorf("dns %d rate-limited %d, want 40 each", dns, rl)
+	}
+	// A host that keeps answering 429 is asked a few times, not forty.
+	if n := limited.Load(); n > hostLimited+1 {
+		t.Errorf("the rate-limited host was asked %d times", n)
+	}
+}
+
+func TestInternalOnlyLeavesOtherSitesUntested(t *testing.T) {
+	t.Parallel()
+	w := newTestWeb(t)
+	st := openStore(t)
+	task := addTask(t, st, Task{Name: "t", Type: Site, Top: w.URL + "/", Options: Options{InternalOnly: true}})
+	res := runTasks(t, st, task)
+	m := loadModel(t, st, res.Reports[0].ReportID)
+	if l := linkOf(m, "http://nonexistent.invalid/page"); l == nil || l.Tested {
+		t.Errorf("a link elsewhere: %+v", l)
+	}
+	if l := linkOf(m, w.URL+"/missing"); l == nil || l.Verdict != "broken" {
+		t.Errorf("a link inside: %+v", l)
+	}
 }

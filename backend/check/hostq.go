@@ -101,6 +101,29 @@ func (q *hostQueues) pop(gate Gate, now time.Time) (*job, time.Time) {
 	return nil, time.Time{}
 }
 
+// drain takes every job waiting for host out of the queues.
+func (q *hostQueues) drain(host string) []*job {
+	h := q.hosts[host]
+	if h == nil {
+		return nil
+	}
+	jobs := h.jobs[h.head:]
+	q.n -= len(jobs)
+	delete(q.hosts, host)
+	if h.ready {
+		for i, r := range q.ready {
+			if r == h {
+				q.removeReady(i)
+				break
+			}
+		}
+	}
+	if h.heapIdx >= 0 {
+		heap.Remove(&q.sleep, h.heapIdx)
+	}
+	return jobs
+}
+
 func (q *hostQueues) removeReady(i int) {
 	h := q.ready[i]
 	h.ready = false

@@ -185,6 +185,7 @@ type run struct {
 
 	targets []*target
 	byURL   map[string]*target
+	hosts   map[string]*hostHealth
 	tasks   []*taskRun
 	// libraries are the library tasks' folders, by task.
 	taskErrs map[string]string
@@ -202,10 +203,11 @@ func newRun(st Store, cfg Config, rec store.CheckRun) *run {
 	return &run{
 		st: st, cfg: cfg, rec: rec,
 		w:        &worker{fetch: fc, robots: robots.New(rg, st, "mundaneum", cfg.RobotsTTL), rg: rg, canon: &sync.Map{}},
-		limiter:  politeness.New(politeness.Config{Delay: cfg.Delay, PerHost: cfg.PerHost}),
+		limiter:  politeness.New(politeness.Config{Delay: cfg.Delay, PerHost: cfg.PerHost, MaxBackoff: cfg.MaxRetryAfter}),
 		q:        newHostQueues(),
 		saver:    newSaver(st, rec.ID, cfg.Dead),
 		byURL:    map[string]*target{},
+		hosts:    map[string]*hostHealth{},
 		byKind:   map[Kind]int64{},
 		taskErrs: map[string]string{},
 	}

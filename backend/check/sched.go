@@ -89,6 +89,9 @@ func (r *run) handle(ctx context.Context, o *outcome) {
 		return
 	}
 	obs := observation{url: j.url, err: o.err, status: o.status, header: o.header, chain: j.chain, tries: j.tries + 1}
+	if o.robots == robotsUnreachable {
+		obs.tries = j.tries // no request of its own was made
+	}
 	switch o.robots {
 	case robotsDisallowed:
 		obs.robots = robotsDisallowed
@@ -97,11 +100,15 @@ func (r *run) handle(ctx context.Context, o *outcome) {
 	}
 	if obs.robots == "" && o.err == nil && o.status >= 300 && o.status < 400 && o.status != http.StatusNotModified {
 		if next := r.redirect(j, o, &obs); next != nil {
-			r.q.push(next)
+			r.enqueue(next)
 			return
 		}
 	}
-	r.finish(j.t, o, classify(obs))
+	v := classify(obs)
+	r.finish(j.t, o, v)
+	if r.learn(j, o, v) {
+		r.giveUp(j.origin)
+	}
 }
 
 // retry puts a job back in its queue after a timeout, a dropped connection, a 429/503 or a
@@ -130,7 +137,7 @@ func (r *run) retry(j *job, o *outcome, now time.Time) bool {
 	}
 	j.tries++
 	j.notBefore = now.Add(wait)
-	r.q.push(j)
+	r.enqueue(j)
 	return true
 }
 
@@ -286,5 +293,5 @@ func (r *run) request(t *target, mode uint8, w waiter, referer string) {
 		return
 	}
 	t.state, t.mode = stQueued, mode
-	r.q.push(&job{t: t, url: t.url, u: t.u, origin: t.origin, mode: mode, referer: referer})
+	r.enqueue(&job{t: t, url: t.url, u: t.u, origin: t.origin, mode: mode, referer: referer})
 }

@@ -58,6 +58,9 @@ type Options struct {
 	MaxPages     int    `json:"maxPages,omitempty"`  // documents traversed per run (0: DefaultMaxPages)
 	MaxDepth     int    `json:"maxDepth,omitempty"`  // links from the top (0: no limit)
 	IndexFile    string `json:"indexFile,omitempty"` // also write the HTML index here after each run
+	// InternalOnly leaves references outside the infostructure's site untested (they are
+	// listed, not tested), as linkchecker and wget do by default; MOMspider tested them.
+	InternalOnly bool `json:"internalOnly,omitempty"`
 }
 
 // DefaultMaxPages bounds the documents one task traverses in a run.

@@ -8,11 +8,12 @@ import (
 
 // Roles a target plays in one task.
 const (
-	roleNone      uint8 = iota
-	roleLeaf            // tested, not traversed
-	roleNode            // fetched and traversed
-	roleCandidate       // fetched to read its Owner: traversed if the task owns it (Owner tasks)
-	roleAvoided         // neither tested nor traversed (an Avoid rule)
+	roleNone       uint8 = iota
+	roleLeaf             // tested, not traversed
+	roleNode             // fetched and traversed
+	roleCandidate        // fetched to read its Owner: traversed if the task owns it (Owner tasks)
+	roleAvoided          // neither tested nor traversed (an Avoid rule)
+	roleLeafByKind       // tested as a leaf because of how it was referenced (an image, a style sheet): a link to it may still make it a node
 )
 
 // taskRun is one task's traversal within a run: breadth-first from the top, each document's
@@ -113,16 +114,27 @@ func (tr *taskRun) delivered(r *run, t *target, w waiter) {
 
 // reference decides what the task does with one reference of a traversed document.
 func (tr *taskRun) reference(r *run, from *target, rf ref, depth int32) {
-	if tr.roles[rf.t] != roleNone {
+	role := tr.roles[rf.t]
+	if role != roleNone && (role != roleLeafByKind || !traversable(rf.kind)) {
 		return
 	}
 	t := r.targets[rf.t]
 	avoid, leaf := tr.rules.match(t.url)
 	switch {
-	case avoid:
+	case avoid, tr.task.Options.InternalOnly && t.u != nil && siteKey(t.u) != tr.site:
 		tr.roles[t.idx] = roleAvoided
 		return
-	case leaf || t.bad != nil || !traversable(rf.kind) || !looksLikeDoc(t.u) || tr.task.Options.MaxDepth > 0 && int(depth) > tr.task.Options.MaxDepth:
+	case leaf || t.bad != nil || !looksLikeDoc(t.u):
+	case !traversable(rf.kind) || tr.task.Options.MaxDepth > 0 && int(depth) > tr.task.Options.MaxDepth:
+		if role == roleNone {
+			tr.roles[t.idx] = roleLeafByKind
+			mode := modeProbe
+			if tr.task.Type != Owner && tr.inScope(t.u) {
+				mode = modeDoc // a page of the site named by a <link rel=next>: a link to it will likely follow
+			}
+			r.request(t, mode, waiter{}, from.url)
+		}
+		return
 	case tr.task.Type == Owner:
 		tr.roles[t.idx] = roleCandidate
 		r.request(t, modeDoc, waiter{task: tr, role: roleCandidate, depth: depth, from: from.idx}, from.url)

@@ -3,6 +3,7 @@ package check
 import (
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"strings"
 
@@ -171,6 +172,11 @@ func classify(o observation) Verdict {
 
 // classifyError classifies a request that got no answer, by fetch's failure codes.
 func classifyError(o observation, set func(Kind, string, string, ...any) Verdict) Verdict {
+	var dns *net.DNSError
+	if errors.As(o.err, &dns) && dns.IsTimeout {
+		// The name server did not answer in time: says nothing about the name.
+		return set(Timeout, CodeTimeout, "the name server did not answer in time (DNS)")
+	}
 	switch fetch.Classify(o.err) {
 	case fetch.CodeTimeout:
 		return set(Timeout, CodeTimeout, "no answer in time, %d tries", max(o.tries, 1))
