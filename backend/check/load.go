@@ -83,6 +83,9 @@ func loadReport(ctx context.Context, st ReportStore, id int64, offset, limit int
 		}
 		m.Docs[i] = rd
 	}
+	if len(index) == 0 {
+		return m, nil
+	}
 	ids := make([]int64, 0, len(index))
 	for uid := range index {
 		ids = append(ids, uid)

@@ -129,6 +129,7 @@ func Run(ctx context.Context, st Store, cfg Config, req Request, progress func(P
 	}
 	r := newRun(st, cfg, rec)
 	r.start = time.Now()
+	progress(r.snapshot())
 	for _, t := range req.Tasks {
 		if err := r.addTask(ctx, t, req.Library); err != nil {
 			r.taskErrs[t.Name] = err.Error()
