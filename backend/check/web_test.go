@@ -124,7 +124,7 @@ func newTestWeb(t *testing.T) *testWeb {
 	mux.HandleFunc("/broken-server", func(rw http.ResponseWriter, r *http.Request) { rw.WriteHeader(http.StatusInternalServerError) })
 	mux.HandleFunc("/slow", func(rw http.ResponseWriter, r *http.Request) {
 		select {
-		case <-time.After(3 * time.Second):
+		case <-time.After(10 * time.Second):
 		case <-r.Context().Done():
 		}
 	})
@@ -160,6 +160,6 @@ func openStore(t *testing.T) *store.Store {
 
 // testConfig makes a run fast against loopback: no delay, short timeouts and retries.
 func testConfig() Config {
-	return Config{UserAgent: "Mundaneum-test/0.1 (check tests)", Agents: 8, PerHost: 4, Timeout: 500 * time.Millisecond,
+	return Config{UserAgent: "Mundaneum-test/0.1 (check tests)", Agents: 8, PerHost: 4, Timeout: 1500 * time.Millisecond,
 		Retries: 1, MaxRetryAfter: 2 * time.Second, Dead: DeadPolicy{Checks: 2, Span: 0}}
 }
