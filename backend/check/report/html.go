@@ -67,6 +67,8 @@ func kindLabel(kind, u string) string {
 		return "link"
 	case "":
 		return "link"
+	case "link":
+		return "link-element" // <link rel=...>: a style sheet, an icon, an alternate
 	}
 	return kind
 }
