@@ -14,6 +14,7 @@ type ReportStore interface {
 	Report(ctx context.Context, id int64) (store.CheckReport, error)
 	Reports(ctx context.Context, taskID int64, limit int) ([]store.CheckReport, error)
 	ReportDocs(ctx context.Context, reportID int64, offset, limit int, fn func(store.ReportDoc) error) error
+	ReportDocSeqs(ctx context.Context, reportID int64) (map[int64]int, error)
 	RunChecks(ctx context.Context, runID int64, fn func(store.CheckRow) error) error
 	URLsByID(ctx context.Context, ids []int64) (map[int64]string, error)
 }
@@ -26,6 +27,7 @@ func LoadReport(ctx context.Context, st ReportStore, id int64) (*report.Model, e
 
 // LoadReportPage reads a report with a page of its documents (offset, limit) and the
 // links those reference: for the window, which shows a large report a page at a time.
+// Link.Doc is then the place in the whole report of a link that is a document of it.
 func LoadReportPage(ctx context.Context, st ReportStore, id int64, offset, limit int) (*report.Model, error) {
 	return loadReport(ctx, st, id, offset, limit)
 }
@@ -76,7 +78,7 @@ func loadReport(ctx context.Context, st ReportStore, id int64, offset, limit int
 	m.Docs = make([]report.Doc, len(docs))
 	for i, d := range docs {
 		li := linkOf(d.id)
-		m.Links[li].Doc = i
+		m.Links[li].Doc = offset + i
 		rd := report.Doc{Link: li, Depth: d.depth, Refs: make([]report.Ref, len(d.refs))}
 		for j, r := range d.refs {
 			rd.Refs[j] = report.Ref{Link: linkOf(r.ID), Kind: KindName(r.Kind)}
@@ -85,6 +87,17 @@ func loadReport(ctx context.Context, st ReportStore, id int64, offset, limit int
 	}
 	if len(index) == 0 {
 		return m, nil
+	}
+	if limit >= 0 {
+		seqs, err := st.ReportDocSeqs(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		for uid, i := range index {
+			if seq, ok := seqs[uid]; ok {
+				m.Links[i].Doc = seq
+			}
+		}
 	}
 	ids := make([]int64, 0, len(index))
 	for uid := range index {

@@ -137,3 +137,23 @@ func (s *Store) ReportDocs(ctx context.Context, reportID int64, offset, limit in
 	}
 	return rows.Err()
 }
+
+// ReportDocSeqs maps the URL id of every document of a report to its place in the
+// report's order: a page of documents cross-references the others with it.
+func (s *Store) ReportDocSeqs(ctx context.Context, reportID int64) (map[int64]int, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT url_id, seq FROM check_report_docs WHERE report_id = ?`, reportID)
+	if err != nil {
+		return nil, fmt.Errorf("read report %d: %w", reportID, err)
+	}
+	defer rows.Close()
+	out := map[int64]int{}
+	for rows.Next() {
+		var id int64
+		var seq int
+		if err := rows.Scan(&id, &seq); err != nil {
+			return nil, err
+		}
+		out[id] = seq
+	}
+	return out, rows.Err()
+}

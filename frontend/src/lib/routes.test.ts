@@ -27,6 +27,13 @@ describe('parseHash', () => {
     ['#/page/abc', home],
     ['#/page', home],
     ['#/settings', { name: 'settings' }],
+    ['#/maintenance', { name: 'maintenance', tab: 'tasks' }],
+    ['#/maintenance/rules', { name: 'maintenance', tab: 'rules' }],
+    ['#/maintenance/bogus', { name: 'maintenance', tab: 'tasks' }],
+    ['#/maintenance/rules/x', { name: 'maintenance', tab: 'tasks' }],
+    ['#/report/9', { name: 'report', id: 9, page: 1 }],
+    ['#/report/9?page=3', { name: 'report', id: 9, page: 3 }],
+    ['#/report/x', { name: 'maintenance', tab: 'tasks' }],
     ['#/nowhere', home],
     ['#/page/12%3Cscript%3E', home],
   ])('%s', (hash, want) => {
@@ -45,6 +52,10 @@ describe('formatRoute', () => {
     { name: 'page', id: 99, copy: 'text' },
     { name: 'page', id: 99, copy: '' },
     { name: 'settings' },
+    { name: 'maintenance', tab: 'tasks' },
+    { name: 'maintenance', tab: 'sites' },
+    { name: 'report', id: 4, page: 1 },
+    { name: 'report', id: 4, page: 12 },
   ])('round-trips %j', (r) => {
     expect(parseHash(formatRoute(r))).toEqual(r);
   });

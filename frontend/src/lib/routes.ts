@@ -8,8 +8,14 @@ export type PageState = (typeof pageStates)[number];
 /** Which form of the offline copy a page view shows. */
 export type CopyTab = 'text' | 'page';
 
+/** The parts of the maintenance view. */
+export const maintTabs = ['tasks', 'check', 'rules', 'sites', 'settings'] as const;
+export type MaintTab = (typeof maintTabs)[number];
+
 export type Route =
   | { name: 'search'; q: string; page: number; view: string }
+  | { name: 'maintenance'; tab: MaintTab }
+  | { name: 'report'; id: number; page: number }
   | { name: 'crawls' }
   | { name: 'crawl'; id: number; state: PageState; page: number }
   | { name: 'page'; id: number; copy: CopyTab | '' }
@@ -61,6 +67,16 @@ export function parseHash(hash: string): Route {
     }
     case 'settings':
       return { name: 'settings' };
+    case 'maintenance': {
+      const tab = parts[1] ?? 'tasks';
+      if (parts.length > 2 || !(maintTabs as readonly string[]).includes(tab)) return { name: 'maintenance', tab: 'tasks' };
+      return { name: 'maintenance', tab: tab as MaintTab };
+    }
+    case 'report': {
+      const id = parts.length === 2 ? positive(parts[1], 0) : 0;
+      if (id === 0) return { name: 'maintenance', tab: 'tasks' };
+      return { name: 'report', id, page: positive(params.get('page'), 1, maxPage) };
+    }
   }
   return home;
 }
@@ -87,7 +103,16 @@ export function formatRoute(r: Route): string {
       return withParams(`#/page/${r.id}`, { copy: r.copy });
     case 'settings':
       return '#/settings';
+    case 'maintenance':
+      return r.tab === 'tasks' ? '#/maintenance' : `#/maintenance/${r.tab}`;
+    case 'report':
+      return withParams(`#/report/${r.id}`, { page: r.page });
   }
+}
+
+/** The hash of a maintenance report's view. */
+export function reportHref(id: number, page = 1): string {
+  return formatRoute({ name: 'report', id, page });
 }
 
 /** The hash of a page's view. */
@@ -107,13 +132,15 @@ export function parentOf(r: Route): Route | null {
       return { name: 'crawls' };
     case 'page':
       return home;
+    case 'report':
+      return { name: 'maintenance', tab: 'tasks' };
     default:
       return null;
   }
 }
 
 /** The top-level section a route belongs to (what the navigation marks as current). */
-export function sectionOf(r: Route): 'search' | 'crawls' | 'settings' | '' {
+export function sectionOf(r: Route): 'search' | 'crawls' | 'maintenance' | 'settings' | '' {
   switch (r.name) {
     case 'search':
       return 'search';
@@ -122,6 +149,9 @@ export function sectionOf(r: Route): 'search' | 'crawls' | 'settings' | '' {
       return 'crawls';
     case 'settings':
       return 'settings';
+    case 'maintenance':
+    case 'report':
+      return 'maintenance';
     default:
       return '';
   }
