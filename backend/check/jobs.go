@@ -50,10 +50,10 @@ func (j *Jobs) Start(cfg Config, req Request, progress func(Progress), done func
 		defer j.wg.Done()
 		once := sync.Once{}
 		res, err := Run(ctx, j.st, cfg, req, func(p Progress) {
-			once.Do(func() { started <- p.RunID })
 			if progress != nil {
 				progress(p)
 			}
+			once.Do(func() { started <- p.RunID })
 		})
 		once.Do(func() { started <- 0 })
 		j.mu.Lock()

@@ -113,7 +113,7 @@ func classify(o observation) Verdict {
 	}
 	set := func(k Kind, code, reason string, args ...any) Verdict {
 		v.Kind, v.Code, v.Reason = k, code, fmt.Sprintf(reason, args...)
-		if len(o.chain) > 0 && k != OK {
+		if len(o.chain) > 0 && k != OK && k != Redirected {
 			v.Reason += fmt.Sprintf(" (after %d redirect%s)", len(o.chain), plural(len(o.chain)))
 		}
 		return v

@@ -28,8 +28,6 @@ class Maintenance {
   run = $state<CheckProgress | null>(null);
   reports = $state<CheckReportInfo[]>([]);
   reportsError = $state('');
-  /** Bumped when a run ends: views holding a run's results reload on it. */
-  finished = $state(0);
 
   refreshTasks = single(async () => {
     try {
@@ -56,6 +54,11 @@ class Maintenance {
     return this.run?.state === 'running';
   }
 
+  /** Takes the answer of a call that started a run, unless an event about it came first. */
+  started(p: CheckProgress) {
+    if (this.run?.runId !== p.runId) this.run = p;
+  }
+
   /** The latest report of a task, if any. */
   latest(task: string): CheckReportInfo | undefined {
     return this.reports.find((r) => r.task === task);
@@ -69,7 +72,6 @@ class Maintenance {
       }),
       onEvent('check:done', (p) => {
         this.run = p;
-        this.finished++;
         void this.refreshTasks();
         void this.refreshReports();
       }),
