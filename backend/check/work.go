@@ -136,7 +136,7 @@ func (w *worker) do(ctx context.Context, j *job) *outcome {
 func (w *worker) read(resp *fetch.Response, u *url.URL) *docInfo {
 	sum := sha256.Sum256(resp.Body)
 	text, _ := fetch.DecodeText(resp.Body, resp.Header.Get("Content-Type"))
-	s := extract.HTML(text, u)
+	s := extract.Links(text, u)
 	d := &docInfo{title: s.Title, owner: s.Owner, expires: s.Expires, hash: hex.EncodeToString(sum[:]),
 		truncated: resp.Truncated}
 	if d.owner == "" {

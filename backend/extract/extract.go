@@ -91,10 +91,17 @@ type Summary struct {
 
 // HTML summarises a UTF-8 HTML document fetched from pageURL (which may be nil,
 // in which case only absolute links are kept).
-func HTML(body []byte, pageURL *url.URL) *Summary {
+func HTML(body []byte, pageURL *url.URL) *Summary { return html1(body, pageURL, false) }
+
+// Links is HTML without the text: the title, the meta data and the links (without their
+// anchor text), for a link checker, which reads every page of a site and needs no words.
+func Links(body []byte, pageURL *url.URL) *Summary { return html1(body, pageURL, true) }
+
+func html1(body []byte, pageURL *url.URL, linksOnly bool) *Summary {
 	p := parserPool.Get().(*parser)
 	defer parserPool.Put(p)
 	p.reset(pageURL)
+	p.linksOnly = linksOnly
 	if href, ok := findBase(body); ok {
 		p.setBase(href)
 	}
@@ -144,7 +151,7 @@ func (p *parser) onText() {
 		}
 		return // script, style, textarea, iframe and noembed content is not text
 	}
-	if p.skip > 0 {
+	if p.skip > 0 || p.linksOnly {
 		return
 	}
 	p.visible(p.z.Text())
