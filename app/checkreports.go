@@ -3,6 +3,8 @@ package app
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -70,6 +72,30 @@ func (a *App) ExportCheckReport(id int64, format string) (string, error) {
 		return "", apiError(err)
 	}
 	return buf.String(), nil
+}
+
+// SaveCheckReport asks where to save a report (the window's file dialog) and writes it
+// there as html, csv or json; it returns the path, "" when cancelled. The browser front
+// door has no dialogs: it downloads ExportCheckReport's text instead.
+func (a *App) SaveCheckReport(id int64, format string) (string, error) {
+	if a.dialogs == nil {
+		return "", &Error{Code: CodeUnavailable, Message: "file dialogs exist only in the desktop window"}
+	}
+	text, err := a.ExportCheckReport(id, format)
+	if err != nil {
+		return "", err
+	}
+	if format == "" {
+		format = "html"
+	}
+	path, err := a.dialogs.SaveDocument("Save the report", fmt.Sprintf("report-%d.%s", id, format))
+	if err != nil || path == "" {
+		return "", apiError(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		return "", apiError(err)
+	}
+	return path, nil
 }
 
 // CheckRules lists the avoid and leaf rules of a task, or the system-wide ones (task "").

@@ -62,6 +62,8 @@ type Dialogs interface {
 	OpenFile(title string) (string, error)
 	// SaveFile asks for a new file's name; "" when the user cancels.
 	SaveFile(title, defaultName string) (string, error)
+	// SaveDocument asks where to save a document of any kind; "" when the user cancels.
+	SaveDocument(title, defaultName string) (string, error)
 }
 
 // Extension is the file name extension of workspaces.
