@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -75,17 +76,40 @@ type ruleJSON struct {
 	Note    string `json:"note,omitempty"`
 }
 
-func (e *env) listRules(ctx context.Context, task string) error {
+// rulesOf reads the rules of a task, or the system-wide ones for "".
+func (e *env) rulesOf(ctx context.Context, task string) ([]check.Rule, error) {
 	st, err := e.open(ctx, true)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer st.Close()
 	id, err := taskIDOf(ctx, st, task)
 	if err != nil {
+		return nil, err
+	}
+	return check.Rules(ctx, st, id)
+}
+
+// withImport opens a file to import and the workspace for writing, and hands both to fn.
+func (e *env) withImport(ctx context.Context, path string, fn func(st *store.Store, r io.Reader) error) error {
+	f, err := os.Open(path)
+	if err != nil {
 		return err
 	}
-	rs, err := check.Rules(ctx, st, id)
+	defer f.Close()
+	st, err := e.open(ctx, false)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if err := fn(st, f); err != nil {
+		return taskErr(fmt.Errorf("%s: %w", path, err))
+	}
+	return nil
+}
+
+func (e *env) listRules(ctx context.Context, task string) error {
+	rs, err := e.rulesOf(ctx, task)
 	if err != nil {
 		return err
 	}
@@ -170,23 +194,16 @@ func (e *env) removeRule(ctx context.Context, arg string) error {
 }
 
 func (e *env) importRules(ctx context.Context, task, path string) error {
-	f, err := os.Open(path)
+	var n int
+	err := e.withImport(ctx, path, func(st *store.Store, r io.Reader) error {
+		id, err := taskIDOf(ctx, st, task)
+		if err == nil {
+			n, err = check.ImportRules(ctx, st, id, r)
+		}
+		return err
+	})
 	if err != nil {
 		return err
-	}
-	defer f.Close()
-	st, err := e.open(ctx, false)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	id, err := taskIDOf(ctx, st, task)
-	if err != nil {
-		return err
-	}
-	n, err := check.ImportRules(ctx, st, id, f)
-	if err != nil {
-		return taskErr(fmt.Errorf("%s: %w", path, err))
 	}
 	if e.json {
 		return e.printJSON(map[string]int{"added": n})
@@ -196,16 +213,7 @@ func (e *env) importRules(ctx context.Context, task, path string) error {
 }
 
 func (e *env) exportRules(ctx context.Context, task string) error {
-	st, err := e.open(ctx, true)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	id, err := taskIDOf(ctx, st, task)
-	if err != nil {
-		return err
-	}
-	rs, err := check.Rules(ctx, st, id)
+	rs, err := e.rulesOf(ctx, task)
 	if err != nil {
 		return err
 	}
@@ -325,19 +333,13 @@ func (e *env) expireSite(ctx context.Context, origin, when string) error {
 }
 
 func (e *env) importSites(ctx context.Context, path string) error {
-	f, err := os.Open(path)
+	var si check.SiteImport
+	err := e.withImport(ctx, path, func(st *store.Store, r io.Reader) (err error) {
+		si, err = check.ImportSites(ctx, st, r)
+		return err
+	})
 	if err != nil {
 		return err
-	}
-	defer f.Close()
-	st, err := e.open(ctx, false)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	si, err := check.ImportSites(ctx, st, f)
-	if err != nil {
-		return taskErr(fmt.Errorf("%s: %w", path, err))
 	}
 	if e.json {
 		return e.printJSON(si)

@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
+	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -291,19 +291,13 @@ func (e *env) removeTask(ctx context.Context, name string) error {
 }
 
 func (e *env) importTasks(ctx context.Context, path string) error {
-	f, err := os.Open(path)
+	var ti check.TaskImport
+	err := e.withImport(ctx, path, func(st *store.Store, r io.Reader) (err error) {
+		ti, err = check.ImportTasks(ctx, st, r)
+		return err
+	})
 	if err != nil {
 		return err
-	}
-	defer f.Close()
-	st, err := e.open(ctx, false)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	ti, err := check.ImportTasks(ctx, st, f)
-	if err != nil {
-		return taskErr(fmt.Errorf("%s: %w", path, err))
 	}
 	if e.json {
 		return e.printJSON(ti)

@@ -98,22 +98,13 @@ func (s *Store) Report(ctx context.Context, id int64) (CheckReport, error) {
 
 // Reports lists reports, newest first: a task's (taskID > 0) or every task's.
 func (s *Store) Reports(ctx context.Context, taskID int64, limit int) ([]CheckReport, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT `+reportColumns+`
+	out, err := collect(ctx, s.read, scanReport, `SELECT `+reportColumns+`
 		FROM check_reports r JOIN check_tasks t ON t.id = r.task_id
 		WHERE ? = 0 OR r.task_id = ? ORDER BY r.id DESC LIMIT ?`, taskID, taskID, limit)
 	if err != nil {
 		return nil, fmt.Errorf("list reports: %w", err)
 	}
-	defer rows.Close()
-	var out []CheckReport
-	for rows.Next() {
-		r, err := scanReport(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // ReportDocs returns a page of a report's documents in traversal order; fn-style paging

@@ -137,20 +137,11 @@ func scanRun(row interface{ Scan(...any) error }) (CheckRun, error) {
 
 // CheckRuns lists the latest runs, newest first.
 func (s *Store) CheckRuns(ctx context.Context, limit int) ([]CheckRun, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT `+runColumns+` FROM check_runs ORDER BY id DESC LIMIT ?`, limit)
+	out, err := collect(ctx, s.read, scanRun, `SELECT `+runColumns+` FROM check_runs ORDER BY id DESC LIMIT ?`, limit)
 	if err != nil {
 		return nil, fmt.Errorf("list check runs: %w", err)
 	}
-	defer rows.Close()
-	var out []CheckRun
-	for rows.Next() {
-		r, err := scanRun(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // CheckRunByID returns a run, or ErrNotFound.
@@ -312,21 +303,12 @@ func scanCheck(row interface{ Scan(...any) error }) (CheckRow, error) {
 
 // History returns the latest checks of a URL, newest first.
 func (s *Store) History(ctx context.Context, url string, limit int) ([]CheckRow, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT `+checkColumns+` FROM checks c JOIN check_urls u ON u.id = c.url_id
+	out, err := collect(ctx, s.read, scanCheck, `SELECT `+checkColumns+` FROM checks c JOIN check_urls u ON u.id = c.url_id
 		WHERE u.url = ? ORDER BY c.at DESC LIMIT ?`, url, limit)
 	if err != nil {
 		return nil, fmt.Errorf("check history: %w", err)
 	}
-	defer rows.Close()
-	var out []CheckRow
-	for rows.Next() {
-		c, err := scanCheck(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, c)
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // RunChecks calls fn with every check of a run, in URL id order.

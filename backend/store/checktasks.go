@@ -114,20 +114,11 @@ func (s *Store) DeleteTask(ctx context.Context, name string) error {
 
 // Tasks lists the tasks by name.
 func (s *Store) Tasks(ctx context.Context) ([]CheckTask, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT `+taskColumns+` FROM check_tasks ORDER BY name`)
+	out, err := collect(ctx, s.read, scanTask, `SELECT `+taskColumns+` FROM check_tasks ORDER BY name`)
 	if err != nil {
 		return nil, fmt.Errorf("list tasks: %w", err)
 	}
-	defer rows.Close()
-	var out []CheckTask
-	for rows.Next() {
-		t, err := scanTask(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, t)
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // TaskNamed returns the task called name, or ErrNotFound.
@@ -220,19 +211,13 @@ func (s *Store) DeleteRule(ctx context.Context, id int64) error {
 // Rules lists rules: the system-wide ones (taskID 0) or one task's, expired ones included,
 // by prefix.
 func (s *Store) Rules(ctx context.Context, taskID int64) ([]CheckRule, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT `+ruleColumns+` FROM check_rules
-		WHERE coalesce(task_id, 0) = ? ORDER BY prefix`, taskID)
+	out, err := collect(ctx, s.read, func(row interface{ Scan(...any) error }) (CheckRule, error) {
+		var r CheckRule
+		err := row.Scan(&r.ID, &r.TaskID, &r.Action, &r.Prefix, &r.ExpiresAt, &r.CreatedAt, &r.Note)
+		return r, err
+	}, `SELECT `+ruleColumns+` FROM check_rules WHERE coalesce(task_id, 0) = ? ORDER BY prefix`, taskID)
 	if err != nil {
 		return nil, fmt.Errorf("list rules: %w", err)
 	}
-	defer rows.Close()
-	var out []CheckRule
-	for rows.Next() {
-		var r CheckRule
-		if err := rows.Scan(&r.ID, &r.TaskID, &r.Action, &r.Prefix, &r.ExpiresAt, &r.CreatedAt, &r.Note); err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
+	return out, nil
 }

@@ -17,22 +17,16 @@ type RobotsSite struct {
 
 // RobotsSites lists the sites whose robots.txt is stored, by origin.
 func (s *Store) RobotsSites(ctx context.Context) ([]RobotsSite, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT origin, robots_status, coalesce(length(robots_body), 0),
-		coalesce(robots_fetched_at, 0), coalesce(robots_expires_at, 0)
-		FROM hosts WHERE robots_status IS NOT NULL ORDER BY origin`)
+	out, err := collect(ctx, s.read, func(row interface{ Scan(...any) error }) (RobotsSite, error) {
+		var r RobotsSite
+		err := row.Scan(&r.Origin, &r.Status, &r.Bytes, &r.FetchedAt, &r.ExpiresAt)
+		return r, err
+	}, `SELECT origin, robots_status, coalesce(length(robots_body), 0), coalesce(robots_fetched_at, 0),
+		coalesce(robots_expires_at, 0) FROM hosts WHERE robots_status IS NOT NULL ORDER BY origin`)
 	if err != nil {
 		return nil, fmt.Errorf("list robots.txt sites: %w", err)
 	}
-	defer rows.Close()
-	var out []RobotsSite
-	for rows.Next() {
-		var r RobotsSite
-		if err := rows.Scan(&r.Origin, &r.Status, &r.Bytes, &r.FetchedAt, &r.ExpiresAt); err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // SetRobotsExpiry changes until when a site's stored robots.txt holds (unix ms; a time in
