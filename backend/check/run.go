@@ -154,6 +154,13 @@ func Run(ctx context.Context, st Store, cfg Config, req Request, progress func(P
 		res.Run.State, res.Run.Error = store.RunFailed, r.saveErr.Error()
 	default:
 		res.Reports = r.reports(fctx)
+		// A task's schedule counts from runs that ended: one stopped by a quit is due again
+		// at the next launch.
+		for _, tr := range r.tasks {
+			if err := st.MarkTaskRun(fctx, tr.task.ID, r.start.UnixMilli()); err != nil && r.saveErr == nil {
+				r.saveErr = err
+			}
+		}
 	}
 	for _, t := range links {
 		res.Links = append(res.Links, linkResult(t))
@@ -216,9 +223,6 @@ func newRun(st Store, cfg Config, rec store.CheckRun) *run {
 
 // addTask starts a task's traversal.
 func (r *run) addTask(ctx context.Context, t Task, lib LibrarySource) error {
-	if err := r.st.MarkTaskRun(ctx, t.ID, time.Now().UnixMilli()); err != nil {
-		return err
-	}
 	system, err := Rules(ctx, r.st, 0)
 	if err != nil {
 		return err
@@ -324,7 +328,7 @@ type LinkResult struct {
 func linkResult(t *target) LinkResult {
 	lr := LinkResult{URL: t.url}
 	if t.res == nil {
-		lr.Verdict = Verdict{Kind: Timeout, Code: CodeTimeout, Reason: "not tested: the run was stopped"}
+		lr.Verdict = Verdict{Reason: "not tested: the run was stopped"}
 		return lr
 	}
 	lr.Verdict, lr.Method, lr.Ms = t.res.v, t.res.method, t.res.ms

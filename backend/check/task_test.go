@@ -277,3 +277,31 @@ func TestRepeatedRunsFindDeadLinksAndChanges(t *testing.T) {
 		t.Fatal("empty model")
 	}
 }
+
+func TestAStoppedRunKeepsItsChecksButMakesNoReport(t *testing.T) {
+	t.Parallel()
+	w := newTestWeb(t)
+	st := openStore(t)
+	task := addTask(t, st, Task{Name: "site", Type: Site, Top: w.URL + "/", Options: Options{EveryMinutes: 60}})
+	ctx, cancel := context.WithCancel(context.Background())
+	res, err := Run(ctx, st, testConfig(), Request{Tasks: []Task{task}}, func(p Progress) {
+		if p.Tested >= 5 {
+			cancel()
+		}
+	})
+	if err == nil || res.Run.State != "cancelled" || len(res.Reports) != 0 {
+		t.Fatalf("stopped run: %+v, %v", res, err)
+	}
+	runs, _ := st.CheckRuns(context.Background(), 1)
+	if runs[0].State != "cancelled" || runs[0].Tested < 5 {
+		t.Errorf("run record = %+v", runs[0])
+	}
+	// What it tested is history; the task is still due (its schedule counts from runs that ended).
+	if h, _ := st.History(context.Background(), w.URL+"/", 5); len(h) != 1 {
+		t.Errorf("history of the top = %+v", h)
+	}
+	again, _ := TaskNamed(context.Background(), st, "site")
+	if !again.LastRunAt.IsZero() || !again.Due(time.Now()) {
+		t.Errorf("task after a stopped run = %+v", again)
+	}
+}
