@@ -171,18 +171,25 @@ func (s *Store) SaveChecks(ctx context.Context, runID int64, recs []CheckRecord,
 		return nil, err
 	}
 	out, err := Get(ctx, s.writer, func(tx *Tx) ([]SavedCheck, error) {
-		get, err := tx.Stmt(ctx, `SELECT id, `+healthColumns+` FROM check_urls WHERE url = ?`)
+		urls := make([]string, len(recs))
+		for i := range recs {
+			urls[i] = recs[i].URL
+		}
+		prev, err := healthOf(ctx, tx, urls)
 		if err != nil {
 			return nil, err
 		}
-		ins, err := tx.Stmt(ctx, `INSERT INTO check_urls(url, failures) VALUES (?, 0) RETURNING id`)
-		if err != nil {
-			return nil, err
-		}
-		upd, err := tx.Stmt(ctx, `UPDATE check_urls SET verdict = ?, status = nullif(?, 0), final_url = nullif(?, ''),
-			reason = nullif(?, ''), checked_at = ?, failing_since = nullif(?, 0), failures = ?, dead_at = nullif(?, 0),
-			hash = nullif(?, ''), etag = nullif(?, ''), last_modified = nullif(?, ''), changed_at = nullif(?, 0)
-			WHERE id = ?`)
+		// One statement per URL whether it is new or known: its health, returning its id.
+		put, err := tx.Stmt(ctx, `INSERT INTO check_urls(url, verdict, status, final_url, reason, checked_at, failing_since,
+			failures, dead_at, hash, etag, last_modified, changed_at)
+			VALUES (?, ?, nullif(?, 0), nullif(?, ''), nullif(?, ''), ?, nullif(?, 0), ?, nullif(?, 0), nullif(?, ''),
+			nullif(?, ''), nullif(?, ''), nullif(?, 0))
+			ON CONFLICT(url) DO UPDATE SET verdict = excluded.verdict, status = excluded.status,
+			final_url = excluded.final_url, reason = excluded.reason, checked_at = excluded.checked_at,
+			failing_since = excluded.failing_since, failures = excluded.failures, dead_at = excluded.dead_at,
+			hash = excluded.hash, etag = excluded.etag, last_modified = excluded.last_modified,
+			changed_at = excluded.changed_at
+			RETURNING id`)
 		if err != nil {
 			return nil, err
 		}
@@ -197,18 +204,12 @@ func (s *Store) SaveChecks(ctx context.Context, runID int64, recs []CheckRecord,
 		for i := range recs {
 			r := &recs[i]
 			sc := &res[i]
-			if err := scanHealthID(get.QueryRowContext(ctx, r.URL), &sc.ID, &sc.Prev); errors.Is(err, sql.ErrNoRows) {
-				if err := ins.QueryRowContext(ctx, r.URL).Scan(&sc.ID); err != nil {
-					return nil, fmt.Errorf("add %s: %w", r.URL, err)
-				}
-			} else if err != nil {
-				return nil, err
-			}
+			sc.Prev = prev[r.URL]
 			h := next(sc.Prev, r)
 			sc.Next = h
-			if _, err := upd.ExecContext(ctx, h.Verdict, h.Status, h.FinalURL, h.Reason, h.CheckedAt, h.FailingSince,
-				h.Failures, h.DeadAt, h.Hash, h.ETag, h.LastModified, h.ChangedAt, sc.ID); err != nil {
-				return nil, fmt.Errorf("update %s: %w", r.URL, err)
+			if err := put.QueryRowContext(ctx, r.URL, h.Verdict, h.Status, h.FinalURL, h.Reason, h.CheckedAt, h.FailingSince,
+				h.Failures, h.DeadAt, h.Hash, h.ETag, h.LastModified, h.ChangedAt).Scan(&sc.ID); err != nil {
+				return nil, fmt.Errorf("save %s: %w", r.URL, err)
 			}
 			if _, err := add.ExecContext(ctx, runID, sc.ID, r.At, r.Verdict, r.Status, r.FinalURL, r.Permanent, r.Chain,
 				r.Reason, r.Code, r.Method, r.ContentType, r.Size, r.Ms, r.Title, r.LastModified, r.Expires, r.Owner,
@@ -224,8 +225,38 @@ func (s *Store) SaveChecks(ctx context.Context, runID int64, recs []CheckRecord,
 	return out, nil
 }
 
-func scanHealthID(row *sql.Row, id *int64, h *URLHealth) error {
-	return row.Scan(append([]any{id}, healthDest(h)...)...)
+// healthOf reads the health of those of urls that are in check_urls, a few hundred URLs to
+// a statement.
+func healthOf(ctx context.Context, q interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}, urls []string) (map[string]URLHealth, error) {
+	out := make(map[string]URLHealth, len(urls))
+	for len(urls) > 0 {
+		n := min(len(urls), 500)
+		args := make([]any, n)
+		for i, u := range urls[:n] {
+			args[i] = u
+		}
+		urls = urls[n:]
+		rows, err := q.QueryContext(ctx, `SELECT url, `+healthColumns+` FROM check_urls
+			WHERE url IN (?`+strings.Repeat(", ?", n-1)+`)`, args...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var u string
+			var h URLHealth
+			if err := rows.Scan(append([]any{&u}, healthDest(&h)...)...); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[u] = h
+		}
+		if err := rows.Close(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 // URLIDs returns the ids of urls in check_urls, adding the missing ones (as never tested).
@@ -251,34 +282,16 @@ func (s *Store) URLIDs(ctx context.Context, urls []string) ([]int64, error) {
 
 // Health returns the health of each of urls that was ever tested, by URL.
 func (s *Store) Health(ctx context.Context, urls []string) (map[string]URLHealth, error) {
-	out := make(map[string]URLHealth, len(urls))
-	for len(urls) > 0 {
-		n := min(len(urls), 500)
-		batch := urls[:n]
-		urls = urls[n:]
-		args := make([]any, len(batch))
-		for i, u := range batch {
-			args[i] = u
-		}
-		rows, err := s.read.QueryContext(ctx, `SELECT url, `+healthColumns+` FROM check_urls
-			WHERE verdict IS NOT NULL AND url IN (?`+strings.Repeat(", ?", n-1)+`)`, args...)
-		if err != nil {
-			return nil, fmt.Errorf("read health: %w", err)
-		}
-		for rows.Next() {
-			var u string
-			var h URLHealth
-			if err := rows.Scan(append([]any{&u}, healthDest(&h)...)...); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			out[u] = h
-		}
-		if err := rows.Close(); err != nil {
-			return nil, err
+	all, err := healthOf(ctx, s.read, urls)
+	if err != nil {
+		return nil, fmt.Errorf("read health: %w", err)
+	}
+	for u, h := range all {
+		if h.Verdict == "" {
+			delete(all, u) // referenced by a report, never tested
 		}
 	}
-	return out, nil
+	return all, nil
 }
 
 // CheckRow is a stored check with its URL.
