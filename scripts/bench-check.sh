@@ -142,7 +142,8 @@ timed() {
   return "$st"
 }
 
-# Broken-link lists, one URL a line, percent-decoded (the three tools spell URLs differently),
+# Broken-link lists, one URL a line, percent-decoded and without fragment (the three tools
+# spell URLs differently; linkchecker lists a missing page once per #fragment linked to),
 # restricted to the documentation's own host.
 broken_mundaneum() { # JSON of `check --json`, host
   python3 - "$1" "$2" <<'EOF'
@@ -153,7 +154,7 @@ out = set()
 for t in d.get("tasks") or []:
     for l in t.get("links") or []:
         if l["verdict"] in fail and urllib.parse.urlsplit(l["url"]).netloc == sys.argv[2]:
-            out.add(urllib.parse.unquote(l["url"]))
+            out.add(urllib.parse.unquote(urllib.parse.urldefrag(l["url"])[0]))
 print("\n".join(sorted(out)))
 EOF
 }
@@ -166,7 +167,7 @@ out = set()
 for line in (m.group(1).splitlines() if m else []):
     u = line.strip()
     if urllib.parse.urlsplit(u).netloc == sys.argv[2]:
-        out.add(urllib.parse.unquote(u))
+        out.add(urllib.parse.unquote(urllib.parse.urldefrag(u)[0]))
 print("\n".join(sorted(out)))
 EOF
 }
@@ -177,7 +178,7 @@ rows = [l for l in open(sys.argv[1], errors="replace") if not l.startswith("#")]
 out = set()
 for r in csv.DictReader(rows, delimiter=";"):
     if r.get("valid") == "False" and urllib.parse.urlsplit(r["url"]).netloc == sys.argv[2]:
-        out.add(urllib.parse.unquote(r["url"]))
+        out.add(urllib.parse.unquote(urllib.parse.urldefrag(r["url"])[0]))
 print("\n".join(sorted(out)))
 EOF
 }
