@@ -91,16 +91,16 @@ func TestTasksReportsRulesSites(t *testing.T) {
 		!tasks[0].Report.Moved || tasks[0].Report.ChangedDays != 0 {
 		t.Fatalf("task ls = %s (%v)", out, err)
 	}
-	if code, _, errOut := run(t, "rules", "add", "leaf", srv.URL+"/old", "--task", "home", "--db", db); code != ExitOK {
+	if code, _, errOut := run(t, "avoid", "add", "leaf", srv.URL+"/old", "--task", "home", "--db", db); code != ExitOK {
 		t.Fatalf("rules add: %s", errOut)
 	}
 	avoid := filepath.Join(dir, "avoid.mom")
 	os.WriteFile(avoid, []byte("Avoid "+srv.URL+"/logo [*]\n"), 0o644)
-	if code, _, errOut := run(t, "rules", "import", avoid, "--db", db); code != ExitOK {
+	if code, _, errOut := run(t, "avoid", "import", avoid, "--db", db); code != ExitOK {
 		t.Fatalf("rules import: %s", errOut)
 	}
 	os.WriteFile(avoid, []byte("Avoid "+srv.URL+"/logo [*]\nBogus line\n"), 0o644)
-	if code, _, errOut := run(t, "rules", "import", avoid, "--db", db); code != ExitUsage || !strings.Contains(errOut, "line 2") {
+	if code, _, errOut := run(t, "avoid", "import", avoid, "--db", db); code != ExitUsage || !strings.Contains(errOut, "line 2") {
 		t.Errorf("a bad avoid file: %d %s", code, errOut)
 	}
 

@@ -166,7 +166,7 @@ func ImportTasks(ctx context.Context, ts TaskStore, r io.Reader) (TaskImport, er
 	}
 	out.Warnings = in.Warnings
 	if in.AvoidFile != "" || in.SystemAvoid != "" {
-		out.Warnings = append(out.Warnings, "avoid files are not read from the instruction file: import them with 'mundaneum rules import'")
+		out.Warnings = append(out.Warnings, "avoid files are not read from the instruction file: import them with 'mundaneum avoid import'")
 	}
 	for _, mt := range in.Tasks {
 		t := Task{Name: mt.Name, Type: Type(mt.Type), Top: mt.TopURL, Options: Options{

@@ -17,18 +17,18 @@ import (
 	"mundaneum/backend/store"
 )
 
-func (e *env) rulesCmd() *cobra.Command {
+func (e *env) avoidCmd() *cobra.Command {
 	var task, expires string
 	cmd := &cobra.Command{
-		Use:   "rules [ls | add avoid|leaf PREFIX | rm ID | import FILE | export] [--task NAME]",
-		Short: "Avoid and Leaf URL prefixes for maintenance runs (MOMspider's avoid file)",
+		Use:   "avoid [ls | add avoid|leaf PREFIX | rm ID | import FILE | export] [--task NAME]",
+		Short: "Avoid and Leaf URL prefixes of maintenance runs (MOMspider's avoid file)",
 		Long: `URL prefixes that runs avoid (neither test nor traverse) or leaf (test, never traverse),
 system-wide or for one task (--task), each with an optional expiry date.
 
-  mundaneum rules add avoid https://example.org/calendar/ --expires 2027-01-01
-  mundaneum rules add leaf https://example.org/archive/ --task docs
-  mundaneum rules import ~/.momspider-avoid     MOMspider's avoid file
-  mundaneum rules export > avoid.mom`,
+  mundaneum avoid add avoid https://example.org/calendar/ --expires 2027-01-01
+  mundaneum avoid add leaf https://example.org/archive/ --task docs
+  mundaneum avoid import ~/.momspider-avoid     MOMspider's avoid file
+  mundaneum avoid export > avoid.mom`,
 		Args: usageArgs(cobra.ArbitraryArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
@@ -47,7 +47,7 @@ system-wide or for one task (--task), each with an optional expiry date.
 			case verb == "export" && len(rest) == 0:
 				return e.exportRules(ctx, task)
 			}
-			return usageError{errors.New("usage: rules [ls | add avoid|leaf PREFIX | rm ID | import FILE | export] [--task NAME]")}
+			return usageError{errors.New("usage: avoid [ls | add avoid|leaf PREFIX | rm ID | import FILE | export] [--task NAME]")}
 		},
 	}
 	cmd.Flags().StringVar(&task, "task", "", "the task's own rules (default: the system-wide rules)")
@@ -126,7 +126,7 @@ func (e *env) listRules(ctx context.Context, task string) error {
 		return e.printJSON(out)
 	}
 	if len(rs) == 0 {
-		fmt.Fprintln(e.stdout, "No rules: mundaneum rules add avoid|leaf PREFIX")
+		fmt.Fprintln(e.stdout, "No rules: mundaneum avoid add avoid|leaf PREFIX")
 		return nil
 	}
 	for _, r := range rs {
@@ -173,7 +173,7 @@ func (e *env) addRule(ctx context.Context, task, action, prefix, expires string)
 func (e *env) removeRule(ctx context.Context, arg string) error {
 	id, err := strconv.ParseInt(arg, 10, 64)
 	if err != nil {
-		return usageError{fmt.Errorf("rules rm takes a rule's number (see 'mundaneum rules ls'), not %q", arg)}
+		return usageError{fmt.Errorf("avoid rm takes a rule's number (see 'mundaneum avoid ls'), not %q", arg)}
 	}
 	st, err := e.open(ctx, false)
 	if err != nil {
