@@ -77,7 +77,7 @@ func TestMaintenanceThroughBoundAPI(t *testing.T) {
 	if _, err := a.SaveCheckTask(CheckTask{Name: "x", Type: "galaxy", Top: srv.URL}); apiCode(err) != CodeInvalid {
 		t.Errorf("bad type: %v", err)
 	}
-	if _, err := a.AddCheckRule(CheckRule{TaskID: task.ID, Action: "avoid", Prefix: srv.URL + "/skip/", Expires: "2999-01-01"}); err != nil {
+	if _, err := a.AddAvoidRule(AvoidRule{TaskID: task.ID, Action: "avoid", Prefix: srv.URL + "/skip/", Expires: "2999-01-01"}); err != nil {
 		t.Fatal(err)
 	}
 	if imp, err := a.ImportCheckFile("avoid", "", "Leaf "+srv.URL+"/never-mind [*]\n"); err != nil || imp.Added != 1 {

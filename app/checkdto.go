@@ -140,8 +140,8 @@ type CheckReportPage struct {
 	News      report.News     `json:"news"`
 }
 
-// CheckRule is an Avoid or Leaf prefix.
-type CheckRule struct {
+// AvoidRule is an Avoid or Leaf prefix (MOMspider's avoid file).
+type AvoidRule struct {
 	ID      int64  `json:"id"`
 	TaskID  int64  `json:"taskId"` // 0: system-wide
 	Action  string `json:"action"` // avoid | leaf
@@ -286,8 +286,8 @@ func reportPageDTO(m *report.Model, offset int) CheckReportPage {
 	return out
 }
 
-func ruleDTO(r check.Rule) CheckRule {
-	return CheckRule{ID: r.ID, TaskID: r.TaskID, Action: r.Action, Prefix: r.Prefix, Expires: rfcTime(r.Expires),
+func ruleDTO(r check.Rule) AvoidRule {
+	return AvoidRule{ID: r.ID, TaskID: r.TaskID, Action: r.Action, Prefix: r.Prefix, Expires: rfcTime(r.Expires),
 		Active: r.Active(time.Now()), Note: r.Note}
 }
 

@@ -98,8 +98,8 @@ func (a *App) SaveCheckReport(id int64, format string) (string, error) {
 	return path, nil
 }
 
-// CheckRules lists the avoid and leaf rules of a task, or the system-wide ones (task "").
-func (a *App) CheckRules(task string) ([]CheckRule, error) {
+// AvoidRules lists the avoid and leaf rules of a task, or the system-wide ones (task "").
+func (a *App) AvoidRules(task string) ([]AvoidRule, error) {
 	ctx := context.Background()
 	id, err := a.taskID(ctx, task)
 	if err != nil {
@@ -109,32 +109,32 @@ func (a *App) CheckRules(task string) ([]CheckRule, error) {
 	if err != nil {
 		return nil, apiError(err)
 	}
-	out := make([]CheckRule, 0, len(rs))
+	out := make([]AvoidRule, 0, len(rs))
 	for _, r := range rs {
 		out = append(out, ruleDTO(r))
 	}
 	return out, nil
 }
 
-// AddCheckRule adds (or replaces, for the same prefix) an avoid or leaf rule; Expires is
+// AddAvoidRule adds (or replaces, for the same prefix) an avoid or leaf rule; Expires is
 // RFC 3339 or a date (YYYY-MM-DD), "" for never.
-func (a *App) AddCheckRule(r CheckRule) (CheckRule, error) {
+func (a *App) AddAvoidRule(r AvoidRule) (AvoidRule, error) {
 	rule := check.Rule{TaskID: r.TaskID, Action: r.Action, Prefix: r.Prefix, Note: r.Note}
 	if e := strings.TrimSpace(r.Expires); e != "" {
 		t, err := parseDate(e)
 		if err != nil {
-			return CheckRule{}, err
+			return AvoidRule{}, err
 		}
 		rule.Expires = t
 	}
 	if _, err := check.AddRules(context.Background(), a.ws().st, []check.Rule{rule}); err != nil {
-		return CheckRule{}, apiError(err)
+		return AvoidRule{}, apiError(err)
 	}
 	return ruleDTO(rule), nil
 }
 
-// DeleteCheckRule removes a rule.
-func (a *App) DeleteCheckRule(id int64) error {
+// DeleteAvoidRule removes an avoid or leaf rule.
+func (a *App) DeleteAvoidRule(id int64) error {
 	return apiError(a.ws().st.DeleteRule(context.Background(), id))
 }
 

@@ -14,6 +14,7 @@ type CrawlRequest struct {
 	PerHost    int      `json:"perHost"`
 	DelayMs    int      `json:"delayMs"` // -1 means the default delay
 	Refresh    bool     `json:"refresh"`
+	Rules      string   `json:"rules"` // the webbot's rules (CheckRules); "" for the scope alone
 }
 
 // Crawl is one crawl job and its counters.
@@ -31,6 +32,7 @@ type Crawl struct {
 	StartedAt   string   `json:"startedAt"`
 	FinishedAt  string   `json:"finishedAt"`
 	Error       string   `json:"error"`
+	Rules       string   `json:"rules"`
 }
 
 // SearchRequest is a query with its page and options.

@@ -224,10 +224,10 @@ func checkReadable(ctx context.Context, db *sql.DB) error {
 	if app != ApplicationID {
 		return ErrNotWorkspace
 	}
-	if ver > latest() {
+	if ver > latestVersion() {
 		return ErrTooNew
 	}
-	if ver < latest() {
+	if ver < latestVersion() {
 		return fmt.Errorf("workspace needs an upgrade: open it once for writing (e.g. mundaneum status): %w", ErrNotWorkspace)
 	}
 	return nil
@@ -251,10 +251,8 @@ func migrations() []migration {
 	return ms
 }
 
-// latest is the newest schema version: the number of the last migration (numbers are
-// contiguous once branches are merged; a gap while they are not must not make the
-// workspace look newer than the code).
-func latest() int {
+// latestVersion is the newest migration's number: the schema version of this build.
+func latestVersion() int {
 	ms := migrations()
 	if len(ms) == 0 {
 		return 0
@@ -281,7 +279,7 @@ func migrate(ctx context.Context, db *sql.DB) error {
 		return ErrNotWorkspace
 	}
 	ms := migrations()
-	if ver > latest() {
+	if ver > latestVersion() {
 		return ErrTooNew
 	}
 	for _, m := range ms {

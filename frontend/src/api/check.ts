@@ -7,7 +7,7 @@ import type {
   CheckProgress,
   CheckReportInfo,
   CheckReportPage,
-  CheckRule,
+  AvoidRule,
   CheckRun,
   CheckSettings,
   CheckTask,
@@ -104,18 +104,18 @@ export function saveCheckReport(id: number, format: string): Promise<string> {
 }
 
 /** The avoid and leaf rules of a task, or the system-wide ones for "". */
-export async function checkRules(task = ''): Promise<CheckRule[]> {
-  return (await call(() => App.CheckRules(task))) ?? [];
+export async function avoidRules(task = ''): Promise<AvoidRule[]> {
+  return (await call(() => App.AvoidRules(task))) ?? [];
 }
 
 /** Adds (or replaces, for the same prefix) a rule. */
-export function addCheckRule(r: CheckRule): Promise<CheckRule> {
-  return call(() => App.AddCheckRule(r));
+export function addAvoidRule(r: AvoidRule): Promise<AvoidRule> {
+  return call(() => App.AddAvoidRule(r));
 }
 
 /** Removes a rule. */
-export function deleteCheckRule(id: number): Promise<void> {
-  return call(() => App.DeleteCheckRule(id));
+export function deleteAvoidRule(id: number): Promise<void> {
+  return call(() => App.DeleteAvoidRule(id));
 }
 
 /** Imports one of MOMspider's files: kind avoid (into task's rules, or the system-wide ones), sites or instructions. */

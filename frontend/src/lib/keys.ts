@@ -7,6 +7,7 @@ export type Action =
   | 'go-search'
   | 'go-crawls'
   | 'go-maintenance'
+  | 'go-graph'
   | 'go-settings'
   | 'back'
   | 'help';
@@ -16,8 +17,9 @@ export const shortcuts: { keys: string[]; what: string }[] = [
   { keys: ['/'], what: 'Focus the search box' },
   { keys: ['g s', 'Ctrl+1'], what: 'Search' },
   { keys: ['g c', 'Ctrl+2'], what: 'Crawls' },
-  { keys: ['g m', 'Ctrl+5'], what: 'Maintenance (link checks and reports)' },
   { keys: ['g ,', 'Ctrl+3'], what: 'Settings' },
+  { keys: ['g g', 'Ctrl+4'], what: 'Graph of a crawl' },
+  { keys: ['g m', 'Ctrl+5'], what: 'Maintenance (link checks and reports)' },
   { keys: ['↓', '↑'], what: 'Move through results (from the search box too)' },
   { keys: ['Enter'], what: 'Open the highlighted result’s page view' },
   { keys: ['o'], what: 'Open the highlighted result’s offline copy' },
@@ -62,6 +64,7 @@ export function globalShortcut(e: KeyLike, chordAt: number, now: number): { acti
       '1': 'go-search',
       '2': 'go-crawls',
       '3': 'go-settings',
+      '4': 'go-graph',
       '5': 'go-maintenance',
       ',': 'go-settings',
     };
@@ -69,7 +72,13 @@ export function globalShortcut(e: KeyLike, chordAt: number, now: number): { acti
   }
   if (mod || e.altKey || editable(e.target)) return { action: null, chordAt: 0 };
   if (chordAt > 0 && now - chordAt <= chordTimeout) {
-    const byChord: Record<string, Action> = { s: 'go-search', c: 'go-crawls', m: 'go-maintenance', ',': 'go-settings' };
+    const byChord: Record<string, Action> = {
+      s: 'go-search',
+      c: 'go-crawls',
+      g: 'go-graph',
+      m: 'go-maintenance',
+      ',': 'go-settings',
+    };
     return { action: byChord[e.key] ?? null, chordAt: 0 };
   }
   switch (e.key) {
