@@ -52,7 +52,8 @@ describe('globalShortcut', () => {
     expect(globalShortcut(key('2', { metaKey: true }), 0, 0).action).toBe('go-crawls');
     expect(globalShortcut(key('3', { ctrlKey: true }), 0, 0).action).toBe('go-settings');
     expect(globalShortcut(key('4', { ctrlKey: true }), 0, 0).action).toBe('go-graph');
-    expect(globalShortcut(key('5', { ctrlKey: true }), 0, 0).action).toBeNull();
+    expect(globalShortcut(key('5', { ctrlKey: true }), 0, 0).action).toBe('go-maintenance');
+    expect(globalShortcut(key('6', { ctrlKey: true }), 0, 0).action).toBeNull();
   });
 
   it('leaves typing alone', () => {
