@@ -60,6 +60,7 @@ func (r *run) enqueue(j *job) {
 		r.skip(j, h)
 		return
 	}
+	j.t.queued = j
 	r.q.push(j)
 }
 

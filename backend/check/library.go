@@ -13,6 +13,14 @@ type LibrarySource interface {
 	PointerFolders(ctx context.Context, path string) ([]LibraryFolder, error)
 }
 
+// LibraryFunc makes a function a LibrarySource.
+type LibraryFunc func(ctx context.Context, path string) ([]LibraryFolder, error)
+
+// PointerFolders calls f.
+func (f LibraryFunc) PointerFolders(ctx context.Context, path string) ([]LibraryFolder, error) {
+	return f(ctx, path)
+}
+
 // LibraryFolder is one library of a subtree with its pointers.
 type LibraryFolder struct {
 	Path     string

@@ -49,6 +49,7 @@ func (r *run) schedule(ctx context.Context, progress func(Progress)) {
 					break
 				}
 				inflight++
+				j.t.queued = nil // the worker reads the job from now on
 				work <- j
 			}
 		}
@@ -280,6 +281,10 @@ func (r *run) request(t *target, mode uint8, w waiter, referer string) {
 		}
 		return
 	case stQueued:
+		if mode == modeDoc && t.mode == modeProbe && t.queued != nil {
+			// Not asked yet: read it instead of probing it and reading it after.
+			t.mode, t.queued.mode = modeDoc, modeDoc
+		}
 		if w.task != nil {
 			t.waiters = append(t.waiters, w)
 		}

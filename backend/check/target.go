@@ -36,6 +36,8 @@ type target struct {
 	origin string
 	state  uint8
 	mode   uint8 // of the request made or under way
+	// queued is the target's job while it waits in a host queue (nil once it is sent).
+	queued *job
 	res    *result
 	// waiters are the tasks to tell when the result arrives.
 	waiters []waiter
