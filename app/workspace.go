@@ -28,7 +28,7 @@ type workspace struct {
 }
 
 func newWorkspace(st *store.Store) *workspace {
-	return &workspace{st: st, jobs: crawl.NewJobs(st), search: search.New(st.SearchDB()), checks: check.NewJobs(st, nil)}
+	return &workspace{st: st, jobs: crawl.NewJobs(st), search: search.New(st.SearchDB()), checks: check.NewJobs(st, CheckLibrary(st))}
 }
 
 // close stops what runs on the workspace (crawls pause, a check run stops) and closes it.

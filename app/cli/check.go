@@ -140,7 +140,7 @@ func (e *env) check(ctx context.Context, cmd *cobra.Command, urls, names []strin
 		return err
 	}
 	defer st.Close()
-	req := check.Request{URLs: urls}
+	req := check.Request{URLs: urls, Library: app.CheckLibrary(st)}
 	if len(urls) == 0 {
 		if req.Tasks, err = e.selectTasks(ctx, st, names, all, due); err != nil {
 			return err

@@ -174,3 +174,23 @@ func TestCheckDueLeavesAnOpenWorkspace(t *testing.T) {
 		t.Errorf("--all: exit %d, want %d", code, ExitLocked)
 	}
 }
+
+func TestTaskAddLibrary(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "w.mundaneum")
+	if code, _, errOut := run(t, "task", "add", "links", "--db", db, "--library", "/Research"); code != ExitOK {
+		t.Fatalf("task add --library: %d %s", code, errOut)
+	}
+	if code, _, _ := run(t, "task", "add", "x", "--db", db, "--library", "/Research", "--type", "site"); code != ExitUsage {
+		t.Errorf("--library with another type: exit %d", code)
+	}
+	code, out, _ := run(t, "task", "ls", "--db", db, "--json")
+	var tasks []taskJSON
+	if err := json.Unmarshal([]byte(out), &tasks); err != nil || code != ExitOK || len(tasks) != 1 || tasks[0].Type != "library" || tasks[0].Top != "/Research" {
+		t.Fatalf("task ls = %s (%v)", out, err)
+	}
+	code, out, errOut := run(t, "check", "--db", db, "--json", "--task", "links")
+	var res checkJSON
+	if err := json.Unmarshal([]byte(out), &res); err != nil || len(res.Tasks) != 1 || res.Tasks[0].Error == "" {
+		t.Fatalf("check a library task without a library: %d %s %s", code, out, errOut)
+	}
+}

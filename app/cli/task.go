@@ -25,7 +25,7 @@ func (e *env) taskCmd() *cobra.Command {
 which news to report, and when to run.
 
   mundaneum task add docs --type tree --top https://example.org/docs/ --for me@example.org --email --every 24h
-  mundaneum task add links --type library --top /Research      every pointer under a library
+  mundaneum task add links --library /Research                 every pointer under a library
   mundaneum task ls
   mundaneum task edit docs --every 12h --report broken,moved,changed=3
   mundaneum task rm docs
@@ -58,6 +58,7 @@ subtree's pointers). Anything outside is a leaf: tested, not traversed.`,
 	f := cmd.Flags()
 	f.StringVar(&o.typ, "type", "site", "site, tree, owner or library")
 	f.StringVar(&o.top, "top", "", "the top document's URL (for library: the subtree's path)")
+	f.StringVar(&o.library, "library", "", "every pointer under this library path: --type library --top PATH")
 	f.StringVar(&o.title, "title", "", "the index document's title")
 	f.StringVar(&o.forAddr, "for", "", "whom the task is for: an e-mail address")
 	f.BoolVar(&o.email, "email", false, "mail the reported news to --for (needs the SMTP settings)")
@@ -71,7 +72,7 @@ subtree's pointers). Anything outside is a leaf: tested, not traversed.`,
 }
 
 type taskFlags struct {
-	typ, top, title, forAddr, report, every, indexFile string
+	typ, top, library, title, forAddr, report, every, indexFile string
 	email, internalOnly                                bool
 	maxPages, maxDepth                                 int
 }
@@ -79,6 +80,13 @@ type taskFlags struct {
 // apply sets the options a command line gave (all of them for add, the changed ones for edit).
 func (o taskFlags) apply(cmd *cobra.Command, t *check.Task, all bool) error {
 	set := func(name string) bool { return all || cmd.Flags().Changed(name) }
+	if cmd.Flags().Changed("library") {
+		if cmd.Flags().Changed("top") || cmd.Flags().Changed("type") && o.typ != string(check.Library) {
+			return usageError{errors.New("--library PATH is --type library --top PATH: give one or the other")}
+		}
+		o.typ, o.top = string(check.Library), o.library
+		set = func(name string) bool { return name == "type" || name == "top" || all || cmd.Flags().Changed(name) }
+	}
 	if set("type") {
 		t.Type = check.Type(o.typ)
 	}
