@@ -73,8 +73,8 @@ subtree's pointers). Anything outside is a leaf: tested, not traversed.`,
 
 type taskFlags struct {
 	typ, top, library, title, forAddr, report, every, indexFile string
-	email, internalOnly                                bool
-	maxPages, maxDepth                                 int
+	email, internalOnly                                         bool
+	maxPages, maxDepth                                          int
 }
 
 // apply sets the options a command line gave (all of them for add, the changed ones for edit).
