@@ -178,3 +178,52 @@ test('rules and the robots.txt table', async () => {
   assert.deepEqual(seen.dialogs, []);
   assert.deepEqual(seen.errors, []);
 });
+
+test("import MOMspider's files in the window", async () => {
+  const file = (name, text) => ({ name, mimeType: 'text/plain', buffer: Buffer.from(text) });
+  await tab('Avoid & leaf');
+  const rules = page.getByRole('table', { name: 'Rules' });
+  await rules.waitFor();
+  const before = await rules.locator('tbody tr').count();
+  // A malformed file is refused whole, its bad line named; nothing of it is kept.
+  await page.getByLabel('Import avoid file…').setInputFiles(
+    file('broken-avoid.mom', `Avoid ${siteURL}/docs/private/ [*]\nAvoid ${siteURL}/x/ [not a date]\n`),
+  );
+  const alert = page.getByRole('alert').filter({ hasText: 'broken-avoid.mom' });
+  await alert.waitFor();
+  assert.match(await alert.textContent(), /line 2/);
+  assert.equal(await rules.locator('tbody tr').count(), before);
+  // Appendix C's form: entries with and without an expiry date.
+  await page.getByLabel('Import avoid file…').setInputFiles(
+    file('avoid.mom', `# MOMspider-0.1a Avoid File\nAvoid ${siteURL}/docs/private/ [*]\nLeaf ${siteURL}/docs/archive/ [Fri, 31 Dec 2099 09:30:00 GMT]\n`),
+  );
+  await page.getByRole('status').filter({ hasText: 'Imported avoid.mom: 2 new rule(s).' }).waitFor();
+  const text = await rules.textContent();
+  assert.match(text, /docs\/private\//);
+  assert.match(text, /docs\/archive\//);
+  assert.match(text, /2099/);
+
+  // Appendix D: the sites file sets the expiry of the robots.txt kept for a site.
+  await tab('robots.txt');
+  await page.getByRole('table', { name: 'robots.txt by site' }).waitFor();
+  await page.getByLabel('Import sites file…').setInputFiles(
+    file('sites.mom', `Site 127.0.0.1:${site.address().port} [*]\nSite unknown.example:80 [*]\n`),
+  );
+  const note = page.getByRole('status').filter({ hasText: 'Set the expiry of 1 site(s).' });
+  await note.waitFor();
+  assert.match(await note.textContent(), /unknown\.example:80/);
+
+  // Appendix A: an instruction file's tasks become tasks.
+  await tab('Tasks');
+  await page.getByLabel('Import MOMspider instructions…').setInputFiles(
+    file('instructions.mom', `<Tree\n  Name drafts\n  TopURL ${siteURL}/docs/drafts/one.html\n  IndexTitle Drafts index\n  EmailBroken\n>\n`),
+  );
+  await page.getByRole('status').filter({ hasText: 'Imported 1 task(s): drafts' }).waitFor();
+  const card = page.getByRole('listitem', { name: 'Task drafts' });
+  await card.waitFor();
+  assert.match(await card.textContent(), /drafts\/one\.html/);
+  assert.equal((await api.call('CheckTasks')).find((t) => t.name === 'drafts')?.type, 'tree');
+  assert.deepEqual(seen.dialogs, []);
+  assert.deepEqual(seen.errors, []);
+  assert.deepEqual(await domOffences(page), []);
+});
