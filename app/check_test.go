@@ -62,7 +62,12 @@ func TestMaintenanceThroughBoundAPI(t *testing.T) {
 		}
 	})
 	defer a.shutdown()
-	if _, err := a.SaveSettings(Settings{DelayMs: 0, PerHost: 2, Agents: 4, Theme: "system"}); err != nil {
+	set, err := a.Settings()
+	if err != nil {
+		t.Fatal(err)
+	}
+	set.DelayMs, set.PerHost, set.Agents = 0, 2, 4
+	if _, err := a.SaveSettings(set); err != nil {
 		t.Fatal(err)
 	}
 
