@@ -46,7 +46,7 @@ func apiError(err error) error {
 	case errors.Is(err, store.ErrNotFound), errors.Is(err, search.ErrNoView):
 		code = CodeNotFound
 	case errors.Is(err, crawl.ErrRunning), errors.Is(err, crawl.ErrNotRunning), errors.Is(err, check.ErrRunning),
-		errors.Is(err, store.ErrExists):
+		errors.Is(err, store.ErrExists), errors.Is(err, search.ErrViewExists):
 		code = CodeConflict
 	}
 	return &Error{Code: code, Message: err.Error()}

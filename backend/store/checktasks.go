@@ -32,9 +32,6 @@ type CheckRule struct {
 	Note      string
 }
 
-// ErrExists is returned when a name is already taken.
-var ErrExists = errors.New("already exists")
-
 const taskColumns = `id, name, type, top, options, created_at, coalesce(last_run_at, 0)`
 
 func scanTask(row interface{ Scan(...any) error }) (CheckTask, error) {

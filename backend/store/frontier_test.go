@@ -145,3 +145,23 @@ func TestSaveResultIndexesDedupsAndLinks(t *testing.T) {
 		t.Fatal("a page that is gone is still indexed")
 	}
 }
+
+// Refreshing the anchor text of many pages commits as it goes: each refresh rewrites a whole
+// index row, and counts so against the batch's text budget (issue 18: 95,000 of them went
+// into one 20-minute commit, and the crawl reported nothing meanwhile).
+func TestAnchorRefreshesEndBatches(t *testing.T) {
+	st := openTest(t)
+	n := 0
+	for id := int64(1); !st.indexFull(); id++ {
+		st.queueAnchors(id)
+		st.queueAnchors(id) // the same page twice costs once
+		n++
+		if n > maxQueuedText {
+			t.Fatal("anchor refreshes never fill a batch")
+		}
+	}
+	if n > 4096 {
+		t.Errorf("%d anchor refreshes fit in one batch", n)
+	}
+	st.resetIndex()
+}

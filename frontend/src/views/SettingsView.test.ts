@@ -18,7 +18,10 @@ import { openWorkspace, saveSettings, settings, workspace, type Settings } from 
 import { applyTheme } from '../lib/theme';
 import SettingsView from './SettingsView.svelte';
 
-const stored: Settings = { userAgentSuffix: '', from: '', delayMs: 1000, perHost: 2, agents: 16, theme: 'system' };
+const stored: Settings = {
+  userAgentSuffix: '', from: '', delayMs: 1000, perHost: 2, agents: 16, theme: 'system',
+  maxPerHost: 100000, maxQueryVariants: 200, maxBody: 10485760,
+};
 
 beforeEach(() => {
   vi.mocked(settings).mockResolvedValue({ ...stored });
@@ -42,6 +45,7 @@ describe('SettingsView', () => {
     await waitFor(() => expect(saveSettings).toHaveBeenCalled());
     expect(vi.mocked(saveSettings).mock.calls[0][0]).toEqual({
       userAgentSuffix: '+https://me.example/bot', from: 'me@example.org', delayMs: 250, perHost: 2, agents: 16, theme: 'system',
+      maxPerHost: 100000, maxQueryVariants: 200, maxBody: 10485760,
     });
     await screen.findByText('Saved.');
   });

@@ -132,13 +132,24 @@ export namespace app {
 	    scope: string;
 	    state: string;
 	    fetched: number;
-	    queued: number;
 	    failed: number;
 	    skipped: number;
+	    redirected: number;
+	    queued: number;
+	    toVisit: number;
+	    visited: number;
+	    notDue: number;
 	    bytes: number;
 	    pagesPerSec: number;
+	    elapsedSeconds: number;
+	    done: number;
+	    etaSeconds: number;
+	    current: string;
+	    maxPages: number;
+	    maxSeconds: number;
 	    startedAt: string;
 	    finishedAt: string;
+	    note: string;
 	    error: string;
 	    rules: string;
 	}
@@ -162,6 +173,9 @@ export namespace app {
 	    maxDepth: number;
 	    maxPages: number;
 	    maxSeconds: number;
+	    maxPerHost: number;
+	    maxQueryVariants: number;
+	    sitemaps: boolean;
 	    agents: number;
 	    perHost: number;
 	    delayMs: number;
@@ -212,6 +226,7 @@ export namespace app {
 	    host: string;
 	    state: string;
 	    reason: string;
+	    reasonText: string;
 	    detail: string;
 	    status: number;
 	    finalUrl: string;
@@ -224,6 +239,7 @@ export namespace app {
 	    author: string;
 	    owner: string;
 	    canonical: string;
+	    alternates: number;
 	    size: number;
 	    duplicateOf: number;
 	    duplicateUrl: string;
@@ -240,6 +256,7 @@ export namespace app {
 	    discoveredAt: string;
 	    fetchedAt: string;
 	    changedAt: string;
+	    confirmedAt: string;
 	    refreshAt: string;
 	    inlinks: number;
 	    outlinks: number;
@@ -262,7 +279,10 @@ export namespace app {
 	    score: number;
 	    snippet: string[];
 	    copies: number;
+	    alternates: number;
+	    reason: string;
 	    fetchedAt: string;
+	    new: boolean;
 	}
 	export interface RobotsSite {
 	    origin: string;
@@ -312,6 +332,8 @@ export namespace app {
 	    query: string;
 	    total: number;
 	    totalApprox: boolean;
+	    totalAtLeast: boolean;
+	    window: number;
 	    tookMs: number;
 	    results: Result[];
 	    facets: Record<string, Array<FacetCount>>;
@@ -327,6 +349,9 @@ export namespace app {
 	    perHost: number;
 	    agents: number;
 	    theme: string;
+	    maxPerHost: number;
+	    maxQueryVariants: number;
+	    maxBody: number;
 	}
 	export interface Status {
 	    path: string;

@@ -31,6 +31,8 @@ export function CheckTasks():Promise<Array<app.CheckTask>>;
 
 export function ChooseWorkspace(arg1:boolean):Promise<string>;
 
+export function CrawlDefaults():Promise<app.CrawlRequest>;
+
 export function CrawlPages(arg1:number,arg2:string,arg3:number,arg4:number):Promise<app.CrawlPages>;
 
 export function Crawls():Promise<Array<app.Crawl>>;
@@ -83,7 +85,7 @@ export function SaveCheckTask(arg1:app.CheckTask):Promise<app.CheckTask>;
 
 export function SaveSettings(arg1:app.Settings):Promise<app.Settings>;
 
-export function SaveView(arg1:string,arg2:string):Promise<app.View>;
+export function SaveView(arg1:string,arg2:string,arg3:boolean):Promise<app.View>;
 
 export function Search(arg1:app.SearchRequest):Promise<app.SearchResults>;
 
