@@ -111,7 +111,7 @@ func (e *env) listViews(ctx context.Context) error {
 }
 
 func (e *env) saveView(ctx context.Context, name, query string, force bool) error {
-	st, err := e.open(ctx, false)
+	st, err := e.openShared(ctx)
 	if err != nil {
 		return err
 	}
@@ -140,7 +140,7 @@ type savedViewJSON struct {
 }
 
 func (e *env) deleteView(ctx context.Context, name string) error {
-	st, err := e.open(ctx, false)
+	st, err := e.openShared(ctx)
 	if err != nil {
 		return err
 	}
@@ -163,7 +163,7 @@ type openedViewJSON struct {
 }
 
 func (e *env) openView(ctx context.Context, name string, r search.Request) error {
-	st, err := e.open(ctx, false)
+	st, err := e.openShared(ctx)
 	if err != nil {
 		return err
 	}

@@ -49,6 +49,11 @@ type Options struct {
 	// ReadOnly opens without taking the writer lock: for search and status while another
 	// process crawls. Writes fail.
 	ReadOnly bool
+	// Shared opens beside the process that owns the workspace (the window, serve or a
+	// crawl), for short writes through Update that wait their turn (see shared.go). The
+	// store has no Writer: crawling and index work need the workspace to themselves. A
+	// shared open of a workspace nobody owns upgrades its schema first.
+	Shared bool
 	// BatchSize and BatchDelay bound one writer transaction (defaults 4096 ops, 1 s).
 	BatchSize  int
 	BatchDelay time.Duration
@@ -60,7 +65,8 @@ type Store struct {
 	lock   *flock.Flock
 	read   *sql.DB
 	search *sql.DB // the read pool of searches: maps the file (see mmapSearch)
-	writer *Writer // nil when read-only
+	writer *Writer // nil when read-only or shared
+	short  *Writer // the short writes of a shared store (see Update)
 	ids    ids     // writer-goroutine-only caches
 	closed sync.Once
 	err    error     // of Close
@@ -94,7 +100,11 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 		return nil, err
 	}
 	s := &Store{path: path, ids: ids{pages: map[string]int64{}, hosts: map[string]int64{}}}
-	if !opt.ReadOnly {
+	if opt.Shared && !opt.ReadOnly {
+		if err := s.openShared(ctx); err != nil {
+			return nil, err
+		}
+	} else if !opt.ReadOnly {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			return nil, fmt.Errorf("create workspace directory: %w", err)
 		}
@@ -126,6 +136,7 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 		}
 		s.pairs.committed = s.pairs.words
 		s.writer = newWriter(wdb, opt.BatchSize, opt.BatchDelay, s.applyIndex, s.rollbackIndex, s.indexFull)
+		s.writer.gate = ownerTurn(path)
 	} else if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("open workspace: %w", err)
 	}
@@ -136,9 +147,9 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 	}
 	rdb.SetMaxOpenConns(8)
 	s.read = rdb
-	if opt.ReadOnly {
+	if opt.ReadOnly || s.short != nil {
 		if err := checkReadable(ctx, rdb); err != nil {
-			rdb.Close()
+			s.Close()
 			return nil, err
 		}
 	}
@@ -344,8 +355,10 @@ func (s *Store) Writer() *Writer { return s.writer }
 func (s *Store) Close() error {
 	s.closed.Do(func() {
 		var errs []error
-		if s.writer != nil {
-			errs = append(errs, s.writer.Close())
+		for _, w := range []*Writer{s.writer, s.short} {
+			if w != nil {
+				errs = append(errs, w.Close())
+			}
 		}
 		for _, db := range []*sql.DB{s.read, s.search} {
 			if db != nil {

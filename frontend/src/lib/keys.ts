@@ -5,6 +5,7 @@
 export type Action =
   | 'focus-search'
   | 'go-search'
+  | 'go-library'
   | 'go-crawls'
   | 'go-maintenance'
   | 'go-graph'
@@ -16,10 +17,11 @@ export type Action =
 export const shortcuts: { keys: string[]; what: string }[] = [
   { keys: ['/'], what: 'Focus the search box' },
   { keys: ['g s', 'Ctrl+1'], what: 'Search' },
+  { keys: ['g l', 'Ctrl+5'], what: 'Library' },
   { keys: ['g c', 'Ctrl+2'], what: 'Crawls' },
   { keys: ['g ,', 'Ctrl+3'], what: 'Settings' },
   { keys: ['g g', 'Ctrl+4'], what: 'Graph of a crawl' },
-  { keys: ['g m', 'Ctrl+5'], what: 'Maintenance (link checks and reports)' },
+  { keys: ['g m', 'Ctrl+6'], what: 'Maintenance (link checks and reports)' },
   { keys: ['↓', '↑'], what: 'Move through results (from the search box too)' },
   { keys: ['Enter'], what: 'Open the highlighted result’s page view' },
   { keys: ['o'], what: 'Open the highlighted result’s offline copy' },
@@ -65,7 +67,8 @@ export function globalShortcut(e: KeyLike, chordAt: number, now: number): { acti
       '2': 'go-crawls',
       '3': 'go-settings',
       '4': 'go-graph',
-      '5': 'go-maintenance',
+      '5': 'go-library',
+      '6': 'go-maintenance',
       ',': 'go-settings',
     };
     return { action: byDigit[e.key] ?? null, chordAt: 0 };
@@ -74,6 +77,7 @@ export function globalShortcut(e: KeyLike, chordAt: number, now: number): { acti
   if (chordAt > 0 && now - chordAt <= chordTimeout) {
     const byChord: Record<string, Action> = {
       s: 'go-search',
+      l: 'go-library',
       c: 'go-crawls',
       g: 'go-graph',
       m: 'go-maintenance',

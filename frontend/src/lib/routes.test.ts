@@ -34,6 +34,13 @@ describe('parseHash', () => {
     ['#/report/9', { name: 'report', id: 9, page: 1 }],
     ['#/report/9?page=3', { name: 'report', id: 9, page: 3 }],
     ['#/report/x', { name: 'maintenance', tab: 'tasks' }],
+    ['#/library', { name: 'library', id: 1, tab: 'list', q: '', order: '' }],
+    ['#/library/12?tab=new', { name: 'library', id: 12, tab: 'new', q: '', order: '' }],
+    ['#/library/12?q=go%20lang&order=date', { name: 'library', id: 12, tab: 'list', q: 'go lang', order: 'date' }],
+    ['#/library/12?order=evil', { name: 'library', id: 12, tab: 'list', q: '', order: '' }],
+    ['#/library/x', { name: 'library', id: 1, tab: 'list', q: '', order: '' }],
+    ['#/posting/7', { name: 'posting', id: 7 }],
+    ['#/posting/0', { name: 'library', id: 1, tab: 'list', q: '', order: '' }],
     ['#/nowhere', home],
     ['#/page/12%3Cscript%3E', home],
   ])('%s', (hash, want) => {
@@ -56,6 +63,9 @@ describe('formatRoute', () => {
     { name: 'maintenance', tab: 'sites' },
     { name: 'report', id: 4, page: 1 },
     { name: 'report', id: 4, page: 12 },
+    { name: 'library', id: 1, tab: 'list', q: '', order: '' },
+    { name: 'library', id: 4, tab: 'new', q: 'a/b "c"', order: 'manual' },
+    { name: 'posting', id: 8 },
   ])('round-trips %j', (r) => {
     expect(parseHash(formatRoute(r))).toEqual(r);
   });

@@ -11,6 +11,12 @@ export type CopyTab = 'text' | 'page';
 /** The parts of the maintenance view. */
 export const maintTabs = ['tasks', 'check', 'rules', 'sites', 'settings'] as const;
 export type MaintTab = (typeof maintTabs)[number];
+/** What a library view shows: its postings, or everything below it newest first. */
+export type LibTab = 'list' | 'new';
+
+/** The orders a library view may ask for ('' is the library's own). */
+export const libOrderParams = ['', 'title', 'date', 'manual'] as const;
+export type LibOrderParam = (typeof libOrderParams)[number];
 
 export type Route =
   | { name: 'search'; q: string; page: number; view: string }
@@ -20,7 +26,9 @@ export type Route =
   | { name: 'crawl'; id: number; state: PageState; page: number }
   | { name: 'page'; id: number; copy: CopyTab | '' }
   | { name: 'graph'; crawl: number; layout: GraphLayout; color: GraphColor }
-  | { name: 'settings' };
+  | { name: 'settings' }
+  | { name: 'library'; id: number; tab: LibTab; q: string; order: LibOrderParam }
+  | { name: 'posting'; id: number };
 
 /** How the graph view lays a crawl out: its tree by family index, or by the links' forces. */
 export const graphLayouts = ['tree', 'force'] as const;
@@ -97,9 +105,28 @@ export function parseHash(hash: string): Route {
         layout: oneOf(params.get('layout'), graphLayouts, 'tree'),
         color: oneOf(params.get('color'), graphColors, 'host'),
       };
+    case 'library': {
+      const id = parts.length === 1 ? 1 : parts.length === 2 ? positive(parts[1], 0) : 0;
+      if (id === 0) return libraryHome;
+      const o = params.get('order') ?? '';
+      return {
+        name: 'library',
+        id,
+        tab: params.get('tab') === 'new' ? 'new' : 'list',
+        q: params.get('q') ?? '',
+        order: (libOrderParams as readonly string[]).includes(o) ? (o as LibOrderParam) : '',
+      };
+    }
+    case 'posting': {
+      const id = parts.length === 2 ? positive(parts[1], 0) : 0;
+      return id === 0 ? libraryHome : { name: 'posting', id };
+    }
   }
   return home;
 }
+
+/** The root library's route. */
+export const libraryHome: Route = { name: 'library', id: 1, tab: 'list', q: '', order: '' };
 
 function withParams(path: string, params: Record<string, string | number>): string {
   const p = new URLSearchParams();
@@ -133,12 +160,30 @@ export function formatRoute(r: Route): string {
         layout: r.layout === 'tree' ? '' : r.layout,
         color: r.color === 'host' ? '' : r.color,
       });
+    case 'library':
+      return withParams(r.id === 1 ? '#/library' : `#/library/${r.id}`, {
+        tab: r.tab === 'new' ? 'new' : '',
+        q: r.q,
+        order: r.order,
+      });
+    case 'posting':
+      return `#/posting/${r.id}`;
   }
 }
 
 /** The hash of a maintenance report's view. */
 export function reportHref(id: number, page = 1): string {
   return formatRoute({ name: 'report', id, page });
+}
+
+/** The hash of a library's view. */
+export function libraryHref(id: number, tab: LibTab = 'list', q = ''): string {
+  return formatRoute({ name: 'library', id, tab, q, order: '' });
+}
+
+/** The hash of a posting's view. */
+export function postingHref(id: number): string {
+  return formatRoute({ name: 'posting', id });
 }
 
 /** The hash of a page's view. */
@@ -160,16 +205,23 @@ export function parentOf(r: Route): Route | null {
       return home;
     case 'report':
       return { name: 'maintenance', tab: 'tasks' };
+    case 'posting':
+      return libraryHome;
+    case 'library':
+      return r.id === 1 && r.tab === 'list' && r.q === '' ? null : libraryHome;
     default:
       return null;
   }
 }
 
 /** The top-level section a route belongs to (what the navigation marks as current). */
-export function sectionOf(r: Route): 'search' | 'crawls' | 'graph' | 'maintenance' | 'settings' | '' {
+export function sectionOf(r: Route): 'search' | 'library' | 'crawls' | 'graph' | 'maintenance' | 'settings' | '' {
   switch (r.name) {
     case 'search':
       return 'search';
+    case 'library':
+    case 'posting':
+      return 'library';
     case 'crawls':
     case 'crawl':
       return 'crawls';
