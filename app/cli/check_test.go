@@ -176,10 +176,20 @@ func TestCheckDueLeavesAnOpenWorkspace(t *testing.T) {
 }
 
 func TestTaskAddLibrary(t *testing.T) {
+	srv := checkSite(t)
 	db := filepath.Join(t.TempDir(), "w.mundaneum")
-	if code, _, errOut := run(t, "task", "add", "links", "--db", db, "--library", "/Research"); code != ExitOK {
-		t.Fatalf("task add --library: %d %s", code, errOut)
+	must := func(args ...string) {
+		t.Helper()
+		if code, _, errOut := run(t, append(args, "--db", db)...); code != ExitOK {
+			t.Fatalf("%q: %d %s", args, code, errOut)
+		}
 	}
+	must("library", "mkdir", "-p", "/Research/Old")
+	must("library", "add", srv.URL+"/", "--title", "Home", "--to", "/Research")
+	must("library", "add", srv.URL+"/missing", "--title", "Lost", "--to", "/Research")
+	must("library", "add", srv.URL+"/old", "--title", "Moved", "--to", "/Research/Old")
+	must("library", "add", srv.URL+"/busy", "--title", "Elsewhere", "--to", "/")
+	must("task", "add", "links", "--library", "/Research")
 	if code, _, _ := run(t, "task", "add", "x", "--db", db, "--library", "/Research", "--type", "site"); code != ExitUsage {
 		t.Errorf("--library with another type: exit %d", code)
 	}
@@ -188,9 +198,51 @@ func TestTaskAddLibrary(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &tasks); err != nil || code != ExitOK || len(tasks) != 1 || tasks[0].Type != "library" || tasks[0].Top != "/Research" {
 		t.Fatalf("task ls = %s (%v)", out, err)
 	}
-	code, out, errOut := run(t, "check", "--db", db, "--json", "--task", "links")
+	code, out, errOut := run(t, "check", "--db", db, "--json", "--delay", "0", "--task", "links")
 	var res checkJSON
-	if err := json.Unmarshal([]byte(out), &res); err != nil || len(res.Tasks) != 1 || res.Tasks[0].Error == "" {
-		t.Fatalf("check a library task without a library: %d %s %s", code, out, errOut)
+	if err := json.Unmarshal([]byte(out), &res); err != nil || len(res.Tasks) != 1 || res.Tasks[0].Error != "" {
+		t.Fatalf("check --task links: %d %s %s", code, out, errOut)
+	}
+	got := map[string]string{}
+	for _, l := range res.Tasks[0].Links {
+		got[l.URL] = l.Verdict
+	}
+	want := map[string]string{srv.URL + "/": "ok", srv.URL + "/missing": "broken", srv.URL + "/old": "redirected"}
+	for u, v := range want {
+		if got[u] != v {
+			t.Errorf("%s: %q, want %q (links %v)", u, got[u], v, got)
+		}
+	}
+	if _, ok := got[srv.URL+"/busy"]; ok || len(got) != 3 {
+		t.Errorf("links outside /Research, or pointers' pages traversed: %v", got)
+	}
+	// The report's documents are the libraries.
+	code, out, _ = run(t, "report", "links", "--db", db, "--format", "json")
+	if code != ExitOK || !strings.Contains(out, `"library:/Research/Old"`) {
+		t.Errorf("report: %d %s", code, out)
+	}
+	// The library shows each pointer's health.
+	code, out, _ = run(t, "library", "ls", "/Research", "--db", db, "--json")
+	var ls []postingJSON
+	if err := json.Unmarshal([]byte(out), &ls); err != nil || code != ExitOK {
+		t.Fatalf("library ls: %d %s", code, out)
+	}
+	health := map[string]string{}
+	for _, p := range ls {
+		if p.Health != nil {
+			health[p.Title] = p.Health.Verdict
+		}
+	}
+	if health["Home"] != "ok" || health["Lost"] != "broken" || len(health) != 2 {
+		t.Errorf("pointers' health = %v", health)
+	}
+	if _, out, _ = run(t, "library", "ls", "/Research", "--db", db); !strings.Contains(out, "link: broken 404") {
+		t.Errorf("library ls:\n%s", out)
+	}
+	// A path the library does not have: the task fails alone, saying so.
+	must("task", "add", "nowhere", "--library", "/Nowhere")
+	_, out, _ = run(t, "check", "--db", db, "--json", "--delay", "0", "--task", "nowhere")
+	if err := json.Unmarshal([]byte(out), &res); err != nil || len(res.Tasks) != 1 || !strings.Contains(res.Tasks[0].Error, "Nowhere") {
+		t.Errorf("an unknown library path: %s", out)
 	}
 }

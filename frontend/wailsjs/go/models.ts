@@ -187,6 +187,14 @@ export namespace app {
 	    count: number;
 	    refine: string;
 	}
+	export interface LibHealth {
+	    verdict: string;
+	    status: number;
+	    finalUrl: string;
+	    reason: string;
+	    checkedAt: string;
+	    dead: boolean;
+	}
 	export interface LibView {
 	    name: string;
 	    query: string;
@@ -224,6 +232,7 @@ export namespace app {
 	    postings: number;
 	    known?: LibKnown;
 	    view?: LibView;
+	    health?: LibHealth;
 	}
 	export interface LibAdded {
 	    posting: LibPosting;
@@ -262,6 +271,7 @@ export namespace app {
 	    content: string;
 	    note: string;
 	}
+	
 	export interface LibHit {
 	    id: number;
 	    kind: string;
