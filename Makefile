@@ -27,7 +27,7 @@ DIST := frontend/dist/index.html
 # Steps depend on each other's side effects (setup installs what the rest use): one at a time.
 .NOTPARALLEL:
 
-.PHONY: help setup build run test test-go lint test-frontend smoke bindings frontend clean bench bench-window relevance relevance-check bench-search bench-graph check-build fuzz bench-library
+.PHONY: help setup build run test test-go lint test-frontend smoke bindings frontend clean bench bench-window relevance relevance-check bench-search bench-graph bench-check check-build fuzz bench-library
 
 help: ## list the targets
 	@awk 'BEGIN { FS = ":.*## " } /^[a-z-]+:.*## / { printf "  make %-14s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
@@ -125,6 +125,9 @@ fuzz: ## run every Go fuzz target for FUZZTIME each (default 10m; FUZZ=pattern, 
 
 bench: ## crawl benchmark vs Colly on a loopback synthetic web (PAGES=10000 RUNS=1 CPUPROFILE= KEEP=)
 	PAGES="$(or $(PAGES),10000)" RUNS="$(or $(RUNS),1)" scripts/bench-crawl.sh
+
+bench-check: ## link checking vs linkchecker and wget on Debian's PostgreSQL and Rust docs via nginx (DOCS="postgresql rust" RUNS=3 KEEP=)
+	DOCS="$(or $(DOCS),postgresql rust)" RUNS="$(or $(RUNS),3)" $(if $(KEEP),KEEP="$(KEEP)") scripts/bench-check.sh
 
 bench-window: build ## launch-to-painted time of the desktop window under Xvfb (DB=COPY-OF-WORKSPACE RUNS=5)
 	scripts/bench-window.sh --runs "$(or $(RUNS),5)" $(if $(DB),--db "$(DB)") $(BIN)

@@ -25,29 +25,33 @@ const (
 
 // App is the API bound into the frontend. Every exported method is frontend API.
 type App struct {
-	cur     atomic.Pointer[workspace] // File > Open swaps it
-	emit    Emitter
-	dialogs Dialogs // nil outside the window
+	cur      atomic.Pointer[workspace] // File > Open swaps it
+	emit     Emitter
+	dialogs  Dialogs     // nil outside the window
+	notifier Notifier    // desktop notifications of maintenance news
+	started  atomic.Bool // a front door is attached: scheduled tasks run
 }
 
 // New returns the API over an open workspace; it takes over closing it.
 func New(st *store.Store) *App {
-	a := &App{emit: func(string, any) {}}
+	a := &App{emit: func(string, any) {}, notifier: DesktopNotifier{}}
 	a.cur.Store(newWorkspace(st))
 	return a
 }
 
 func (a *App) ws() *workspace { return a.cur.Load() }
 
-// startup is called by the front door once it can deliver events.
-func (a *App) startup(_ context.Context, emit Emitter) { a.emit = emit }
-
-// shutdown pauses running crawls so that they resume next time, and closes the workspace.
-func (a *App) shutdown() {
-	w := a.ws()
-	w.jobs.Close()
-	w.st.Close()
+// startup is called by the front door once it can deliver events; scheduled maintenance
+// tasks run from then on.
+func (a *App) startup(_ context.Context, emit Emitter) {
+	a.emit = emit
+	a.started.Store(true)
+	a.startScheduler(a.ws())
 }
+
+// shutdown pauses running crawls so that they resume next time, stops a check run, and
+// closes the workspace.
+func (a *App) shutdown() { a.ws().close() }
 
 // StartCrawl starts a crawl job (or resumes/refreshes the crawl with the same seeds and
 // scope) and returns it; progress arrives as "crawl:progress" events carrying a Crawl, a

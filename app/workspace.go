@@ -7,7 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
+	"mundaneum/backend/check"
 	"mundaneum/backend/crawl"
 	"mundaneum/backend/search"
 	"mundaneum/backend/store"
@@ -18,10 +20,40 @@ type workspace struct {
 	st     *store.Store
 	jobs   *crawl.Jobs
 	search *search.Searcher
+	checks *check.Jobs
+
+	stopScheduler func() // set once the scheduler runs
+	mu            sync.Mutex
+	progress      *CheckProgress // of the latest check run
 }
 
 func newWorkspace(st *store.Store) *workspace {
-	return &workspace{st: st, jobs: crawl.NewJobs(st), search: search.New(st.SearchDB())}
+	return &workspace{st: st, jobs: crawl.NewJobs(st), search: search.New(st.SearchDB()), checks: check.NewJobs(st, CheckLibrary(st))}
+}
+
+// close stops what runs on the workspace (crawls pause, a check run stops) and closes it.
+func (w *workspace) close() {
+	if w.stopScheduler != nil {
+		w.stopScheduler()
+	}
+	w.checks.Close()
+	w.jobs.Close()
+	w.st.Close()
+}
+
+func (w *workspace) setProgress(p CheckProgress) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.progress = &p
+}
+
+func (w *workspace) lastProgress() (CheckProgress, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.progress == nil {
+		return CheckProgress{}, false
+	}
+	return *w.progress, true
 }
 
 // Dialogs are the native file dialogs of the window; the browser front door has none.
@@ -30,6 +62,8 @@ type Dialogs interface {
 	OpenFile(title string) (string, error)
 	// SaveFile asks for a new file's name; "" when the user cancels.
 	SaveFile(title, defaultName string) (string, error)
+	// SaveDocument asks where to save a document of any kind; "" when the user cancels.
+	SaveDocument(title, defaultName string) (string, error)
 }
 
 // Extension is the file name extension of workspaces.
@@ -90,9 +124,12 @@ func (a *App) OpenWorkspace(path string, create bool) (WorkspaceInfo, error) {
 		st.Close()
 		return WorkspaceInfo{}, apiError(err)
 	}
-	old := a.cur.Swap(newWorkspace(st))
-	old.jobs.Close()
-	old.st.Close()
+	w := newWorkspace(st)
+	old := a.cur.Swap(w)
+	old.close()
+	if a.started.Load() {
+		a.startScheduler(w)
+	}
 	a.emit(EventWorkspaceChanged, st.Path())
 	return a.Workspace()
 }

@@ -10,6 +10,7 @@ import type {
 } from './types';
 
 export * from './types';
+export * from './check';
 
 /** An error from the backend (or from a missing bridge), with an optional machine code. */
 export class ApiError extends Error {
@@ -63,7 +64,8 @@ export function connected(): boolean {
   return !!w.go?.app?.App;
 }
 
-async function call<T>(f: () => Promise<T>): Promise<T> {
+/** Calls a binding, turning its failures into ApiErrors (for the other modules of src/api). */
+export async function call<T>(f: () => Promise<T>): Promise<T> {
   if (!connected()) throw new ApiError('not connected to the Mundaneum backend', 'unavailable');
   try {
     return await f();
