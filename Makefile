@@ -101,8 +101,8 @@ clean: ## remove build outputs (keeps node_modules)
 	rm -rf build/bin build/smoke.png
 	find frontend/dist -mindepth 1 -not -name .gitkeep -delete
 
-bench: ## crawl benchmark vs Colly on a loopback synthetic web (PAGES=10000 RUNS=1 CPUPROFILE= KEEP=)
-	PAGES="$(or $(PAGES),10000)" RUNS="$(or $(RUNS),1)" scripts/bench-crawl.sh
+bench: ## crawl benchmark vs Colly on a loopback synthetic web (PAGES=40000 HOSTS=4 RUNS=1 CPUPROFILE= KEEP=)
+	PAGES="$(or $(PAGES),40000)" HOSTS="$(or $(HOSTS),4)" RUNS="$(or $(RUNS),1)" scripts/bench-crawl.sh
 
 bench-window: build ## launch-to-painted time of the desktop window under Xvfb (DB=COPY-OF-WORKSPACE RUNS=5)
 	scripts/bench-window.sh --runs "$(or $(RUNS),5)" $(if $(DB),--db "$(DB)") $(BIN)

@@ -21,6 +21,8 @@ const (
 	EventCrawlProgress    = "crawl:progress"
 	EventCrawlDone        = "crawl:done"
 	EventWorkspaceChanged = "workspace:changed" // payload: the new workspace's path
+	EventIndexProgress    = "index:progress"    // payload: IndexStatus, while a rebuild runs
+	EventIndexDone        = "index:done"        // payload: IndexStatus
 )
 
 // App is the API bound into the frontend. Every exported method is frontend API.
@@ -30,11 +32,17 @@ type App struct {
 	dialogs Dialogs // nil outside the window
 }
 
-// New returns the API over an open workspace; it takes over closing it.
-func New(st *store.Store) *App {
+// New returns the API over an open workspace and opens its index; it takes over closing
+// the workspace (also when it fails).
+func New(st *store.Store) (*App, error) {
+	ws, err := newWorkspace(st)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
 	a := &App{emit: func(string, any) {}}
-	a.cur.Store(newWorkspace(st))
-	return a
+	a.cur.Store(ws)
+	return a, nil
 }
 
 func (a *App) ws() *workspace { return a.cur.Load() }
@@ -43,11 +51,7 @@ func (a *App) ws() *workspace { return a.cur.Load() }
 func (a *App) startup(_ context.Context, emit Emitter) { a.emit = emit }
 
 // shutdown pauses running crawls so that they resume next time, and closes the workspace.
-func (a *App) shutdown() {
-	w := a.ws()
-	w.jobs.Close()
-	w.st.Close()
-}
+func (a *App) shutdown() { a.ws().close() }
 
 // StartCrawl starts a crawl job (or resumes/refreshes the crawl with the same seeds and
 // scope) and returns it; progress arrives as "crawl:progress" events carrying a Crawl, a
@@ -114,7 +118,8 @@ func (a *App) Status() (Status, error) {
 		return Status{}, apiError(err)
 	}
 	return Status{Path: a.ws().st.Path(), Fetched: c.Pages[store.StateFetched], Queued: c.Pages[store.StateQueued],
-		Failed: c.Pages[store.StateFailed], Skipped: c.Pages[store.StateSkipped], Hosts: c.Hosts, Links: c.Links}, nil
+		Failed: c.Pages[store.StateFailed], Skipped: c.Pages[store.StateSkipped], Hosts: c.Hosts, Links: c.Links,
+		Index: indexDTO(a.ws().idx.Progress(context.Background()))}, nil
 }
 
 func (a *App) crawl(id int64) (Crawl, error) {
@@ -144,6 +149,7 @@ func (a *App) progress(w *workspace) func(crawl.Progress) {
 		dto := crawlDTO(*rec)
 		dto.State, dto.Fetched, dto.Failed, dto.Skipped, dto.Queued, dto.Bytes = p.State, p.Fetched, p.Failed, p.Skipped, p.Queued, p.Bytes
 		dto.PagesPerSec = p.PagesPerSec
+		dto.Note, dto.Searchable = p.Note, p.Index.Indexed
 		if p.State != "running" {
 			a.emit(EventCrawlDone, dto)
 			return

@@ -33,7 +33,10 @@ func TestCrawlThroughBoundAPI(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	a := New(st)
+	a, err := New(st)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var mu sync.Mutex
 	events := map[string][]Crawl{}
 	done := make(chan struct{}, 1)
@@ -88,7 +91,10 @@ func TestErrorsCarryCodes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	a := New(st)
+	a, err := New(st)
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer a.shutdown()
 	for _, tc := range []struct {
 		err  error
@@ -116,7 +122,10 @@ func TestSettingsAndWorkspaceSwitch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := New(st)
+	a, err := New(st)
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer a.shutdown()
 	var switched []any
 	a.startup(context.Background(), func(name string, payload any) {
@@ -172,7 +181,10 @@ func TestSavedViews(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := New(st)
+	a, err := New(st)
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer a.shutdown()
 	if _, err := a.SaveView("otlet", "otlet -library"); err != nil {
 		t.Fatal(err)

@@ -31,6 +31,10 @@ type Crawl struct {
 	StartedAt   string   `json:"startedAt"`
 	FinishedAt  string   `json:"finishedAt"`
 	Error       string   `json:"error"`
+	// Note says what a running crawl waits for (e.g. the index catching up) or why it stopped.
+	Note string `json:"note"`
+	// Searchable counts the pages searchable so far while the crawl runs (0 otherwise).
+	Searchable int64 `json:"searchable"`
 }
 
 // SearchRequest is a query with its page and options.
@@ -88,6 +92,8 @@ type Status struct {
 	Skipped int64  `json:"skipped"`
 	Hosts   int64  `json:"hosts"`
 	Links   int64  `json:"links"`
+	// Index is how far behind the search index is.
+	Index IndexStatus `json:"index"`
 }
 
 // Page is everything known about one page.

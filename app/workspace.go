@@ -9,19 +9,33 @@ import (
 	"strings"
 
 	"mundaneum/backend/crawl"
+	"mundaneum/backend/index"
 	"mundaneum/backend/search"
 	"mundaneum/backend/store"
 )
 
-// workspace is one open workspace and what runs on it.
+// workspace is one open workspace and what runs on it: its index (which follows the
+// crawls in the background), crawl jobs and searches.
 type workspace struct {
 	st     *store.Store
+	idx    *index.Index
 	jobs   *crawl.Jobs
 	search *search.Searcher
 }
 
-func newWorkspace(st *store.Store) *workspace {
-	return &workspace{st: st, jobs: crawl.NewJobs(st), search: search.New(st.SearchDB())}
+func newWorkspace(st *store.Store) (*workspace, error) {
+	idx, err := index.Open(context.Background(), st)
+	if err != nil {
+		return nil, fmt.Errorf("open the search index of %s: %w", st.Path(), err)
+	}
+	return &workspace{st: st, idx: idx, jobs: crawl.NewJobs(st, idx), search: search.New(idx.SearchDB())}, nil
+}
+
+// close pauses the workspace's crawls and closes it.
+func (w *workspace) close() {
+	w.jobs.Close()
+	w.idx.Close()
+	w.st.Close()
 }
 
 // Dialogs are the native file dialogs of the window; the browser front door has none.
@@ -39,8 +53,9 @@ const Extension = ".mundaneum"
 func (a *App) Workspace() (WorkspaceInfo, error) {
 	w := a.ws()
 	info := WorkspaceInfo{Path: w.st.Path(), CanChoose: a.dialogs != nil}
-	for _, suffix := range []string{"", "-wal"} {
-		if fi, err := os.Stat(w.st.Path() + suffix); err == nil {
+	// The workspace is its file, its WAL and its index (derived, but on the same disk).
+	for _, f := range append([]string{w.st.Path(), w.st.Path() + "-wal"}, index.Files(w.st.Path())...) {
+		if fi, err := os.Stat(f); err == nil {
 			info.Bytes += fi.Size()
 		}
 	}
@@ -90,9 +105,13 @@ func (a *App) OpenWorkspace(path string, create bool) (WorkspaceInfo, error) {
 		st.Close()
 		return WorkspaceInfo{}, apiError(err)
 	}
-	old := a.cur.Swap(newWorkspace(st))
-	old.jobs.Close()
-	old.st.Close()
+	ws, err := newWorkspace(st)
+	if err != nil {
+		st.Close()
+		return WorkspaceInfo{}, apiError(err)
+	}
+	old := a.cur.Swap(ws)
+	old.close()
 	a.emit(EventWorkspaceChanged, st.Path())
 	return a.Workspace()
 }

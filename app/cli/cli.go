@@ -81,6 +81,7 @@ func Main(args []string, stdout, stderr io.Writer, desktop Desktop) int {
 	}
 	defer pprof.StopCPUProfile()
 	root.AddCommand(e.crawlCmd(), e.searchCmd(), e.viewsCmd(), e.statusCmd(), e.serveCmd())
+	root.AddCommand(e.reindexCmd())
 	root.SetArgs(args)
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)

@@ -59,16 +59,19 @@ type crawlSummary struct {
 	Bytes       int64   `json:"bytes"`
 	Seconds     float64 `json:"seconds"`
 	PagesPerSec float64 `json:"pagesPerSec"`
-	Error       string  `json:"error,omitempty"`
+	// Searchable is how many pages the search index holds at the end of the run.
+	Searchable int64  `json:"searchable"`
+	Error      string `json:"error,omitempty"`
 }
 
 func (e *env) crawl(ctx context.Context, cfg crawl.Config) error {
-	st, err := e.open(ctx, false)
+	w, err := e.openIndexed(ctx, false)
 	if err != nil {
 		return err
 	}
-	defer st.Close()
-	cr, err := crawl.Open(ctx, st, cfg)
+	defer w.Close()
+	st := w.st
+	cr, err := crawl.Open(ctx, st, w.idx, cfg)
 	if err != nil {
 		return err
 	}
@@ -91,7 +94,7 @@ func (e *env) crawl(ctx context.Context, cfg crawl.Config) error {
 	bar.done()
 	secs := time.Since(start).Seconds()
 	sum := crawlSummary{CrawlID: p.CrawlID, State: p.State, Note: p.Note, Fetched: p.Fetched, Failed: p.Failed,
-		Skipped: p.Skipped, Queued: p.Queued, Bytes: p.Bytes, Seconds: secs}
+		Skipped: p.Skipped, Queued: p.Queued, Bytes: p.Bytes, Seconds: secs, Searchable: p.Index.Indexed}
 	if secs > 0 {
 		sum.PagesPerSec = float64(p.Fetched+p.Failed+p.Skipped) / secs
 	}
@@ -103,8 +106,8 @@ func (e *env) crawl(ctx context.Context, cfg crawl.Config) error {
 			return err
 		}
 	} else {
-		fmt.Fprintf(e.stdout, "crawl %d %s: %d fetched, %d failed, %d skipped, %d queued, %s in %.1fs (%.1f pages/s)\n",
-			sum.CrawlID, sum.State, sum.Fetched, sum.Failed, sum.Skipped, sum.Queued, humanBytes(sum.Bytes), secs, sum.PagesPerSec)
+		fmt.Fprintf(e.stdout, "crawl %d %s: %d fetched, %d failed, %d skipped, %d queued, %s in %.1fs (%.1f pages/s); %s\n",
+			sum.CrawlID, sum.State, sum.Fetched, sum.Failed, sum.Skipped, sum.Queued, humanBytes(sum.Bytes), secs, sum.PagesPerSec, p.Index)
 		if sum.Note != "" && sum.State == store.CrawlPaused {
 			fmt.Fprintf(e.stdout, "%s; run the same command again to continue\n", sum.Note)
 		}

@@ -50,8 +50,11 @@ func (b *progressBar) update(p crawl.Progress) {
 func (b *progressBar) line(p crawl.Progress) string {
 	s := fmt.Sprintf("%d fetched · %d queued · %d failed · %d skipped · %.1f pages/s · %s/s · %s",
 		p.Fetched, p.Queued, p.Failed, p.Skipped, p.PagesPerSec, humanBytes(int64(p.BytesPerSec)), p.Elapsed.Round(time.Second))
-	if p.Note != "" && p.State == "running" {
+	switch {
+	case p.Note != "" && p.State == "running":
 		s += " · " + p.Note
+	case p.State == "running" && !p.Index.Missing:
+		s += fmt.Sprintf(" · %d searchable", p.Index.Indexed)
 	}
 	return s
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"mundaneum/backend/index"
 	"mundaneum/backend/search"
 )
 
@@ -88,6 +89,9 @@ type searchJSON struct {
 	Facets       map[string][]facetJSON `json:"facets,omitempty"`
 	FacetsApprox bool                   `json:"facetsApprox,omitempty"`
 	Results      []resultJSON           `json:"results"`
+	// Index says how far behind the search index was, when it was (another process is
+	// crawling): the results come from the pages indexed so far.
+	Index *indexJSON `json:"index,omitempty"`
 }
 
 type resultJSON struct {
@@ -112,17 +116,30 @@ type facetJSON struct {
 }
 
 func (e *env) search(ctx context.Context, r search.Request) error {
-	st, err := e.open(ctx, true)
+	w, err := e.openSearchable(ctx)
 	if err != nil {
 		return err
 	}
-	defer st.Close()
-	res, err := search.New(st.SearchDB()).Search(ctx, r)
+	defer w.Close()
+	p := w.idx.Progress(ctx)
+	if p.Missing {
+		return fmt.Errorf("%w: it is built when the workspace is opened for writing (another process has it open now)", index.ErrNoIndex)
+	}
+	res, err := search.New(w.idx.SearchDB()).Search(ctx, r)
 	if err != nil {
 		return err
 	}
 	if e.json {
-		return e.printJSON(toJSON(res))
+		out := toJSON(res)
+		if !p.Current() {
+			ij := toIndexJSON(p)
+			out.Index = &ij
+		}
+		return e.printJSON(out)
+	}
+	if !p.Current() {
+		// Another process is crawling: say how much of the workspace this searched.
+		fmt.Fprintf(e.stderr, "note: the search index is catching up: %s\n", p)
 	}
 	printResults(e.stdout, res, r, isTerminal(e.stdout))
 	return nil

@@ -27,6 +27,7 @@ type statusJSON struct {
 	Links     int64            `json:"links"`
 	Blobs     int64            `json:"blobs"`
 	Crawls    []crawlJSON      `json:"crawls"`
+	Index     indexJSON        `json:"index"`
 }
 
 type crawlJSON struct {
@@ -43,11 +44,12 @@ type crawlJSON struct {
 }
 
 func (e *env) status(ctx context.Context) error {
-	st, err := e.open(ctx, true)
+	w, err := e.openIndexed(ctx, true)
 	if err != nil {
 		return err
 	}
-	defer st.Close()
+	defer w.Close()
+	st := w.st
 	c, err := st.Counts(ctx)
 	if err != nil {
 		return err
@@ -56,7 +58,8 @@ func (e *env) status(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	out := statusJSON{Workspace: st.Path(), Pages: c.Pages, Hosts: c.Hosts, Links: c.Links, Blobs: c.Blobs, Crawls: []crawlJSON{}}
+	out := statusJSON{Workspace: st.Path(), Pages: c.Pages, Hosts: c.Hosts, Links: c.Links, Blobs: c.Blobs, Crawls: []crawlJSON{},
+		Index: toIndexJSON(w.idx.Progress(ctx))}
 	writing := st.WriterActive()
 	for _, cr := range crawls {
 		if cr.State == store.CrawlRunning && !writing {
@@ -73,6 +76,7 @@ func (e *env) status(ctx context.Context) error {
 	fmt.Fprintf(e.stdout, "pages: %d fetched, %d queued, %d failed, %d skipped, %d redirected\n",
 		p[store.StateFetched], p[store.StateQueued], p[store.StateFailed], p[store.StateSkipped], p[store.StateRedirected])
 	fmt.Fprintf(e.stdout, "hosts: %d   links: %d   cached bodies: %d\n", c.Hosts, c.Links, c.Blobs)
+	fmt.Fprintf(e.stdout, "search index: %s\n", out.Index.Summary)
 	for _, cr := range out.Crawls {
 		seeds := clean(cr.Seeds[0])
 		if len(cr.Seeds) > 1 {

@@ -150,12 +150,20 @@ type openedViewJSON struct {
 }
 
 func (e *env) openView(ctx context.Context, name string, r search.Request) error {
-	st, err := e.open(ctx, false)
+	w, err := e.openIndexed(ctx, false)
 	if err != nil {
 		return err
 	}
-	defer st.Close()
-	o, err := search.New(st.SearchDB()).OpenView(ctx, st, name, r)
+	defer w.Close()
+	// A view counts what is new since it was last opened: everything stored must be
+	// searchable first.
+	bar := newIndexBar(e.stderr, isTerminal(e.stderr))
+	err = w.idx.Wait(ctx, bar.update)
+	bar.done()
+	if err != nil {
+		return err
+	}
+	o, err := search.New(w.idx.SearchDB()).OpenView(ctx, w.st, name, r)
 	if err != nil {
 		return noView(name, err)
 	}

@@ -1,6 +1,8 @@
 // Package crawl runs crawls: it wires the frontier, politeness, robots, fetch and extract
 // stages to the store. Agents fetch and summarise in parallel; the store's single writer
 // commits each visit atomically, so a crawl killed at any moment resumes where it stopped.
+// The full-text index follows behind on its own (backend/index); a run ends once
+// everything it fetched is searchable.
 package crawl
 
 import (
@@ -15,6 +17,7 @@ import (
 
 	"mundaneum/backend/fetch"
 	"mundaneum/backend/frontier"
+	"mundaneum/backend/index"
 	"mundaneum/backend/politeness"
 	"mundaneum/backend/robots"
 	"mundaneum/backend/store"
@@ -42,12 +45,22 @@ type Progress struct {
 	PagesPerSec float64
 	BytesPerSec float64
 	Elapsed     time.Duration
-	Note        string // why a run stopped (limit reached, paused, ...)
+	Note        string // why a run stopped (limit reached, paused, ...), or what it waits for
+	// Index is how far behind the crawl the full-text index is (zero without an index).
+	Index index.Progress
+}
+
+// Index is the full-text index a crawl's pages go into (backend/index's Index): a run ends
+// once it has caught up.
+type Index interface {
+	Wait(ctx context.Context, report func(index.Progress)) error
+	Progress(ctx context.Context) index.Progress
 }
 
 // Crawler runs one crawl.
 type Crawler struct {
 	st    *store.Store
+	idx   Index // nil: nothing to wait for
 	cfg   Config
 	rec   store.Crawl
 	fresh bool
@@ -56,6 +69,7 @@ type Crawler struct {
 	fetcher *fetch.Client
 	robots  *robots.Cache
 	limiter *politeness.Limiter
+	freed   chan struct{} // an agent gave a politeness slot back
 
 	mu        sync.Mutex
 	hostPages map[string]int  // distinct pages queued per origin in this crawl: the per-host cap
@@ -67,8 +81,8 @@ type Crawler struct {
 
 // Open finds the crawl that cfg describes (same scope and seeds) or creates it. An unfinished
 // crawl is resumed; a finished one starts a refresh run that re-checks only pages that are
-// due (all of them with cfg.Refresh).
-func Open(ctx context.Context, st *store.Store, cfg Config) (*Crawler, error) {
+// due (all of them with cfg.Refresh). idx is the workspace's index (nil: none to wait for).
+func Open(ctx context.Context, st *store.Store, idx Index, cfg Config) (*Crawler, error) {
 	set, err := st.Settings(ctx)
 	if err != nil {
 		return nil, err
@@ -91,11 +105,11 @@ func Open(ctx context.Context, st *store.Store, cfg Config) (*Crawler, error) {
 	default:
 		fresh = rec.State == store.CrawlDone || rec.State == store.CrawlCancelled
 	}
-	return newCrawler(st, cfg, rec, fresh), nil
+	return newCrawler(st, idx, cfg, rec, fresh), nil
 }
 
 // Resume reopens a crawl by id with its stored configuration.
-func Resume(ctx context.Context, st *store.Store, id int64) (*Crawler, error) {
+func Resume(ctx context.Context, st *store.Store, idx Index, id int64) (*Crawler, error) {
 	rec, err := st.Crawl(ctx, id)
 	if err != nil {
 		return nil, fmt.Errorf("crawl %d: %w", id, err)
@@ -109,10 +123,10 @@ func Resume(ctx context.Context, st *store.Store, id int64) (*Crawler, error) {
 		return nil, err
 	}
 	fresh := rec.State == store.CrawlDone || rec.State == store.CrawlCancelled
-	return newCrawler(st, cfg, rec, fresh), nil
+	return newCrawler(st, idx, cfg, rec, fresh), nil
 }
 
-func newCrawler(st *store.Store, cfg Config, rec store.Crawl, fresh bool) *Crawler {
+func newCrawler(st *store.Store, idx Index, cfg Config, rec store.Crawl, fresh bool) *Crawler {
 	seeds := make([]*url.URL, 0, len(cfg.Seeds))
 	for _, s := range cfg.Seeds {
 		if u, err := urlnorm.Parse(s); err == nil {
@@ -122,10 +136,11 @@ func newCrawler(st *store.Store, cfg Config, rec store.Crawl, fresh bool) *Crawl
 	fc := fetch.New(fetch.Config{UserAgent: cfg.UserAgent, From: cfg.From, MaxBody: cfg.MaxBody,
 		MaxConnsPerHost: cfg.PerHost})
 	return &Crawler{
-		st: st, cfg: cfg, rec: rec, fresh: fresh, scope: newScope(cfg.Scope, seeds),
+		st: st, idx: idx, cfg: cfg, rec: rec, fresh: fresh, scope: newScope(cfg.Scope, seeds),
 		fetcher: fc,
 		robots:  robots.New(fc, st, "mundaneum", 0),
 		limiter: politeness.New(politeness.Config{Delay: cfg.Delay, PerHost: cfg.PerHost}),
+		freed:   make(chan struct{}, 1),
 	}
 }
 
@@ -188,38 +203,23 @@ func (c *Crawler) Run(ctx context.Context, progress func(Progress)) (Progress, e
 	// Finish with a context that outlives the cancelled one: the end state must be recorded,
 	// however long the writer takes to work through what the agents handed it.
 	fctx := context.WithoutCancel(ctx)
-	if err := c.refreshAnchors(fctx); err != nil && runErr == nil {
-		runErr = err
-	}
 	if err := c.st.FinishRun(fctx, c.rec.ID, state, errText(runErr)); err != nil && runErr == nil {
 		runErr = err
 	}
-	// Build the pair index for phrase search once the index is large enough, then merge
-	// the indexes' segments for faster search (minutes each after a crawl of a million
-	// pages: they report each step); a pause or cancel stops them, the next run goes on.
-	for ctx.Err() == nil {
-		pp, more, err := c.st.BuildPairsStep(ctx)
+	// Everything fetched becomes searchable before the run ends, unless the user stops it
+	// here: the index then catches up the next time the workspace is open for writing.
+	if c.idx != nil && ctx.Err() == nil {
+		err := c.idx.Wait(ctx, func(ip index.Progress) {
+			mp := p
+			mp.State, mp.Note, mp.Index = store.CrawlRunning, "indexing: "+ip.String(), ip
+			progress(mp)
+		})
 		if err != nil && ctx.Err() == nil && runErr == nil {
-			runErr = err
+			runErr = fmt.Errorf("index: %w", err)
 		}
-		if err != nil || !more {
-			break
-		}
-		mp := p
-		mp.State, mp.Note = store.CrawlRunning, fmt.Sprintf("indexing word pairs for phrase search (%d of %d pages)", pp.Done, pp.Total)
-		progress(mp)
 	}
-	for step := 1; ctx.Err() == nil; step++ {
-		more, err := c.st.MergeIndexStep(ctx)
-		if err != nil && ctx.Err() == nil && runErr == nil {
-			runErr = err
-		}
-		if err != nil || !more {
-			break
-		}
-		mp := p
-		mp.State, mp.Note = store.CrawlRunning, fmt.Sprintf("merging the search index (step %d)", step)
-		progress(mp)
+	if c.idx != nil {
+		p.Index = c.idx.Progress(fctx)
 	}
 	p.State, p.Note = state, note
 	if rec, err := c.st.Crawl(fctx, c.rec.ID); err == nil {
@@ -237,15 +237,6 @@ func errText(err error) string {
 		return ""
 	}
 	return err.Error()
-}
-
-func (c *Crawler) refreshAnchors(ctx context.Context) error {
-	for {
-		n, err := c.st.RefreshAnchors(ctx, 256)
-		if err != nil || n == 0 {
-			return err
-		}
-	}
 }
 
 func (c *Crawler) loadHostCounts(ctx context.Context) error {

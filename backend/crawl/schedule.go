@@ -44,6 +44,9 @@ func (c *Crawler) schedule(ctx context.Context, queued int64, progress func(Prog
 		p := Progress{CrawlID: c.rec.ID, State: "running", Fetched: c.fetched.Load(), Failed: c.failed.Load(),
 			Skipped: c.skipped.Load(), Queued: queued, Bytes: c.bytes.Load(), Elapsed: now.Sub(start), Note: note}
 		p.PagesPerSec, p.BytesPerSec = rate.update(now, p.Fetched+p.Failed+p.Skipped, p.Bytes)
+		if c.idx != nil {
+			p.Index = c.idx.Progress(ctx)
+		}
 		return p
 	}
 
@@ -100,6 +103,7 @@ func (c *Crawler) schedule(ctx context.Context, queued int64, progress func(Prog
 				fr.Added()
 			}
 		case <-wake.C:
+		case <-c.freed: // a slot is free before its page is stored: dispatch again
 		case <-tick.C:
 			progress(snapshot())
 		case <-ctx.Done():

@@ -62,10 +62,21 @@ func (c *Crawler) visit(sctx, fctx context.Context, it frontier.Item) visitOutco
 	if c.fromStore(it.Lease) {
 		return c.save(sctx, out, c.storedResult(sctx, it, false))
 	}
-	r, fb, retry := c.fetchPage(fctx, it)
-	if it.Gated {
-		c.limiter.Release(it.Origin, time.Now(), fb)
+	// The host's politeness slot is given back as soon as the response is read: what
+	// follows (extracting, compressing, storing) does not load the server.
+	released := false
+	release := func(fb politeness.Feedback) {
+		if it.Gated && !released {
+			released = true
+			c.limiter.Release(it.Origin, time.Now(), fb)
+			select {
+			case c.freed <- struct{}{}:
+			default:
+			}
+		}
 	}
+	r, fb, retry := c.fetchPage(fctx, it, release)
+	release(fb)
 	if fctx.Err() != nil {
 		return out // paused or cancelled mid-visit: the lease goes back to the queue
 	}
@@ -132,8 +143,9 @@ func (c *Crawler) storedResult(ctx context.Context, it frontier.Item, checked bo
 	return r
 }
 
-// fetchPage fetches and summarises one page. retry reports a 429/503 worth retrying.
-func (c *Crawler) fetchPage(ctx context.Context, it frontier.Item) (r *store.Result, fb politeness.Feedback, retry bool) {
+// fetchPage fetches and summarises one page, calling release once the response is read.
+// retry reports a 429/503 worth retrying.
+func (c *Crawler) fetchPage(ctx context.Context, it frontier.Item, release func(politeness.Feedback)) (r *store.Result, fb politeness.Feedback, retry bool) {
 	u, err := urlnorm.Parse(it.URL)
 	if err != nil {
 		return &store.Result{State: store.StateFailed, Reason: fetch.Classify(err), Detail: err.Error()}, fb, false
@@ -176,6 +188,7 @@ func (c *Crawler) fetchPage(ctx context.Context, it frontier.Item) (r *store.Res
 	if d, ok := politeness.ParseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
 		fb.RetryAfter = d
 	}
+	release(fb)
 	now := time.Now()
 	r = &store.Result{Status: resp.Status, WireBytes: resp.WireBytes, ContentType: resp.MediaType,
 		RefreshAt: refreshAt(resp.Header, now)}
@@ -264,6 +277,8 @@ func (c *Crawler) content(ctx context.Context, it frontier.Item, u *url.URL, res
 		doc.Expires = e
 	}
 	r.Doc = doc
+	// Packed here, on the agent's goroutine: the writer only stores the bytes.
+	r.Text = store.PackText(store.PageText{Title: s.Title, Headings: s.Headings, Body: s.Text})
 	r.ReplaceLinks = true
 	r.Links = make([]store.Target, 0, len(s.Links))
 	seen := make(map[string]bool, len(s.Links))

@@ -14,7 +14,7 @@ import (
 // own vocabulary (the leaf pages, see suggest_fts.go) and asked as the OR of its terms,
 // which FTS5 reads in step, row by row, and stops at the LIMIT.
 const (
-	indexedPrefix  = 3    // the longest prefix page_fts indexes (prefix = '2 3')
+	indexedPrefix  = 0    // page_fts keeps no prefix index (see backend/index/schema.sql)
 	maxExpandPages = 1024 // leaf pages read to list a prefix's terms
 	maxExpandTerms = 1024 // terms a prefix may become
 )

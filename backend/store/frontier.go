@@ -191,16 +191,13 @@ func (o *opState) enqueue(ctx context.Context, crawlID, from int64, targets []Ta
 			if _, err := link.ExecContext(ctx, from, id, t.Kind, t.Anchor, t.Rel); err != nil {
 				return added, fmt.Errorf("link to %s: %w", t.URL, err)
 			}
+			// The target's index row holds the anchor text of links to it (and, for a
+			// resource, the titles of the pages citing it). A page not fetched yet gets
+			// them when it is indexed.
 			if t.Resource {
-				o.s.queueResource(id)
+				o.s.logPage(id)
 			} else if t.Anchor != "" && !created && (state == "" || state == StateFetched) {
-				dirty, err := o.tx.Stmt(ctx, `INSERT OR IGNORE INTO fts_dirty(page_id) VALUES (?)`)
-				if err != nil {
-					return added, err
-				}
-				if _, err := dirty.ExecContext(ctx, id); err != nil {
-					return added, err
-				}
+				o.s.logAnchors(id)
 			}
 		}
 		if !t.Follow {

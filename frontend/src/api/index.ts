@@ -3,8 +3,8 @@
 import * as App from '../../wailsjs/go/app/App';
 import * as runtime from '../../wailsjs/runtime/runtime';
 import type {
-  Crawl, CrawlPages, CrawlRequest, Events, OfflineCopy, Page, SearchResults, Settings, Status, View, ViewResults,
-  WorkspaceInfo,
+  Crawl, CrawlPages, CrawlRequest, Events, IndexStatus, OfflineCopy, Page, SearchResults, Settings, Status, View,
+  ViewResults, WorkspaceInfo,
 } from './types';
 
 export * from './types';
@@ -125,6 +125,16 @@ export function offlineCopy(id: number): Promise<OfflineCopy> {
 /** Returns the workspace's counts. */
 export function status(): Promise<Status> {
   return call(() => App.Status());
+}
+
+/** Says how far behind the workspace its search index is. */
+export function indexStatus(): Promise<IndexStatus> {
+  return call(() => App.IndexStatus());
+}
+
+/** Starts rebuilding the search index from the stored pages (IndexStatus follows it). */
+export function rebuildIndex(): Promise<void> {
+  return call(() => App.RebuildIndex());
 }
 
 function hasRuntime(): boolean {

@@ -18,6 +18,7 @@ export type View = app.View;
 export type ViewResults = app.ViewResults;
 export type Settings = app.Settings;
 export type WorkspaceInfo = app.WorkspaceInfo;
+export type IndexStatus = app.IndexStatus;
 
 /** The crawl scopes the backend understands. */
 export const scopes = ['site', 'tree', 'domain', 'list'] as const;
@@ -28,4 +29,6 @@ export interface Events {
   'crawl:progress': Crawl;
   'crawl:done': Crawl;
   'workspace:changed': string;
+  'index:progress': IndexStatus;
+  'index:done': IndexStatus;
 }

@@ -17,6 +17,8 @@ function crawl(id: number, over: Partial<Crawl> = {}): Crawl {
     startedAt: '',
     finishedAt: '',
     error: '',
+    note: '',
+    searchable: 0,
     ...over,
   };
 }

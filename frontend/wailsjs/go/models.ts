@@ -14,6 +14,8 @@ export namespace app {
 	    startedAt: string;
 	    finishedAt: string;
 	    error: string;
+	    note: string;
+	    searchable: number;
 	}
 	export interface CrawlPage {
 	    id: number;
@@ -44,6 +46,17 @@ export namespace app {
 	    value: string;
 	    count: number;
 	    refine: string;
+	}
+	export interface IndexStatus {
+	    searchable: number;
+	    waiting: number;
+	    updating: number;
+	    current: boolean;
+	    rebuilding: boolean;
+	    reason: string;
+	    phraseIndex: number;
+	    error: string;
+	    summary: string;
 	}
 	export interface LinkRef {
 	    pageId: number;
@@ -151,6 +164,7 @@ export namespace app {
 	    skipped: number;
 	    hosts: number;
 	    links: number;
+	    index: IndexStatus;
 	}
 	export interface View {
 	    id: number;

@@ -12,6 +12,8 @@ export function Crawls():Promise<Array<app.Crawl>>;
 
 export function DeleteView(arg1:string):Promise<void>;
 
+export function IndexStatus():Promise<app.IndexStatus>;
+
 export function OfflineCopy(arg1:number):Promise<app.OfflineCopy>;
 
 export function OpenView(arg1:string,arg2:number):Promise<app.ViewResults>;
@@ -21,6 +23,8 @@ export function OpenWorkspace(arg1:string,arg2:boolean):Promise<app.WorkspaceInf
 export function Page(arg1:number):Promise<app.Page>;
 
 export function PauseCrawl(arg1:number):Promise<void>;
+
+export function RebuildIndex():Promise<void>;
 
 export function ResumeCrawl(arg1:number):Promise<app.Crawl>;
 

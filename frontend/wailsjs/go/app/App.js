@@ -22,6 +22,10 @@ export function DeleteView(arg1) {
   return window['go']['app']['App']['DeleteView'](arg1);
 }
 
+export function IndexStatus() {
+  return window['go']['app']['App']['IndexStatus']();
+}
+
 export function OfflineCopy(arg1) {
   return window['go']['app']['App']['OfflineCopy'](arg1);
 }
@@ -40,6 +44,10 @@ export function Page(arg1) {
 
 export function PauseCrawl(arg1) {
   return window['go']['app']['App']['PauseCrawl'](arg1);
+}
+
+export function RebuildIndex() {
+  return window['go']['app']['App']['RebuildIndex']();
 }
 
 export function ResumeCrawl(arg1) {
