@@ -323,9 +323,6 @@ func (x *Index) reset(ctx context.Context, why string) error {
 	if _, err := tx.ExecContext(ctx, schemaSQL); err != nil {
 		return fmt.Errorf("index: create: %w", err)
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO page_fts(page_fts, rank) VALUES ('hashsize', ?)`, hashSize); err != nil {
-		return fmt.Errorf("index: %w", err)
-	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO index_state(id, workspace, generation, applied, applied_page, rebuilding, rebuilt_through, rows)
 		VALUES (1, ?, ?, ?, ?, 1, 0, 0)`, ws, gen+1, end, endPage); err != nil {
 		return fmt.Errorf("index: %w", err)
@@ -339,10 +336,6 @@ func (x *Index) reset(ctx context.Context, why string) error {
 	x.why = why // reported by Progress while the rebuild runs
 	return nil
 }
-
-// hashSize is how much FTS5 collects in memory before it writes a segment: one segment per
-// batch of rows (rather than one per megabyte) leaves less to merge.
-const hashSize = 32 << 20
 
 // SearchDB is the pool searches read through: the workspace, with the index attached
 // (both read-only, mapped into memory). Its connections open on first use.

@@ -16,6 +16,8 @@ type Progress struct {
 	Waiting  int64 // fetched pages not searchable yet
 	Updating int64 // searchable pages whose new text or anchor text is not indexed yet
 	Unread   int64 // changes the workspace noted that the index has not read yet
+	// Approx: Waiting and Updating count the first tailCap unread notes only (lower bounds).
+	Approx bool
 	// Missing: the workspace has no index (yet); a process that writes the workspace
 	// builds it.
 	Missing    bool
@@ -39,6 +41,9 @@ func (p Progress) String() string {
 		return fmt.Sprintf("rebuilding the search index: %s pages indexed, %s to go (%s)", thousands(p.Indexed), thousands(p.Waiting), p.Reason)
 	}
 	s := fmt.Sprintf("%s of %s pages searchable", thousands(p.Indexed), thousands(p.Indexed+p.Waiting))
+	if p.Approx {
+		s = fmt.Sprintf("%s of at least %s pages searchable", thousands(p.Indexed), thousands(p.Indexed+p.Waiting))
+	}
 	if p.Updating > 0 {
 		s += fmt.Sprintf(", %s being updated", thousands(p.Updating))
 	}
@@ -136,7 +141,7 @@ func (x *Index) measure(ctx context.Context, c *progressCache) (Progress, error)
 	if err := db.QueryRowContext(ctx, `SELECT coalesce(max(seq), ?1) - ?1 FROM index_log`, s.Applied).Scan(&p.Unread); err != nil {
 		return p, fmt.Errorf("index progress: %w", err)
 	}
-	p.Updating = deferred
+	p.Updating, p.Approx = deferred, p.Unread > tailCap && !s.Rebuilding
 	if p.Unread == 0 && !s.Rebuilding {
 		return p, nil // nothing waits: exact without counting
 	}
@@ -152,13 +157,14 @@ func (x *Index) measure(ctx context.Context, c *progressCache) (Progress, error)
 	} else {
 		// The pages named in the unread notes: fetched ones without a row wait; those with a
 		// row and new text are being updated (new anchor text is, once deferred).
-		err = db.QueryRowContext(ctx, `WITH tail AS (SELECT page_id, min(anchors) AS anchors FROM index_log WHERE seq > ? GROUP BY page_id)
+		err = db.QueryRowContext(ctx, `WITH tail AS (SELECT page_id, min(anchors) AS anchors
+				FROM (SELECT page_id, anchors FROM index_log WHERE seq > ? ORDER BY seq LIMIT ?) GROUP BY page_id)
 			SELECT
 				(SELECT count(*) FROM tail JOIN pages p ON p.id = tail.page_id
 					WHERE p.state = 'fetched' AND p.duplicate_of IS NULL AND p.noindex = 0
 					AND NOT EXISTS (SELECT 1 FROM page_fts_docsize d WHERE d.id = tail.page_id)),
 				(SELECT count(*) FROM tail WHERE anchors = 0 AND EXISTS (SELECT 1 FROM page_fts_docsize d WHERE d.id = tail.page_id))`,
-			s.Applied).Scan(&waiting, &updating)
+			s.Applied, tailCap).Scan(&waiting, &updating)
 	}
 	if err != nil {
 		return p, fmt.Errorf("index progress: %w", err)
@@ -167,6 +173,9 @@ func (x *Index) measure(ctx context.Context, c *progressCache) (Progress, error)
 	p.Waiting, p.Updating = waiting, updating+deferred
 	return p, nil
 }
+
+// tailCap is how many unread notes Progress reads to count the pages behind.
+const tailCap = 100_000
 
 func readPairs(ctx context.Context, db *sql.DB, rows int64) PairsProgress {
 	p := PairsProgress{Total: rows}

@@ -14,9 +14,10 @@ import (
 
 // How the stage paces itself.
 const (
-	// batchPages is the most pages one transaction (re)indexes: about 10 MB of text, one
-	// FTS5 segment (see hashSize).
-	batchPages = 512
+	// batchPages is the most pages one transaction (re)indexes (about 5 MB of text). FTS5
+	// writes a segment per megabyte of terms it collects; a larger hash (its 'hashsize')
+	// measured slower here: more memory handed back to the OS and faulted in again.
+	batchPages = 256
 	// logRead is the most log notes read at a time.
 	logRead = 8192
 	// anchorDelay is how long the log must have been quiet before the rows of pages whose
@@ -104,20 +105,28 @@ func (s *stage) close() error {
 
 var errClosed = errors.New("index closed")
 
-// run is the stage's loop. It runs on a thread of its own at the lowest CPU priority (see
-// lowerPriority): indexing takes what the crawl leaves of the machine, and catches up when
-// the crawl is done.
+// run is the stage's loop. Its steps run on a thread of the lowest CPU priority (see
+// lowerPriority), so that indexing takes what the crawl leaves of the machine, unless
+// someone waits for the index (the end of a crawl, a search catching up, a rebuild asked
+// for): then at the usual priority.
 func (s *stage) run() {
-	runtime.LockOSThread() // the thread dies with the stage, its priority with it
-	lowerPriority()
 	defer close(s.done)
-	if err := s.load(); err != nil {
+	low := newRunner()
+	defer low.stop()
+	var err error
+	low.do(func() { err = s.load() })
+	if err != nil {
 		s.fail(err)
 		return
 	}
 	backoff := time.Duration(0)
 	for s.ctx.Err() == nil {
-		did, err := s.step()
+		var did bool
+		if s.waited() {
+			did, err = s.step()
+		} else {
+			low.do(func() { did, err = s.step() })
+		}
 		switch {
 		case err != nil && s.ctx.Err() == nil:
 			s.fail(err)
@@ -147,6 +156,37 @@ func (s *stage) run() {
 		s.setBusy(true)
 	}
 }
+
+// waited reports whether someone waits for the index.
+func (s *stage) waited() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.waiters) > 0 || s.resetWhy != ""
+}
+
+// runner runs functions on a goroutine locked to a thread of its own, at the lowest CPU
+// priority: the thread dies with the goroutine, its priority with it.
+type runner struct{ fns chan func() }
+
+func newRunner() *runner {
+	r := &runner{fns: make(chan func())}
+	go func() {
+		runtime.LockOSThread()
+		lowerPriority()
+		for fn := range r.fns {
+			fn()
+		}
+	}()
+	return r
+}
+
+func (r *runner) do(fn func()) {
+	done := make(chan struct{})
+	r.fns <- func() { fn(); close(done) }
+	<-done
+}
+
+func (r *runner) stop() { close(r.fns) }
 
 // load reads the state the stage starts from.
 func (s *stage) load() error {

@@ -177,6 +177,7 @@ func (s *Store) nextSeq(ctx context.Context, tx *Tx) (int64, error) {
 // frontier rows for the followed ones. It returns how many entered the queue.
 func (o *opState) enqueue(ctx context.Context, crawlID, from int64, targets []Target, withLinks bool) (int, error) {
 	added := 0
+	var link, fr *sql.Stmt // prepared on first use (a database/sql Tx wrapper each)
 	for i := range targets {
 		t := &targets[i]
 		id, state, created, err := o.page(ctx, crawlID, from, t)
@@ -184,9 +185,10 @@ func (o *opState) enqueue(ctx context.Context, crawlID, from int64, targets []Ta
 			return added, err
 		}
 		if withLinks && from != 0 {
-			link, err := o.tx.Stmt(ctx, `INSERT OR IGNORE INTO links(from_id, to_id, kind, anchor, rel) VALUES (?, ?, ?, ?, ?)`)
-			if err != nil {
-				return added, err
+			if link == nil {
+				if link, err = o.tx.Stmt(ctx, `INSERT OR IGNORE INTO links(from_id, to_id, kind, anchor, rel) VALUES (?, ?, ?, ?, ?)`); err != nil {
+					return added, err
+				}
 			}
 			if _, err := link.ExecContext(ctx, from, id, t.Kind, t.Anchor, t.Rel); err != nil {
 				return added, fmt.Errorf("link to %s: %w", t.URL, err)
@@ -207,10 +209,11 @@ func (o *opState) enqueue(ctx context.Context, crawlID, from int64, targets []Ta
 		if err != nil {
 			return added, err
 		}
-		fr, err := o.tx.Stmt(ctx, `INSERT INTO frontier(crawl_id, page_id, depth, hops, priority, seq)
-			VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`)
-		if err != nil {
-			return added, err
+		if fr == nil {
+			if fr, err = o.tx.Stmt(ctx, `INSERT INTO frontier(crawl_id, page_id, depth, hops, priority, seq)
+				VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`); err != nil {
+				return added, err
+			}
 		}
 		res, err := fr.ExecContext(ctx, crawlID, id, t.Depth, t.Hops, t.Priority, seq)
 		if err != nil {

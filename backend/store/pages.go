@@ -47,6 +47,13 @@ type Result struct {
 	ReplaceLinks bool     // the page's stored links are replaced by Links
 }
 
+// countCrawl counts a visit in its crawl's counters, by the page's new state.
+var countCrawl = map[string]string{
+	StateFetched: `UPDATE crawls SET fetched = fetched + 1, bytes = bytes + ? WHERE id = ?`,
+	StateFailed:  `UPDATE crawls SET failed = failed + 1, bytes = bytes + ? WHERE id = ?`,
+	StateSkipped: `UPDATE crawls SET skipped = skipped + 1, bytes = bytes + ? WHERE id = ?`,
+}
+
 // SaveOutcome tells the crawl what a saved result changed.
 type SaveOutcome struct {
 	Queued      int            // pages that entered the queue
@@ -95,10 +102,12 @@ func (s *Store) SaveResult(ctx context.Context, r *Result) (SaveOutcome, error) 
 		if _, err := done.ExecContext(ctx, r.CrawlID, r.PageID); err != nil {
 			return out, err
 		}
-		counter := map[string]string{StateFetched: "fetched", StateFailed: "failed", StateSkipped: "skipped"}[r.State]
-		if counter != "" {
-			if _, err := tx.ExecContext(ctx, `UPDATE crawls SET `+counter+` = `+counter+` + 1, bytes = bytes + ? WHERE id = ?`,
-				r.WireBytes, r.CrawlID); err != nil {
+		if q := countCrawl[r.State]; q != "" {
+			st, err := tx.Stmt(ctx, q)
+			if err != nil {
+				return out, err
+			}
+			if _, err := st.ExecContext(ctx, r.WireBytes, r.CrawlID); err != nil {
 				return out, err
 			}
 		}
