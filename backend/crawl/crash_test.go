@@ -131,7 +131,12 @@ func indexSnapshot(t *testing.T, db string) string {
 	if n < crashPages {
 		t.Fatalf("the index holds %d terms", n)
 	}
-	return b.String()
+	// bm25's row and token counts (see backend/index/totals.go)
+	var avg string
+	if err := c.QueryRow(`SELECT hex(block) FROM page_fts_data WHERE id = 1`).Scan(&avg); err != nil {
+		t.Fatal(err)
+	}
+	return b.String() + "averages " + avg
 }
 
 func crashConfig(seed string) Config {

@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 
 	"mundaneum/backend/pairs"
@@ -37,8 +38,8 @@ func DocOf(in store.IndexInput) (d Doc, ok bool) {
 // rowWriter writes rows in one transaction of the index's writer.
 type rowWriter struct {
 	tx                 *sql.Tx
-	has, del, ins      *sql.Stmt
-	pdel, pins         *sql.Stmt
+	size, del, ins     *sql.Stmt
+	psize, pdel, pins  *sql.Stmt
 	words              *pairs.Words // nil before the pair index's words are chosen
 	textBytes, written int
 }
@@ -49,9 +50,10 @@ func newRowWriter(ctx context.Context, tx *sql.Tx, words *pairs.Words) (*rowWrit
 		st **sql.Stmt
 		q  string
 	}{
-		{&w.has, `SELECT count(*) FROM page_fts_docsize WHERE id = ?`},
+		{&w.size, `SELECT sz FROM page_fts_docsize WHERE id = ?`},
 		{&w.del, `DELETE FROM page_fts WHERE rowid = ?`},
 		{&w.ins, `INSERT INTO page_fts(rowid, title, headings, body, anchors, url) VALUES (?, ?, ?, ?, ?, ?)`},
+		{&w.psize, `SELECT sz FROM page_pairs_docsize WHERE id = ?`},
 		{&w.pdel, `DELETE FROM page_pairs WHERE rowid = ?`},
 		{&w.pins, `INSERT INTO page_pairs(rowid, title, headings, body, anchors, url) VALUES (?, ?, ?, ?, ?, ?)`},
 	} {
@@ -64,20 +66,31 @@ func newRowWriter(ctx context.Context, tx *sql.Tx, words *pairs.Words) (*rowWrit
 }
 
 func (w *rowWriter) close() {
-	for _, st := range []*sql.Stmt{w.has, w.del, w.ins, w.pdel, w.pins} {
+	for _, st := range []*sql.Stmt{w.size, w.del, w.ins, w.psize, w.pdel, w.pins} {
 		if st != nil {
 			st.Close()
 		}
 	}
 }
 
+// sizes returns a row's column sizes (its %_docsize record) in the word index or the pair
+// index, and whether it has a row there.
+func sizes(ctx context.Context, st *sql.Stmt, id int64) ([]byte, bool, error) {
+	var sz []byte
+	err := st.QueryRowContext(ctx, id).Scan(&sz)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("index: %w", err)
+	}
+	return sz, true, nil
+}
+
 // indexed reports whether a page has a row.
 func (w *rowWriter) indexed(ctx context.Context, id int64) (bool, error) {
-	var n int
-	if err := w.has.QueryRowContext(ctx, id).Scan(&n); err != nil {
-		return false, fmt.Errorf("index: %w", err)
-	}
-	return n > 0, nil
+	_, ok, err := sizes(ctx, w.size, id)
+	return ok, err
 }
 
 // plan is what writing a batch of pages will do, worked out before any FTS5 write (FTS5
@@ -88,16 +101,30 @@ type plan struct {
 	docs []Doc
 	gone []int64 // pages that lose their row
 	rows int64   // change in the number of rows
+	fix  fix     // what the rows deleted leave in FTS5's totals (see totals.go)
 }
 
 func (w *rowWriter) plan(ctx context.Context, ins []store.IndexInput) (*plan, error) {
 	p := &plan{had: make(map[int64]bool, len(ins))}
 	for _, in := range ins {
-		had, err := w.indexed(ctx, in.ID)
+		sz, had, err := sizes(ctx, w.size, in.ID)
 		if err != nil {
 			return nil, err
 		}
 		p.had[in.ID] = had
+		if had {
+			// Every row that has one loses it (rewritten rows are deleted first).
+			p.fix.FTS.addSizes(sz)
+			if w.words != nil {
+				psz, ok, err := sizes(ctx, w.psize, in.ID)
+				if err != nil {
+					return nil, err
+				}
+				if ok {
+					p.fix.Pairs.addSizes(psz)
+				}
+			}
+		}
 		d, ok := DocOf(in)
 		switch {
 		case ok:

@@ -195,6 +195,9 @@ func snapshot(t testing.TB, path string) string {
 		`SELECT term, doc, col, offset FROM temp.vp ORDER BY 1, 2, 3, 4`,
 		`SELECT id, hex(sz) FROM page_fts_docsize ORDER BY id`,
 		`SELECT rows FROM index_state`,
+		// bm25's row and token counts (see totals.go)
+		`SELECT 'fts averages', hex(block) FROM page_fts_data WHERE id = 1`,
+		`SELECT 'pairs averages', hex(block) FROM page_pairs_data WHERE id = 1`,
 	} {
 		rows, err := db.Query(q)
 		if err != nil {

@@ -143,6 +143,21 @@ func (s *stage) pairsStep() (bool, error) {
 		return false, err
 	}
 	defer w.close()
+	// What deleting the rows' old pairs rows leaves in FTS5's totals (see totals.go), read
+	// before the first FTS5 write.
+	var f fix
+	for _, in := range ins {
+		psz, ok, err := sizes(ctx, w.psize, in.ID)
+		if err != nil {
+			return false, err
+		}
+		if ok {
+			f.Pairs.addSizes(psz)
+		}
+	}
+	if err := saveFix(ctx, tx, f); err != nil {
+		return false, err
+	}
 	for _, in := range ins {
 		if _, err := w.pdel.ExecContext(ctx, in.ID); err != nil {
 			return false, fmt.Errorf("pairs of page %d: %w", in.ID, err)
@@ -155,6 +170,11 @@ func (s *stage) pairsStep() (bool, error) {
 	}
 	if err := tx.Commit(); err != nil {
 		return false, fmt.Errorf("pair index: %w", err)
+	}
+	if !f.zero() {
+		if err := s.x.applyFix(ctx); err != nil {
+			return false, err
+		}
 	}
 	s.merged, s.settled = false, false
 	s.publishPairs(PairsProgress{Words: s.words.Len(), Done: s.pairsDone(builtTo, complete), Total: s.state.Rows, Complete: complete})

@@ -12,7 +12,8 @@ CREATE TABLE index_state (
     applied_page    INTEGER NOT NULL,      -- the page that note named (0 when applied = 0)
     rebuilding      INTEGER NOT NULL,      -- 1 while a rebuild walks the stored pages
     rebuilt_through INTEGER NOT NULL,      -- the rebuild's last page done
-    rows            INTEGER NOT NULL       -- rows of page_fts
+    rows            INTEGER NOT NULL,      -- rows of page_fts
+    fix             TEXT    NOT NULL DEFAULT '' -- totals to take off FTS5's (see totals.go)
 );
 
 -- Pages whose incoming anchor text changed after they were indexed: their rows are

@@ -195,6 +195,9 @@ func (s *stage) load() error {
 		return fmt.Errorf("index: %w", err)
 	}
 	s.state = st
+	if err := s.x.applyFix(s.ctx); err != nil { // left by a kill after a batch
+		return err
+	}
 	if err := s.x.db.QueryRowContext(s.ctx, `SELECT count(*) FROM deferred`).Scan(&s.deferred); err != nil {
 		return fmt.Errorf("index: %w", err)
 	}
@@ -468,6 +471,9 @@ func (s *stage) write(ids []int64, before func(context.Context, *sql.Tx, *rowWri
 	if err := before(ctx, tx, w); err != nil {
 		return err
 	}
+	if err := saveFix(ctx, tx, p.fix); err != nil {
+		return err
+	}
 	if p.rows != 0 {
 		if _, err := tx.ExecContext(ctx, `UPDATE index_state SET rows = rows + ?`, p.rows); err != nil {
 			return fmt.Errorf("index: %w", err)
@@ -478,6 +484,11 @@ func (s *stage) write(ids []int64, before func(context.Context, *sql.Tx, *rowWri
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("index: %w", err)
+	}
+	if !p.fix.zero() {
+		if err := s.x.applyFix(ctx); err != nil {
+			return err
+		}
 	}
 	if end > s.state.Applied {
 		s.covered.add(ids, end)
