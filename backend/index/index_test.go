@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"reflect"
 	"testing"
@@ -219,4 +220,29 @@ func TestReadOnlyIndex(t *testing.T) {
 	if err := ro.SearchDB().QueryRow(`SELECT count(*) FROM page_fts WHERE page_fts MATCH 'words'`).Scan(&n); err != nil || n != 1 {
 		t.Fatalf("read-only search: %d %v", n, err)
 	}
+}
+
+// TestCatchUpInBatches stores more pages than a batch holds, with links between them, and
+// checks that the index that catches up with them (reading the next batch beside each
+// batch's writing) is the one a rebuild makes.
+func TestCatchUpInBatches(t *testing.T) {
+	f := newFixture(t)
+	var ps []page
+	for i := range 3*batchPages + 17 {
+		p := page{url: fmt.Sprintf("http://a.test/p%d", i), title: fmt.Sprintf("page %d", i), body: fmt.Sprintf("body of page %d words w%d", i, i%13)}
+		for _, j := range []int{(i * 7) % 300, (i * 13) % 800} {
+			p.links = append(p.links, link{to: fmt.Sprintf("http://a.test/p%d", j), anchor: fmt.Sprintf("anchor a%d", i%5)})
+		}
+		ps = append(ps, p)
+	}
+	f.visit(ps...)
+	f.wait()
+	if p := f.idx.Progress(context.Background()); !p.Current() || p.Indexed != int64(len(ps)) {
+		t.Fatalf("progress = %+v", p)
+	}
+	followed := snapshot(t, f.path)
+	if err := f.idx.Rebuild(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	sameSnapshots(t, "followed vs rebuilt", followed, snapshot(t, f.path))
 }

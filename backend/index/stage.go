@@ -54,6 +54,7 @@ type stage struct {
 	merged    bool      // nothing left to merge since the last write
 	settled   bool      // nothing left to do at all since the last write
 	covered   covers    // rows written from a state newer than some notes still to read
+	ahead     *ahead    // the next batch, read beside the current one's writing
 
 	mu       sync.Mutex
 	waiters  []*waiter
@@ -206,6 +207,7 @@ func (s *stage) load() error {
 	}
 	s.trimmed = st.Applied
 	s.covered = covers{}
+	s.takeAhead(nil)
 	s.lastFlush = time.Now()
 	s.merged, s.settled = false, false
 	s.mu.Lock()
@@ -299,39 +301,29 @@ func (s *stage) logStep() (int, error) {
 	if err != nil || len(es) == 0 {
 		return 0, err
 	}
-	pages := map[int64]bool{} // page -> anchors only
-	var order []int64
-	n := 0
-	for _, e := range es {
-		if s.covered.has(e.PageID, e.Seq) {
-			n++ // its row was written from what the page became later: nothing to do
-			continue
-		}
-		only, seen := pages[e.PageID]
-		if !seen {
-			if len(order) >= batchPages {
-				break
-			}
-			order = append(order, e.PageID)
-			pages[e.PageID] = e.AnchorsOnly
-		} else if only && !e.AnchorsOnly {
-			pages[e.PageID] = false
-		}
-		n++
-	}
-	last := es[n-1]
-	var docs, anchors []int64
-	for _, id := range order {
-		if pages[id] {
-			anchors = append(anchors, id)
-		} else {
-			docs = append(docs, id)
+	b := s.nextBatch(es, nil)
+	in := s.takeAhead(b.docs)
+	if in == nil {
+		if in, err = s.read(b.docs); err != nil {
+			return 0, err
 		}
 	}
-	err = s.write(docs, func(ctx context.Context, tx *sql.Tx, w *rowWriter) error {
+	// While someone waits, the next batch's pages are read beside this one's writing (on
+	// the machine's other core): the notes are at hand, and the rows written now cover
+	// every note read so far (see read).
+	if rest := es[b.n:]; len(rest) > 0 && s.waited() {
+		cur := make(map[int64]bool, len(b.docs))
+		for _, id := range b.docs {
+			cur[id] = true
+		}
+		if next := s.nextBatch(rest, cur); len(next.docs) > 0 {
+			s.readAhead(next.docs)
+		}
+	}
+	err = s.write(in, func(ctx context.Context, tx *sql.Tx, w *rowWriter) error {
 		// A page with new anchor text keeps its row until the log is quiet (see anchorDelay);
 		// one without a row gets its anchors when it is indexed.
-		for _, id := range anchors {
+		for _, id := range b.anchors {
 			had, err := w.indexed(ctx, id)
 			if err != nil {
 				return err
@@ -346,20 +338,20 @@ func (s *stage) logStep() (int, error) {
 				}
 			}
 		}
-		if err := s.undefer(ctx, tx, docs); err != nil {
+		if err := s.undefer(ctx, tx, b.docs); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `UPDATE index_state SET applied = ?, applied_page = ?`, last.Seq, last.PageID)
+		_, err := tx.ExecContext(ctx, `UPDATE index_state SET applied = ?, applied_page = ?`, b.last.Seq, b.last.PageID)
 		return err
 	})
 	if err != nil {
 		return 0, err
 	}
-	s.state.Applied, s.state.AppliedPage = last.Seq, last.PageID
-	s.covered.forget(last.Seq)
+	s.state.Applied, s.state.AppliedPage = b.last.Seq, b.last.PageID
+	s.covered.forget(b.last.Seq)
 	s.lastNote = time.Now()
 	s.publish()
-	return n, nil
+	return b.n, nil
 }
 
 // undefer drops pages from the deferred rows: their rows are being rewritten anyway.
@@ -403,7 +395,11 @@ func (s *stage) anchorStep() error {
 	if err := rows.Err(); err != nil {
 		return err
 	}
-	err = s.write(ids, func(ctx context.Context, tx *sql.Tx, _ *rowWriter) error {
+	in, err := s.read(ids)
+	if err != nil {
+		return err
+	}
+	err = s.write(in, func(ctx context.Context, tx *sql.Tx, _ *rowWriter) error {
 		return s.undefer(ctx, tx, ids)
 	})
 	if err == nil && s.deferred == 0 {
@@ -424,7 +420,19 @@ func (s *stage) rebuildStep() error {
 		through = ids[len(ids)-1]
 	}
 	done := len(ids) < batchPages
-	err = s.write(ids, func(ctx context.Context, tx *sql.Tx, _ *rowWriter) error {
+	in := s.takeAhead(ids)
+	if in == nil {
+		if in, err = s.read(ids); err != nil {
+			return err
+		}
+	}
+	if !done && s.waited() {
+		// The next pages of the rebuild are read beside this batch's writing.
+		if next, err := s.x.src.IndexablePages(s.ctx, through, batchPages); err == nil && len(next) > 0 {
+			s.readAhead(next)
+		}
+	}
+	err = s.write(in, func(ctx context.Context, tx *sql.Tx, _ *rowWriter) error {
 		_, err := tx.ExecContext(ctx, `UPDATE index_state SET rebuilt_through = ?, rebuilding = ?`, through, !done)
 		return err
 	})
@@ -441,19 +449,11 @@ func (s *stage) rebuildStep() error {
 	return nil
 }
 
-// write (re)indexes the pages ids from what the workspace stores, with before's plain
-// writes first, in one transaction of the index.
-func (s *stage) write(ids []int64, before func(context.Context, *sql.Tx, *rowWriter) error) error {
+// write (re)indexes the pages read, with before's plain writes first, in one transaction
+// of the index.
+func (s *stage) write(in *inputs, before func(context.Context, *sql.Tx, *rowWriter) error) error {
 	ctx := s.ctx
-	// The rows are written from what the pages are now: every note up to here is in them.
-	end, err := s.x.src.IndexLogEnd(ctx)
-	if err != nil {
-		return err
-	}
-	ins, err := s.x.src.IndexInputs(ctx, ids)
-	if err != nil {
-		return err
-	}
+	ids, ins, end := in.ids, in.ins, in.end
 	tx, err := s.x.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("index: %w", err)
