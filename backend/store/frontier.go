@@ -54,17 +54,44 @@ type Lease struct {
 	seq      int64
 }
 
-// ids caches canonical URL -> page id and origin -> host id for the writer. Entries are added
-// only after the rows that back them commit, and the maps are bounded by clearing.
+// ids caches canonical URL -> page id and origin -> host id for the writer, and which pages
+// one crawl's frontier holds (most links lead to pages queued already: a no-op insert
+// each). Entries are added only after the rows that back them commit, and the maps are
+// bounded by clearing.
 type ids struct {
 	pages map[string]int64
 	hosts map[string]int64
 	seq   int64
+
+	queuedCrawl int64
+	queued      map[int64]bool // pages in queuedCrawl's frontier
 }
 
 const idCacheMax = 100_000
 
-func (s *Store) cacheAfterCommit(tx *Tx, pages map[string]int64, hosts map[string]int64) {
+// inFrontier reports whether a page is known to be in a crawl's frontier already.
+func (c *ids) inFrontier(crawl, page int64) bool { return c.queuedCrawl == crawl && c.queued[page] }
+
+// forgetFrontier forgets what the cache knows of a crawl's frontier (it was emptied).
+func (s *Store) forgetFrontier(tx *Tx, crawl int64) {
+	tx.OnCommit(func() {
+		if s.ids.queuedCrawl == crawl {
+			s.ids.queued = nil
+		}
+	})
+}
+
+func (s *Store) cacheAfterCommit(tx *Tx, pages map[string]int64, hosts map[string]int64, crawl int64, queued []int64) {
+	if len(queued) > 0 {
+		tx.OnCommit(func() {
+			if s.ids.queuedCrawl != crawl || s.ids.queued == nil || len(s.ids.queued) > 10*idCacheMax {
+				s.ids.queuedCrawl, s.ids.queued = crawl, map[int64]bool{}
+			}
+			for _, id := range queued {
+				s.ids.queued[id] = true
+			}
+		})
+	}
 	if len(pages) == 0 && len(hosts) == 0 {
 		return
 	}
@@ -86,18 +113,20 @@ func (s *Store) cacheAfterCommit(tx *Tx, pages map[string]int64, hosts map[strin
 
 // opState carries the ids an operation created, cached once it commits.
 type opState struct {
-	s     *Store
-	tx    *Tx
-	pages map[string]int64
-	hosts map[string]int64
-	added map[string]int // pages that entered the queue, per origin
+	s      *Store
+	tx     *Tx
+	pages  map[string]int64
+	hosts  map[string]int64
+	added  map[string]int // pages that entered the queue, per origin
+	crawl  int64          // the crawl whose frontier queued holds pages of
+	queued []int64        // pages now in the frontier
 }
 
 func (s *Store) newOp(tx *Tx) *opState {
 	return &opState{s: s, tx: tx, pages: map[string]int64{}, hosts: map[string]int64{}, added: map[string]int{}}
 }
 
-func (o *opState) done() { o.s.cacheAfterCommit(o.tx, o.pages, o.hosts) }
+func (o *opState) done() { o.s.cacheAfterCommit(o.tx, o.pages, o.hosts, o.crawl, o.queued) }
 
 func (o *opState) hostID(ctx context.Context, origin string) (int64, error) {
 	if id, ok := o.s.ids.hosts[origin]; ok {
@@ -202,7 +231,7 @@ func (o *opState) enqueue(ctx context.Context, crawlID, from int64, targets []Ta
 				o.s.logAnchors(id)
 			}
 		}
-		if !t.Follow {
+		if !t.Follow || o.s.ids.inFrontier(crawlID, id) {
 			continue
 		}
 		seq, err := o.s.nextSeq(ctx, o.tx)
@@ -219,6 +248,7 @@ func (o *opState) enqueue(ctx context.Context, crawlID, from int64, targets []Ta
 		if err != nil {
 			return added, fmt.Errorf("queue %s: %w", t.URL, err)
 		}
+		o.crawl, o.queued = crawlID, append(o.queued, id)
 		if n, _ := res.RowsAffected(); n > 0 {
 			added++
 			o.added[t.Origin]++

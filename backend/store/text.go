@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"unicode/utf8"
 
@@ -26,8 +27,10 @@ const (
 )
 
 // textEncoder compresses stored text. EncodeAll is safe for concurrent use: the crawl's
-// agents pack their pages' text in parallel, off the writer's goroutine.
-var textEncoder, _ = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithEncoderConcurrency(1))
+// agents pack their pages' text in parallel, off the writer's goroutine, as many at once
+// as there are cores (see the crawl's encoder for the window).
+var textEncoder, _ = zstd.NewWriter(nil, zstd.WithEncoderLevel(zstd.SpeedFastest), zstd.WithWindowSize(1<<17),
+	zstd.WithLowerEncoderMem(true), zstd.WithEncoderConcurrency(runtime.NumCPU()))
 
 // PackedText is a page's text ready for page_text: cleaned and compressed.
 type PackedText struct {
