@@ -39,7 +39,7 @@ func (s *stage) answerWaiters() {
 		switch {
 		case s.pub.err != nil:
 			w.done <- s.pub.err
-		case !s.state.Rebuilding && s.state.Applied >= w.target && s.deferred == 0 && (!w.settle || s.settled):
+		case s.resetWhy == "" && !s.state.Rebuilding && s.state.Applied >= w.target && s.deferred == 0 && (!w.settle || s.settled):
 			w.done <- nil
 		default:
 			kept = append(kept, w)
