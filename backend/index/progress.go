@@ -77,6 +77,8 @@ type progressCache struct {
 	tailAt time.Time     // when the unread part was last counted
 	took   time.Duration // what counting it took
 	tail   [2]int64      // what it found: waiting, updating
+	// rebuildTotal is what the rebuild of generation rebuildGen walks.
+	rebuildGen, rebuildTotal int64
 }
 
 const progressTTL = 250 * time.Millisecond
@@ -145,6 +147,18 @@ func (x *Index) measure(ctx context.Context, c *progressCache) (Progress, error)
 	if p.Unread == 0 && !s.Rebuilding {
 		return p, nil // nothing waits: exact without counting
 	}
+	if s.Rebuilding {
+		// The pages a rebuild walks are counted once; those not indexed yet wait.
+		if c.rebuildGen != s.Generation {
+			var total int64
+			if err := db.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM page_text) + (SELECT count(*) FROM pages WHERE state = 'skipped' AND reason = 'type')`).Scan(&total); err != nil {
+				return p, fmt.Errorf("index progress: %w", err)
+			}
+			c.rebuildGen, c.rebuildTotal = s.Generation, total
+		}
+		p.Waiting = max(c.rebuildTotal-s.Rows, 0)
+		return p, nil
+	}
 	if time.Since(c.tailAt) < max(3*time.Second, 20*c.took) {
 		p.Waiting, p.Updating = c.tail[0], c.tail[1]+deferred
 		return p, nil
@@ -152,9 +166,7 @@ func (x *Index) measure(ctx context.Context, c *progressCache) (Progress, error)
 	start := time.Now()
 	var waiting, updating int64
 	var err error
-	if s.Rebuilding {
-		err = db.QueryRowContext(ctx, `SELECT count(*) FROM page_text WHERE page_id > ?`, s.RebuiltThrough).Scan(&waiting)
-	} else {
+	{
 		// The pages named in the unread notes: fetched ones without a row wait; those with a
 		// row and new text are being updated (new anchor text is, once deferred).
 		err = db.QueryRowContext(ctx, `WITH tail AS (SELECT page_id, min(anchors) AS anchors
