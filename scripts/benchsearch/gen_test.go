@@ -24,6 +24,9 @@ func testWorkspace(t *testing.T, pages int) (*model, string, genStats) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := buildIndex(context.Background(), path, t.Logf); err != nil {
+		t.Fatal(err)
+	}
 	return m, path, gs
 }
 
