@@ -46,7 +46,7 @@ const ApplicationID = 0x4D554E49
 
 // schemaVersion is the index file's format. Any change to its tables, its tokenizer or
 // what a Doc holds bumps it: every index is then rebuilt from its workspace.
-const schemaVersion = 2
+const schemaVersion = 3
 
 //go:embed schema.sql
 var schemaSQL string

@@ -19,8 +19,9 @@ import (
 // pairs, with the same words.
 
 // PairsMinRows is the size of the word index at which its frequent words are chosen: below
-// it, FTS5 finds any phrase in a few milliseconds.
-var PairsMinRows = 10_000
+// it, FTS5 finds any phrase in a few milliseconds, and the pair index would add a third to
+// the workspace's size (10 KB a page of the synthetic web).
+var PairsMinRows = 50_000
 
 const (
 	pairsSample = 20_000 // pages read to choose the frequent words

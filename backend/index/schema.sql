@@ -24,11 +24,13 @@ CREATE TABLE deferred (
 );
 
 -- The word index; rowid = pages.id. Contentless: the text is stored once, in the
--- workspace (page_text), compressed. No prefix indexes: search lists a prefix's terms from
--- the index's own leaves (backend/search, expand.go).
+-- workspace (page_text), compressed. A prefix index of 2 characters only: a longer prefix
+-- is asked as the OR of its terms, which search lists from the index's own leaves
+-- (backend/search, expand.go), but a 2-letter one has thousands.
 CREATE VIRTUAL TABLE page_fts USING fts5(
     title, headings, body, anchors, url,
     content = '', contentless_delete = 1,
+    prefix = '2',
     tokenize = 'unicode61 remove_diacritics 2'
 );
 -- Fewer, larger merges while indexing; queries stay fast because an idle index merges

@@ -34,6 +34,13 @@ INSERT INTO page_text(page_id, codec, data)
     FROM page_fts f JOIN pages p ON p.id = f.rowid
     WHERE NOT (p.state = 'skipped' AND p.reason = 'type');
 
+-- The index reads the distinct anchor texts of the links to a page: with the anchor in the
+-- index of links by target, it seeks from one to the next instead of reading every link
+-- (a page cited by 50,000 links with 16 distinct anchors: 17 seeks). The index still
+-- serves every lookup by target.
+DROP INDEX links_to;
+CREATE INDEX links_to ON links(to_id, anchor);
+
 -- Which workspace an index file belongs to (a workspace copied over another is not
 -- indexed with the other's index).
 INSERT INTO settings(key, value) VALUES ('workspace', json_object('id', lower(hex(randomblob(16)))))
