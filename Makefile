@@ -27,7 +27,7 @@ DIST := frontend/dist/index.html
 # Steps depend on each other's side effects (setup installs what the rest use): one at a time.
 .NOTPARALLEL:
 
-.PHONY: help setup build run test test-go lint test-frontend smoke bindings frontend clean bench bench-window relevance bench-search
+.PHONY: help setup build run test test-go lint test-frontend smoke bindings frontend clean bench bench-window relevance bench-search bench-graph
 
 help: ## list the targets
 	@awk 'BEGIN { FS = ":.*## " } /^[a-z-]+:.*## / { printf "  make %-14s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
@@ -115,3 +115,7 @@ bench-search: ## search latency on a synthetic index (PAGES=100000 QUERIES=2000 
 		apt-get install -y -qq wamerican >/dev/null || sudo apt-get install -y -qq wamerican; }
 	CGO_ENABLED=0 go run ./scripts/benchsearch -pages "$(or $(PAGES),100000)" -queries "$(or $(QUERIES),2000)" \
 		$(if $(FACETS),-facets) $(if $(CPUPROFILE),-cpuprofile "$(CPUPROFILE)") $(SEARCH_ARGS)
+
+bench-graph: ## path questions on a synthetic web of LINKS links (LINKS=1000000 PAIRS=300 CPUPROFILE=)
+	CGO_ENABLED=0 go run ./scripts/benchgraph -links "$(or $(LINKS),1000000)" -pairs "$(or $(PAIRS),300)" \
+		$(if $(CPUPROFILE),-cpuprofile "$(CPUPROFILE)")

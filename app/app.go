@@ -59,7 +59,7 @@ func (a *App) shutdown() { a.ws().close() }
 func (a *App) StartCrawl(req CrawlRequest) (Crawl, error) {
 	cfg := crawl.Config{Seeds: req.Seeds, Scope: req.Scope, MaxDepth: req.MaxDepth, MaxPages: req.MaxPages,
 		MaxTime: time.Duration(req.MaxSeconds) * time.Second, Agents: req.Agents, PerHost: req.PerHost,
-		Delay: time.Duration(req.DelayMs) * time.Millisecond, Refresh: req.Refresh}
+		Delay: time.Duration(req.DelayMs) * time.Millisecond, Refresh: req.Refresh, Rules: req.Rules}
 	if req.DelayMs < 0 {
 		cfg.Delay = -1
 	}

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"encoding/json"
 	"time"
 
 	"mundaneum/backend/search"
@@ -18,6 +19,12 @@ func crawlDTO(c store.Crawl) Crawl {
 	dto := Crawl{ID: c.ID, Seeds: c.Seeds, Scope: c.Scope, State: c.State, Fetched: c.Fetched, Queued: c.Queued,
 		Failed: c.Failed, Skipped: c.Skipped, Bytes: c.Bytes, StartedAt: rfc3339(c.StartedAt),
 		FinishedAt: rfc3339(c.FinishedAt), Error: c.Error}
+	var cfg struct {
+		Rules string `json:"rules"`
+	}
+	if json.Unmarshal(c.Config, &cfg) == nil {
+		dto.Rules = cfg.Rules
+	}
 	if c.FinishedAt > c.StartedAt && c.StartedAt > 0 {
 		// A finished run shows its average rate; a running one gets the live rate from progress.
 		dto.PagesPerSec = float64(c.Fetched+c.Failed+c.Skipped) / (float64(c.FinishedAt-c.StartedAt) / 1000)

@@ -14,6 +14,7 @@ type CrawlRequest struct {
 	PerHost    int      `json:"perHost"`
 	DelayMs    int      `json:"delayMs"` // -1 means the default delay
 	Refresh    bool     `json:"refresh"`
+	Rules      string   `json:"rules"` // the webbot's rules (CheckRules); "" for the scope alone
 }
 
 // Crawl is one crawl job and its counters.
@@ -34,7 +35,8 @@ type Crawl struct {
 	// Note says what a running crawl waits for (e.g. the index catching up) or why it stopped.
 	Note string `json:"note"`
 	// Searchable counts the pages searchable so far while the crawl runs (0 otherwise).
-	Searchable int64 `json:"searchable"`
+	Searchable int64  `json:"searchable"`
+	Rules      string `json:"rules"`
 }
 
 // SearchRequest is a query with its page and options.

@@ -82,6 +82,7 @@ func Main(args []string, stdout, stderr io.Writer, desktop Desktop) int {
 	defer pprof.StopCPUProfile()
 	root.AddCommand(e.crawlCmd(), e.searchCmd(), e.viewsCmd(), e.statusCmd(), e.serveCmd())
 	root.AddCommand(e.reindexCmd())
+	root.AddCommand(e.rulesCmd(), e.pathCmd(), e.linksCmd(), e.treeCmd(), e.orphansCmd())
 	root.SetArgs(args)
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
@@ -94,7 +95,8 @@ func Main(args []string, stdout, stderr io.Writer, desktop Desktop) int {
 		return ExitOK
 	}
 	code := exitCode(err)
-	if code != ExitInterrupted {
+	var shown reported
+	if code != ExitInterrupted && !errors.As(err, &shown) {
 		fmt.Fprintln(e.stderr, "mundaneum:", err)
 	}
 	if code == ExitUsage {
@@ -104,6 +106,11 @@ func Main(args []string, stdout, stderr io.Writer, desktop Desktop) int {
 }
 
 type usageError struct{ error }
+
+// reported is an error the command has already shown (as JSON on stdout): exit non-zero, say nothing more.
+type reported struct{ error }
+
+func (r reported) Unwrap() error { return r.error }
 
 func (u usageError) Unwrap() error { return u.error }
 

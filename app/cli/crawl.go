@@ -9,12 +9,14 @@ import (
 	"github.com/spf13/cobra"
 
 	"mundaneum/backend/crawl"
+	"mundaneum/backend/rules"
 	"mundaneum/backend/store"
 )
 
 func (e *env) crawlCmd() *cobra.Command {
 	cfg := crawl.Config{}
 	var delay time.Duration
+	var rulesArg string
 	cmd := &cobra.Command{
 		Use:   "crawl URL...",
 		Short: "Crawl from seed URLs into the workspace (resumes or refreshes the same crawl)",
@@ -27,6 +29,16 @@ conditional requests (--refresh re-checks every page). Ctrl-C pauses: run it aga
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cfg.Seeds = args
 			cfg.Delay = delay
+			if rulesArg != "" {
+				text, err := readRules(rulesArg)
+				if err != nil {
+					return err
+				}
+				if _, err := rules.Parse(text); err != nil {
+					return usageError{ruleError(text, err)}
+				}
+				cfg.Rules = text
+			}
 			if !cmd.Flags().Changed("delay") {
 				cfg.Delay = -1
 			}
@@ -44,6 +56,7 @@ conditional requests (--refresh re-checks every page). Ctrl-C pauses: run it aga
 	f.DurationVar(&delay, "delay", 0, "gap between requests to one host, e.g. 500ms (default: the workspace's setting, 1s\nunless changed; 0: none; robots.txt Crawl-delay still applies)")
 	f.BoolVar(&cfg.Refresh, "refresh", false, "re-check every page with conditional requests, not only those due")
 	f.StringVar(&cfg.From, "from", "", "your e-mail address, sent in the From header (default: the workspace's setting)")
+	f.StringVar(&rulesArg, "rules", "", "the webbot's rules: what to follow and in which order, as TEXT or @FILE\n(see 'mundaneum rules --help'); an imperative rule reaches outside the scope")
 	return cmd
 }
 

@@ -18,7 +18,7 @@ import (
 // offline copies) must loosen both.
 const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; " +
 	"img-src 'self' data:; font-src 'self' data:; connect-src 'self'; object-src 'none'; frame-src 'none'; " +
-	"worker-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+	"worker-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
 // maxBody caps an API request body.
 const maxBody = 1 << 20

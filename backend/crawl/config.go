@@ -65,6 +65,11 @@ type Config struct {
 	Delay   time.Duration `json:"delay"`   // gap between requests to one host; negative: default
 	Refresh bool          `json:"refresh"` // re-check every page (conditionally), not only those due
 
+	// Rules is the webbot's constraint on what to follow (backend/rules), global to the
+	// crawl with its LOCAL blocks; empty: the scope alone decides. An imperative rule
+	// takes a page outside the scope; the categories order the queue.
+	Rules string `json:"rules,omitempty"`
+
 	UserAgent string `json:"userAgent"`
 	From      string `json:"from"`
 	MaxBody   int64  `json:"maxBody"`

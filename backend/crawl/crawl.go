@@ -20,6 +20,7 @@ import (
 	"mundaneum/backend/index"
 	"mundaneum/backend/politeness"
 	"mundaneum/backend/robots"
+	"mundaneum/backend/rules"
 	"mundaneum/backend/store"
 	"mundaneum/backend/urlnorm"
 )
@@ -65,6 +66,9 @@ type Crawler struct {
 	rec   store.Crawl
 	fresh bool
 	scope *scope
+	rules *rules.Set
+	// strategy orders the queue (strategyFor).
+	strategy frontier.Strategy
 
 	fetcher *fetch.Client
 	robots  *robots.Cache
@@ -91,6 +95,10 @@ func Open(ctx context.Context, st *store.Store, idx Index, cfg Config) (*Crawler
 	if err := cfg.normalize(); err != nil {
 		return nil, err
 	}
+	rs, err := parseRules(cfg.Rules)
+	if err != nil {
+		return nil, err
+	}
 	rec, err := st.FindCrawl(ctx, cfg.key())
 	var fresh bool
 	switch {
@@ -105,7 +113,7 @@ func Open(ctx context.Context, st *store.Store, idx Index, cfg Config) (*Crawler
 	default:
 		fresh = rec.State == store.CrawlDone || rec.State == store.CrawlCancelled
 	}
-	return newCrawler(st, idx, cfg, rec, fresh), nil
+	return newCrawler(st, idx, cfg, rs, rec, fresh), nil
 }
 
 // Resume reopens a crawl by id with its stored configuration.
@@ -122,11 +130,15 @@ func Resume(ctx context.Context, st *store.Store, idx Index, id int64) (*Crawler
 	if err := cfg.normalize(); err != nil {
 		return nil, err
 	}
+	set, err := parseRules(cfg.Rules)
+	if err != nil {
+		return nil, err
+	}
 	fresh := rec.State == store.CrawlDone || rec.State == store.CrawlCancelled
-	return newCrawler(st, idx, cfg, rec, fresh), nil
+	return newCrawler(st, idx, cfg, set, rec, fresh), nil
 }
 
-func newCrawler(st *store.Store, idx Index, cfg Config, rec store.Crawl, fresh bool) *Crawler {
+func newCrawler(st *store.Store, idx Index, cfg Config, set *rules.Set, rec store.Crawl, fresh bool) *Crawler {
 	seeds := make([]*url.URL, 0, len(cfg.Seeds))
 	for _, s := range cfg.Seeds {
 		if u, err := urlnorm.Parse(s); err == nil {
@@ -137,6 +149,7 @@ func newCrawler(st *store.Store, idx Index, cfg Config, rec store.Crawl, fresh b
 		MaxConnsPerHost: cfg.PerHost})
 	return &Crawler{
 		st: st, idx: idx, cfg: cfg, rec: rec, fresh: fresh, scope: newScope(cfg.Scope, seeds),
+		rules: set, strategy: strategyFor(set),
 		fetcher: fc,
 		robots:  robots.New(fc, st, "mundaneum", 0),
 		limiter: politeness.New(politeness.Config{Delay: cfg.Delay, PerHost: cfg.PerHost}),
@@ -152,6 +165,7 @@ func (c *Crawler) Config() Config { return c.cfg }
 
 type visitOutcome struct {
 	item   frontier.Item
+	top    int  // the highest priority among the pages the visit queued
 	retry  bool // put back in the queue (429/503 before the retry limit)
 	queued int  // pages the visit added to the queue
 	state  string
@@ -254,7 +268,7 @@ func (c *Crawler) loadHostCounts(ctx context.Context) error {
 
 func (c *Crawler) seedTargets() []store.Target {
 	var ts []store.Target
-	for _, s := range c.cfg.Seeds {
+	for i, s := range c.cfg.Seeds {
 		u, err := urlnorm.Parse(s)
 		if err != nil {
 			continue
@@ -262,7 +276,10 @@ func (c *Crawler) seedTargets() []store.Target {
 		origin := urlnorm.Origin(u)
 		c.hostPages[origin]++
 		c.hostSeen[origin] = true
-		ts = append(ts, store.Target{URL: s, Origin: origin, Kind: "seed", Follow: true, Priority: 2})
+		// Seeds are the user's own imperative: followed first, whatever the rules say.
+		ts = append(ts, store.Target{URL: s, Origin: origin, Kind: "seed", Follow: true,
+			Priority: c.strategy.Priority(frontier.Link{URL: s, Seed: true, Value: rules.First}),
+			Family:   rules.Family{uint32(i + 1)}.Encode(), Category: uint8(rules.First)})
 	}
 	return ts
 }

@@ -100,7 +100,7 @@ func (c *Crawler) schedule(ctx context.Context, queued int64, progress func(Prog
 			}
 			if o.queued > 0 {
 				queued += int64(o.queued)
-				fr.Added()
+				fr.Added(o.top)
 			}
 		case <-wake.C:
 		case <-c.freed: // a slot is free before its page is stored: dispatch again

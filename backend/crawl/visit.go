@@ -15,6 +15,7 @@ import (
 	"mundaneum/backend/frontier"
 	"mundaneum/backend/politeness"
 	"mundaneum/backend/robots"
+	"mundaneum/backend/rules"
 	"mundaneum/backend/store"
 	"mundaneum/backend/urlnorm"
 )
@@ -99,6 +100,8 @@ func (c *Crawler) visit(sctx, fctx context.Context, it frontier.Item) visitOutco
 
 func (c *Crawler) save(ctx context.Context, out visitOutcome, r *store.Result) visitOutcome {
 	r.CrawlID, r.PageID, r.URL = c.rec.ID, out.item.PageID, out.item.URL
+	c.element(ctx, out.item, r)
+	out.top = topPriority(r)
 	so, err := c.st.SaveResult(ctx, r)
 	if err != nil {
 		out.err = err
@@ -297,23 +300,36 @@ func (c *Crawler) content(ctx context.Context, it frontier.Item, u *url.URL, res
 	return r
 }
 
-// target decides whether a link found on it's page is followed, and with what priority.
+// target decides whether a link found on it's page is followed, and with what priority:
+// kind, nofollow, depth and trap guards first, then the rules (an imperative rule takes a
+// page outside the scope), then the scope and the per-host cap.
 func (c *Crawler) target(it frontier.Item, from, u *url.URL, kind, anchor, rel string, linkNoFollow, pageNoFollow bool) store.Target {
 	origin := urlnorm.Origin(u)
-	t := store.Target{URL: u.String(), Origin: origin, Kind: kind, Anchor: anchor, Rel: rel, Depth: it.Depth + 1}
+	t := store.Target{URL: u.String(), Origin: origin, Kind: kind, Anchor: anchor, Rel: rel, Depth: it.Depth + 1,
+		Category: uint8(rules.Next)}
 	switch {
 	case !followKinds[kind] || !looksLikePage(u):
 		t.Skip = ReasonType
 	case pageNoFollow || linkNoFollow:
 		t.Skip = ReasonNoFollow
-	case !c.scope.contains(u):
-		t.Skip = ReasonScope
 	case c.cfg.MaxDepth > 0 && t.Depth > c.cfg.MaxDepth && kind != "redirect":
 		t.Skip = ReasonDepth
 	}
 	if t.Skip == "" {
 		if reason, trapped := urlnorm.Trap(u); trapped {
 			t.Skip = ReasonTrap + ":" + reason
+		}
+	}
+	d, below := c.linkDecision(it, u, anchor, t.Depth)
+	t.Category, t.Local = uint8(d.Value), below
+	switch {
+	case t.Skip != "":
+	case d.Value == rules.Rejected:
+		t.Skip = ReasonRule
+	case d.Value != rules.First && !c.scope.contains(u):
+		t.Skip = ReasonScope
+		if c.rules.Empty() {
+			t.Category = uint8(rules.Rejected) // the scope is the only rule
 		}
 	}
 	if t.Skip != "" {
@@ -327,10 +343,10 @@ func (c *Crawler) target(it frontier.Item, from, u *url.URL, kind, anchor, rel s
 		return t
 	}
 	t.Follow = true
-	if !c.hostSeen[origin] {
-		c.hostSeen[origin] = true
-		t.Priority = 1 // server-first: the first page of a newly found host goes ahead
-	}
+	newHost := !c.hostSeen[origin]
+	c.hostSeen[origin] = true
+	t.Priority = c.strategy.Priority(frontier.Link{URL: t.URL, Anchor: anchor, Depth: t.Depth, NewHost: newHost,
+		Value: d.Potential})
 	return t
 }
 

@@ -1,11 +1,14 @@
 // Package frontier is the crawl queue: pages leased from the persisted queue in SQLite
-// (priority, then depth, then discovery order, which gives WebCrawler's server-first
-// breadth-first order when the first page found on every new host is queued with a higher
-// priority), held in memory per host and handed out host by host as politeness allows.
+// (priority, then depth, then discovery order), held in memory per host and handed out host
+// by host as politeness allows, higher priorities first. What the priorities mean is a
+// Strategy (strategy.go): WebCrawler's server-first breadth-first order, or the webbot's
+// rule tiers.
 package frontier
 
 import (
+	"container/heap"
 	"context"
+	"slices"
 	"time"
 
 	"mundaneum/backend/store"
@@ -26,6 +29,48 @@ type Item struct {
 	store.Lease
 	Tries int  // failed attempts so far in this run (429/503 retries)
 	Gated bool // needs a politeness slot; false for pages visited from the store only
+
+	order int64 // arrival in memory: the order within a priority
+}
+
+// hostQueue is one host's items, highest priority first, then in arrival order.
+type hostQueue []Item
+
+func (q hostQueue) Len() int { return len(q) }
+func (q hostQueue) Less(i, j int) bool {
+	if q[i].Priority != q[j].Priority {
+		return q[i].Priority > q[j].Priority
+	}
+	return q[i].order < q[j].order
+}
+func (q hostQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
+func (q *hostQueue) Push(x any)   { *q = append(*q, x.(Item)) }
+func (q *hostQueue) Pop() any {
+	old := *q
+	it := old[len(old)-1]
+	old[len(old)-1] = Item{}
+	*q = old[:len(old)-1]
+	return it
+}
+
+// ring is the hosts whose next item has one priority, visited round-robin.
+type ring struct {
+	hosts []string
+	next  int
+}
+
+func (r *ring) remove(host string) {
+	i := slices.Index(r.hosts, host)
+	if i < 0 {
+		return
+	}
+	r.hosts = slices.Delete(r.hosts, i, i+1)
+	if i < r.next {
+		r.next--
+	}
+	if r.next >= len(r.hosts) {
+		r.next = 0
+	}
 }
 
 // Frontier holds leased pages per host. It is used by one goroutine (the scheduler).
@@ -33,11 +78,14 @@ type Frontier struct {
 	src      Source
 	crawlID  int64
 	batch    int
-	hosts    map[string][]Item
-	ring     []string // hosts with items, in round-robin order
-	next     int      // ring position to start the next scan from
+	hosts    map[string]*hostQueue
+	rings    map[int]*ring // by the priority of the hosts' next items
+	prios    []int         // the rings' priorities, highest first
+	counts   map[int]int   // buffered items per priority
 	buffered int
+	arrivals int64
 	drained  bool // the persisted queue had nothing more at the last lease
+	urgent   bool // pages above the lowest buffered priority entered the queue
 }
 
 // New returns a frontier over a crawl's persisted queue; batch is how many pages one lease takes.
@@ -45,7 +93,8 @@ func New(src Source, crawlID int64, batch int) *Frontier {
 	if batch <= 0 {
 		batch = 512
 	}
-	return &Frontier{src: src, crawlID: crawlID, batch: batch, hosts: map[string][]Item{}}
+	return &Frontier{src: src, crawlID: crawlID, batch: batch, hosts: map[string]*hostQueue{},
+		rings: map[int]*ring{}, counts: map[int]int{}}
 }
 
 // Buffered is how many leased pages wait in memory.
@@ -54,15 +103,37 @@ func (f *Frontier) Buffered() int { return f.buffered }
 // Drained reports that the persisted queue was empty at the last Fill and nothing was added since.
 func (f *Frontier) Drained() bool { return f.drained }
 
-// Added tells the frontier that new pages entered the persisted queue.
-func (f *Frontier) Added() { f.drained = false }
+// Added tells the frontier that new pages entered the persisted queue, the highest of them
+// with priority top. When that is above the lowest priority waiting in memory, the next
+// Fill leases at once (up to a bound), so that they go before what was leased earlier.
+func (f *Frontier) Added(top int) {
+	f.drained = false
+	if f.buffered > 0 && top > f.lowest() {
+		f.urgent = true
+	}
+}
 
-// Fill leases more pages when fewer than low wait in memory. needsGate says which leased
-// pages need a politeness slot.
+func (f *Frontier) lowest() int {
+	low, first := 0, true
+	for p, n := range f.counts {
+		if n > 0 && (first || p < low) {
+			low, first = p, false
+		}
+	}
+	return low
+}
+
+// Fill leases more pages when fewer than low wait in memory, or when higher priorities
+// arrived (while fewer than four batches wait). needsGate says which leased pages need a
+// politeness slot.
 func (f *Frontier) Fill(ctx context.Context, low int, needsGate func(store.Lease) bool) error {
-	if f.drained || f.buffered >= low {
+	if f.drained {
 		return nil
 	}
+	if f.buffered >= low && !(f.urgent && f.buffered < 4*f.batch) {
+		return nil
+	}
+	f.urgent = false
 	leases, err := f.src.Lease(ctx, f.crawlID, f.batch)
 	if err != nil {
 		return err
@@ -77,50 +148,101 @@ func (f *Frontier) Fill(ctx context.Context, low int, needsGate func(store.Lease
 	return nil
 }
 
-// Push adds an item at the end of its host's queue (a retry, or a freshly leased page).
+// Push adds an item to its host's queue, after the items of its priority already there
+// (a retry, or a freshly leased page).
 func (f *Frontier) Push(it Item) {
+	f.arrivals++
+	it.order = f.arrivals
 	q, ok := f.hosts[it.Origin]
-	if !ok || len(q) == 0 {
-		f.ring = append(f.ring, it.Origin)
+	if !ok {
+		q = &hostQueue{}
+		f.hosts[it.Origin] = q
 	}
-	f.hosts[it.Origin] = append(q, it)
+	before := 0
+	if q.Len() > 0 {
+		before = (*q)[0].Priority
+	}
+	heap.Push(q, it)
 	f.buffered++
+	f.counts[it.Priority]++
+	switch {
+	case q.Len() == 1:
+		f.ring(it.Priority).hosts = append(f.ring(it.Priority).hosts, it.Origin)
+	case it.Priority > before:
+		f.move(it.Origin, before, it.Priority)
+	}
 }
 
-// Next returns the next item that may be visited now, scanning hosts round-robin. When none
-// may, it returns ok=false and the earliest time a gated host may be asked again (zero if
-// nothing waits).
+func (f *Frontier) ring(p int) *ring {
+	r, ok := f.rings[p]
+	if !ok {
+		r = &ring{}
+		f.rings[p] = r
+		i, _ := slices.BinarySearchFunc(f.prios, p, func(a, b int) int { return b - a })
+		f.prios = slices.Insert(f.prios, i, p)
+	}
+	return r
+}
+
+func (f *Frontier) move(host string, from, to int) {
+	if r, ok := f.rings[from]; ok {
+		r.remove(host)
+	}
+	r := f.ring(to)
+	r.hosts = append(r.hosts, host)
+}
+
+// Next returns the next item that may be visited now: from the hosts whose next item has
+// the highest priority, round-robin, as politeness allows, else from the next priority
+// down. When none may go, it returns ok=false and the earliest time a gated host may be
+// asked again (zero if nothing waits).
 func (f *Frontier) Next(gate Gate, now time.Time) (it Item, ok bool, wake time.Time) {
-	n := len(f.ring)
-	for i := 0; i < n; i++ {
-		idx := (f.next + i) % n
-		host := f.ring[idx]
-		q := f.hosts[host]
-		head := q[0]
-		if head.Gated {
-			if free, at := gate.TryAcquire(host, now); !free {
-				if wake.IsZero() || at.Before(wake) {
-					wake = at
+	for _, p := range f.prios {
+		r := f.rings[p]
+		n := len(r.hosts)
+		for i := 0; i < n; i++ {
+			idx := (r.next + i) % n
+			host := r.hosts[idx]
+			q := f.hosts[host]
+			head := (*q)[0]
+			if head.Gated {
+				if free, at := gate.TryAcquire(host, now); !free {
+					if wake.IsZero() || at.Before(wake) {
+						wake = at
+					}
+					continue
 				}
-				continue
 			}
-		}
-		q[0] = Item{}
-		q = q[1:]
-		f.buffered--
-		if len(q) == 0 {
-			delete(f.hosts, host)
-			f.ring = append(f.ring[:idx], f.ring[idx+1:]...)
-			if len(f.ring) > 0 {
-				f.next = idx % len(f.ring)
-			} else {
-				f.next = 0
+			heap.Pop(q)
+			f.buffered--
+			f.counts[p]--
+			r.next = idx + 1
+			switch {
+			case q.Len() == 0:
+				delete(f.hosts, host)
+				r.remove(host)
+			case (*q)[0].Priority != p:
+				f.move(host, p, (*q)[0].Priority)
 			}
-		} else {
-			f.hosts[host] = q
-			f.next = (idx + 1) % n
+			if r.next >= len(r.hosts) {
+				r.next = 0
+			}
+			f.dropEmpty()
+			return head, true, time.Time{}
 		}
-		return head, true, time.Time{}
 	}
 	return Item{}, false, wake
+}
+
+// dropEmpty forgets rings without hosts.
+func (f *Frontier) dropEmpty() {
+	for i := 0; i < len(f.prios); {
+		p := f.prios[i]
+		if len(f.rings[p].hosts) == 0 {
+			delete(f.rings, p)
+			f.prios = slices.Delete(f.prios, i, i+1)
+			continue
+		}
+		i++
+	}
 }

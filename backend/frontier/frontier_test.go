@@ -1,7 +1,10 @@
 package frontier
 
 import (
+	"slices"
+
 	"context"
+	"mundaneum/backend/rules"
 	"testing"
 	"time"
 
@@ -107,9 +110,108 @@ func TestDrainedUntilAdded(t *testing.T) {
 	if f.Buffered() != 0 {
 		t.Fatal("filled while drained")
 	}
-	f.Added()
+	f.Added(0)
 	f.Fill(context.Background(), 1, func(store.Lease) bool { return true })
 	if f.Buffered() != 1 {
 		t.Fatal("not filled after Added")
+	}
+}
+
+func please(origin, url string, prio int) store.Lease {
+	return store.Lease{Origin: origin, URL: url, Priority: prio}
+}
+
+func drain(f *Frontier, g Gate) []string {
+	var got []string
+	for {
+		it, ok, _ := f.Next(g, time.Now())
+		if !ok {
+			return got
+		}
+		got = append(got, it.URL)
+	}
+}
+
+// Higher priorities go first across hosts; round-robin within a priority.
+func TestPrioritiesAcrossHosts(t *testing.T) {
+	src := &fakeSource{batches: [][]store.Lease{{
+		please("a", "a-first", 6), please("b", "b-first", 6), please("a", "a-next", 4),
+		please("b", "b-next", 4), please("c", "c-last", 2), please("c", "c-next", 4),
+	}}}
+	f := New(src, 1, 10)
+	f.Fill(context.Background(), 1, func(store.Lease) bool { return true })
+	got := drain(f, gate{"a": 10, "b": 10, "c": 10})
+	want := []string{"a-first", "b-first", "c-next", "a-next", "b-next", "c-last"} // c waited at 4 first
+	if !slices.Equal(got, want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+}
+
+// A gated host of a high priority does not hold up the others.
+func TestPriorityHostGated(t *testing.T) {
+	src := &fakeSource{batches: [][]store.Lease{{please("a", "a1", 6), please("a", "a2", 6), please("b", "b1", 2)}}}
+	f := New(src, 1, 10)
+	f.Fill(context.Background(), 1, func(store.Lease) bool { return true })
+	got := drain(f, gate{"a": 1, "b": 1})
+	if !slices.Equal(got, []string{"a1", "b1"}) {
+		t.Fatalf("got %v", got)
+	}
+	if f.Buffered() != 1 {
+		t.Fatalf("buffered %d", f.Buffered())
+	}
+}
+
+// Pages of a higher priority than anything waiting are leased at once, and go first.
+func TestUrgentFill(t *testing.T) {
+	src := &fakeSource{batches: [][]store.Lease{
+		{please("a", "a-last1", 2), please("a", "a-last2", 2)},
+		{please("a", "a-first", 6)},
+	}}
+	f := New(src, 1, 10)
+	needs := func(store.Lease) bool { return true }
+	f.Fill(context.Background(), 1, needs)
+	it, _, _ := f.Next(gate{"a": 10}, time.Now())
+	if it.URL != "a-last1" {
+		t.Fatalf("first: %s", it.URL)
+	}
+	f.Added(2) // not above what waits: no lease
+	f.Fill(context.Background(), 1, needs)
+	if f.Buffered() != 1 {
+		t.Fatalf("leased for an equal priority: %d", f.Buffered())
+	}
+	f.Added(6)
+	f.Fill(context.Background(), 1, needs)
+	if got := drain(f, gate{"a": 10}); !slices.Equal(got, []string{"a-first", "a-last2"}) {
+		t.Fatalf("got %v", got)
+	}
+}
+
+// A retry goes after the items of its priority already waiting.
+func TestRetryGoesLast(t *testing.T) {
+	src := &fakeSource{batches: [][]store.Lease{{please("a", "a1", 4), please("a", "a2", 4)}}}
+	f := New(src, 1, 10)
+	f.Fill(context.Background(), 1, func(store.Lease) bool { return true })
+	it, _, _ := f.Next(gate{"a": 10}, time.Now())
+	f.Push(it)
+	if got := drain(f, gate{"a": 10}); !slices.Equal(got, []string{"a2", "a1"}) {
+		t.Fatalf("got %v", got)
+	}
+}
+
+func TestStrategies(t *testing.T) {
+	var sf ServerFirst
+	if sf.Priority(Link{Seed: true}) <= sf.Priority(Link{NewHost: true}) || sf.Priority(Link{NewHost: true}) <= sf.Priority(Link{}) {
+		t.Error("server-first order")
+	}
+	var tr Tiers
+	order := []Link{{Seed: true}, {Value: rules.First, NewHost: true}, {Value: rules.First},
+		{Value: rules.Next, NewHost: true}, {Value: rules.Next}, {Value: rules.Untested}, {Value: rules.Last, NewHost: true}, {Value: rules.Last}}
+	for i := 1; i < len(order); i++ {
+		if tr.Priority(order[i-1]) < tr.Priority(order[i]) {
+			t.Errorf("tiers: %+v before %+v", order[i], order[i-1])
+		}
+	}
+	if tr.Priority(Link{Value: rules.Untested}) != tr.Priority(Link{Value: rules.Next}) {
+		t.Error("untested pages wait in the next tier")
 	}
 }

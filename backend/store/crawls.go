@@ -120,6 +120,9 @@ func (s *Store) StartRun(ctx context.Context, id int64, config json.RawMessage, 
 			if _, err := tx.ExecContext(ctx, `DELETE FROM frontier WHERE crawl_id = ?`, id); err != nil {
 				return err
 			}
+			if _, err := tx.ExecContext(ctx, `DELETE FROM elements WHERE crawl_id = ?`, id); err != nil {
+				return err
+			}
 			if _, err := tx.ExecContext(ctx, `UPDATE crawls SET fetched=0, failed=0, skipped=0, bytes=0,
 				runs = runs + 1 WHERE id = ?`, id); err != nil {
 				return err

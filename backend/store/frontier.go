@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"sort"
@@ -34,6 +35,14 @@ type Target struct {
 	Depth    int
 	Hops     int
 	Priority int
+
+	// The element the link makes (see migration 0013): Family is its encoded family index
+	// (nil for links that are not documents: images, style sheets...), Category the
+	// rules.Value decided before the fetch, Local the LOCAL rule blocks in force below it.
+	Family   []byte
+	Category uint8
+	Local    uint64
+	Pos      int // position among the page's links, from 1 (0 for seeds and redirects)
 }
 
 // Lease is a queued page handed to the running crawl.
@@ -50,8 +59,16 @@ type Lease struct {
 	RefreshAt    int64
 	NoFollow     bool // the page said nofollow when last fetched
 
-	priority int
-	seq      int64
+	// How the page was reached (Target's fields of the same names); Anchor only when the
+	// category waits for the page.
+	Family   []byte
+	Category uint8
+	Local    uint64
+	Anchor   string
+
+	Priority int // the queue's order: higher first
+
+	seq int64
 }
 
 // ids caches canonical URL -> page id and origin -> host id for the writer, and which pages
@@ -120,6 +137,8 @@ type opState struct {
 	added  map[string]int // pages that entered the queue, per origin
 	crawl  int64          // the crawl whose frontier queued holds pages of
 	queued []int64        // pages now in the frontier
+	// children are the elements the enqueued targets make: uvarint page id, category byte.
+	children []byte
 }
 
 func (s *Store) newOp(tx *Tx) *opState {
@@ -213,13 +232,17 @@ func (o *opState) enqueue(ctx context.Context, crawlID, from int64, targets []Ta
 		if err != nil {
 			return added, err
 		}
+		if t.Family != nil {
+			o.children = binary.AppendUvarint(o.children, uint64(id))
+			o.children = append(o.children, t.Category)
+		}
 		if withLinks && from != 0 {
 			if link == nil {
-				if link, err = o.tx.Stmt(ctx, `INSERT OR IGNORE INTO links(from_id, to_id, kind, anchor, rel) VALUES (?, ?, ?, ?, ?)`); err != nil {
+				if link, err = o.tx.Stmt(ctx, `INSERT OR IGNORE INTO links(from_id, to_id, kind, anchor, rel, pos) VALUES (?, ?, ?, ?, ?, ?)`); err != nil {
 					return added, err
 				}
 			}
-			if _, err := link.ExecContext(ctx, from, id, t.Kind, t.Anchor, t.Rel); err != nil {
+			if _, err := link.ExecContext(ctx, from, id, t.Kind, t.Anchor, t.Rel, t.Pos); err != nil {
 				return added, fmt.Errorf("link to %s: %w", t.URL, err)
 			}
 			// The target's index row holds the anchor text of links to it (and, for a
@@ -239,12 +262,17 @@ func (o *opState) enqueue(ctx context.Context, crawlID, from int64, targets []Ta
 			return added, err
 		}
 		if fr == nil {
-			if fr, err = o.tx.Stmt(ctx, `INSERT INTO frontier(crawl_id, page_id, depth, hops, priority, seq)
-				VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`); err != nil {
+			if fr, err = o.tx.Stmt(ctx, `INSERT INTO frontier(crawl_id, page_id, depth, hops, priority, seq,
+				family, category, local_rules, anchor) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`); err != nil {
 				return added, err
 			}
 		}
-		res, err := fr.ExecContext(ctx, crawlID, id, t.Depth, t.Hops, t.Priority, seq)
+		var anchor any
+		if t.Category == 0 && t.Family != nil && t.Anchor != "" {
+			anchor = t.Anchor // the rules decide after the fetch and may read it
+		}
+		res, err := fr.ExecContext(ctx, crawlID, id, t.Depth, t.Hops, t.Priority, seq, t.Family, t.Category,
+			int64(t.Local), anchor)
 		if err != nil {
 			return added, fmt.Errorf("queue %s: %w", t.URL, err)
 		}
@@ -287,7 +315,7 @@ func (s *Store) Lease(ctx context.Context, crawlID int64, n int) ([]Lease, error
 			WHERE crawl_id = ?1 AND page_id IN (
 				SELECT page_id FROM frontier WHERE crawl_id = ?1 AND state = 0
 				ORDER BY priority DESC, depth, seq LIMIT ?2)
-			RETURNING page_id, depth, hops, priority, seq`)
+			RETURNING page_id, depth, hops, priority, seq, family, category, local_rules, coalesce(anchor, '')`)
 		if err != nil {
 			return nil, err
 		}
@@ -297,10 +325,13 @@ func (s *Store) Lease(ctx context.Context, crawlID int64, n int) ([]Lease, error
 		}
 		for rows.Next() {
 			var l Lease
-			if err := rows.Scan(&l.PageID, &l.Depth, &l.Hops, &l.priority, &l.seq); err != nil {
+			var local int64
+			if err := rows.Scan(&l.PageID, &l.Depth, &l.Hops, &l.Priority, &l.seq, &l.Family, &l.Category,
+				&local, &l.Anchor); err != nil {
 				rows.Close()
 				return nil, err
 			}
+			l.Local = uint64(local)
 			out = append(out, l)
 		}
 		rows.Close()
@@ -327,8 +358,8 @@ func (s *Store) Lease(ctx context.Context, crawlID int64, n int) ([]Lease, error
 	// RETURNING yields rows in no particular order: restore the queue's.
 	sort.Slice(out, func(i, j int) bool {
 		a, b := out[i], out[j]
-		if a.priority != b.priority {
-			return a.priority > b.priority
+		if a.Priority != b.Priority {
+			return a.Priority > b.Priority
 		}
 		if a.Depth != b.Depth {
 			return a.Depth < b.Depth

@@ -45,6 +45,16 @@ type Result struct {
 
 	Links        []Target // links found (or, for unchanged pages, the stored ones to follow)
 	ReplaceLinks bool     // the page's stored links are replaced by Links
+
+	Element *Element // the crawl's element for this visit (nil: none recorded)
+}
+
+// Element is the element a visit records (see migration 0013); its children come from the
+// result's links that carry a family index.
+type Element struct {
+	Family   []byte
+	Category uint8
+	Followed bool
 }
 
 // countCrawl counts a visit in its crawl's counters, by the page's new state.
@@ -95,6 +105,11 @@ func (s *Store) SaveResult(ctx context.Context, r *Result) (SaveOutcome, error) 
 			return out, err
 		}
 		out.QueuedHosts = o.added
+		if r.Element != nil {
+			if err := saveElement(ctx, tx, r, o.children); err != nil {
+				return out, err
+			}
+		}
 		done, err := tx.Stmt(ctx, `UPDATE frontier SET state=2 WHERE crawl_id=? AND page_id=?`)
 		if err != nil {
 			return out, err
@@ -246,7 +261,7 @@ type Link struct {
 func (s *Store) Links(ctx context.Context, pageID int64) ([]Link, error) {
 	rows, err := s.read.QueryContext(ctx, `SELECT p.url, h.origin, l.kind, l.anchor, l.rel
 		FROM links l JOIN pages p ON p.id = l.to_id JOIN hosts h ON h.id = p.host_id
-		WHERE l.from_id = ?`, pageID)
+		WHERE l.from_id = ? ORDER BY l.pos, l.to_id`, pageID)
 	if err != nil {
 		return nil, err
 	}

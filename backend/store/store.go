@@ -236,8 +236,7 @@ func migrations() []migration {
 	return ms
 }
 
-// latestVersion is the schema version the newest migration gives (migrations are numbered
-// by version; a workspace's user_version is the last one applied).
+// latestVersion is the newest migration's number: the schema version of this build.
 func latestVersion() int {
 	ms := migrations()
 	if len(ms) == 0 {

@@ -111,3 +111,9 @@ func (s *Store) Text(ctx context.Context, id int64) (PageText, error) {
 	}
 	return UnpackText(codec, data)
 }
+
+// BodyText is the extracted body text of page id (what rules on the body read).
+func (s *Store) BodyText(ctx context.Context, id int64) (string, error) {
+	t, err := s.Text(ctx, id)
+	return t.Body, err
+}

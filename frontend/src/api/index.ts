@@ -3,8 +3,8 @@
 import * as App from '../../wailsjs/go/app/App';
 import * as runtime from '../../wailsjs/runtime/runtime';
 import type {
-  Crawl, CrawlPages, CrawlRequest, Events, IndexStatus, OfflineCopy, Page, SearchResults, Settings, Status, View,
-  ViewResults, WorkspaceInfo,
+  Crawl, CrawlPages, CrawlRequest, Events, GraphData, IndexStatus, OfflineCopy, Orphans, Page, PageRelations,
+  PathResult, RulesCheck, RulesTest, SearchResults, Settings, Status, Tree, View, ViewResults, WorkspaceInfo,
 } from './types';
 
 export * from './types';
@@ -120,6 +120,52 @@ export async function crawlPages(crawlId: number, state = '', offset = 0, limit 
  */
 export function offlineCopy(id: number): Promise<OfflineCopy> {
   return call(() => App.OfflineCopy(id));
+}
+
+/** Parses rule text: its highlighting, and its canonical form or its error (line, column). */
+export async function checkRules(text: string): Promise<RulesCheck> {
+  const r = await call(() => App.CheckRules(text));
+  return { ...r, spans: r.spans ?? [] };
+}
+
+/** What rules make of a URL (a crawled page with its stored fields), and which atom decided. */
+export function testRules(text: string, url: string): Promise<RulesTest> {
+  return call(() => App.TestRules(text, url));
+}
+
+/** The picture of a crawl: up to limit visited pages with tree parents, and their links. */
+export async function graphView(crawlId: number, limit: number): Promise<GraphData> {
+  const v = await call(() => App.GraphView(crawlId, limit));
+  return { ...v, nodes: v.nodes ?? [], edges: v.edges ?? [] };
+}
+
+/** A shortest path between two pages (either way: degrees of separation) and the path counts. */
+export async function graphPath(fromId: number, toId: number, undirected: boolean): Promise<PathResult> {
+  const r = await call(() => App.GraphPath(fromId, toId, undirected));
+  return { ...r, path: r.path ?? [] };
+}
+
+/** A page's links both ways, the elements that reached it, its click depth. */
+export async function graphLinks(pageId: number, limit = 50): Promise<PageRelations> {
+  const r = await call(() => App.GraphLinks(pageId, limit));
+  return {
+    ...r,
+    links: { ...r.links, out: r.links.out ?? [], in: r.links.in ?? [] },
+    elements: r.elements ?? [],
+    clickDepth: { ...r.clickDepth, path: r.clickDepth.path ?? [] },
+  };
+}
+
+/** A crawl's tree of elements, or the tree rule text generates over the stored links. */
+export async function graphTree(crawlId: number, rules: string, limit: number): Promise<Tree> {
+  const t = await call(() => App.GraphTree(crawlId, rules, limit));
+  return { ...t, elements: t.elements ?? [] };
+}
+
+/** Pages of a crawl (0: the workspace) that no other page links to. */
+export async function orphans(crawlId: number, limit = 100): Promise<Orphans> {
+  const o = await call(() => App.Orphans(crawlId, limit));
+  return { ...o, pages: o.pages ?? [] };
 }
 
 /** Returns the workspace's counts. */

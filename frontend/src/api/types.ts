@@ -1,6 +1,6 @@
 // Types of the bound API, re-exported from the generated Wails models so that features
 // never import wailsjs themselves.
-import type { app } from '../../wailsjs/go/models';
+import type { app, graph } from '../../wailsjs/go/models';
 
 export type Crawl = app.Crawl;
 export type CrawlRequest = app.CrawlRequest;
@@ -19,6 +19,24 @@ export type ViewResults = app.ViewResults;
 export type Settings = app.Settings;
 export type WorkspaceInfo = app.WorkspaceInfo;
 export type IndexStatus = app.IndexStatus;
+export type RulesCheck = app.RulesCheck;
+export type RuleSpan = app.RuleSpan;
+export type RuleError = app.RuleError;
+export type RulesTest = app.RulesTest;
+export type PageRelations = app.PageRelations;
+export type GraphData = graph.View;
+export type GraphNode = graph.ViewNode;
+export type PathResult = graph.PathResult;
+export type Hop = graph.Hop;
+export type GraphPage = graph.Page;
+export type GraphLink = graph.Link;
+export type GraphElement = graph.Element;
+export type Tree = graph.Tree;
+export type Orphans = graph.Orphans;
+
+/** The category values of the webbot's rules, in their order of priority. */
+export const ruleValues = ['first', 'next', 'last', 'rejected', 'untested'] as const;
+export type RuleValue = (typeof ruleValues)[number];
 
 /** The crawl scopes the backend understands. */
 export const scopes = ['site', 'tree', 'domain', 'list'] as const;

@@ -19,6 +19,7 @@ function crawl(id: number, over: Partial<Crawl> = {}): Crawl {
     error: '',
     note: '',
     searchable: 0,
+    rules: '',
     ...over,
   };
 }
@@ -90,7 +91,7 @@ describe('buildCrawlRequest', () => {
   it('leaves empty politeness to the workspace and empty limits off', () => {
     expect(buildCrawlRequest(form)).toEqual({
       seeds: ['https://a.org/'], scope: 'tree', maxDepth: 3, maxPages: 500, maxSeconds: 0, agents: 0, perHost: 0,
-      delayMs: -1, refresh: false,
+      delayMs: -1, refresh: false, rules: '',
     });
   });
   it('clamps and converts what is filled in', () => {

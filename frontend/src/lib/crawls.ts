@@ -89,6 +89,8 @@ export interface CrawlFormValues {
   perHost: number | null;
   delayMs: number | null;
   refresh: boolean;
+  /** The webbot's rules; optional. */
+  rules?: string;
 }
 
 function intIn(v: number | null, lo: number, hi: number, fallback: number): number {
@@ -111,6 +113,7 @@ export function buildCrawlRequest(f: CrawlFormValues): CrawlRequest {
     perHost: intIn(f.perHost, 0, 64, 0),
     delayMs: intIn(f.delayMs, 0, 3_600_000, -1),
     refresh: f.refresh,
+    rules: (f.rules ?? '').trim(),
   };
 }
 

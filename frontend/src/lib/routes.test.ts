@@ -70,3 +70,15 @@ describe('parentOf and sectionOf', () => {
     expect(sectionOf({ name: 'settings' })).toBe('settings');
   });
 });
+
+describe('graph routes', () => {
+  it('read and write the crawl, layout and colour', () => {
+    expect(parseHash('#/graph')).toEqual({ name: 'graph', crawl: 0, layout: 'tree', color: 'host' });
+    expect(parseHash('#/graph?crawl=3&layout=force&color=status')).toEqual({ name: 'graph', crawl: 3, layout: 'force', color: 'status' });
+    expect(parseHash('#/graph?layout=spiral&color=mood')).toEqual({ name: 'graph', crawl: 0, layout: 'tree', color: 'host' });
+    expect(parseHash('#/graph/x')).toEqual(home);
+    expect(formatRoute({ name: 'graph', crawl: 0, layout: 'tree', color: 'host' })).toBe('#/graph');
+    expect(formatRoute({ name: 'graph', crawl: 2, layout: 'force', color: 'category' })).toBe('#/graph?crawl=2&layout=force&color=category');
+    expect(sectionOf({ name: 'graph', crawl: 2, layout: 'force', color: 'category' })).toBe('graph');
+  });
+});

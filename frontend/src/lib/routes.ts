@@ -13,7 +13,19 @@ export type Route =
   | { name: 'crawls' }
   | { name: 'crawl'; id: number; state: PageState; page: number }
   | { name: 'page'; id: number; copy: CopyTab | '' }
+  | { name: 'graph'; crawl: number; layout: GraphLayout; color: GraphColor }
   | { name: 'settings' };
+
+/** How the graph view lays a crawl out: its tree by family index, or by the links' forces. */
+export const graphLayouts = ['tree', 'force'] as const;
+export type GraphLayout = (typeof graphLayouts)[number];
+/** What the graph view colours pages by. */
+export const graphColors = ['host', 'status', 'category'] as const;
+export type GraphColor = (typeof graphColors)[number];
+
+function oneOf<T extends string>(v: string | null, all: readonly T[], fallback: T): T {
+  return v !== null && (all as readonly string[]).includes(v) ? (v as T) : fallback;
+}
 
 export type RouteName = Route['name'];
 
@@ -61,6 +73,14 @@ export function parseHash(hash: string): Route {
     }
     case 'settings':
       return { name: 'settings' };
+    case 'graph':
+      if (parts.length > 1) return home;
+      return {
+        name: 'graph',
+        crawl: positive(params.get('crawl'), 0),
+        layout: oneOf(params.get('layout'), graphLayouts, 'tree'),
+        color: oneOf(params.get('color'), graphColors, 'host'),
+      };
   }
   return home;
 }
@@ -87,6 +107,12 @@ export function formatRoute(r: Route): string {
       return withParams(`#/page/${r.id}`, { copy: r.copy });
     case 'settings':
       return '#/settings';
+    case 'graph':
+      return withParams('#/graph', {
+        crawl: r.crawl === 0 ? '' : r.crawl,
+        layout: r.layout === 'tree' ? '' : r.layout,
+        color: r.color === 'host' ? '' : r.color,
+      });
   }
 }
 
@@ -113,13 +139,15 @@ export function parentOf(r: Route): Route | null {
 }
 
 /** The top-level section a route belongs to (what the navigation marks as current). */
-export function sectionOf(r: Route): 'search' | 'crawls' | 'settings' | '' {
+export function sectionOf(r: Route): 'search' | 'crawls' | 'graph' | 'settings' | '' {
   switch (r.name) {
     case 'search':
       return 'search';
     case 'crawls':
     case 'crawl':
       return 'crawls';
+    case 'graph':
+      return 'graph';
     case 'settings':
       return 'settings';
     default:

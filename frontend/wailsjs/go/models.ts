@@ -16,6 +16,7 @@ export namespace app {
 	    error: string;
 	    note: string;
 	    searchable: number;
+	    rules: string;
 	}
 	export interface CrawlPage {
 	    id: number;
@@ -41,6 +42,7 @@ export namespace app {
 	    perHost: number;
 	    delayMs: number;
 	    refresh: boolean;
+	    rules: string;
 	}
 	export interface FacetCount {
 	    value: string;
@@ -117,6 +119,11 @@ export namespace app {
 	    linksOut: LinkRef[];
 	    linksIn: LinkRef[];
 	}
+	export interface PageRelations {
+	    links: graph.Links;
+	    elements: graph.Element[];
+	    clickDepth: graph.Depth;
+	}
 	export interface Result {
 	    pageId: number;
 	    url: string;
@@ -129,6 +136,36 @@ export namespace app {
 	    snippet: string[];
 	    copies: number;
 	    fetchedAt: string;
+	}
+	export interface RuleError {
+	    line: number;
+	    column: number;
+	    message: string;
+	}
+	export interface RuleSpan {
+	    kind: string;
+	    from: number;
+	    to: number;
+	}
+	export interface RulesCheck {
+	    ok: boolean;
+	    canonical: string;
+	    needsPage: boolean;
+	    error?: RuleError;
+	    spans: RuleSpan[];
+	}
+	export interface RulesTest {
+	    url: string;
+	    pageId: number;
+	    stored: boolean;
+	    value: string;
+	    potential: string;
+	    reason: string;
+	    atom: string;
+	    line: number;
+	    column: number;
+	    from: number;
+	    to: number;
 	}
 	export interface SearchRequest {
 	    query: string;
@@ -184,6 +221,96 @@ export namespace app {
 	    path: string;
 	    bytes: number;
 	    canChoose: boolean;
+	}
+
+}
+
+export namespace graph {
+	
+	export interface Page {
+	    id: number;
+	    url: string;
+	    title?: string;
+	    host: string;
+	    state: string;
+	    status?: number;
+	}
+	export interface Hop {
+	    page: Page;
+	    kind?: string;
+	    anchor?: string;
+	    backward?: boolean;
+	}
+	export interface Depth {
+	    depth: number;
+	    path: Hop[];
+	}
+	export interface Element {
+	    crawlId: number;
+	    family: string;
+	    page: Page;
+	    value: string;
+	    followed: boolean;
+	    visited: boolean;
+	    parent?: number;
+	}
+	
+	export interface Link {
+	    page: Page;
+	    kind: string;
+	    anchor?: string;
+	    rel?: string;
+	    pos?: number;
+	}
+	export interface Links {
+	    page: Page;
+	    out: Link[];
+	    in: Link[];
+	    outTotal: number;
+	    inTotal: number;
+	}
+	export interface Orphans {
+	    total: number;
+	    pages: Page[];
+	}
+	
+	export interface PathResult {
+	    from: Page;
+	    to: Page;
+	    undirected: boolean;
+	    found: boolean;
+	    length: number;
+	    path: Hop[];
+	    shortest: number;
+	    shortestAtLeast?: boolean;
+	    paths: number;
+	    pathsAtLeast?: boolean;
+	    pathsMaxLength: number;
+	    reached: number;
+	    linksRead: number;
+	}
+	export interface Tree {
+	    elements: Element[];
+	    truncated: boolean;
+	}
+	export interface ViewNode {
+	    id: number;
+	    url: string;
+	    title?: string;
+	    host: string;
+	    state: string;
+	    status?: number;
+	    family: string;
+	    value: string;
+	    followed: boolean;
+	    parent: number;
+	}
+	export interface View {
+	    crawlId: number;
+	    nodes: ViewNode[];
+	    edges: number[][];
+	    truncated: boolean;
+	    moreEdges: boolean;
 	}
 
 }

@@ -6,6 +6,10 @@ export function CancelCrawl(arg1) {
   return window['go']['app']['App']['CancelCrawl'](arg1);
 }
 
+export function CheckRules(arg1) {
+  return window['go']['app']['App']['CheckRules'](arg1);
+}
+
 export function ChooseWorkspace(arg1) {
   return window['go']['app']['App']['ChooseWorkspace'](arg1);
 }
@@ -22,6 +26,22 @@ export function DeleteView(arg1) {
   return window['go']['app']['App']['DeleteView'](arg1);
 }
 
+export function GraphLinks(arg1, arg2) {
+  return window['go']['app']['App']['GraphLinks'](arg1, arg2);
+}
+
+export function GraphPath(arg1, arg2, arg3) {
+  return window['go']['app']['App']['GraphPath'](arg1, arg2, arg3);
+}
+
+export function GraphTree(arg1, arg2, arg3) {
+  return window['go']['app']['App']['GraphTree'](arg1, arg2, arg3);
+}
+
+export function GraphView(arg1, arg2) {
+  return window['go']['app']['App']['GraphView'](arg1, arg2);
+}
+
 export function IndexStatus() {
   return window['go']['app']['App']['IndexStatus']();
 }
@@ -36,6 +56,10 @@ export function OpenView(arg1, arg2) {
 
 export function OpenWorkspace(arg1, arg2) {
   return window['go']['app']['App']['OpenWorkspace'](arg1, arg2);
+}
+
+export function Orphans(arg1, arg2) {
+  return window['go']['app']['App']['Orphans'](arg1, arg2);
 }
 
 export function Page(arg1) {
@@ -76,6 +100,10 @@ export function StartCrawl(arg1) {
 
 export function Status() {
   return window['go']['app']['App']['Status']();
+}
+
+export function TestRules(arg1, arg2) {
+  return window['go']['app']['App']['TestRules'](arg1, arg2);
 }
 
 export function Views() {

@@ -1,0 +1,137 @@
+// End to end in a real browser: the webbot's rules in the crawl form (highlighting, the
+// error's line and column, the test box marking the atom that decided), a crawl steered by
+// them, and the Graph view of it (sigma.js in WebGL): pick two pages, read the shortest
+// path and its counts, switch to the force-directed layout coloured by status. Crawled
+// titles (the site's hostile page among them) stay text. `make e2e SCREENSHOTS=1` writes
+// docs/screenshots/rules.png and graph.png.
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { apiClient, domOffences, launchBrowser, shotDir, startApp, tempDir, until, watch } from './harness.mjs';
+import { startSite } from './site.mjs';
+
+let tmp, site, app, api, browser, page, seen, crawlId;
+
+before(async () => {
+  tmp = await tempDir('mundaneum-e2e-graph-');
+  site = await startSite();
+  app = await startApp(tmp.dir);
+  site.setAppURL(app.url);
+  api = await apiClient(app);
+  browser = await launchBrowser(tmp.dir);
+  page = await browser.context.newPage();
+  page.setDefaultTimeout(15000);
+  seen = await watch(page);
+  await mkdir(shotDir, { recursive: true });
+});
+
+after(async () => {
+  await browser?.close();
+  const code = await app?.stop();
+  await site?.close();
+  await tmp?.cleanup();
+  assert.equal(code, 0, `mundaneum serve exited with ${code}:\n${app?.output()}`);
+});
+
+const rules = `# the catalogue, Otlet first, never the microfilm card
+*path:/cards/otlet.html
++url:${site?.url ?? ''}*
+-path:/cards/microfilm.html`;
+
+test('the rule editor highlights, points at errors and tests a URL', async () => {
+  await page.goto(`${app.url}#/crawls`);
+  const editor = page.locator('#rules-text');
+  await editor.fill('{AND +url:*.mit.edu/* {OR -body:');
+  const status = page.locator('#rules-status');
+  await until(async () => /Line 1, column 33/.test(await status.textContent()), { what: 'the error position' });
+  assert.equal(await editor.getAttribute('aria-invalid'), 'true');
+  assert.ok((await page.locator('.highlight .tok-error').count()) > 0, 'the error is marked');
+
+  const text = rules.replace('+url:*', `+url:${site.url}*`);
+  await editor.fill(text);
+  await until(async () => /Rules read/.test(await status.textContent()), { what: 'the rules to read' });
+  assert.equal(await page.locator('.highlight').textContent(), `${text}\n`, 'the highlighting is the text itself');
+  assert.ok((await page.locator('.highlight .tok-category').count()) === 3);
+  assert.ok((await page.locator('.highlight .tok-comment').count()) === 1);
+
+  await page.locator('#rules-test-url').fill(`${site.url}cards/microfilm.html`);
+  await page.getByRole('button', { name: 'Test', exact: true }).click();
+  const result = page.getByTestId('rules-test-result');
+  await until(async () => /REJECTED/i.test((await result.textContent()) ?? ''), { what: 'the test result' });
+  assert.match(await result.textContent(), /-path:\/cards\/microfilm\.html matched.*line 4, column 1/);
+  assert.equal((await page.locator('.highlight .decided').allTextContents()).join(''), '-path:/cards/microfilm.html');
+  await page.locator('.crawl-form').screenshot({ path: path.join(shotDir, 'rules.png') });
+});
+
+test('a crawl follows the rules', async () => {
+  await page.getByRole('textbox', { name: /seeds/i }).fill(site.url);
+  await page.getByRole('button', { name: /start crawl/i }).click();
+  const done = await until(
+    async () => {
+      const cs = await api.call('Crawls');
+      return cs.length === 1 && cs[0].state === 'done' ? cs[0] : null;
+    },
+    { timeout: 40000, what: 'the crawl to finish' },
+  );
+  crawlId = done.id;
+  assert.equal(done.rules.trim(), rules.replace('+url:*', `+url:${site.url}*`).trim());
+  assert.equal(done.fetched, site.expectedPages - 1, JSON.stringify(done));
+  const skipped = await api.call('CrawlPages', crawlId, 'skipped', 0, 100);
+  const micro = skipped.pages.find((p) => p.url.endsWith('/cards/microfilm.html'));
+  assert.equal(micro?.reason, 'rule', JSON.stringify(skipped.pages));
+});
+
+test('the graph view draws the crawl and the shortest path between two pages', async () => {
+  await page.goto(`${app.url}#/search`);
+  await page.evaluate(() => document.activeElement instanceof HTMLElement && document.activeElement.blur());
+  await page.keyboard.press('g');
+  await page.keyboard.press('g');
+  await until(() => page.evaluate(() => location.hash.startsWith('#/graph')), { what: 'g g to open the graph' });
+  const counts = page.getByTestId('graph-counts');
+  await until(async () => /pages/.test((await counts.textContent().catch(() => '')) ?? ''), { what: 'the graph' });
+  assert.match(await counts.textContent(), new RegExp(`^\\s*${site.expectedPages - 1} pages`));
+  // sigma draws into WebGL canvases.
+  await until(() => page.locator('.graph-canvas canvas').count(), { what: 'the canvases' });
+
+  const side = page.getByRole('complementary', { name: 'Paths' });
+  await side.getByRole('searchbox', { name: 'From' }).fill('mons');
+  await side.getByRole('list', { name: /matching for From/ }).getByRole('button').first().click();
+  const pathBox = side.getByRole('region', { name: 'Shortest path' });
+  const heading = async () => ((await pathBox.getByRole('heading').textContent().catch(() => '')) ?? '').trim();
+  await side.getByRole('searchbox', { name: 'To' }).fill('udc');
+  await side.getByRole('list', { name: /matching for To/ }).getByRole('button').first().click();
+  await until(async () => /links?$/.test(await heading()), { what: 'the path to the UDC card' });
+  await page.waitForTimeout(500); // the highlight's frame
+  await page.screenshot({ path: path.join(shotDir, 'graph.png') });
+
+  // Mons -> the catalogue (home) -> the hostile page: two links, one shortest path.
+  await side.getByRole('button', { name: 'Clear To' }).click();
+  await side.getByRole('searchbox', { name: 'To' }).fill('hostile');
+  await side.getByRole('list', { name: /matching for To/ }).getByRole('button').first().click();
+  await until(async () => /hostile/.test((await pathBox.textContent().catch(() => '')) ?? ''), { what: 'the path to the hostile page' });
+  assert.equal(await heading(), '2 links');
+  assert.equal(await pathBox.getByRole('listitem').count(), 3);
+  assert.match(await pathBox.textContent(), /“The catalogue”/);
+  assert.match(await pathBox.textContent(), /1 shortest path/);
+  // The hostile page's title is text in the panel, never markup.
+  assert.match(await side.getByRole('region', { name: 'Chosen page' }).textContent(), /zebracorn/i);
+
+  // Either way: degrees of separation.
+  await side.getByRole('checkbox', { name: /either way/ }).check();
+  await until(async () => /degrees? of separation/.test((await pathBox.getByRole('heading').textContent().catch(() => '')) ?? ''), { what: 'the separation' });
+
+  await page.getByRole('radio', { name: 'Force-directed' }).check();
+  await page.getByRole('combobox', { name: 'Colour by' }).selectOption('status');
+  await until(() => page.evaluate(() => location.hash.includes('layout=force') && location.hash.includes('color=status')), { what: 'the route' });
+  await until(async () => /settled/.test((await page.locator('.settle').textContent()) ?? ''), { timeout: 30000, what: 'the force layout' });
+  assert.match(await page.getByRole('complementary', { name: 'Paths' }).textContent(), /2xx/);
+});
+
+test('nothing crawled ran or became markup', async () => {
+  assert.deepEqual(await domOffences(page), []);
+  assert.deepEqual(seen.dialogs, []);
+  assert.deepEqual(seen.errors, []);
+  assert.deepEqual(seen.csp, []);
+  assert.deepEqual(site.beacons, []);
+});

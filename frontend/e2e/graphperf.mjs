@@ -1,0 +1,165 @@
+// The Graph view's figures on a large crawl (issue 13: "it stays responsive at 10,000
+// nodes"), in Debian's chromium (WebGL on SwiftShader, the CPU renderer: no GPU here)
+// driven by playwright-core. Not a test: `make e2e` does not run it.
+//
+//  load   from navigating to #/graph to the picture drawn (the counts shown, sigma's canvases
+//         there, two frames after)
+//  pan    frame intervals while the mouse drags the picture around for 3 s (requestAnimationFrame
+//         timestamps in the page), and long tasks (over 50 ms) in that time
+//  zoom   the same while the wheel zooms in and out
+//  path   from choosing the second page to the path shown in the panel and highlighted
+//  force  the force-directed layout's 300 steps: how long they take, and the frame intervals
+//         meanwhile (the steps run a few per frame on the main thread)
+//
+// The workspace comes from scripts/benchgraph, which writes crawl 1's elements:
+//
+//   go run ./scripts/benchgraph -links 170000 -pairs 10      # 10,000 pages
+//   node e2e/graphperf.mjs --db /tmp/mundaneum-benchgraph/g2-10000-8-15-s1.mundaneum [--runs 3]
+import { copyFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { binary, launchBrowser, startApp, tempDir, until } from './harness.mjs';
+
+const { values: opt } = parseArgs({
+  options: {
+    db: { type: 'string' },
+    bin: { type: 'string', default: binary },
+    runs: { type: 'string', default: '3' },
+    limit: { type: 'string', default: '10000' },
+  },
+});
+if (!opt.db) {
+  console.error('usage: node e2e/graphperf.mjs --db WORKSPACE [--runs 3]');
+  process.exit(2);
+}
+process.env.MUNDANEUM_BIN = opt.bin;
+
+function quantiles(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const q = (f) => (s.length ? s[Math.min(s.length - 1, Math.floor(f * (s.length - 1)))] : NaN);
+  return { n: s.length, p50: q(0.5), p95: q(0.95), max: q(1) };
+}
+
+const fmt = (x) => (Number.isFinite(x) ? x.toFixed(1) : '-');
+
+/** Starts recording frame intervals and long tasks in the page. */
+async function record(page) {
+  await page.evaluate(() => {
+    const w = window;
+    w.__frames = [];
+    w.__long = [];
+    let last = performance.now();
+    w.__recording = true;
+    const tick = (t) => {
+      w.__frames.push(t - last);
+      last = t;
+      if (w.__recording) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+    try {
+      w.__obs = new PerformanceObserver((l) => l.getEntries().forEach((e) => w.__long.push(e.duration)));
+      w.__obs.observe({ type: 'longtask' });
+    } catch {
+      // no long task timing
+    }
+  });
+}
+
+async function stop(page) {
+  return page.evaluate(() => {
+    window.__recording = false;
+    window.__obs?.disconnect();
+    return { frames: window.__frames.slice(1), long: window.__long };
+  });
+}
+
+async function run(i) {
+  const tmp = await tempDir('mundaneum-graphperf-');
+  await copyFile(opt.db, path.join(tmp.dir, 'e2e.mundaneum'));
+  const app = await startApp(tmp.dir);
+  const browser = await launchBrowser(tmp.dir, { viewport: { width: 1280, height: 860 } });
+  const page = await browser.context.newPage();
+  const out = {};
+  try {
+    await page.goto(`${app.url}#/crawls`);
+    await page.getByRole('heading', { name: 'Mundaneum', level: 1 }).waitFor();
+    const t0 = Date.now();
+    await page.evaluate(() => (location.hash = '#/graph?crawl=1'));
+    const counts = page.getByTestId('graph-counts');
+    await until(async () => /pages/.test((await counts.textContent().catch(() => '')) ?? ''), { timeout: 60000, what: 'the graph' });
+    await until(() => page.locator('.graph-canvas canvas').count(), { what: 'the canvases' });
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    out.load = Date.now() - t0;
+    out.counts = (await counts.textContent()).trim();
+
+    const box = await page.locator('.graph-canvas').boundingBox();
+    const cx = box.x + box.width / 2;
+    const cy = box.y + box.height / 2;
+    await record(page);
+    await page.mouse.move(cx, cy);
+    await page.mouse.down();
+    const end = Date.now() + 3000;
+    for (let k = 0; Date.now() < end; k++) {
+      await page.mouse.move(cx + 200 * Math.sin(k / 8), cy + 120 * Math.cos(k / 8), { steps: 2 });
+    }
+    await page.mouse.up();
+    out.pan = await stop(page);
+
+    await record(page);
+    const zend = Date.now() + 3000;
+    for (let k = 0; Date.now() < zend; k++) {
+      await page.mouse.wheel(0, k % 20 < 10 ? -120 : 120);
+      await page.waitForTimeout(30);
+    }
+    out.zoom = await stop(page);
+
+    const side = page.getByRole('complementary', { name: 'Paths' });
+    await side.getByRole('searchbox', { name: 'From' }).fill('p/977.html');
+    await side.getByRole('list', { name: /matching for From/ }).getByRole('button').first().click();
+    await side.getByRole('searchbox', { name: 'To' }).fill('p/9133.html');
+    const pick = side.getByRole('list', { name: /matching for To/ }).getByRole('button').first();
+    await pick.waitFor();
+    const p0 = Date.now();
+    await pick.click();
+    const pathBox = side.getByRole('region', { name: 'Shortest path' });
+    await until(async () => /links?$/.test(((await pathBox.getByRole('heading').textContent().catch(() => '')) ?? '').trim()), { what: 'the path' });
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    out.path = Date.now() - p0;
+
+    await record(page);
+    const f0 = Date.now();
+    await page.getByRole('radio', { name: 'Force-directed' }).check();
+    await until(async () => /settled/.test((await page.locator('.settle').textContent().catch(() => '')) ?? ''), { timeout: 600000, interval: 200, what: 'the force layout' });
+    out.forceMs = Date.now() - f0;
+    out.force = await stop(page);
+    out.steps = Number(((await page.locator('.settle').textContent()) ?? '').match(/\d+/)?.[0] ?? 0);
+    if (i === 0) await page.screenshot({ path: path.join(tmp.dir, '..', 'mundaneum-graphperf.png') });
+  } finally {
+    await browser.close();
+    await app.stop();
+    await tmp.cleanup();
+  }
+  return out;
+}
+
+const runs = [];
+for (let i = 0; i < Number(opt.runs); i++) runs.push(await run(i));
+console.log(`graph view: ${runs[0].counts}; ${runs.length} runs`);
+console.log('figure                      n    p50 ms    p95 ms    max ms');
+const line = (name, xs) => {
+  const q = quantiles(xs);
+  console.log(`${name.padEnd(24)} ${String(q.n).padStart(5)} ${fmt(q.p50).padStart(9)} ${fmt(q.p95).padStart(9)} ${fmt(q.max).padStart(9)}`);
+  return q;
+};
+const load = line('load to drawn', runs.map((r) => r.load));
+const pan = line('pan frame interval', runs.flatMap((r) => r.pan.frames));
+line('pan long tasks', runs.flatMap((r) => r.pan.long));
+const zoom = line('zoom frame interval', runs.flatMap((r) => r.zoom.frames));
+line('zoom long tasks', runs.flatMap((r) => r.zoom.long));
+const pth = line('path shown', runs.map((r) => r.path));
+const force = line(`force ${runs[0].steps} steps`, runs.map((r) => r.forceMs));
+const ff = line('force frame interval', runs.flatMap((r) => r.force.frames));
+console.log(
+  `BENCH graphview load_p50_ms=${fmt(load.p50)} pan_frame_p95_ms=${fmt(pan.p95)} zoom_frame_p95_ms=${fmt(zoom.p95)} ` +
+    `path_p50_ms=${fmt(pth.p50)} force_ms=${fmt(force.p50)} force_frame_p95_ms=${fmt(ff.p95)}`,
+);
