@@ -101,7 +101,7 @@ clean: ## remove build outputs (keeps node_modules)
 	rm -rf build/bin build/smoke.png
 	find frontend/dist -mindepth 1 -not -name .gitkeep -delete
 
-bench: ## crawl benchmark vs Colly on a loopback synthetic web (PAGES=40000 HOSTS=4 RUNS=1 CPUPROFILE= KEEP=)
+bench: ## crawl vs Colly on a loopback synthetic web: stored, searchable, bytes/page, peak RSS and WAL (PAGES=40000 HOSTS=4 RUNS=1; PAGES=100000 HOSTS=1 for the 100k figures)
 	PAGES="$(or $(PAGES),40000)" HOSTS="$(or $(HOSTS),4)" RUNS="$(or $(RUNS),1)" scripts/bench-crawl.sh
 
 bench-window: build ## launch-to-painted time of the desktop window under Xvfb (DB=COPY-OF-WORKSPACE RUNS=5)
