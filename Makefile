@@ -27,7 +27,7 @@ DIST := frontend/dist/index.html
 # Steps depend on each other's side effects (setup installs what the rest use): one at a time.
 .NOTPARALLEL:
 
-.PHONY: help setup build run test test-go lint test-frontend smoke bindings frontend clean bench bench-window relevance bench-search bench-graph
+.PHONY: help setup build run test test-go lint test-frontend smoke bindings frontend clean bench bench-window relevance bench-search bench-graph check-build fuzz
 
 help: ## list the targets
 	@awk 'BEGIN { FS = ":.*## " } /^[a-z-]+:.*## / { printf "  make %-14s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
@@ -42,7 +42,12 @@ $(BINDINGS) &: $(wildcard app/*.go) wails.json
 	@tmp=$$(mktemp -d) && trap 'rm -rf "$$tmp"' EXIT && \
 		XDG_DATA_HOME=$$tmp XDG_CONFIG_HOME=$$tmp "$(WAILS)" generate module -nocolour >"$$tmp/log" 2>&1 || \
 		{ cat "$$tmp/log"; exit 1; }
+	@$(FIX_MODES)
 	@touch $(BINDINGS)
+
+# The Wails CLI writes frontend/wailsjs with mode 0755 (generate) or 0644 (build): both
+# leave a clone dirty. The files are committed 0644; every step that writes them resets that.
+FIX_MODES := find frontend/wailsjs -type f -exec chmod 0644 {} +
 
 bindings: $(BINDINGS) ## regenerate frontend/wailsjs if app/ changed
 
@@ -51,14 +56,27 @@ $(DIST): $(FRONTEND_SRC) $(BINDINGS)
 
 frontend: $(DIST) ## build the frontend into frontend/dist
 
-build: setup $(DIST) ## build the desktop binary build/bin/mundaneum
+build: setup $(BIN) ## build the desktop binary build/bin/mundaneum (only when a source changed)
+
+# The binary is a file target: `make run` rebuilds it only when a Go source, the built
+# frontend or the project file is newer.
+$(BIN): $(GO_SRC) $(DIST) wails.json
 	@# -m: no `go mod tidy` (see shared/PLATFORM.md); -nosyncgomod: never edit go.mod;
 	@# -s, -skipbindings: the frontend and the bindings are made by the rules above.
 	@echo "build: $(BIN)"
 	@start=$$(date +%s); \
 	"$(WAILS)" build -m -nosyncgomod -s -skipbindings -nocolour -v 0 -o mundaneum; \
-	test -x $(BIN); \
+	$(FIX_MODES); \
+	test -x $(BIN); touch $(BIN); \
 	echo "build: $(BIN) built in $$(( $$(date +%s) - start ))s"
+
+check-build: ## check that a build leaves the tree as it was and the binary up to date
+	@if git rev-parse --git-dir >/dev/null 2>&1; then \
+		changed=$$(git diff --summary | grep 'mode change' || true); \
+		if [[ -n "$$changed" ]]; then echo "check-build: the build changed mode bits of tracked files:"; echo "$$changed"; exit 1; fi; \
+	fi
+	@$(MAKE) -q $(BIN) || { echo "check-build: $(BIN) is out of date right after a build: make run would build it again"; exit 1; }
+	@echo "check-build: the tree is as it was and $(BIN) is up to date"
 
 run: build ## set up, build and open the window; without a display, serve it to a browser (ARGS="--db FILE")
 	@if [[ -z "$${DISPLAY:-}$${WAYLAND_DISPLAY:-}" ]]; then \
@@ -69,7 +87,7 @@ run: build ## set up, build and open the window; without a display, serve it to 
 
 test: setup ## set up and run every test: Go, lint, frontend, build, window smoke test, browser e2e
 	@start=$$(date +%s); \
-	$(MAKE) test-go lint test-frontend build smoke e2e; \
+	$(MAKE) test-go lint test-frontend build check-build smoke e2e; \
 	echo "make test: all passed in $$(( $$(date +%s) - start ))s"
 
 test-go: ## Go unit tests (no cgo: Wails compiles to a stub)
@@ -100,6 +118,10 @@ smoke: ## open the built window under Xvfb, screenshot it to build/smoke.png
 clean: ## remove build outputs (keeps node_modules)
 	rm -rf build/bin build/smoke.png
 	find frontend/dist -mindepth 1 -not -name .gitkeep -delete
+
+FUZZTIME ?= 10m
+fuzz: ## run every Go fuzz target for FUZZTIME each (default 10m; FUZZ=pattern, FUZZ_PARALLEL=workers); not part of make test
+	FUZZTIME="$(FUZZTIME)" scripts/fuzz.sh
 
 bench: ## crawl vs Colly on a loopback synthetic web: stored, searchable, bytes/page, peak RSS and WAL (PAGES=40000 HOSTS=4 RUNS=1; PAGES=100000 HOSTS=1 for the 100k figures)
 	PAGES="$(or $(PAGES),40000)" HOSTS="$(or $(HOSTS),4)" RUNS="$(or $(RUNS),1)" scripts/bench-crawl.sh

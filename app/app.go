@@ -58,7 +58,8 @@ func (a *App) shutdown() { a.ws().close() }
 // few per second per job, and "crawl:done" at the end.
 func (a *App) StartCrawl(req CrawlRequest) (Crawl, error) {
 	cfg := crawl.Config{Seeds: req.Seeds, Scope: req.Scope, MaxDepth: req.MaxDepth, MaxPages: req.MaxPages,
-		MaxTime: time.Duration(req.MaxSeconds) * time.Second, Agents: req.Agents, PerHost: req.PerHost,
+		MaxTime: time.Duration(req.MaxSeconds) * time.Second, MaxPerHost: req.MaxPerHost,
+		MaxQueryVariants: req.MaxQueryVariants, Sitemaps: req.Sitemaps, Agents: req.Agents, PerHost: req.PerHost,
 		Delay: time.Duration(req.DelayMs) * time.Millisecond, Refresh: req.Refresh, Rules: req.Rules}
 	if req.DelayMs < 0 {
 		cfg.Delay = -1
@@ -69,6 +70,19 @@ func (a *App) StartCrawl(req CrawlRequest) (Crawl, error) {
 		return Crawl{}, apiError(err)
 	}
 	return a.crawl(id)
+}
+
+// CrawlDefaults returns the values a new crawl starts from, with this workspace's
+// settings: the same defaults as the CLI's crawl.
+func (a *App) CrawlDefaults() (CrawlRequest, error) {
+	set, err := a.ws().st.Settings(context.Background())
+	if err != nil {
+		return CrawlRequest{}, apiError(err)
+	}
+	c := crawl.DefaultConfig(set)
+	return CrawlRequest{Seeds: []string{}, Scope: c.Scope, MaxDepth: c.MaxDepth, MaxPages: c.MaxPages,
+		MaxSeconds: int(c.MaxTime / time.Second), MaxPerHost: c.MaxPerHost, MaxQueryVariants: c.MaxQueryVariants,
+		Sitemaps: c.Sitemaps, Agents: c.Agents, PerHost: c.PerHost, DelayMs: set.DelayMs, Refresh: c.Refresh}, nil
 }
 
 // PauseCrawl stops a running crawl, keeping its queue for ResumeCrawl.
@@ -139,7 +153,7 @@ func (a *App) crawl(id int64) (Crawl, error) {
 func (a *App) progress(w *workspace) func(crawl.Progress) {
 	var rec *store.Crawl
 	return func(p crawl.Progress) {
-		if rec == nil || p.State != "running" {
+		if rec == nil || p.State != store.CrawlRunning {
 			c, err := w.st.Crawl(context.Background(), p.CrawlID)
 			if err != nil {
 				return
@@ -147,13 +161,16 @@ func (a *App) progress(w *workspace) func(crawl.Progress) {
 			rec = &c
 		}
 		dto := crawlDTO(*rec)
-		dto.State, dto.Fetched, dto.Failed, dto.Skipped, dto.Queued, dto.Bytes = p.State, p.Fetched, p.Failed, p.Skipped, p.Queued, p.Bytes
-		dto.PagesPerSec = p.PagesPerSec
-		dto.Note, dto.Searchable = p.Note, p.Index.Indexed
-		if p.State != "running" {
-			a.emit(EventCrawlDone, dto)
+		dto.State, dto.ToVisit, dto.Visited, dto.NotDue, dto.Bytes = p.State, p.Queued, p.Visited(), p.NotDue, p.Bytes
+		if p.Pages != nil {
+			setPages(&dto, p.Pages)
+		}
+		dto.Note, dto.Current, dto.Done, dto.Searchable = p.Note, p.Current, p.Done, p.Index.Indexed
+		if p.State != store.CrawlRunning {
+			a.emit(EventCrawlDone, dto) // with the record's error: why a failed run failed
 			return
 		}
+		dto.PagesPerSec, dto.ElapsedSeconds, dto.EtaSeconds = p.PagesPerSec, p.Elapsed.Seconds(), p.ETA.Seconds()
 		a.emit(EventCrawlProgress, dto)
 	}
 }

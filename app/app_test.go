@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -186,8 +187,12 @@ func TestSavedViews(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer a.shutdown()
-	if _, err := a.SaveView("otlet", "otlet -library"); err != nil {
+	if _, err := a.SaveView("otlet", "otlet -library", false); err != nil {
 		t.Fatal(err)
+	}
+	var conflict *Error
+	if _, err := a.SaveView("otlet", "otlet", false); !errors.As(err, &conflict) || conflict.Code != CodeConflict {
+		t.Errorf("saved over a view without replace: %v", err)
 	}
 	vs, err := a.Views()
 	if err != nil || len(vs) != 1 || vs[0].Query != "otlet -library" {
@@ -201,7 +206,7 @@ func TestSavedViews(t *testing.T) {
 	if _, err := a.OpenView("nope", 10); !errors.As(err, &e) || e.Code != CodeNotFound {
 		t.Errorf("unknown view: %v", err)
 	}
-	if _, err := a.SaveView("  ", "x"); !errors.As(err, &e) || e.Code != CodeInvalid {
+	if _, err := a.SaveView("  ", "x", false); !errors.As(err, &e) || e.Code != CodeInvalid {
 		t.Errorf("blank name: %v", err)
 	}
 	if err := a.DeleteView("otlet"); err != nil {
@@ -209,5 +214,40 @@ func TestSavedViews(t *testing.T) {
 	}
 	if vs, _ := a.Views(); len(vs) != 0 {
 		t.Errorf("views after delete = %+v", vs)
+	}
+}
+
+// The crawl form starts from the CLI's defaults with the workspace's settings, and a
+// request the CLI would refuse is refused with a message the form can show (issue 18).
+func TestCrawlDefaultsAndValidation(t *testing.T) {
+	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "w.mundaneum"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := New(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.shutdown()
+	set := store.DefaultSettings()
+	set.DelayMs, set.MaxPerHost = 250, 500
+	if err := st.SaveSettings(context.Background(), set); err != nil {
+		t.Fatal(err)
+	}
+	d, err := a.CrawlDefaults()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Scope != "site" || d.MaxPages != 0 || d.MaxDepth != 0 || d.DelayMs != 250 || d.MaxPerHost != 500 ||
+		d.MaxQueryVariants != set.MaxQueryVariants || d.Agents != set.Agents {
+		t.Errorf("defaults = %+v", d)
+	}
+	var e *Error
+	_, err = a.StartCrawl(CrawlRequest{Seeds: []string{"http://127.0.0.1:1/"}, MaxPages: -5, DelayMs: -1})
+	if !errors.As(err, &e) || e.Code != CodeInvalid || !strings.Contains(e.Message, "max-pages must not be negative") {
+		t.Errorf("negative max pages: %v", err)
+	}
+	if cs, _ := a.Crawls(); len(cs) != 0 {
+		t.Errorf("a refused crawl was recorded: %+v", cs)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"mundaneum/backend/crawl"
 	"mundaneum/backend/search"
 	"mundaneum/backend/store"
 )
@@ -16,31 +17,33 @@ func rfc3339(ms int64) string {
 }
 
 func crawlDTO(c store.Crawl) Crawl {
-	dto := Crawl{ID: c.ID, Seeds: c.Seeds, Scope: c.Scope, State: c.State, Fetched: c.Fetched, Queued: c.Queued,
-		Failed: c.Failed, Skipped: c.Skipped, Bytes: c.Bytes, StartedAt: rfc3339(c.StartedAt),
-		FinishedAt: rfc3339(c.FinishedAt), Error: c.Error}
-	var cfg struct {
-		Rules string `json:"rules"`
-	}
+	dto := Crawl{ID: c.ID, Seeds: c.Seeds, Scope: c.Scope, State: c.State, ToVisit: c.Queued,
+		Visited: c.Fetched + c.Failed + c.Skipped, Bytes: c.Bytes, Done: -1, StartedAt: rfc3339(c.StartedAt),
+		FinishedAt: rfc3339(c.FinishedAt), Note: c.Note, Error: c.Error}
+	setPages(&dto, c.Pages)
+	var cfg crawl.Config
 	if json.Unmarshal(c.Config, &cfg) == nil {
+		dto.MaxPages, dto.MaxSeconds = cfg.MaxPages, int(cfg.MaxTime/time.Second)
 		dto.Rules = cfg.Rules
 	}
-	if c.FinishedAt > c.StartedAt && c.StartedAt > 0 {
-		// A finished run shows its average rate; a running one gets the live rate from progress.
-		dto.PagesPerSec = float64(c.Fetched+c.Failed+c.Skipped) / (float64(c.FinishedAt-c.StartedAt) / 1000)
-	}
+	// No rate for a run that is not running: a failed seed's 4 ms are not "250 pages/s".
 	return dto
 }
 
+func setPages(dto *Crawl, pages map[string]int64) {
+	dto.Fetched, dto.Failed, dto.Skipped = pages[store.StateFetched], pages[store.StateFailed], pages[store.StateSkipped]
+	dto.Redirected, dto.Queued = pages[store.StateRedirected], pages[store.StateQueued]
+}
+
 func searchDTO(r search.Results) SearchResults {
-	out := SearchResults{Query: r.Query, Total: r.Total, TotalApprox: r.TotalApprox,
+	out := SearchResults{Query: r.Query, Total: r.Total, TotalApprox: r.TotalApprox, TotalAtLeast: r.TotalAtLeast, Window: r.Window,
 		TookMs: float64(r.Took.Microseconds()) / 1000, Results: make([]Result, 0, len(r.Results)),
 		Facets: map[string][]FacetCount{}, FacetsApprox: r.FacetsApprox, Note: r.Note,
 		DidYouMean: r.DidYouMean, Corrected: r.Corrected}
 	for _, h := range r.Results {
 		out.Results = append(out.Results, Result{PageID: h.PageID, URL: h.URL, Title: h.Title, Host: h.Host,
 			Type: h.Type, State: h.State, Status: h.Status, Score: h.Score, Snippet: nonNil(h.Snippet),
-			Copies: h.Copies, FetchedAt: rfc3339(h.FetchedAt)})
+			Copies: h.Copies, Alternates: h.Alternates, Reason: h.Reason, FetchedAt: rfc3339(h.FetchedAt), New: h.New})
 	}
 	for name, fs := range r.Facets {
 		for _, f := range fs {
@@ -51,15 +54,27 @@ func searchDTO(r search.Results) SearchResults {
 }
 
 func pageDTO(p store.Page, out, in []store.LinkRef) Page {
+	canonical := p.Canonical
+	if canonical == p.URL {
+		canonical = ""
+	}
 	return Page{ID: p.ID, URL: p.URL, Host: p.Host, State: p.State, Reason: p.Reason, Detail: p.Detail,
+		ReasonText: reasonText(p.Reason), Alternates: p.Alternates, ConfirmedAt: rfc3339(p.ConfirmedAt),
 		Status: p.Status, FinalURL: p.FinalURL, ContentType: p.ContentType, Charset: p.Charset, Lang: p.Lang,
 		Title: p.Title, Description: p.Description, Keywords: p.Keywords, Author: p.Author, Owner: p.Owner,
-		Canonical: p.Canonical, Size: p.Size, DuplicateOf: p.DuplicateOf, DuplicateURL: p.DuplicateURL,
+		Canonical: canonical, Size: p.Size, DuplicateOf: p.DuplicateOf, DuplicateURL: p.DuplicateURL,
 		ETag: p.ETag, LastModified: p.LastModified, Expires: p.Expires, Depth: p.Depth, ParentURL: p.ParentURL,
 		CrawlID: p.CrawlID, Problems: nonNil(p.Problems), NoIndex: p.NoIndex, NoFollow: p.NoFollow, Cached: p.Cached,
 		DiscoveredAt: rfc3339(p.DiscoveredAt), FetchedAt: rfc3339(p.FetchedAt), ChangedAt: rfc3339(p.ChangedAt),
 		RefreshAt: rfc3339(p.RefreshAt), Inlinks: p.Inlinks, Outlinks: p.Outlinks,
 		LinksOut: linkDTOs(out), LinksIn: linkDTOs(in)}
+}
+
+func reasonText(reason string) string {
+	if reason == "" {
+		return ""
+	}
+	return crawl.ReasonText(reason)
 }
 
 func linkDTOs(ls []store.LinkRef) []LinkRef {

@@ -3,40 +3,58 @@ package app
 // DTOs crossing the Wails bridge (and the HTTP front door): camelCase JSON, times as RFC 3339
 // strings, never time.Time.
 
-// CrawlRequest is what the crawl form submits.
+// CrawlRequest is what the crawl form submits. Limits are 0 for none; the guards (per host,
+// query variants, agents, per-host parallelism) are 0 for the workspace's setting, the delay
+// -1. CrawlDefaults gives the values a new form starts from, the CLI's own defaults.
 type CrawlRequest struct {
-	Seeds      []string `json:"seeds"`
-	Scope      string   `json:"scope"` // site | tree | domain | list
-	MaxDepth   int      `json:"maxDepth"`
-	MaxPages   int      `json:"maxPages"`
-	MaxSeconds int      `json:"maxSeconds"`
-	Agents     int      `json:"agents"`
-	PerHost    int      `json:"perHost"`
-	DelayMs    int      `json:"delayMs"` // -1 means the default delay
-	Refresh    bool     `json:"refresh"`
-	Rules      string   `json:"rules"` // the webbot's rules (CheckRules); "" for the scope alone
+	Seeds            []string `json:"seeds"`
+	Scope            string   `json:"scope"` // site | tree | domain | list
+	MaxDepth         int      `json:"maxDepth"`
+	MaxPages         int      `json:"maxPages"`
+	MaxSeconds       int      `json:"maxSeconds"`
+	MaxPerHost       int      `json:"maxPerHost"`
+	MaxQueryVariants int      `json:"maxQueryVariants"`
+	Sitemaps         bool     `json:"sitemaps"`
+	Agents           int      `json:"agents"`
+	PerHost          int      `json:"perHost"`
+	DelayMs          int      `json:"delayMs"` // -1 means the default delay
+	Refresh          bool     `json:"refresh"`
+	Rules            string   `json:"rules"` // the webbot's rules (CheckRules); "" for the scope alone
 }
 
-// Crawl is one crawl job and its counters.
+// Crawl is one crawl job: its pages, counted by state the one way the page list, status and
+// crawl: in search count them, and its current run.
 type Crawl struct {
-	ID          int64    `json:"id"`
-	Seeds       []string `json:"seeds"`
-	Scope       string   `json:"scope"`
-	State       string   `json:"state"` // running | paused | done | cancelled | failed
-	Fetched     int64    `json:"fetched"`
-	Queued      int64    `json:"queued"`
-	Failed      int64    `json:"failed"`
-	Skipped     int64    `json:"skipped"`
-	Bytes       int64    `json:"bytes"`
-	PagesPerSec float64  `json:"pagesPerSec"`
-	StartedAt   string   `json:"startedAt"`
-	FinishedAt  string   `json:"finishedAt"`
-	Error       string   `json:"error"`
-	// Note says what a running crawl waits for (e.g. the index catching up) or why it stopped.
-	Note string `json:"note"`
+	ID         int64    `json:"id"`
+	Seeds      []string `json:"seeds"`
+	Scope      string   `json:"scope"`
+	State      string   `json:"state"` // running | paused | done | cancelled | failed
+	Fetched    int64    `json:"fetched"`
+	Failed     int64    `json:"failed"`
+	Skipped    int64    `json:"skipped"`
+	Redirected int64    `json:"redirected"`
+	Queued     int64    `json:"queued"`  // pages found and not visited yet
+	ToVisit    int64    `json:"toVisit"` // left in the current run's queue
+	Visited    int64    `json:"visited"` // this run's visits
+	NotDue     int64    `json:"notDue"`  // of which from the store: not due for a re-check
+	Bytes      int64    `json:"bytes"`   // downloaded by this run
+	// PagesPerSec is the live rate of a running crawl (0 otherwise).
+	PagesPerSec    float64 `json:"pagesPerSec"`
+	ElapsedSeconds float64 `json:"elapsedSeconds"` // of the run, while it runs
+	// Done is the share of the run done when a limit (max pages, time) gives one, else -1;
+	// it never moves back. EtaSeconds is the time left then (0 when unknown).
+	Done       float64 `json:"done"`
+	EtaSeconds float64 `json:"etaSeconds"`
+	Current    string  `json:"current"` // a URL being fetched
+	MaxPages   int     `json:"maxPages"`
+	MaxSeconds int     `json:"maxSeconds"`
+	StartedAt  string  `json:"startedAt"`
+	FinishedAt string  `json:"finishedAt"`
+	Note       string  `json:"note"`  // what the run is doing, or what cut it short
+	Error      string  `json:"error"` // why it failed (an unreachable seed: which, and why)
+	Rules      string  `json:"rules"` // the webbot's rules the crawl runs under
 	// Searchable counts the pages searchable so far while the crawl runs (0 otherwise).
-	Searchable int64  `json:"searchable"`
-	Rules      string `json:"rules"`
+	Searchable int64 `json:"searchable"`
 }
 
 // SearchRequest is a query with its page and options.
@@ -49,9 +67,12 @@ type SearchRequest struct {
 
 // SearchResults is one page of results.
 type SearchResults struct {
-	Query        string                  `json:"query"`
-	Total        int                     `json:"total"`
-	TotalApprox  bool                    `json:"totalApprox"`
+	Query        string `json:"query"`
+	Total        int    `json:"total"`
+	TotalApprox  bool   `json:"totalApprox"`
+	TotalAtLeast bool   `json:"totalAtLeast"` // total is a lower bound
+	// Window, when not 0, is how far paging reaches: only the best Window matches are ranked.
+	Window       int                     `json:"window"`
 	TookMs       float64                 `json:"tookMs"`
 	Results      []Result                `json:"results"`
 	Facets       map[string][]FacetCount `json:"facets"`
@@ -72,17 +93,21 @@ type FacetCount struct {
 // Result is one search hit. Snippet is a list of text fragments; odd-indexed fragments are
 // matches. The UI renders every fragment as text, so nothing crawled becomes markup.
 type Result struct {
-	PageID    int64    `json:"pageId"`
-	URL       string   `json:"url"`
-	Title     string   `json:"title"`
-	Host      string   `json:"host"`
-	Type      string   `json:"type"`
-	State     string   `json:"state"`
-	Status    int      `json:"status"`
-	Score     int      `json:"score"` // normalised to 1000 for the best hit
-	Snippet   []string `json:"snippet"`
-	Copies    int      `json:"copies"` // identical pages collapsed into this one
-	FetchedAt string   `json:"fetchedAt"`
+	PageID  int64    `json:"pageId"`
+	URL     string   `json:"url"`
+	Title   string   `json:"title"`
+	Host    string   `json:"host"`
+	Type    string   `json:"type"`
+	State   string   `json:"state"`
+	Status  int      `json:"status"`
+	Score   int      `json:"score"` // normalised to 1000 for the best hit
+	Snippet []string `json:"snippet"`
+	Copies  int      `json:"copies"` // identical pages collapsed into this one
+	// Alternates is the pages that name this one as their canonical URL, collapsed into it.
+	Alternates int    `json:"alternates"`
+	Reason     string `json:"reason"` // why it failed, was skipped or redirected
+	FetchedAt  string `json:"fetchedAt"`
+	New        bool   `json:"new"` // (an opened view) new or changed since it was last opened
 }
 
 // Status is the workspace's counts.
@@ -105,6 +130,7 @@ type Page struct {
 	Host         string    `json:"host"`
 	State        string    `json:"state"`
 	Reason       string    `json:"reason"`
+	ReasonText   string    `json:"reasonText"` // the reason in words
 	Detail       string    `json:"detail"`
 	Status       int       `json:"status"`
 	FinalURL     string    `json:"finalUrl"`
@@ -116,7 +142,8 @@ type Page struct {
 	Keywords     string    `json:"keywords"`
 	Author       string    `json:"author"`
 	Owner        string    `json:"owner"`
-	Canonical    string    `json:"canonical"`
+	Canonical    string    `json:"canonical"`  // the canonical URL the page names (rel=canonical), if not itself
+	Alternates   int       `json:"alternates"` // pages naming this one as their canonical URL
 	Size         int64     `json:"size"`
 	DuplicateOf  int64     `json:"duplicateOf"`
 	DuplicateURL string    `json:"duplicateUrl"`
@@ -133,6 +160,7 @@ type Page struct {
 	DiscoveredAt string    `json:"discoveredAt"`
 	FetchedAt    string    `json:"fetchedAt"`
 	ChangedAt    string    `json:"changedAt"`
+	ConfirmedAt  string    `json:"confirmedAt"` // the server last confirmed the stored copy (304)
 	RefreshAt    string    `json:"refreshAt"`
 	Inlinks      int       `json:"inlinks"`  // distinct citing pages
 	Outlinks     int       `json:"outlinks"` // links on the page
@@ -198,6 +226,10 @@ type Settings struct {
 	PerHost         int    `json:"perHost"`         // default parallel requests per host
 	Agents          int    `json:"agents"`          // default parallel fetches
 	Theme           string `json:"theme"`           // system | light | dark
+	MaxPerHost      int    `json:"maxPerHost"`      // pages a crawl run fetches per host at most
+	// MaxQueryVariants caps the URLs of one path that differ only in their query.
+	MaxQueryVariants int   `json:"maxQueryVariants"`
+	MaxBody          int64 `json:"maxBody"` // bytes of a document kept: a longer one is cut
 }
 
 // View is a saved query (Harvest's standing queries).

@@ -43,7 +43,7 @@ func apiError(err error) error {
 		code = CodeInvalid
 	case errors.Is(err, store.ErrNotFound), errors.Is(err, search.ErrNoView):
 		code = CodeNotFound
-	case errors.Is(err, crawl.ErrRunning), errors.Is(err, crawl.ErrNotRunning):
+	case errors.Is(err, crawl.ErrRunning), errors.Is(err, crawl.ErrNotRunning), errors.Is(err, search.ErrViewExists):
 		code = CodeConflict
 	}
 	return &Error{Code: code, Message: err.Error()}

@@ -1,13 +1,16 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"net/url"
+	"strings"
 
 	"mundaneum/backend/fetch"
 	"mundaneum/backend/sanitize"
 	"mundaneum/backend/store"
+	"mundaneum/backend/urlnorm"
 )
 
 // linksShown bounds the links listed on a page view.
@@ -15,20 +18,50 @@ const linksShown = 500
 
 // Page returns everything known about a page, with its first links in and out.
 func (a *App) Page(id int64) (Page, error) {
-	ctx := context.Background()
-	p, err := a.ws().st.Page(ctx, id)
+	p, err := PageView(context.Background(), a.ws().st, id)
+	return p, apiError(err)
+}
+
+// PageView is what the page view shows of page id: everything known about it, with its
+// first links in and out. The CLI's `page` prints the same. A package function, not a
+// method, so that it is not frontend API.
+func PageView(ctx context.Context, st *store.Store, id int64) (Page, error) {
+	p, err := st.Page(ctx, id)
 	if err != nil {
-		return Page{}, apiError(err)
+		return Page{}, err
 	}
-	out, err := a.ws().st.Outlinks(ctx, id, linksShown)
+	out, err := st.Outlinks(ctx, id, linksShown)
 	if err != nil {
-		return Page{}, apiError(err)
+		return Page{}, err
 	}
-	in, err := a.ws().st.Inlinks(ctx, id, linksShown)
+	in, err := st.Inlinks(ctx, id, linksShown)
 	if err != nil {
-		return Page{}, apiError(err)
+		return Page{}, err
 	}
 	return pageDTO(p, out, in), nil
+}
+
+// PageIDOf finds the page a URL names as it is stored: in canonical form, and, for a URL
+// typed without a scheme, under http or https.
+func PageIDOf(ctx context.Context, st *store.Store, raw string) (int64, error) {
+	cands := []string{raw}
+	if !strings.Contains(raw, "://") {
+		cands = []string{"http://" + raw, "https://" + raw}
+	}
+	var firstErr error
+	for _, c := range cands {
+		u, err := urlnorm.Normalize(c)
+		if err != nil {
+			firstErr = cmp.Or(firstErr, err)
+			continue
+		}
+		id, err := st.PageID(ctx, u)
+		if err == nil {
+			return id, nil
+		}
+		firstErr = cmp.Or(firstErr, err)
+	}
+	return 0, firstErr
 }
 
 // CrawlPages lists a crawl's pages (state: "", queued, fetched, failed, skipped, redirected).

@@ -19,9 +19,10 @@ func (a *App) Views() ([]View, error) {
 	return out, nil
 }
 
-// SaveView saves query under name (replacing the query of a view with that name).
-func (a *App) SaveView(name, query string) (View, error) {
-	v, err := search.SaveView(context.Background(), a.ws().st, name, query)
+// SaveView saves query under name. A view of that name is replaced only with replace (it
+// then counts what is new from now); without it, saving over one is a conflict.
+func (a *App) SaveView(name, query string, replace bool) (View, error) {
+	v, _, err := search.SaveView(context.Background(), a.ws().st, name, query, replace)
 	if err != nil {
 		return View{}, apiError(err)
 	}

@@ -145,6 +145,12 @@ func (s *Settings) check() error {
 		return &Error{Code: CodeInvalid, Message: "requests per host must be between 1 and 64"}
 	case s.Agents < 1 || s.Agents > 256:
 		return &Error{Code: CodeInvalid, Message: "agents must be between 1 and 256"}
+	case s.MaxPerHost < 1:
+		return &Error{Code: CodeInvalid, Message: "the per-host page cap must be at least 1"}
+	case s.MaxQueryVariants < 1:
+		return &Error{Code: CodeInvalid, Message: "the query-variant budget must be at least 1"}
+	case s.MaxBody < 1<<10:
+		return &Error{Code: CodeInvalid, Message: "the body limit must be at least 1024 bytes"}
 	case s.Theme != "system" && s.Theme != "light" && s.Theme != "dark":
 		return &Error{Code: CodeInvalid, Message: "theme must be system, light or dark"}
 	case len(s.UserAgentSuffix) > 200 || strings.ContainsAny(s.UserAgentSuffix, "()\r\n"):

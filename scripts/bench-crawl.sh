@@ -240,6 +240,14 @@ for run in $(seq "$RUNS"); do
     failed_runs+=("$run:exit$st")
   fi
   load_after=$(load1)
+  # Long work always reports (issue 18): the longest time between two progress lines, from
+  # the elapsed time each line shows ("1h2m3s").
+  say "longest gap between progress lines: $(tr '\r' '\n' <"$tmp/mund.err" | awk -F' · ' '
+    { for (i = 1; i <= NF; i++) if ($i ~ /^([0-9]+h)?([0-9]+m)?[0-9]+s$/) {
+        t = 0; s = $i; while (match(s, /[0-9]+[hms]/)) { n = substr(s, RSTART, RLENGTH - 1); u = substr(s, RSTART + RLENGTH - 1, 1)
+          t += n * (u == "h" ? 3600 : u == "m" ? 60 : 1); s = substr(s, RSTART + RLENGTH) }
+        if (seen && t - prev > gap) gap = t - prev; prev = t; seen = 1; break } }
+    END { printf "%ds", gap }')"
 
   # Sizes first: the sqlite3 shell below checkpoints the WAL away when it closes. The
   # workspace is all of its files: the .db, its -wal, and the index beside it.

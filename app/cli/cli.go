@@ -50,12 +50,14 @@ func Run(args []string, desktop Desktop) int {
 func Main(args []string, stdout, stderr io.Writer, desktop Desktop) int {
 	e := &env{stdout: stdout, stderr: stderr}
 	root := &cobra.Command{
-		Use:           "mundaneum",
-		Short:         "Crawl the web you care about into a local workspace, search it offline",
-		Long:          "Mundaneum crawls the parts of the web you care about into a local SQLite workspace,\nsearches all of it offline, and watches it for rot and change.\nWithout a command it opens the desktop window.",
-		SilenceUsage:  true,
-		SilenceErrors: true,
-		Args:          usageArgs(cobra.NoArgs),
+		Use:     "mundaneum",
+		Short:   "Crawl the web you care about into a local workspace, search it offline",
+		Long:    "Mundaneum crawls the parts of the web you care about into a local SQLite workspace,\nsearches all of it offline, and watches it for rot and change.\nWithout a command it opens the desktop window.",
+		Version: crawl.Version,
+		// A mistyped command gets a suggestion (see root.Args).
+		SuggestionsMinimumDistance: 2,
+		SilenceUsage:               true,
+		SilenceErrors:              true,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			path, err := e.path()
 			if err != nil {
@@ -83,6 +85,17 @@ func Main(args []string, stdout, stderr io.Writer, desktop Desktop) int {
 	root.AddCommand(e.crawlCmd(), e.searchCmd(), e.viewsCmd(), e.statusCmd(), e.serveCmd())
 	root.AddCommand(e.reindexCmd())
 	root.AddCommand(e.rulesCmd(), e.pathCmd(), e.linksCmd(), e.treeCmd(), e.orphansCmd())
+	root.AddCommand(e.pageCmd(), e.pagesCmd())
+	root.Args = func(cmd *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			return nil
+		}
+		msg := fmt.Sprintf("unknown command %q", args[0])
+		if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+			msg += fmt.Sprintf(": did you mean %q?", s[0])
+		}
+		return usageError{errors.New(msg)}
+	}
 	root.SetArgs(args)
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
@@ -141,21 +154,22 @@ func (e *env) path() (string, error) {
 }
 
 // open opens the workspace; read-only commands do not take the writer lock, so they work
-// while another process crawls.
+// while another process crawls, and they never write: not into an empty file, not to
+// upgrade an older workspace.
 func (e *env) open(ctx context.Context, readOnly bool) (*store.Store, error) {
 	path, err := e.path()
 	if err != nil {
 		return nil, err
 	}
 	if readOnly {
-		if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		fi, err := os.Stat(path)
+		switch {
+		case errors.Is(err, os.ErrNotExist):
 			return nil, fmt.Errorf("no workspace at %s yet: run 'mundaneum crawl URL' first", path)
+		case err == nil && fi.Size() == 0:
+			return nil, fmt.Errorf("%s is an empty file, not a workspace yet (a crawl makes one): %w", path, store.ErrNotWorkspace)
 		}
-		st, err := store.Open(ctx, path, store.Options{ReadOnly: true})
-		if err == nil || !errors.Is(err, store.ErrNotWorkspace) {
-			return st, err
-		}
-		// An older schema: upgrade it if nobody else has it open.
+		return store.Open(ctx, path, store.Options{ReadOnly: true})
 	}
 	st, err := store.Open(ctx, path, store.Options{})
 	if err != nil {

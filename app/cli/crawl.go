@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -15,6 +17,7 @@ import (
 
 func (e *env) crawlCmd() *cobra.Command {
 	cfg := crawl.Config{}
+	def := crawl.DefaultConfig(store.DefaultSettings())
 	var delay time.Duration
 	var rulesArg string
 	cmd := &cobra.Command{
@@ -24,7 +27,11 @@ func (e *env) crawlCmd() *cobra.Command {
 
 Running the same command again (same seeds and scope) resumes an unfinished crawl, even
 after a kill; on a finished crawl it refreshes only the pages that are due, with
-conditional requests (--refresh re-checks every page). Ctrl-C pauses: run it again to go on.`,
+conditional requests (--refresh re-checks every page). Ctrl-C pauses: run it again to go on.
+
+Limits are per run; 0 is no limit, and a negative one is refused. The guards (--max-per-host,
+--max-variants, --max-body, --agents, --per-host, --delay) default to the workspace's
+settings, which the window's Settings change.`,
 		Args: usageArgs(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cfg.Seeds = args
@@ -41,40 +48,85 @@ conditional requests (--refresh re-checks every page). Ctrl-C pauses: run it aga
 			}
 			if !cmd.Flags().Changed("delay") {
 				cfg.Delay = -1
+			} else if delay < 0 {
+				return usageError{fmt.Errorf("--delay must not be negative (0: no delay)")}
+			}
+			// Refuse what cannot be meant before the workspace is opened (or created).
+			if err := cfg.Validate(); err != nil {
+				return usageError{err}
 			}
 			return e.crawl(cmd.Context(), cfg)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&cfg.Scope, "scope", crawl.ScopeSite, "what to follow: site (same host and port), tree (at or below the seed's directory), domain (registrable domain), list (the seeds only)")
-	f.IntVar(&cfg.MaxDepth, "depth", 0, "link depth limit from the seeds (0: none)")
-	f.IntVar(&cfg.MaxPages, "max-pages", 0, "stop this run after visiting N pages (0: no limit)")
-	f.DurationVar(&cfg.MaxTime, "max-time", 0, "stop this run after a duration, e.g. 10m (0: no limit)")
-	f.Int64Var(&cfg.MaxBytes, "max-bytes", 0, "stop this run after downloading N bytes (0: no limit)")
-	f.IntVar(&cfg.Agents, "agents", 0, "parallel fetches (default: the workspace's setting, 16 unless changed)")
-	f.IntVar(&cfg.PerHost, "per-host", 0, "parallel fetches per host (default: the workspace's setting, 2 unless changed)")
-	f.DurationVar(&delay, "delay", 0, "gap between requests to one host, e.g. 500ms (default: the workspace's setting, 1s\nunless changed; 0: none; robots.txt Crawl-delay still applies)")
+	f.StringVar(&cfg.Scope, "scope", def.Scope, "what to follow: site (same host and port), tree (at or below the seed's directory), domain (registrable domain), list (the seeds only)")
+	f.IntVar(&cfg.MaxDepth, "depth", def.MaxDepth, "link depth limit from the seeds (0: none)")
+	f.IntVar(&cfg.MaxPages, "max-pages", def.MaxPages, "stop this run after visiting N pages (0: no limit)")
+	f.DurationVar(&cfg.MaxTime, "max-time", def.MaxTime, "stop this run after a duration, e.g. 10m (0: no limit)")
+	f.Int64Var(&cfg.MaxBytes, "max-bytes", def.MaxBytes, "stop this run after downloading N bytes (0: no limit)")
+	f.IntVar(&cfg.MaxPerHost, "max-per-host", 0, fmt.Sprintf("fetch at most N pages from one host in a run; 404s and redirects do not count\n(default: the workspace's setting, %d unless changed)", def.MaxPerHost))
+	f.IntVar(&cfg.MaxQueryVariants, "max-variants", 0, fmt.Sprintf("queue at most N URLs of one path that differ only in their query (faceted\nnavigation, calendars) (default: the workspace's setting, %d unless changed)", def.MaxQueryVariants))
+	f.Int64Var(&cfg.MaxBody, "max-body", 0, fmt.Sprintf("keep at most N bytes of a document: a longer one is cut there, indexed and marked\n\"truncated\" (default: the workspace's setting, %s unless changed)", humanBytes(def.MaxBody)))
+	f.BoolVar(&cfg.Sitemaps, "sitemaps", false, "also crawl what each seed host's sitemaps list (those robots.txt names, else /sitemap.xml)")
+	f.IntVar(&cfg.Agents, "agents", 0, fmt.Sprintf("parallel fetches (default: the workspace's setting, %d unless changed)", def.Agents))
+	f.IntVar(&cfg.PerHost, "per-host", 0, fmt.Sprintf("parallel fetches per host (default: the workspace's setting, %d unless changed)", def.PerHost))
+	f.DurationVar(&delay, "delay", 0, fmt.Sprintf("gap between requests to one host, e.g. 500ms (default: the workspace's setting, %s\nunless changed; 0: none; robots.txt Crawl-delay still applies)", time.Duration(store.DefaultSettings().DelayMs)*time.Millisecond))
 	f.BoolVar(&cfg.Refresh, "refresh", false, "re-check every page with conditional requests, not only those due")
 	f.StringVar(&cfg.From, "from", "", "your e-mail address, sent in the From header (default: the workspace's setting)")
 	f.StringVar(&rulesArg, "rules", "", "the webbot's rules: what to follow and in which order, as TEXT or @FILE\n(see 'mundaneum rules --help'); an imperative rule reaches outside the scope")
 	return cmd
 }
 
-// crawlSummary is the --json output of crawl.
+// crawlSummary is the --json output of crawl. Fetched, Failed, Skipped, Redirected and
+// Queued are the crawl's pages by state, counted as status, the window and the crawl's page
+// list count them; Run is what this run did.
 type crawlSummary struct {
-	CrawlID     int64   `json:"crawlId"`
-	State       string  `json:"state"`
-	Note        string  `json:"note,omitempty"`
-	Fetched     int64   `json:"fetched"`
-	Failed      int64   `json:"failed"`
-	Skipped     int64   `json:"skipped"`
-	Queued      int64   `json:"queued"`
-	Bytes       int64   `json:"bytes"`
-	Seconds     float64 `json:"seconds"`
-	PagesPerSec float64 `json:"pagesPerSec"`
+	CrawlID    int64            `json:"crawlId"`
+	State      string           `json:"state"`
+	Note       string           `json:"note,omitempty"`
+	Error      string           `json:"error,omitempty"`
+	Pages      map[string]int64 `json:"pages"`
+	Fetched    int64            `json:"fetched"`
+	Failed     int64            `json:"failed"`
+	Skipped    int64            `json:"skipped"`
+	Redirected int64            `json:"redirected"`
+	Queued     int64            `json:"queued"`
+	ToVisit    int64            `json:"toVisit"` // left in this run's queue
+	Run        runSummary       `json:"run"`
 	// Searchable is how many pages the search index holds at the end of the run.
 	Searchable int64  `json:"searchable"`
-	Error      string `json:"error,omitempty"`
+	index      string // how far the index is, in words
+}
+
+// runSummary is what one run of a crawl did.
+type runSummary struct {
+	Visited     int64   `json:"visited"` // pages dealt with
+	Fetched     int64   `json:"fetched"` // of which fetched (or confirmed unchanged)
+	Failed      int64   `json:"failed"`
+	Skipped     int64   `json:"skipped"`
+	NotDue      int64   `json:"notDue"` // visited from the store, no request: not due for a re-check
+	Bytes       int64   `json:"bytes"`
+	Seconds     float64 `json:"seconds"`
+	PagesPerSec float64 `json:"pagesPerSec"` // this process's visits per second
+}
+
+func summarize(p crawl.Progress, secs float64, runErr error) crawlSummary {
+	sum := crawlSummary{CrawlID: p.CrawlID, State: p.State, Note: p.Note, Pages: p.Pages,
+		Fetched: p.Pages[store.StateFetched], Failed: p.Pages[store.StateFailed], Skipped: p.Pages[store.StateSkipped],
+		Redirected: p.Pages[store.StateRedirected], Queued: p.Pages[store.StateQueued], ToVisit: p.Queued,
+		Run: runSummary{Visited: p.Visited(), Fetched: p.Fetched, Failed: p.Failed, Skipped: p.Skipped,
+			NotDue: p.NotDue, Bytes: p.Bytes, Seconds: secs},
+		Searchable: p.Index.Indexed}
+	if !p.Index.Missing {
+		sum.index = p.Index.String()
+	}
+	if secs > 0 {
+		sum.Run.PagesPerSec = float64(p.ByThisProcess) / secs
+	}
+	if runErr != nil {
+		sum.Error = runErr.Error()
+	}
+	return sum
 }
 
 func (e *env) crawl(ctx context.Context, cfg crawl.Config) error {
@@ -105,25 +157,13 @@ func (e *env) crawl(ctx context.Context, cfg crawl.Config) error {
 	start := time.Now()
 	p, runErr := cr.Run(rctx, bar.update)
 	bar.done()
-	secs := time.Since(start).Seconds()
-	sum := crawlSummary{CrawlID: p.CrawlID, State: p.State, Note: p.Note, Fetched: p.Fetched, Failed: p.Failed,
-		Skipped: p.Skipped, Queued: p.Queued, Bytes: p.Bytes, Seconds: secs, Searchable: p.Index.Indexed}
-	if secs > 0 {
-		sum.PagesPerSec = float64(p.Fetched+p.Failed+p.Skipped) / secs
-	}
-	if runErr != nil {
-		sum.Error = runErr.Error()
-	}
+	sum := summarize(p, time.Since(start).Seconds(), runErr)
 	if e.json {
 		if err := e.printJSON(sum); err != nil {
 			return err
 		}
 	} else {
-		fmt.Fprintf(e.stdout, "crawl %d %s: %d fetched, %d failed, %d skipped, %d queued, %s in %.1fs (%.1f pages/s); %s\n",
-			sum.CrawlID, sum.State, sum.Fetched, sum.Failed, sum.Skipped, sum.Queued, humanBytes(sum.Bytes), secs, sum.PagesPerSec, p.Index)
-		if sum.Note != "" && sum.State == store.CrawlPaused {
-			fmt.Fprintf(e.stdout, "%s; run the same command again to continue\n", sum.Note)
-		}
+		printSummary(e.stdout, sum)
 	}
 	if runErr != nil {
 		return runErr
@@ -132,6 +172,49 @@ func (e *env) crawl(ctx context.Context, cfg crawl.Config) error {
 		return errInterrupted
 	}
 	return nil
+}
+
+// printSummary says how a crawl ended: the crawl's pages (as status counts them), what this
+// run did, and what cut it short.
+func printSummary(w io.Writer, s crawlSummary) {
+	fmt.Fprintf(w, "crawl %d %s: %s\n", s.CrawlID, s.State, pageCounts(s.Pages))
+	r := s.Run
+	line := fmt.Sprintf("this run: %d pages visited", r.Visited)
+	var parts []string
+	if r.NotDue > 0 {
+		parts = append(parts, fmt.Sprintf("%d not due for a re-check, so not requested", r.NotDue))
+	}
+	if s.ToVisit > 0 {
+		parts = append(parts, fmt.Sprintf("%d left to visit", s.ToVisit))
+	}
+	if len(parts) > 0 {
+		line += " (" + strings.Join(parts, ", ") + ")"
+	}
+	fmt.Fprintf(w, "%s, %s in %.1fs (%.1f pages/s)\n", line, humanBytes(r.Bytes), r.Seconds, r.PagesPerSec)
+	if s.index != "" {
+		fmt.Fprintln(w, "index: "+s.index)
+	}
+	note := clean(s.Note)
+	if s.State == store.CrawlPaused {
+		note = joinNote(note, "paused: run the same command again to continue")
+	}
+	if note != "" {
+		fmt.Fprintln(w, note)
+	}
+}
+
+func joinNote(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
+
+// pageCounts renders a crawl's pages by state, the one way they are counted.
+func pageCounts(pages map[string]int64) string {
+	return fmt.Sprintf("%d fetched, %d failed, %d skipped, %d redirected, %d queued",
+		pages[store.StateFetched], pages[store.StateFailed], pages[store.StateSkipped], pages[store.StateRedirected],
+		pages[store.StateQueued])
 }
 
 func humanBytes(n int64) string {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"mundaneum/backend/crawl"
 	"mundaneum/backend/index"
 	"mundaneum/backend/search"
 )
@@ -45,14 +46,20 @@ Which pages
   before:1995          ... before 1995 (YYYY, YYYY-MM or YYYY-MM-DD)
   status:404, 4xx      by HTTP status
   is:broken            broken links (also: is:redirect, is:failed, is:ok, is:resource, is:blocked)
+  problem:no-title     pages with a problem found in their HTML: no-title, empty-title,
+                       multiple-titles, unclosed-quote, unclosed-comment, unclosed-element,
+                       unclosed-tag, bad-base, bad-link, truncated (cut at --max-body), or any
   lang:en              by the language the page declares
   crawl:3              pages of crawl 3
   folder:NAME          (the library does not exist yet)
 
 Any input is a query: what cannot be read as an operator is read as words, with a note.
-Duplicates are shown once, with the number of identical copies. Scores are normalised to
-1000 for the best hit. When nothing matches, misspelled words are corrected from the
-index's own vocabulary and the corrected query is run instead.`
+A word may start with "-" without quoting or "--": mundaneum search -library otlet.
+Duplicates are shown once, with the number of identical copies, and so are copies that name
+another page as their canonical URL (rel=canonical: a print version, a link with tracking
+parameters). Scores are normalised to 1000 for the best hit; only the best 500 matches of a
+text query are ranked, and paging stops there. When nothing matches, misspelled words are
+corrected from the index's own vocabulary and the corrected query is run instead.`
 
 func (e *env) searchCmd() *cobra.Command {
 	var limit, offset int
@@ -61,17 +68,19 @@ func (e *env) searchCmd() *cobra.Command {
 		Use:   "search QUERY...",
 		Short: "Search the workspace offline",
 		Long:  searchHelp,
-		Args:  usageArgs(cobra.MinimumNArgs(1)),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if limit <= 0 {
-				return usageError{fmt.Errorf("--limit must be positive")}
-			}
-			if offset < 0 {
-				return usageError{fmt.Errorf("--offset must not be negative")}
-			}
-			return e.search(cmd.Context(), search.Request{Query: strings.Join(args, " "), Limit: limit, Offset: offset, Facets: facets})
-		},
 	}
+	freeText(cmd, func(cmd *cobra.Command, words []string) error {
+		if err := needWords(words, "search"); err != nil {
+			return err
+		}
+		if limit <= 0 {
+			return usageError{fmt.Errorf("--limit must be positive")}
+		}
+		if offset < 0 {
+			return usageError{fmt.Errorf("--offset must not be negative")}
+		}
+		return e.search(cmd.Context(), search.Request{Query: strings.Join(words, " "), Limit: limit, Offset: offset, Facets: facets})
+	})
 	cmd.Flags().IntVar(&limit, "limit", 10, "results to show")
 	cmd.Flags().IntVar(&offset, "offset", 0, "results to skip")
 	cmd.Flags().BoolVar(&facets, "facets", false, "count the matches by host, type, crawl and status")
@@ -82,6 +91,8 @@ type searchJSON struct {
 	Query        string                 `json:"query"`
 	Total        int                    `json:"total"`
 	TotalApprox  bool                   `json:"totalApprox,omitempty"`
+	TotalAtLeast bool                   `json:"totalAtLeast,omitempty"` // total is a lower bound
+	Window       int                    `json:"window,omitempty"`       // only the best window matches can be paged through
 	TookMs       float64                `json:"tookMs"`
 	Note         string                 `json:"note,omitempty"`
 	DidYouMean   string                 `json:"didYouMean,omitempty"`
@@ -104,9 +115,12 @@ type resultJSON struct {
 	Host       string   `json:"host"`
 	Type       string   `json:"type,omitempty"`
 	State      string   `json:"state"`
+	Reason     string   `json:"reason,omitempty"` // why it failed, was skipped or redirected
 	Status     int      `json:"status,omitempty"`
 	Copies     int      `json:"copies,omitempty"`
+	Alternates int      `json:"alternates,omitempty"` // pages naming it as their canonical URL
 	FetchedAt  int64    `json:"fetchedAt,omitempty"`
+	New        bool     `json:"new,omitempty"` // (views open) new or changed since last opened
 }
 
 type facetJSON struct {
@@ -146,13 +160,14 @@ func (e *env) search(ctx context.Context, r search.Request) error {
 }
 
 func toJSON(res search.Results) searchJSON {
-	out := searchJSON{Query: res.Query, Total: res.Total, TotalApprox: res.TotalApprox,
+	out := searchJSON{Query: res.Query, Total: res.Total, TotalApprox: res.TotalApprox, TotalAtLeast: res.TotalAtLeast, Window: res.Window,
 		TookMs: float64(res.Took.Microseconds()) / 1000, Note: res.Note, DidYouMean: res.DidYouMean,
 		Corrected: res.Corrected, FacetsApprox: res.FacetsApprox, Results: []resultJSON{}}
 	for _, r := range res.Results {
 		out.Results = append(out.Results, resultJSON{URL: r.URL, Title: r.Title, Score: r.Score,
 			Snippet: strings.Join(r.Snippet, ""), Highlights: r.Snippet, Host: r.Host, Type: r.Type,
-			State: r.State, Status: r.Status, Copies: r.Copies, FetchedAt: r.FetchedAt})
+			State: r.State, Reason: r.Reason, Status: r.Status, Copies: r.Copies, Alternates: r.Alternates,
+			FetchedAt: r.FetchedAt, New: r.New})
 	}
 	if res.Facets != nil {
 		out.Facets = map[string][]facetJSON{}
@@ -182,6 +197,9 @@ func printResults(w io.Writer, res search.Results, r search.Request, tty bool) {
 			title = "(no title)"
 		}
 		var tags []string
+		if h.New {
+			tags = append(tags, "new")
+		}
 		if h.Type != "" && h.Type != "html" {
 			tags = append(tags, h.Type)
 		}
@@ -191,11 +209,20 @@ func printResults(w io.Writer, res search.Results, r search.Request, tty bool) {
 		if h.Status >= 300 {
 			tags = append(tags, fmt.Sprint(h.Status))
 		}
+		if h.Reason != "" && h.State != "skipped" {
+			tags = append(tags, crawl.ReasonText(h.Reason))
+		}
 		switch {
 		case h.Copies == 1:
 			tags = append(tags, "1 identical copy")
 		case h.Copies > 1:
 			tags = append(tags, fmt.Sprintf("%d identical copies", h.Copies))
+		}
+		switch {
+		case h.Alternates == 1:
+			tags = append(tags, "1 copy names it canonical")
+		case h.Alternates > 1:
+			tags = append(tags, fmt.Sprintf("%d copies name it canonical", h.Alternates))
 		}
 		tag := ""
 		if len(tags) > 0 {
@@ -207,15 +234,7 @@ func printResults(w io.Writer, res search.Results, r search.Request, tty bool) {
 		}
 		fmt.Fprintln(w)
 	}
-	total := fmt.Sprint(res.Total)
-	if res.TotalApprox {
-		total = "about " + total
-	}
-	from := 0
-	if len(res.Results) > 0 {
-		from = r.Offset + 1
-	}
-	fmt.Fprintf(w, "%d-%d of %s results (%.1f ms)\n", from, r.Offset+len(res.Results), total, float64(res.Took.Microseconds())/1000)
+	fmt.Fprintln(w, resultsLine(res, r))
 	if len(res.Facets) > 0 {
 		approx := ""
 		if res.FacetsApprox {
@@ -232,6 +251,29 @@ func printResults(w io.Writer, res search.Results, r search.Request, tty bool) {
 			}
 		}
 	}
+}
+
+// resultsLine says which results were shown of how many, and why none were when paging
+// went past the ranked matches or past the end.
+func resultsLine(res search.Results, r search.Request) string {
+	total := fmt.Sprint(res.Total)
+	switch {
+	case res.TotalAtLeast:
+		total = "more than " + total
+	case res.TotalApprox:
+		total = "about " + total
+	}
+	took := float64(res.Took.Microseconds()) / 1000
+	switch {
+	case len(res.Results) > 0:
+		return fmt.Sprintf("%d-%d of %s results (%.1f ms)", r.Offset+1, r.Offset+len(res.Results), total, took)
+	case res.Total == 0:
+		return fmt.Sprintf("No results (%.1f ms)", took)
+	case res.Window > 0 && r.Offset >= res.Window:
+		return fmt.Sprintf("No results from %d on: of %s results only the best %d are ranked; narrow the query "+
+			"(more words, site:, type:, after:) to reach the others (%.1f ms)", r.Offset+1, total, res.Window, took)
+	}
+	return fmt.Sprintf("No results from %d on: there are %s (%.1f ms)", r.Offset+1, total, took)
 }
 
 // renderSnippet marks matches in bold on a terminal and with [brackets] elsewhere; the

@@ -13,7 +13,10 @@ func (e *env) statusCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "status",
 		Short: "Show the workspace's counts and crawls",
-		Args:  usageArgs(cobra.NoArgs),
+		Long: `Show the workspace's pages by state, and each crawl's. A crawl's pages are those it visited
+last, or found and no crawl has visited since: counted the same way in the window, in
+'mundaneum pages' and by the crawl: search filter, they add up to the workspace's.`,
+		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return e.status(cmd.Context())
 		},
@@ -31,16 +34,19 @@ type statusJSON struct {
 }
 
 type crawlJSON struct {
-	ID      int64    `json:"id"`
-	Seeds   []string `json:"seeds"`
-	Scope   string   `json:"scope"`
-	State   string   `json:"state"`
-	Fetched int64    `json:"fetched"`
-	Failed  int64    `json:"failed"`
-	Skipped int64    `json:"skipped"`
-	Queued  int64    `json:"queued"`
-	Bytes   int64    `json:"bytes"`
-	Error   string   `json:"error,omitempty"`
+	ID    int64            `json:"id"`
+	Seeds []string         `json:"seeds"`
+	Scope string           `json:"scope"`
+	State string           `json:"state"`
+	Pages map[string]int64 `json:"pages"` // the crawl's pages by state
+	// Fetched, Failed and Skipped are Pages' (kept for scripts written before pages).
+	Fetched int64  `json:"fetched"`
+	Failed  int64  `json:"failed"`
+	Skipped int64  `json:"skipped"`
+	ToVisit int64  `json:"toVisit"` // left in the current run's queue
+	Bytes   int64  `json:"bytes"`   // downloaded by the current run
+	Note    string `json:"note,omitempty"`
+	Error   string `json:"error,omitempty"`
 }
 
 func (e *env) status(ctx context.Context) error {
@@ -66,15 +72,14 @@ func (e *env) status(ctx context.Context) error {
 			cr.State = "interrupted"
 		}
 		out.Crawls = append(out.Crawls, crawlJSON{ID: cr.ID, Seeds: cr.Seeds, Scope: cr.Scope, State: cr.State,
-			Fetched: cr.Fetched, Failed: cr.Failed, Skipped: cr.Skipped, Queued: cr.Queued, Bytes: cr.Bytes, Error: cr.Error})
+			Pages: cr.Pages, Fetched: cr.Pages[store.StateFetched], Failed: cr.Pages[store.StateFailed],
+			Skipped: cr.Pages[store.StateSkipped], ToVisit: cr.Queued, Bytes: cr.Bytes, Note: cr.Note, Error: cr.Error})
 	}
 	if e.json {
 		return e.printJSON(out)
 	}
-	p := c.Pages
 	fmt.Fprintf(e.stdout, "workspace %s\n", st.Path())
-	fmt.Fprintf(e.stdout, "pages: %d fetched, %d queued, %d failed, %d skipped, %d redirected\n",
-		p[store.StateFetched], p[store.StateQueued], p[store.StateFailed], p[store.StateSkipped], p[store.StateRedirected])
+	fmt.Fprintf(e.stdout, "pages: %s\n", pageCounts(c.Pages))
 	fmt.Fprintf(e.stdout, "hosts: %d   links: %d   cached bodies: %d\n", c.Hosts, c.Links, c.Blobs)
 	fmt.Fprintf(e.stdout, "search index: %s\n", out.Index.Summary)
 	for _, cr := range out.Crawls {
@@ -82,8 +87,16 @@ func (e *env) status(ctx context.Context) error {
 		if len(cr.Seeds) > 1 {
 			seeds += fmt.Sprintf(" (+%d)", len(cr.Seeds)-1)
 		}
-		fmt.Fprintf(e.stdout, "crawl %d  %-9s %-6s %s  %d fetched, %d failed, %d skipped, %d queued\n",
-			cr.ID, cr.State, cr.Scope, seeds, cr.Fetched, cr.Failed, cr.Skipped, cr.Queued)
+		fmt.Fprintf(e.stdout, "crawl %d  %-9s %-6s %s\n         %s", cr.ID, cr.State, cr.Scope, seeds, pageCounts(cr.Pages))
+		if cr.ToVisit > 0 && (cr.State == store.CrawlRunning || cr.State == store.CrawlPaused || cr.State == "interrupted") {
+			fmt.Fprintf(e.stdout, "; %d left to visit in this run", cr.ToVisit)
+		}
+		fmt.Fprintln(e.stdout)
+		for _, s := range []string{cr.Error, cr.Note} {
+			if s != "" {
+				fmt.Fprintf(e.stdout, "         %s\n", clean(s))
+			}
+		}
 	}
 	return nil
 }

@@ -14,44 +14,45 @@ import (
 
 func (e *env) viewsCmd() *cobra.Command {
 	var limit, offset int
-	var facets bool
+	var facets, force bool
 	cmd := &cobra.Command{
 		Use:   "views [list | save NAME QUERY... | open NAME | delete NAME]",
 		Short: "Saved searches that say what is new since you last looked",
 		Long: `A view is a saved query (Harvest's standing query). Opening it runs the query again
-and says how many of its results are new or changed since it was last opened.
+and marks the results that are new or changed since it was last opened.
 
   mundaneum views                          list the views
   mundaneum views save films 'site:fi ext:mpg'
-  mundaneum views open films               run it, count what is new
+  mundaneum views save --force films ext:mpg   replace a view (what is new counts from now)
+  mundaneum views open films               run it, mark what is new
   mundaneum views delete films
 
 See 'mundaneum search --help' for the query language.`,
-		Args: usageArgs(cobra.ArbitraryArgs),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			if len(args) == 0 {
-				args = []string{"list"}
-			}
-			switch verb, rest := args[0], args[1:]; {
-			case verb == "list" && len(rest) == 0:
-				return e.listViews(ctx)
-			case verb == "save" && len(rest) >= 2:
-				return e.saveView(ctx, rest[0], strings.Join(rest[1:], " "))
-			case verb == "open" && len(rest) == 1:
-				if limit <= 0 || offset < 0 {
-					return usageError{fmt.Errorf("--limit must be positive and --offset not negative")}
-				}
-				return e.openView(ctx, rest[0], search.Request{Limit: limit, Offset: offset, Facets: facets})
-			case verb == "delete" && len(rest) == 1:
-				return e.deleteView(ctx, rest[0])
-			}
-			return usageError{fmt.Errorf("usage: views [list | save NAME QUERY... | open NAME | delete NAME]")}
-		},
 	}
+	freeText(cmd, func(cmd *cobra.Command, args []string) error {
+		ctx := cmd.Context()
+		if len(args) == 0 {
+			args = []string{"list"}
+		}
+		switch verb, rest := args[0], args[1:]; {
+		case verb == "list" && len(rest) == 0:
+			return e.listViews(ctx)
+		case verb == "save" && len(rest) >= 2:
+			return e.saveView(ctx, rest[0], strings.Join(rest[1:], " "), force)
+		case verb == "open" && len(rest) == 1:
+			if limit <= 0 || offset < 0 {
+				return usageError{fmt.Errorf("--limit must be positive and --offset not negative")}
+			}
+			return e.openView(ctx, rest[0], search.Request{Limit: limit, Offset: offset, Facets: facets})
+		case verb == "delete" && len(rest) == 1:
+			return e.deleteView(ctx, rest[0])
+		}
+		return usageError{fmt.Errorf("usage: views [list | save NAME QUERY... | open NAME | delete NAME]")}
+	})
 	cmd.Flags().IntVar(&limit, "limit", 10, "results to show when opening a view")
 	cmd.Flags().IntVar(&offset, "offset", 0, "results to skip when opening a view")
 	cmd.Flags().BoolVar(&facets, "facets", false, "count an opened view's matches by host, type, crawl and status")
+	cmd.Flags().BoolVar(&force, "force", false, "save over a view of the same name (its count of what is new starts again)")
 	return cmd
 }
 
@@ -109,21 +110,33 @@ func (e *env) listViews(ctx context.Context) error {
 	return nil
 }
 
-func (e *env) saveView(ctx context.Context, name, query string) error {
+func (e *env) saveView(ctx context.Context, name, query string, force bool) error {
 	st, err := e.open(ctx, false)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	v, err := search.SaveView(ctx, st, name, query)
+	v, replaced, err := search.SaveView(ctx, st, name, query, force)
+	if errors.Is(err, search.ErrViewExists) {
+		return usageError{fmt.Errorf("%w: add --force to replace it", err)}
+	}
 	if err != nil {
 		return noView(name, err)
 	}
 	if e.json {
-		return e.printJSON(toViewJSON(v))
+		return e.printJSON(savedViewJSON{viewJSON: toViewJSON(v), Replaced: replaced})
+	}
+	if replaced {
+		fmt.Fprintf(e.stdout, "Replaced view %q: %s (what is new now counts from this moment)\n", clean(v.Name), clean(v.Query))
+		return nil
 	}
 	fmt.Fprintf(e.stdout, "Saved view %q: %s\n", clean(v.Name), clean(v.Query))
 	return nil
+}
+
+type savedViewJSON struct {
+	viewJSON
+	Replaced bool `json:"replaced"`
 }
 
 func (e *env) deleteView(ctx context.Context, name string) error {
@@ -170,7 +183,7 @@ func (e *env) openView(ctx context.Context, name string, r search.Request) error
 	if e.json {
 		return e.printJSON(openedViewJSON{View: toViewJSON(o.View), New: o.New, Since: o.Since, Found: toJSON(o.Results)})
 	}
-	fmt.Fprintf(e.stdout, "View %q: %s\n%d new or changed since %s\n\n", clean(o.View.Name), clean(o.View.Query),
+	fmt.Fprintf(e.stdout, "View %q: %s\n%d new or changed since %s (marked [new])\n\n", clean(o.View.Name), clean(o.View.Query),
 		o.New, time.UnixMilli(o.Since).Format("2006-01-02 15:04"))
 	printResults(e.stdout, o.Results, r, isTerminal(e.stdout))
 	return nil

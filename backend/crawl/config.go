@@ -30,13 +30,23 @@ func UserAgent(suffix string) string {
 }
 
 // Defaults fills what the caller left unset from the workspace's settings: parallelism,
-// the per-host delay (when negative), the User-Agent suffix and the From address.
+// the per-host delay (when negative), the per-host page cap, the query-variant budget, the
+// body limit, the User-Agent suffix and the From address.
 func (c *Config) Defaults(s store.Settings) {
 	if c.Agents <= 0 {
 		c.Agents = s.Agents
 	}
 	if c.PerHost <= 0 {
 		c.PerHost = s.PerHost
+	}
+	if c.MaxPerHost <= 0 {
+		c.MaxPerHost = s.MaxPerHost
+	}
+	if c.MaxQueryVariants <= 0 {
+		c.MaxQueryVariants = s.MaxQueryVariants
+	}
+	if c.MaxBody <= 0 {
+		c.MaxBody = s.MaxBody
 	}
 	if c.Delay < 0 && s.DelayMs >= 0 {
 		c.Delay = time.Duration(s.DelayMs) * time.Millisecond
@@ -49,16 +59,26 @@ func (c *Config) Defaults(s store.Settings) {
 	}
 }
 
-// Config is one crawl's definition and the limits of a run.
+// Config is one crawl's definition and the limits of a run. The zero value of a limit is
+// "none" (MaxDepth, MaxPages, MaxTime, MaxBytes) or "the workspace's setting" (the rest);
+// a negative limit is refused (Validate), except Delay, where it means the setting.
 type Config struct {
 	Seeds []string `json:"seeds"`
 	Scope string   `json:"scope"` // site | tree | domain | list
 
-	MaxDepth   int           `json:"maxDepth"`   // link depth from the seeds; 0: no limit
-	MaxPages   int           `json:"maxPages"`   // pages visited in one run; 0: no limit
-	MaxTime    time.Duration `json:"maxTime"`    // one run's wall time; 0: no limit
-	MaxBytes   int64         `json:"maxBytes"`   // bytes downloaded in one run; 0: no limit
-	MaxPerHost int           `json:"maxPerHost"` // pages queued per host (trap guard); 0: default
+	MaxDepth int           `json:"maxDepth"` // link depth from the seeds; 0: no limit
+	MaxPages int           `json:"maxPages"` // pages visited in one run; 0: no limit
+	MaxTime  time.Duration `json:"maxTime"`  // one run's wall time; 0: no limit
+	MaxBytes int64         `json:"maxBytes"` // bytes downloaded in one run; 0: no limit
+	// MaxPerHost caps the pages fetched from one host in a run (a spider-trap guard):
+	// answers that are no page (404s, redirects) do not count.
+	MaxPerHost int `json:"maxPerHost"`
+	// MaxQueryVariants caps the URLs of one path that differ only in their query (faceted
+	// navigation, calendars, sorting links) queued in a run.
+	MaxQueryVariants int `json:"maxQueryVariants"`
+	// Sitemaps seeds the crawl from each seed host's sitemaps too: those robots.txt names,
+	// else /sitemap.xml.
+	Sitemaps bool `json:"sitemaps"`
 
 	Agents  int           `json:"agents"`  // parallel fetches (default 16)
 	PerHost int           `json:"perHost"` // parallel fetches per host (default 2)
@@ -72,12 +92,63 @@ type Config struct {
 
 	UserAgent string `json:"userAgent"`
 	From      string `json:"from"`
-	MaxBody   int64  `json:"maxBody"`
+	// MaxBody caps a document's body (and its text): a longer one is cut there, indexed
+	// and marked with the problem "truncated".
+	MaxBody int64 `json:"maxBody"`
 }
 
-// DefaultMaxPerHost caps the pages one crawl queues per host (a spider-trap guard); the
-// other defaults are the workspace's settings (store.DefaultSettings).
-const DefaultMaxPerHost = 100_000
+// DefaultConfig is a crawl's configuration before the user changes anything, with the
+// workspace's settings s: what the CLI's flags and the window's form start from.
+func DefaultConfig(s store.Settings) Config {
+	c := Config{Scope: ScopeSite, Delay: -1}
+	c.Defaults(s)
+	return c
+}
+
+// Validate refuses limits that cannot be meant: negative ones (which used to pass for "no
+// limit"), and parallelism beyond what the crawler runs.
+func (c *Config) Validate() error {
+	for _, l := range []struct {
+		name string
+		v    int64
+	}{
+		{"depth", int64(c.MaxDepth)}, {"max-pages", int64(c.MaxPages)}, {"max-time", int64(c.MaxTime)},
+		{"max-bytes", c.MaxBytes}, {"max-per-host", int64(c.MaxPerHost)},
+		{"max-variants", int64(c.MaxQueryVariants)}, {"max-body", c.MaxBody},
+		{"agents", int64(c.Agents)}, {"per-host", int64(c.PerHost)},
+	} {
+		if l.v < 0 {
+			return fmt.Errorf("%w: %s must not be negative (0 means %s)", ErrConfig, l.name, zeroMeans(l.name))
+		}
+	}
+	switch {
+	case c.Agents > maxAgents:
+		return fmt.Errorf("%w: agents must be at most %d", ErrConfig, maxAgents)
+	case c.PerHost > maxPerHostConns:
+		return fmt.Errorf("%w: per-host must be at most %d", ErrConfig, maxPerHostConns)
+	case c.Delay > maxDelay:
+		return fmt.Errorf("%w: the delay must be at most %s", ErrConfig, maxDelay)
+	case c.MaxBody > 0 && c.MaxBody < minBody:
+		return fmt.Errorf("%w: max-body must be at least %d bytes", ErrConfig, minBody)
+	}
+	return nil
+}
+
+// Bounds of Validate.
+const (
+	maxAgents       = 256
+	maxPerHostConns = 64
+	maxDelay        = 10 * time.Minute
+	minBody         = 1 << 10
+)
+
+func zeroMeans(name string) string {
+	switch name {
+	case "depth", "max-pages", "max-time", "max-bytes":
+		return "no limit"
+	}
+	return "the workspace's setting"
+}
 
 // Scope names.
 const (
@@ -92,6 +163,9 @@ var ErrConfig = errors.New("invalid crawl")
 
 // normalize checks the config, fills defaults and canonicalises the seeds.
 func (c *Config) normalize() error {
+	if err := c.Validate(); err != nil {
+		return err
+	}
 	if len(c.Seeds) == 0 {
 		return fmt.Errorf("%w: no seed urls", ErrConfig)
 	}
@@ -123,24 +197,10 @@ func (c *Config) normalize() error {
 	}
 	c.Seeds = seeds
 	def := store.DefaultSettings()
-	if c.Agents <= 0 {
-		c.Agents = def.Agents
-	}
-	if c.Agents > 256 {
-		c.Agents = 256
-	}
-	if c.PerHost <= 0 {
-		c.PerHost = def.PerHost
-	}
 	if c.Delay < 0 {
 		c.Delay = time.Duration(def.DelayMs) * time.Millisecond
 	}
-	if c.MaxDepth < 0 {
-		c.MaxDepth = 0
-	}
-	if c.MaxPerHost <= 0 {
-		c.MaxPerHost = DefaultMaxPerHost
-	}
+	c.Defaults(def) // what the workspace's settings did not fill
 	if c.UserAgent == "" {
 		c.UserAgent = UserAgent("")
 	}

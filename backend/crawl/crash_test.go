@@ -290,22 +290,43 @@ func TestCrashAndResume(t *testing.T) {
 	}
 }
 
-// TestPerHostCapCountsPages checks that the per-host cap counts distinct pages queued, not
-// link occurrences (every tree page also links back to the top page).
+// TestPerHostCapCountsPages checks that the per-host cap counts pages fetched: not link
+// occurrences (every tree page links back to the top page), not 404s, not redirects (issue
+// 18: a 100,000-page site was cut short by its 404s and redirects), and that the run says
+// when the cap cut it short.
 func TestPerHostCapCountsPages(t *testing.T) {
-	srv := httptest.NewServer(&treeSite{hits: map[int]int{}})
+	tree := &treeSite{hits: map[int]int{}}
+	mux := http.NewServeMux()
+	mux.Handle("/p/", tree)
+	mux.HandleFunc("/wrap/", func(w http.ResponseWriter, r *http.Request) {
+		// Each page here links to a broken link and a redirect before its tree page.
+		i, _ := strconv.Atoi(strings.TrimPrefix(r.URL.Path, "/wrap/"))
+		fmt.Fprintf(w, `<title>w%d</title><a href="/gone/%d">gone</a> <a href="/moved/%d">moved</a> <a href="/wrap/%d">next</a> <a href="/p/%d">p</a>`,
+			i, i, i, i+1, i)
+	})
+	mux.HandleFunc("/moved/", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/p/"+strings.TrimPrefix(r.URL.Path, "/moved/"), http.StatusMovedPermanently)
+	})
+	srv := httptest.NewServer(mux)
 	defer srv.Close()
 	st := openStore(t)
-	// The cap is checked when links are found and counted when the store queues them, so
-	// pages in flight can pass it by their new links: at most Agents x 3 here.
-	cfg := Config{Seeds: []string{srv.URL + "/p/0"}, Scope: ScopeSite, Agents: 4, PerHost: 4, MaxPerHost: 50}
+	const cap = 60
+	cfg := Config{Seeds: []string{srv.URL + "/wrap/0"}, Scope: ScopeSite, Agents: 4, PerHost: 2, MaxPerHost: cap}
 	p := run(t, st, cfg)
-	if p.Fetched < 50 || p.Fetched > 50+3*4 {
-		t.Fatalf("fetched %d pages with a cap of 50 distinct pages per host", p.Fetched)
+	var fetched, failed, redirected, capped int
+	st.ReadDB().QueryRow(`SELECT count(*) FILTER (WHERE state = 'fetched'), count(*) FILTER (WHERE state = 'failed'),
+		count(*) FILTER (WHERE state = 'redirected'), count(*) FILTER (WHERE reason = ?) FROM pages`, ReasonHostLimit).
+		Scan(&fetched, &failed, &redirected, &capped)
+	if fetched != cap {
+		t.Errorf("fetched %d pages with a cap of %d (and %d 404s, %d redirects that must not count)", fetched, cap, failed, redirected)
 	}
-	var capped int
-	st.ReadDB().QueryRow(`SELECT count(*) FROM pages WHERE reason = ?`, ReasonHostLimit).Scan(&capped)
-	if capped == 0 {
-		t.Fatal("no page was recorded as skipped by the host cap")
+	if failed == 0 || redirected == 0 || capped == 0 {
+		t.Errorf("%d 404s, %d redirects, %d pages skipped by the cap: the test site did not test the cap", failed, redirected, capped)
+	}
+	if !strings.Contains(p.Note, "per-host cap of 60 pages") || !strings.Contains(p.Note, "--max-per-host") {
+		t.Errorf("the run does not say that the cap cut it short: %q", p.Note)
+	}
+	if rec, _ := st.Crawl(context.Background(), p.CrawlID); rec.Note != p.Note {
+		t.Errorf("the crawl's record says %q, the run %q", rec.Note, p.Note)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -30,23 +31,41 @@ var (
 	ErrPaused = errors.New("crawl paused")
 	// ErrCancelled is the cancel cause that ends a crawl for good.
 	ErrCancelled = errors.New("crawl cancelled")
-	// ErrUnreachable means no seed could be fetched at all.
+	// ErrUnreachable means no seed could be fetched at all; the error that wraps it says
+	// which seed and why (connection refused, DNS name not found, timed out, TLS...).
 	ErrUnreachable = errors.New("no seed could be reached")
 )
 
 // Progress is a snapshot of a running crawl.
+//
+// A crawl's pages are counted one way everywhere (Pages, from store.CrawlCounts); the rest
+// describes this run. A resumed run goes on from the counts of the process before it,
+// while the rate and the ETA measure only what this process did.
 type Progress struct {
-	CrawlID     int64
-	State       string
-	Fetched     int64
-	Failed      int64
-	Skipped     int64
-	Queued      int64
-	Bytes       int64
+	CrawlID int64
+	State   string
+	Fetched int64 // this run's visits that fetched a page (or had it confirmed unchanged)
+	Failed  int64 // this run's visits that failed
+	Skipped int64 // this run's visits that sent no request for the page (robots.txt, host cap...)
+	NotDue  int64 // this run's visits from the store: not due for a re-check, no request sent
+	Queued  int64 // still to visit in this run
+	Bytes   int64
+	// ByThisProcess is the visits this process made: a resumed run's earlier ones are not
+	// in it, so an average rate is ByThisProcess / Elapsed.
+	ByThisProcess int64
+	// PagesPerSec and BytesPerSec are smoothed over the last seconds of this process.
 	PagesPerSec float64
 	BytesPerSec float64
-	Elapsed     time.Duration
-	Note        string // why a run stopped (limit reached, paused, ...), or what it waits for
+	Elapsed     time.Duration // of this process's run
+	// Done is the share of the run done when a limit (--max-pages, --max-time) says what
+	// "all" is, else -1: a growing queue says nothing of the end. It never moves back.
+	Done float64
+	ETA  time.Duration // time left when Done is known and the rate allows; 0 otherwise
+	// Current is a URL being fetched now ("" when none).
+	Current string
+	Note    string // what the run is doing or why it stopped (limit reached, paused, ...)
+	// Pages is the crawl's pages by state as committed (store.CrawlCounts).
+	Pages map[string]int64
 	// Index is how far behind the crawl the full-text index is (zero without an index).
 	Index index.Progress
 }
@@ -57,6 +76,9 @@ type Index interface {
 	Wait(ctx context.Context, report func(index.Progress)) error
 	Progress(ctx context.Context) index.Progress
 }
+
+// Visited is what this run has dealt with.
+func (p Progress) Visited() int64 { return p.Fetched + p.Failed + p.Skipped + p.NotDue }
 
 // Crawler runs one crawl.
 type Crawler struct {
@@ -75,18 +97,37 @@ type Crawler struct {
 	limiter *politeness.Limiter
 	freed   chan struct{} // an agent gave a politeness slot back
 
-	mu        sync.Mutex
-	hostPages map[string]int  // distinct pages queued per origin in this crawl: the per-host cap
-	hostSeen  map[string]bool // origins a link was followed to: server-first priority
-
-	fetched, failed, skipped, bytes atomic.Int64
-	seedsTried, seedsFailed         atomic.Int64
+	mu          sync.Mutex
+	hostFetched map[string]int             // pages fetched per origin this run: the per-host cap
+	hostPending map[string]int             // visits in flight per origin, held against the cap
+	hostSeen    map[string]bool            // origins a link was followed to: server-first priority
+	variants    map[string]map[uint64]bool // query variants queued per origin and path
+	sitemaps    int                        // sitemap files queued this run
+	seedFailure string                     // why the first seed that failed did
+	current     atomic.Pointer[string]     // a URL being fetched
+	counts      [nCounters]atomic.Int64    // this run's visits by outcome, and bytes
+	base        [nCounters]int64           // the counts when this process took the run over
+	seedsTried  atomic.Int64
+	seedsFailed atomic.Int64
 }
+
+// Indexes of Crawler.counts.
+const (
+	cFetched = iota
+	cFailed
+	cSkipped
+	cNotDue
+	cBytes
+	nCounters
+)
 
 // Open finds the crawl that cfg describes (same scope and seeds) or creates it. An unfinished
 // crawl is resumed; a finished one starts a refresh run that re-checks only pages that are
 // due (all of them with cfg.Refresh). idx is the workspace's index (nil: none to wait for).
 func Open(ctx context.Context, st *store.Store, idx Index, cfg Config) (*Crawler, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
 	set, err := st.Settings(ctx)
 	if err != nil {
 		return nil, err
@@ -111,9 +152,15 @@ func Open(ctx context.Context, st *store.Store, idx Index, cfg Config) (*Crawler
 	case err != nil:
 		return nil, err
 	default:
-		fresh = rec.State == store.CrawlDone || rec.State == store.CrawlCancelled
+		fresh = finished(rec.State)
 	}
 	return newCrawler(st, idx, cfg, rs, rec, fresh), nil
+}
+
+// finished reports whether a crawl in state s starts a new run when run again (a failed
+// run, such as one whose seeds could not be reached, is tried again from its seeds).
+func finished(s string) bool {
+	return s == store.CrawlDone || s == store.CrawlCancelled || s == store.CrawlFailed
 }
 
 // Resume reopens a crawl by id with its stored configuration.
@@ -134,8 +181,7 @@ func Resume(ctx context.Context, st *store.Store, idx Index, id int64) (*Crawler
 	if err != nil {
 		return nil, err
 	}
-	fresh := rec.State == store.CrawlDone || rec.State == store.CrawlCancelled
-	return newCrawler(st, idx, cfg, set, rec, fresh), nil
+	return newCrawler(st, idx, cfg, set, rec, finished(rec.State)), nil
 }
 
 func newCrawler(st *store.Store, idx Index, cfg Config, set *rules.Set, rec store.Crawl, fresh bool) *Crawler {
@@ -164,18 +210,19 @@ func (c *Crawler) ID() int64 { return c.rec.ID }
 func (c *Crawler) Config() Config { return c.cfg }
 
 type visitOutcome struct {
-	item   frontier.Item
-	top    int  // the highest priority among the pages the visit queued
-	retry  bool // put back in the queue (429/503 before the retry limit)
-	queued int  // pages the visit added to the queue
-	state  string
-	bytes  int64
-	err    error // store failure: stops the crawl
+	item     frontier.Item
+	top      int  // the highest priority among the pages the visit queued
+	retry    bool // put back in the queue (429/503 before the retry limit)
+	deferred bool // put back in the queue: the host must wait after its robots.txt
+	queued   int  // pages the visit added to the queue
+	state    string
+	bytes    int64
+	err      error // store failure: stops the crawl
 }
 
 // Run crawls until the queue is empty, a limit is reached, or ctx is cancelled (with cause
 // ErrPaused or ErrCancelled; any other cancellation pauses). progress is called a few times
-// a second and once at the end.
+// a second, through every step after the fetching too, and once at the end.
 func (c *Crawler) Run(ctx context.Context, progress func(Progress)) (Progress, error) {
 	if progress == nil {
 		progress = func(Progress) {}
@@ -184,48 +231,63 @@ func (c *Crawler) Run(ctx context.Context, progress func(Progress)) (Progress, e
 	if err := c.st.StartRun(ctx, c.rec.ID, js, c.fresh); err != nil {
 		return Progress{}, err
 	}
-	if err := c.loadHostCounts(ctx); err != nil {
+	if err := c.loadBudgets(ctx); err != nil {
 		return Progress{}, err
 	}
 	queued := c.rec.Queued
 	if c.fresh {
 		queued = 0
-		n, err := c.st.Enqueue(ctx, c.rec.ID, c.seedTargets())
+		n, err := c.st.Enqueue(ctx, c.rec.ID, c.seedTargets(ctx))
 		if err != nil {
 			return Progress{}, err
 		}
 		queued += int64(n)
 		c.fresh = false
 	} else {
-		c.fetched.Store(c.rec.Fetched)
-		c.failed.Store(c.rec.Failed)
-		c.skipped.Store(c.rec.Skipped)
-		c.bytes.Store(c.rec.Bytes)
+		for i, v := range []int64{c.rec.Fetched, c.rec.Failed, c.rec.Skipped, 0, c.rec.Bytes} {
+			c.counts[i].Store(v)
+			c.base[i] = v
+		}
 	}
 	p, runErr := c.schedule(ctx, queued, progress)
 	state, note := store.CrawlDone, p.Note
 	switch {
 	case runErr != nil:
-		state, note = store.CrawlFailed, runErr.Error()
+		state, note = store.CrawlFailed, ""
 	case errors.Is(context.Cause(ctx), ErrCancelled):
-		state, note = store.CrawlCancelled, "cancelled"
+		state = store.CrawlCancelled
 	case ctx.Err() != nil:
-		state, note = store.CrawlPaused, "paused"
+		state = store.CrawlPaused
 	case note != "":
 		state = store.CrawlPaused // a limit was reached: running again continues
+	case c.seedsTried.Load() > 0 && c.seedsFailed.Load() == c.seedsTried.Load() && p.Fetched == 0:
+		runErr = fmt.Errorf("%w: %s", ErrUnreachable, c.firstSeedFailure())
+		state = store.CrawlFailed
 	}
 	// Finish with a context that outlives the cancelled one: the end state must be recorded,
 	// however long the writer takes to work through what the agents handed it.
 	fctx := context.WithoutCancel(ctx)
-	if err := c.st.FinishRun(fctx, c.rec.ID, state, errText(runErr)); err != nil && runErr == nil {
+	steps := c.newStepper(p, progress)
+	if state == store.CrawlDone || state == store.CrawlPaused {
+		steps.report("waiting for the last pages to be written")
+		if err := c.st.Writer().Flush(fctx); err != nil && runErr == nil {
+			runErr = err
+		}
+		note = joinNotes(note, c.capNote(fctx))
+	}
+	steps.report("recording the end of the run")
+	if err := c.st.FinishRun(fctx, c.rec.ID, state, errText(runErr), note); err != nil && runErr == nil {
 		runErr = err
 	}
 	// Everything fetched becomes searchable before the run ends, unless the user stops it
 	// here: the index then catches up the next time the workspace is open for writing.
+	// (The index refreshes incoming anchor text, builds its pair index and merges its
+	// segments on its own, behind the crawl and when idle.)
 	if c.idx != nil && ctx.Err() == nil {
 		err := c.idx.Wait(ctx, func(ip index.Progress) {
-			mp := p
-			mp.State, mp.Note, mp.Index = store.CrawlRunning, "indexing: "+ip.String(), ip
+			mp := steps.p
+			mp.State, mp.Note, mp.Current, mp.Index = store.CrawlRunning, "indexing: "+ip.String(), "", ip
+			mp.PagesPerSec, mp.BytesPerSec, mp.ETA, mp.Elapsed = 0, 0, 0, time.Since(steps.start)
 			progress(mp)
 		})
 		if err != nil && ctx.Err() == nil && runErr == nil {
@@ -235,14 +297,14 @@ func (c *Crawler) Run(ctx context.Context, progress func(Progress)) (Progress, e
 	if c.idx != nil {
 		p.Index = c.idx.Progress(fctx)
 	}
-	p.State, p.Note = state, note
+	p.State, p.Note, p.Current, p.Elapsed = state, note, "", time.Since(steps.start)
 	if rec, err := c.st.Crawl(fctx, c.rec.ID); err == nil {
-		p.Queued = rec.Queued
+		p.Queued, p.Pages = rec.Queued, rec.Pages
+	}
+	if p.Done >= 0 && state == store.CrawlDone {
+		p.Done, p.ETA = 1, 0
 	}
 	progress(p)
-	if runErr == nil && p.Fetched == 0 && c.seedsTried.Load() > 0 && c.seedsFailed.Load() == c.seedsTried.Load() {
-		runErr = ErrUnreachable
-	}
 	return p, runErr
 }
 
@@ -253,33 +315,132 @@ func errText(err error) string {
 	return err.Error()
 }
 
-func (c *Crawler) loadHostCounts(ctx context.Context) error {
-	counts, err := c.st.FrontierHosts(ctx, c.rec.ID)
-	if err != nil {
-		return err
+func joinNotes(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
 	}
-	c.hostPages = counts
-	c.hostSeen = make(map[string]bool, len(counts))
-	for o := range counts {
-		c.hostSeen[o] = true
-	}
-	return nil
+	return a + "; " + b
 }
 
-func (c *Crawler) seedTargets() []store.Target {
+// stepper reports the steps after fetching as progress, so that long work always says what
+// it does (a writer catching up, the anchor text of many pages, index merges): no page is
+// visited then, the crawl's counts come from the store, the time goes on.
+type stepper struct {
+	p        Progress
+	progress func(Progress)
+	start    time.Time
+	counts   func() (map[string]int64, error)
+}
+
+func (c *Crawler) newStepper(p Progress, progress func(Progress)) *stepper {
+	return &stepper{p: p, progress: progress, start: time.Now().Add(-p.Elapsed),
+		counts: func() (map[string]int64, error) { return c.st.CrawlCounts(context.Background(), c.rec.ID) }}
+}
+
+func (s *stepper) report(note string) {
+	p := s.p
+	p.State, p.Note, p.Current, p.Elapsed = store.CrawlRunning, note, "", time.Since(s.start)
+	p.PagesPerSec, p.BytesPerSec, p.ETA = 0, 0, 0
+	if pages, err := s.counts(); err == nil {
+		p.Pages = pages
+	}
+	s.progress(p)
+}
+
+// capNote says when a per-host cap or a query-variant budget cut the crawl short, and how
+// to lift it: the summary and the crawl's card show it.
+func (c *Crawler) capNote(ctx context.Context) string {
+	reasons, err := c.st.CrawlReasons(ctx, c.rec.ID)
+	if err != nil {
+		return ""
+	}
+	note := ""
+	if n := reasons[ReasonHostLimit]; n > 0 {
+		note = fmt.Sprintf("the per-host cap of %d pages cut the crawl short: %d pages not fetched (raise it with --max-per-host)",
+			c.cfg.MaxPerHost, n)
+	}
+	if n := reasons[ReasonVariants]; n > 0 {
+		note = joinNotes(note, fmt.Sprintf("%d URLs left out by the budget of %d query variants per path (--max-variants)",
+			n, c.cfg.MaxQueryVariants))
+	}
+	return note
+}
+
+// loadBudgets counts again, for a run taken over from an earlier process, the pages it
+// fetched per host and the query variants it queued per path; a new run starts from none.
+func (c *Crawler) loadBudgets(ctx context.Context) error {
+	c.hostFetched = map[string]int{}
+	c.hostPending = map[string]int{}
+	c.hostSeen = map[string]bool{}
+	c.variants = map[string]map[uint64]bool{}
+	return c.st.FrontierURLs(ctx, c.rec.ID, func(raw string, fetched bool) {
+		u, err := url.Parse(raw)
+		if err != nil {
+			return
+		}
+		origin := urlnorm.Origin(u)
+		c.hostSeen[origin] = true
+		if fetched {
+			c.hostFetched[origin]++
+		}
+		if u.RawQuery != "" {
+			c.variant(u)
+		}
+	})
+}
+
+// variant counts u among its path's query variants; it reports false when the path's
+// budget is used up (a variant counted before is always let through again).
+func (c *Crawler) variant(u *url.URL) bool {
+	key := urlnorm.Origin(u) + u.EscapedPath()
+	set := c.variants[key]
+	if set == nil {
+		set = map[uint64]bool{}
+		c.variants[key] = set
+	}
+	h := hashString(u.RawQuery)
+	if set[h] {
+		return true
+	}
+	if len(set) >= c.cfg.MaxQueryVariants {
+		return false
+	}
+	set[h] = true
+	return true
+}
+
+// hashString is FNV-1a: the variants remembered per path are 8 bytes each.
+func hashString(s string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= 1099511628211
+	}
+	return h
+}
+
+func (c *Crawler) seedTargets(ctx context.Context) []store.Target {
 	var ts []store.Target
+	origins := map[string]bool{}
 	for i, s := range c.cfg.Seeds {
+		family := rules.Family{uint32(i + 1)}.Encode()
 		u, err := urlnorm.Parse(s)
 		if err != nil {
 			continue
 		}
 		origin := urlnorm.Origin(u)
-		c.hostPages[origin]++
 		c.hostSeen[origin] = true
 		// Seeds are the user's own imperative: followed first, whatever the rules say.
 		ts = append(ts, store.Target{URL: s, Origin: origin, Kind: "seed", Follow: true,
 			Priority: c.strategy.Priority(frontier.Link{URL: s, Seed: true, Value: rules.First}),
-			Family:   rules.Family{uint32(i + 1)}.Encode(), Category: uint8(rules.First)})
+			Family:   family, Category: uint8(rules.First)})
+		if c.cfg.Sitemaps && !origins[origin] {
+			origins[origin] = true
+			ts = append(ts, c.sitemapSeeds(ctx, origin)...)
+		}
 	}
 	return ts
 }
@@ -291,5 +452,24 @@ func (c *Crawler) needsGate(l store.Lease) bool {
 }
 
 func (c *Crawler) fromStore(l store.Lease) bool {
-	return l.State == store.StateFetched && !c.cfg.Refresh && l.RefreshAt > time.Now().UnixMilli()
+	return l.State == store.StateFetched && !c.cfg.Refresh && l.RefreshAt > time.Now().UnixMilli() && !l.Sitemap
+}
+
+// noteSeedFailure keeps why the first seed that failed did, for ErrUnreachable.
+func (c *Crawler) noteSeedFailure(u string, r *store.Result) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.seedFailure == "" {
+		// The words, and where: the page's record keeps the whole error.
+		c.seedFailure = u + ": " + ReasonText(r.Reason)
+		if strings.HasPrefix(r.Detail, "robots.txt: ") {
+			c.seedFailure += " (when asking for its robots.txt)"
+		}
+	}
+}
+
+func (c *Crawler) firstSeedFailure() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.seedFailure
 }

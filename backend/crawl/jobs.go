@@ -79,7 +79,7 @@ func (j *Jobs) Cancel(ctx context.Context, id int64) error {
 	if err := j.stop(id, ErrCancelled); err == nil {
 		return nil
 	}
-	return j.st.FinishRun(ctx, id, store.CrawlCancelled, "")
+	return j.st.FinishRun(ctx, id, store.CrawlCancelled, "", "")
 }
 
 func (j *Jobs) stop(id int64, cause error) error {

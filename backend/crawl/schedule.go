@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"mundaneum/backend/frontier"
+	"mundaneum/backend/store"
 )
 
 const progressEvery = 250 * time.Millisecond
@@ -39,11 +40,23 @@ func (c *Crawler) schedule(ctx context.Context, queued int64, progress func(Prog
 	wake := time.NewTimer(time.Hour)
 	defer wake.Stop()
 
+	est := &estimate{maxPages: c.cfg.MaxPages, maxTime: c.cfg.MaxTime}
 	snapshot := func() Progress {
 		now := time.Now()
-		p := Progress{CrawlID: c.rec.ID, State: "running", Fetched: c.fetched.Load(), Failed: c.failed.Load(),
-			Skipped: c.skipped.Load(), Queued: queued, Bytes: c.bytes.Load(), Elapsed: now.Sub(start), Note: note}
-		p.PagesPerSec, p.BytesPerSec = rate.update(now, p.Fetched+p.Failed+p.Skipped, p.Bytes)
+		p := Progress{CrawlID: c.rec.ID, State: store.CrawlRunning, Fetched: c.counts[cFetched].Load(),
+			Failed: c.counts[cFailed].Load(), Skipped: c.counts[cSkipped].Load(), NotDue: c.counts[cNotDue].Load(),
+			Queued: queued, Bytes: c.counts[cBytes].Load(), Elapsed: now.Sub(start), Note: note}
+		if cur := c.current.Load(); cur != nil && inflight > 0 {
+			p.Current = *cur
+		}
+		// The rate counts only this process's visits: a resumed run's earlier pages are not
+		// work done in the last seconds.
+		p.ByThisProcess = p.Visited() - (c.base[cFetched] + c.base[cFailed] + c.base[cSkipped] + c.base[cNotDue])
+		p.PagesPerSec, p.BytesPerSec = rate.update(now, p.ByThisProcess, p.Bytes-c.base[cBytes])
+		p.Done, p.ETA = est.update(int64(visited), p.Elapsed, p.PagesPerSec)
+		if pages, err := c.st.CrawlCounts(ctx, c.rec.ID); err == nil {
+			p.Pages = pages
+		}
 		if c.idx != nil {
 			p.Index = c.idx.Progress(ctx)
 		}
@@ -60,7 +73,7 @@ func (c *Crawler) schedule(ctx context.Context, queued int64, progress func(Prog
 				stopping, note = true, fmt.Sprintf("page limit reached (%d)", c.cfg.MaxPages)
 			case c.cfg.MaxTime > 0 && time.Since(start) >= c.cfg.MaxTime:
 				stopping, note = true, fmt.Sprintf("time limit reached (%s)", c.cfg.MaxTime)
-			case c.cfg.MaxBytes > 0 && c.bytes.Load() >= c.cfg.MaxBytes:
+			case c.cfg.MaxBytes > 0 && c.counts[cBytes].Load()-c.base[cBytes] >= c.cfg.MaxBytes:
 				stopping, note = true, fmt.Sprintf("byte limit reached (%d)", c.cfg.MaxBytes)
 			}
 		}
@@ -92,7 +105,7 @@ func (c *Crawler) schedule(ctx context.Context, queued int64, progress func(Prog
 			if o.err != nil && runErr == nil && ctx.Err() == nil {
 				runErr = o.err
 			}
-			if o.retry {
+			if o.retry || o.deferred {
 				fr.Push(o.item)
 				visited--
 			} else if o.state != "" {
@@ -111,6 +124,39 @@ func (c *Crawler) schedule(ctx context.Context, queued int64, progress func(Prog
 		}
 	}
 	return snapshot(), runErr
+}
+
+// estimate is how much of a run is done when a limit says what "all" is: the share of
+// --max-pages visited or of --max-time spent, whichever is further, and the time left. A
+// crawl's queue grows as it finds links, so without a limit there is no share to give.
+type estimate struct {
+	maxPages int
+	maxTime  time.Duration
+	done     float64 // the largest share given so far: it never moves back
+}
+
+func (e *estimate) update(visited int64, elapsed time.Duration, pagesPerSec float64) (float64, time.Duration) {
+	if e.maxPages <= 0 && e.maxTime <= 0 {
+		return -1, 0
+	}
+	var eta time.Duration
+	share := 0.0
+	if e.maxPages > 0 {
+		share = float64(visited) / float64(e.maxPages)
+		if pagesPerSec > 0 {
+			eta = time.Duration(float64(int64(e.maxPages)-visited) / pagesPerSec * float64(time.Second))
+		}
+	}
+	if e.maxTime > 0 {
+		if s := float64(elapsed) / float64(e.maxTime); s > share {
+			share = s
+		}
+		if left := e.maxTime - elapsed; eta == 0 || left < eta {
+			eta = left
+		}
+	}
+	e.done = max(e.done, min(share, 1))
+	return e.done, max(eta, 0)
 }
 
 // rate is a smoothed pages/s and bytes/s over the last few seconds.

@@ -4,9 +4,11 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -21,17 +23,17 @@ import (
 )
 
 // Reasons recorded on pages that were skipped, failed or redirected (a closed set; HTTP
-// failures carry the status code too).
+// failures carry the status code too; a page that could not be fetched at all, or whose
+// host's robots.txt could not be, has the fetch package's code: refused, dns, timeout, tls...).
 const (
 	ReasonRobots      = "robots"         // disallowed by robots.txt
-	ReasonUnreachable = "unreachable"    // the host did not answer, not even for robots.txt
 	ReasonScope       = "scope"          // outside the crawl's scope: recorded, not followed
 	ReasonDepth       = "depth"          // beyond the depth limit
 	ReasonType        = store.ReasonType // not HTML or text: recorded from links, not downloaded
 	ReasonNoFollow    = "nofollow"       // the citing page or link says nofollow
 	ReasonTrap        = "trap"           // looks like a spider trap
 	ReasonHostLimit   = "host-limit"     // the per-host page cap was reached
-	ReasonTooLarge    = "too-large"      // body over the size cap
+	ReasonVariants    = "query-variants" // the path's budget of query variants was used up
 	ReasonRedirect    = "redirect"       // answered with a redirect
 	ReasonRedirects   = "too-many-redirects"
 	ReasonNotFound    = "not-found"    // 404, 410
@@ -39,10 +41,11 @@ const (
 	ReasonServerError = "server-error" // 5xx
 	ReasonRateLimited = "rate-limited" // 429/503 after retries: blocked, not dead
 	ReasonHTTP        = "http"         // any other unusable status
+	ReasonNotSitemap  = "not-sitemap"  // queued as a sitemap, but it is none
 )
 
 const (
-	maxTries     = 3
+	maxTries     = 4 // 1 s, 2 s and 4 s of backoff: a server still starting up gets 7 s
 	maxRedirects = 10
 )
 
@@ -54,7 +57,7 @@ var citedKinds = map[string]bool{extract.KindA: true, extract.KindArea: true, ex
 
 // followKinds are the link kinds a crawl follows; the others are recorded only.
 var followKinds = map[string]bool{"seed": true, "a": true, "area": true, "frame": true,
-	"iframe": true, "refresh": true, "redirect": true, "text": true}
+	"iframe": true, "refresh": true, "redirect": true, "text": true, kindSitemap: true}
 
 // visit handles one page: from the store when it is fresh, else robots, fetch, extract.
 // fctx bounds the network work (cancelled on pause); sctx bounds the store write.
@@ -63,6 +66,9 @@ func (c *Crawler) visit(sctx, fctx context.Context, it frontier.Item) visitOutco
 	if c.fromStore(it.Lease) {
 		return c.save(sctx, out, c.storedResult(sctx, it, false))
 	}
+	var r *store.Result
+	var fb politeness.Feedback
+	retry, deferred := false, false
 	// The host's politeness slot is given back as soon as the response is read: what
 	// follows (extracting, compressing, storing) does not load the server.
 	released := false
@@ -76,26 +82,59 @@ func (c *Crawler) visit(sctx, fctx context.Context, it frontier.Item) visitOutco
 			}
 		}
 	}
-	r, fb, retry := c.fetchPage(fctx, it, release)
+	if !c.holdHostCap(it.Origin) {
+		r = &store.Result{State: store.StateSkipped, Reason: ReasonHostLimit,
+			Detail: fmt.Sprintf("%d pages fetched from this host (--max-per-host)", c.cfg.MaxPerHost)}
+	} else {
+		defer c.releaseHostCap(it.Origin)
+		c.current.Store(&it.URL)
+		r, fb, retry, deferred = c.fetchPage(fctx, it, release)
+	}
 	release(fb)
 	if fctx.Err() != nil {
 		return out // paused or cancelled mid-visit: the lease goes back to the queue
 	}
+	if deferred {
+		out.deferred = true
+		return out
+	}
 	if retry && it.Tries+1 < maxTries {
 		out.item.Tries++
 		out.retry = true
-		return out
+		return out // after the host's backoff (1 s, 2 s, then 4 s)
 	}
 	if r == nil {
 		r = &store.Result{State: store.StateFailed, Reason: ReasonRateLimited, Status: fb.Status}
 	}
-	if it.Depth == 0 && it.Hops == 0 {
+	if it.Depth == 0 && it.Hops == 0 && !it.Sitemap {
 		c.seedsTried.Add(1)
 		if r.State == store.StateFailed {
 			c.seedsFailed.Add(1)
+			c.noteSeedFailure(it.URL, r)
 		}
 	}
 	return c.save(sctx, out, r)
+}
+
+// holdHostCap takes a place under the per-host cap for a visit, false when the pages
+// fetched and the visits in flight fill it. The place is given back by releaseHostCap once
+// the visit is saved (counted as a page fetched, or not).
+func (c *Crawler) holdHostCap(origin string) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.hostFetched[origin]+c.hostPending[origin] >= c.cfg.MaxPerHost {
+		return false
+	}
+	c.hostPending[origin]++
+	return true
+}
+
+func (c *Crawler) releaseHostCap(origin string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.hostPending[origin]--; c.hostPending[origin] <= 0 {
+		delete(c.hostPending, origin)
+	}
 }
 
 func (c *Crawler) save(ctx context.Context, out visitOutcome, r *store.Result) visitOutcome {
@@ -108,22 +147,22 @@ func (c *Crawler) save(ctx context.Context, out visitOutcome, r *store.Result) v
 		return out
 	}
 	out.state, out.queued, out.bytes = r.State, so.Queued, r.WireBytes
-	if len(so.QueuedHosts) > 0 {
+	switch {
+	case r.Stored:
+		c.counts[cNotDue].Add(1)
+	case r.State == store.StateFetched:
+		c.counts[cFetched].Add(1)
+	case r.State == store.StateFailed:
+		c.counts[cFailed].Add(1)
+	case r.State == store.StateSkipped:
+		c.counts[cSkipped].Add(1)
+	}
+	if r.State == store.StateFetched && !out.item.Sitemap {
 		c.mu.Lock()
-		for origin, n := range so.QueuedHosts {
-			c.hostPages[origin] += n // distinct pages, counted as the store queues them
-		}
+		c.hostFetched[out.item.Origin]++ // the per-host cap counts pages, not 404s or redirects
 		c.mu.Unlock()
 	}
-	switch r.State {
-	case store.StateFetched:
-		c.fetched.Add(1)
-	case store.StateFailed:
-		c.failed.Add(1)
-	case store.StateSkipped:
-		c.skipped.Add(1)
-	}
-	c.bytes.Add(r.WireBytes)
+	c.counts[cBytes].Add(r.WireBytes)
 	return out
 }
 
@@ -146,46 +185,65 @@ func (c *Crawler) storedResult(ctx context.Context, it frontier.Item, checked bo
 	return r
 }
 
-// fetchPage fetches and summarises one page, calling release once the response is read.
-// retry reports a 429/503 worth retrying.
-func (c *Crawler) fetchPage(ctx context.Context, it frontier.Item, release func(politeness.Feedback)) (r *store.Result, fb politeness.Feedback, retry bool) {
+// fetchPage fetches and summarises one page, calling release once the response is read
+// (not for a deferred page: its slot is given back by the caller). retry reports a 429/503
+// worth retrying;
+// deferred, that the host's robots.txt was just fetched and the page must keep its
+// distance from it (the slot is given back and taken again when the gap allows).
+func (c *Crawler) fetchPage(ctx context.Context, it frontier.Item, release func(politeness.Feedback)) (r *store.Result, fb politeness.Feedback, retry, deferred bool) {
 	u, err := urlnorm.Parse(it.URL)
 	if err != nil {
-		return &store.Result{State: store.StateFailed, Reason: fetch.Classify(err), Detail: err.Error()}, fb, false
+		return &store.Result{State: store.StateFailed, Reason: fetch.Classify(err), Detail: err.Error()}, fb, false, false
 	}
 	dec, err := c.robots.Check(ctx, u)
-	if err != nil && ctx.Err() != nil {
-		return nil, fb, false
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, fb, false, false
+		}
+		return &store.Result{State: store.StateFailed, Reason: fetch.CodeOther, Detail: "robots.txt: " + err.Error(),
+			RefreshAt: time.Now().Add(minFresh).UnixMilli()}, fb, false, false
 	}
-	if dec.CrawlDelay > 0 {
-		c.limiter.SetCrawlDelay(it.Origin, dec.CrawlDelay)
+	c.limiter.SetCrawlDelay(it.Origin, dec.CrawlDelay)
+	if !dec.FetchedAt.IsZero() && it.Gated && !c.limiter.Requested(it.Origin, dec.FetchedAt, time.Now()) {
+		return nil, fb, false, true
 	}
 	switch {
 	case !dec.Allowed && dec.Reason == robots.ReasonUnreachable:
-		// The host did not answer for its robots.txt: a failure to reach it, retried later.
+		// The host did not answer for its robots.txt: a failure to reach it, with the cause
+		// (connection refused, DNS, timeout, TLS), retried after a backoff (robots.txt
+		// too) and on the next run.
 		fb.Err = true
-		return &store.Result{State: store.StateFailed, Reason: ReasonUnreachable, Detail: errText(err),
-			RefreshAt: time.Now().Add(minFresh).UnixMilli()}, fb, false
+		code := fetch.Classify(dec.Err)
+		if code == "" {
+			code = fetch.CodeNetwork
+		}
+		retry := transient(code)
+		if retry {
+			c.robots.Forget(it.Origin)
+		}
+		return &store.Result{State: store.StateFailed, Reason: code, Detail: "robots.txt: " + errText(dec.Err),
+			RefreshAt: time.Now().Add(minFresh).UnixMilli()}, fb, retry, false
 	case !dec.Allowed:
-		return &store.Result{State: store.StateSkipped, Reason: ReasonRobots, Detail: "robots.txt: " + dec.Reason}, fb, false
+		return &store.Result{State: store.StateSkipped, Reason: ReasonRobots, Detail: "robots.txt: " + dec.Reason}, fb, false, false
+	}
+	if it.Sitemap {
+		r, fb := c.sitemap(ctx, it, u)
+		return r, fb, false, false
 	}
 	req := fetch.Request{URL: it.URL}
 	if it.State == store.StateFetched {
 		req.ETag, req.LastModified = it.ETag, it.LastModified
 	}
 	resp, err := c.fetcher.Do(ctx, req)
-	if err != nil {
+	cut := errors.Is(err, fetch.ErrTooLarge) || errors.Is(err, fetch.ErrBomb)
+	if err != nil && !(cut && resp != nil) {
 		if ctx.Err() != nil {
-			return nil, fb, false
+			return nil, fb, false, false
 		}
+		fb.Err = true
 		code := fetch.Classify(err)
-		fb.Err = code != fetch.CodeTooLarge && code != fetch.CodeBomb
-		reason := code
-		if !fb.Err {
-			reason = ReasonTooLarge
-		}
-		return &store.Result{State: store.StateFailed, Reason: reason, Detail: err.Error(),
-			RefreshAt: refreshAt(nil, time.Now())}, fb, false
+		return &store.Result{State: store.StateFailed, Reason: code, Detail: err.Error(),
+			RefreshAt: refreshAt(nil, time.Now())}, fb, transient(code), false
 	}
 	fb.Status = resp.Status
 	if d, ok := politeness.ParseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
@@ -197,19 +255,33 @@ func (c *Crawler) fetchPage(ctx context.Context, it frontier.Item, release func(
 		RefreshAt: refreshAt(resp.Header, now)}
 	switch s := resp.Status; {
 	case s == http.StatusTooManyRequests || s == http.StatusServiceUnavailable:
-		return nil, fb, true
+		return nil, fb, true, false
 	case s == http.StatusNotModified:
+		// A 304 confirms the stored response: its status stays (Status 0), and the store
+		// records when it was confirmed.
 		sr := c.storedResult(ctx, it, true)
-		sr.Status, sr.WireBytes, sr.RefreshAt = s, resp.WireBytes, r.RefreshAt
-		return sr, fb, false
+		sr.Status, sr.WireBytes, sr.RefreshAt = 0, resp.WireBytes, r.RefreshAt
+		return sr, fb, false, false
 	case s >= 300 && s < 400 && resp.Location != "":
-		return c.redirect(it, u, resp, r), fb, false
+		return c.redirect(it, u, resp, r), fb, false, false
 	case s >= 200 && s < 300:
-		return c.content(ctx, it, u, resp, r), fb, false
+		return c.content(ctx, it, u, resp, r), fb, false, false
 	default:
 		r.State, r.Reason = store.StateFailed, statusReason(s)
-		return r, fb, false
+		return r, fb, false, false
 	}
+}
+
+// transient reports whether a fetch failure may go away by itself, so that the page is
+// tried again after the host's backoff (as a 429 or 503 is): a refused, reset or timed-out
+// connection, or another network error. A name that does not resolve, a TLS failure or an
+// unreadable body stay as they are.
+func transient(code string) bool {
+	switch code {
+	case fetch.CodeRefused, fetch.CodeReset, fetch.CodeTimeout, fetch.CodeNetwork:
+		return true
+	}
+	return false
 }
 
 func statusReason(s int) string {
@@ -233,9 +305,9 @@ func (c *Crawler) redirect(it frontier.Item, u *url.URL, resp *fetch.Response, r
 	}
 	r.FinalURL = to.String()
 	t := c.target(it, u, to, "redirect", "", "", false, false)
-	t.Depth, t.Hops = it.Depth, it.Hops+1
+	t.Depth, t.Hops, t.Sitemap = it.Depth, it.Hops+1, it.Sitemap && t.Follow
 	if t.Follow && t.Hops > maxRedirects {
-		t.Follow, t.Skip = false, ReasonRedirects
+		t.Follow, t.Skip, t.Sitemap = false, ReasonRedirects, false
 		r.State, r.Reason = store.StateFailed, ReasonRedirects
 	}
 	r.Links, r.ReplaceLinks = []store.Target{t}, true
@@ -245,10 +317,6 @@ func (c *Crawler) redirect(it frontier.Item, u *url.URL, resp *fetch.Response, r
 func (c *Crawler) content(ctx context.Context, it frontier.Item, u *url.URL, resp *fetch.Response, r *store.Result) *store.Result {
 	if !resp.Wanted {
 		r.State, r.Reason = store.StateSkipped, ReasonType
-		return r
-	}
-	if resp.Truncated {
-		r.State, r.Reason = store.StateFailed, ReasonTooLarge
 		return r
 	}
 	sum := sha256.Sum256(resp.Body)
@@ -266,16 +334,21 @@ func (c *Crawler) content(ctx context.Context, it frontier.Item, u *url.URL, res
 	text, enc := fetch.DecodeText(resp.Body, resp.Header.Get("Content-Type"))
 	r.Charset = enc
 	var s *extract.Summary
+	opt := extract.Options{MaxText: int(c.cfg.MaxBody)}
 	if resp.MediaType == "text/plain" {
-		s = extract.Text(text, u)
+		s = opt.Text(text, u)
 	} else {
-		s = extract.HTML(text, u)
+		s = opt.HTML(text, u)
 	}
 	xNoIndex, xNoFollow := extract.XRobots(resp.Header.Values("X-Robots-Tag"), "mundaneum")
 	doc := &store.Doc{Title: s.Title, Headings: s.Headings, Text: s.Text, Lang: s.Lang,
 		Description: s.Description, Keywords: s.Keywords, Author: s.Author, Owner: s.Owner,
-		Canonical: s.Canonical, Expires: s.Expires, Problems: s.Problems,
+		Expires: s.Expires, Problems: s.Problems,
 		NoIndex: s.NoIndex || xNoIndex, NoFollow: s.NoFollow || xNoFollow}
+	if resp.Truncated && !slices.Contains(doc.Problems, extract.ProblemTruncated) {
+		// The body was longer than --max-body: its beginning is kept, and indexed.
+		doc.Problems = append(doc.Problems, extract.ProblemTruncated)
+	}
 	if e := resp.Header.Get("Expires"); doc.Expires == "" {
 		doc.Expires = e
 	}
@@ -283,32 +356,57 @@ func (c *Crawler) content(ctx context.Context, it frontier.Item, u *url.URL, res
 	// Packed here, on the agent's goroutine: the writer only stores the bytes.
 	r.Text = store.PackText(store.PageText{Title: s.Title, Headings: s.Headings, Body: s.Text})
 	r.ReplaceLinks = true
-	r.Links = make([]store.Target, 0, len(s.Links))
+	r.Links = make([]store.Target, 0, len(s.Links)+1)
 	seen := make(map[string]bool, len(s.Links))
-	for _, l := range s.Links {
-		lu, err := urlnorm.Parse(l.URL)
+	add := func(raw, kind, anchor, rel string, noFollow bool) *url.URL {
+		lu, err := urlnorm.Parse(raw)
 		if err != nil {
-			continue
+			return nil
 		}
-		key := lu.String() + " " + l.Kind
-		if seen[key] {
-			continue
+		key := lu.String() + " " + kind
+		if !seen[key] {
+			seen[key] = true
+			r.Links = append(r.Links, c.target(it, u, lu, kind, anchor, rel, noFollow, doc.NoFollow))
 		}
-		seen[key] = true
-		r.Links = append(r.Links, c.target(it, u, lu, l.Kind, l.Anchor, l.Rel, l.NoFollow, doc.NoFollow))
+		return lu
+	}
+	for _, l := range s.Links {
+		add(l.URL, l.Kind, l.Anchor, l.Rel, l.NoFollow)
+	}
+	// rel=canonical, in the HTML or in a Link header (RFC 8288): the page's own URL is not
+	// recorded, another one is followed, and search collapses this page onto it.
+	canonical := s.Canonical
+	if h := canonicalHeader(resp.Header.Values("Link"), u); h != "" {
+		canonical = h
+	}
+	if canonical != "" {
+		if cu := add(canonical, extract.KindLink, "", "canonical", false); cu != nil {
+			doc.Canonical = cu.String()
+		}
 	}
 	return r
 }
 
+// canonicalHeader returns the target of a Link header's rel=canonical, if any.
+func canonicalHeader(values []string, page *url.URL) string {
+	for _, l := range extract.HeaderLinks(values, page) {
+		if hasToken(l.Rel, "canonical") {
+			return l.URL
+		}
+	}
+	return ""
+}
+
 // target decides whether a link found on it's page is followed, and with what priority:
 // kind, nofollow, depth and trap guards first, then the rules (an imperative rule takes a
-// page outside the scope), then the scope and the per-host cap.
+// page outside the scope), then the scope, the per-host cap and the query-variant budget.
 func (c *Crawler) target(it frontier.Item, from, u *url.URL, kind, anchor, rel string, linkNoFollow, pageNoFollow bool) store.Target {
 	origin := urlnorm.Origin(u)
 	t := store.Target{URL: u.String(), Origin: origin, Kind: kind, Anchor: anchor, Rel: rel, Depth: it.Depth + 1,
 		Category: uint8(rules.Next)}
+	follows := followKinds[kind] || kind == extract.KindLink && hasToken(rel, "canonical")
 	switch {
-	case !followKinds[kind] || !looksLikePage(u):
+	case !follows || !looksLikePage(u):
 		t.Skip = ReasonType
 	case pageNoFollow || linkNoFollow:
 		t.Skip = ReasonNoFollow
@@ -338,8 +436,12 @@ func (c *Crawler) target(it frontier.Item, from, u *url.URL, kind, anchor, rel s
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.hostPages[origin] >= c.cfg.MaxPerHost {
+	switch {
+	case c.hostFetched[origin] >= c.cfg.MaxPerHost:
 		t.Skip = ReasonHostLimit
+		return t
+	case u.RawQuery != "" && !c.variant(u):
+		t.Skip = ReasonVariants
 		return t
 	}
 	t.Follow = true
@@ -374,8 +476,13 @@ func init() {
 
 // relNoFollow reports whether a rel attribute asks crawlers not to follow the link.
 func relNoFollow(rel string) bool {
+	return hasToken(rel, "nofollow") || hasToken(rel, "ugc") || hasToken(rel, "sponsored")
+}
+
+// hasToken reports whether a space-separated rel value holds tok (case-insensitively).
+func hasToken(rel, tok string) bool {
 	for _, r := range strings.Fields(rel) {
-		if r == "nofollow" || r == "ugc" || r == "sponsored" {
+		if strings.EqualFold(r, tok) {
 			return true
 		}
 	}

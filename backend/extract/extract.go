@@ -20,13 +20,13 @@ import (
 
 // Caps on what a Summary holds.
 const (
-	MaxText     = 512 << 10 // bytes of Text
-	MaxTitle    = 1024      // bytes of Title
-	MaxHeadings = 32 << 10  // bytes of Headings
-	MaxAnchor   = 300       // bytes of a link's anchor text
-	MaxMeta     = 2048      // bytes of a meta value (description, keywords, ...)
-	MaxLinks    = 10000     // links per document
-	MaxURL      = 8192      // longer link targets are reported as bad links
+	MaxText     = 10 << 20 // bytes of Text, unless Options say otherwise
+	MaxTitle    = 1024     // bytes of Title
+	MaxHeadings = 32 << 10 // bytes of Headings
+	MaxAnchor   = 300      // bytes of a link's anchor text
+	MaxMeta     = 2048     // bytes of a meta value (description, keywords, ...)
+	MaxLinks    = 10000    // links per document
+	MaxURL      = 8192     // longer link targets are reported as bad links
 )
 
 // Link kinds: which element (or attribute) a link came from.
@@ -69,7 +69,8 @@ type Summary struct {
 	Headings string // h1-h6 texts joined by " \n", capped at MaxHeadings
 	// Text is the visible text (headings included, title and script, style,
 	// noscript, template and form-field contents excluded), whitespace-collapsed,
-	// capped at MaxText on a rune boundary.
+	// capped at MaxText (or Options.MaxText) on a rune boundary: a cut text is
+	// recorded as the problem "truncated".
 	Text string
 
 	Lang        string // <html lang>, else Content-Language from <meta http-equiv>, lower-case
@@ -89,12 +90,27 @@ type Summary struct {
 	Problems []string // Problem constants, each at most once, in a fixed order
 }
 
+// Options tune a summary.
+type Options struct {
+	MaxText int // bytes of Text kept; MaxText when 0
+}
+
+func (o Options) maxText() int {
+	if o.MaxText <= 0 {
+		return MaxText
+	}
+	return o.MaxText
+}
+
 // HTML summarises a UTF-8 HTML document fetched from pageURL (which may be nil,
 // in which case only absolute links are kept).
-func HTML(body []byte, pageURL *url.URL) *Summary {
+func HTML(body []byte, pageURL *url.URL) *Summary { return Options{}.HTML(body, pageURL) }
+
+// HTML summarises a UTF-8 HTML document, as the package function does, with o's caps.
+func (o Options) HTML(body []byte, pageURL *url.URL) *Summary {
 	p := parserPool.Get().(*parser)
 	defer parserPool.Put(p)
-	p.reset(pageURL)
+	p.reset(pageURL, o.maxText())
 	if href, ok := findBase(body); ok {
 		p.setBase(href)
 	}
@@ -220,6 +236,9 @@ func (p *parser) summary() *Summary {
 	}
 	if p.titles > 1 {
 		p.problem(probMultipleTitles)
+	}
+	if p.text.full {
+		p.problem(probTruncated)
 	}
 	if len(p.links) > 0 {
 		s.Links = make([]Link, len(p.links))

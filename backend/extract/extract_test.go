@@ -344,3 +344,29 @@ func TestHTMLPooledStateDoesNotLeak(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// A legitimate long page keeps its last words (issue 18: the text was cut at 512 KiB
+// without a trace); a page over the limit says it was cut.
+func TestLongPageTextAndTruncation(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("<title>Long</title><p>")
+	for b.Len() < 3<<20 {
+		b.WriteString("filler words of a very long legitimate page ")
+	}
+	b.WriteString("zanzibar closing words</p>")
+	s := HTML([]byte(b.String()), nil)
+	if !strings.HasSuffix(s.Text, "zanzibar closing words") {
+		t.Errorf("the last words of a 3 MB page are missing: ...%q", s.Text[max(0, len(s.Text)-40):])
+	}
+	if slices.Contains(s.Problems, ProblemTruncated) {
+		t.Errorf("a page under the limit is marked truncated: %q", s.Problems)
+	}
+	cut := Options{MaxText: 1000}.HTML([]byte(b.String()), nil)
+	if len(cut.Text) > 1000 || !slices.Contains(cut.Problems, ProblemTruncated) {
+		t.Errorf("over the limit: %d bytes of text, problems %q", len(cut.Text), cut.Problems)
+	}
+	plain := Options{MaxText: 1000}.Text([]byte(b.String()), nil)
+	if !slices.Equal(plain.Problems, []string{ProblemTruncated}) {
+		t.Errorf("plain text over the limit: problems %q", plain.Problems)
+	}
+}

@@ -36,7 +36,8 @@ func checkSummary(t *testing.T, s *Summary) {
 	seen := map[linkKey]bool{}
 	for _, l := range s.Links {
 		u, err := url.Parse(l.URL)
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Fragment != "" || u.Opaque != "" {
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Fragment != "" || u.Opaque != "" ||
+			!utf8.ValidString(l.URL) {
 			t.Fatalf("link %q is not an absolute http(s) URL without fragment (%v)", l.URL, err)
 		}
 		if len(l.Anchor) > MaxAnchor || !utf8.ValidString(l.Anchor) || !utf8.ValidString(l.Rel) {
@@ -155,7 +156,7 @@ func FuzzResolve(f *testing.F) {
 			return
 		}
 		p := newParser()
-		p.reset(b)
+		p.reset(b, MaxText)
 		h := trimSpace([]byte(href))
 		if i := strings.IndexByte(string(h), '#'); i >= 0 {
 			h = h[:i]
@@ -214,6 +215,26 @@ func FuzzAttrs(f *testing.F) {
 		}
 		if !slices.Equal(own, want) {
 			t.Fatalf("tag %q:\n own %q\n want %q", tag, own, want)
+		}
+	})
+}
+
+func FuzzHeaderLinks(f *testing.F) {
+	for _, s := range []string{`<https://a/x>; rel="canonical"`, `</a,b>; rel=next, <c>; title="x, \"y"; rel=prev`,
+		`<`, `<>;;;==, ,<x>;rel`, "<http://a/\xff>; rel=\"\\"} {
+		f.Add(s)
+	}
+	page, _ := url.Parse("http://example.com/dir/page.html?q=1")
+	f.Fuzz(func(t *testing.T, v string) {
+		links := HeaderLinks([]string{v, v}, page)
+		if len(links) > maxHeaderLinks {
+			t.Fatalf("%d links", len(links))
+		}
+		for _, l := range links {
+			u, err := url.Parse(l.URL)
+			if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Fragment != "" || l.Kind != KindLink {
+				t.Fatalf("link %+v", l)
+			}
 		}
 	})
 }

@@ -2,8 +2,10 @@ package extract
 
 import (
 	"bytes"
+	"fmt"
 	"net/url"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -53,8 +55,34 @@ func (p *parser) addLink(href []byte, kind, anchor string, rel []byte) (int, boo
 	return len(p.links) - 1, true
 }
 
-// resolve turns an attribute value into an absolute http(s) URL without fragment.
+// resolve turns an attribute value into an absolute http(s) URL without fragment, in
+// valid UTF-8 (see validURL).
 func (p *parser) resolve(href []byte) (string, linkStatus) {
+	u, st := p.resolveRaw(href)
+	return validURL(u), st
+}
+
+// validURL percent-encodes the bytes of u that are not valid UTF-8, as a browser sends
+// them: the URL names the same resource, and every string of a Summary is valid UTF-8
+// (a page's bytes reach links and the canonical URL unchanged otherwise).
+func validURL(u string) string {
+	if utf8.ValidString(u) {
+		return u
+	}
+	var b strings.Builder
+	for i := 0; i < len(u); {
+		r, n := utf8.DecodeRuneInString(u[i:])
+		if r == utf8.RuneError && n == 1 {
+			fmt.Fprintf(&b, "%%%02X", u[i])
+		} else {
+			b.WriteString(u[i : i+n])
+		}
+		i += n
+	}
+	return b.String()
+}
+
+func (p *parser) resolveRaw(href []byte) (string, linkStatus) {
 	h := trimSpace(href)
 	if i := bytes.IndexByte(h, '#'); i >= 0 {
 		h = h[:i] // the fragment is dropped anyway, so it cannot make a link bad
@@ -97,7 +125,13 @@ func resolveSlow(base *url.URL, h []byte) (string, linkStatus) {
 		return "", linkBad // "http:///x", "http:x"
 	}
 	u.Fragment, u.RawFragment = "", ""
-	return u.String(), linkOK
+	out := u.String()
+	// net/url takes "//::0" against an http base for the host "::0", whose URL does not
+	// parse again (FuzzHTML found it): a link is only what reads back as a URL.
+	if _, err := url.Parse(out); err != nil {
+		return "", linkBad
+	}
+	return out, linkOK
 }
 
 // setBase makes the first <base href> the base for relative links.

@@ -1,6 +1,10 @@
 package extract
 
-import "testing"
+import (
+	"fmt"
+	"net/url"
+	"testing"
+)
 
 func TestXRobots(t *testing.T) {
 	tests := []struct {
@@ -57,5 +61,26 @@ func TestRefreshURL(t *testing.T) {
 		if target != tt.target || delay != tt.delay || ok != tt.ok {
 			t.Errorf("RefreshURL(%q) = %q, %d, %v; want %q, %d, %v", tt.in, target, delay, ok, tt.target, tt.delay, tt.ok)
 		}
+	}
+}
+
+func TestHeaderLinks(t *testing.T) {
+	page, _ := url.Parse("https://example.com/dir/page?utm_source=x")
+	got := HeaderLinks([]string{
+		`<https://example.com/article>; rel="canonical", </print,view>; rel=alternate; media=print`,
+		`<//cdn.example.com/s.css>;rel=preload;as=style, garbage, <mailto:a@b>; rel=author`,
+		`<rel.html>; title="a, b; c"; rel="NEXT Prefetch"`,
+		`<https://example.com/x#frag>`,
+		`<unclosed`,
+	}, page)
+	want := []Link{
+		{URL: "https://example.com/article", Kind: KindLink, Rel: "canonical"},
+		{URL: "https://example.com/print,view", Kind: KindLink, Rel: "alternate"},
+		{URL: "https://cdn.example.com/s.css", Kind: KindLink, Rel: "preload"},
+		{URL: "https://example.com/dir/rel.html", Kind: KindLink, Rel: "next prefetch"},
+		{URL: "https://example.com/x", Kind: KindLink},
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("HeaderLinks =\n%v\nwant\n%v", got, want)
 	}
 }

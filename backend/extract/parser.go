@@ -51,7 +51,7 @@ func newParser() *parser {
 }
 
 // reset prepares a pooled parser for a new document.
-func (p *parser) reset(pageURL *url.URL) {
+func (p *parser) reset(pageURL *url.URL, maxText int) {
 	clear(p.links) // drop references to the previous page's strings
 	links, seen, aImgs, cands := p.links[:0], p.seen, p.aImgs[:0], p.cands[:0]
 	text, title, heading, headings, aText, scratch := p.text, p.title, p.heading, p.headings, p.aText, p.scratch
@@ -66,7 +66,10 @@ func (p *parser) reset(pageURL *url.URL) {
 	}
 	p.text, p.title, p.heading, p.headings, p.aText, p.scratch = text, title, heading, headings, aText, scratch
 	p.setFastBase()
-	p.text.reset(MaxText)
+	if cap(p.text.b) > 1<<20 {
+		p.text.b = nil // a big page's buffer is not kept for the next, mostly small, one
+	}
+	p.text.reset(maxText)
 	p.title.reset(MaxTitle)
 	p.heading.reset(MaxHeadings)
 	p.headings.reset(MaxHeadings)

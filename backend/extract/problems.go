@@ -14,6 +14,9 @@ const (
 	ProblemUnclosedTag     = "unclosed-tag"     // a tag missing its '>' (the next tag starts inside it, or the end comes first)
 	ProblemBadBase         = "bad-base"         // <base href> unparseable or not http(s)
 	ProblemBadLink         = "bad-link"         // a link target that looks like a web URL but does not parse
+	// ProblemTruncated: the document was longer than the crawl's limit (its body, or its
+	// text) and only its beginning is indexed.
+	ProblemTruncated = "truncated"
 )
 
 // problemSet is a bit set of problems; list renders it in a fixed order.
@@ -29,12 +32,13 @@ const (
 	probUnclosedTag
 	probBadBase
 	probBadLink
+	probTruncated
 )
 
 var problemNames = [...]string{
 	ProblemNoTitle, ProblemEmptyTitle, ProblemMultipleTitles, ProblemUnclosedQuote,
 	ProblemUnclosedComment, ProblemUnclosedElement, ProblemUnclosedTag, ProblemBadBase,
-	ProblemBadLink,
+	ProblemBadLink, ProblemTruncated,
 }
 
 func (s problemSet) list() []string {

@@ -153,14 +153,20 @@ func (t *textBuf) String() string { return string(t.b) }
 
 // Text summarises a text/plain document: Text is its whitespace-collapsed text
 // (capped at MaxText) and Links are the bare http(s) URLs in it, of kind "text".
-func Text(body []byte, pageURL *url.URL) *Summary {
+func Text(body []byte, pageURL *url.URL) *Summary { return Options{}.Text(body, pageURL) }
+
+// Text summarises a text/plain document, as the package function does, with o's caps.
+func (o Options) Text(body []byte, pageURL *url.URL) *Summary {
 	p := parserPool.Get().(*parser)
 	defer parserPool.Put(p)
-	p.reset(pageURL)
+	p.reset(pageURL, o.maxText())
 	p.text.write(body)
 	p.bareURLs(body)
 	s := p.summary()
 	s.Problems = nil // the HTML problems do not apply to plain text
+	if p.text.full {
+		s.Problems = []string{ProblemTruncated}
+	}
 	return s
 }
 

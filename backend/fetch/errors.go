@@ -109,3 +109,50 @@ func isTLS(err error) bool {
 	}
 	return false
 }
+
+// descriptions are the words for each failure code, for people (CLI output, error
+// messages); the codes themselves are what is recorded and matched.
+var descriptions = map[string]string{
+	CodeTimeout:     "timed out",
+	CodeDNS:         "DNS name not found",
+	CodeRefused:     "connection refused",
+	CodeReset:       "connection closed by the server",
+	CodeTLS:         "TLS handshake or certificate failed",
+	CodeTooLarge:    "body too large",
+	CodeBomb:        "body too large once decompressed",
+	CodeBadEncoding: "unreadable content encoding",
+	CodeScheme:      "not an http or https URL",
+	CodeCanceled:    "stopped",
+	CodeNetwork:     "network error",
+	CodeOther:       "failed",
+}
+
+// Describe returns the words for a failure code from Classify ("connection refused",
+// "DNS name not found", ...), or the code itself when it is not one of them.
+func Describe(code string) string {
+	if d, ok := descriptions[code]; ok {
+		return d
+	}
+	return code
+}
+
+// Failure is a classified fetch failure: the code Classify gives and its words, with the
+// error they came from.
+type Failure struct {
+	Code string // one of the Code constants
+	Err  error
+}
+
+// Fail classifies err (nil gives nil).
+func Fail(err error) *Failure {
+	if err == nil {
+		return nil
+	}
+	return &Failure{Code: Classify(err), Err: err}
+}
+
+// Error says what failed and why, the words first: "connection refused (dial tcp ...)".
+func (f *Failure) Error() string { return Describe(f.Code) + " (" + f.Err.Error() + ")" }
+
+// Unwrap returns the underlying error.
+func (f *Failure) Unwrap() error { return f.Err }

@@ -30,6 +30,9 @@ const (
 	RobotsMaxBody = 512 << 10
 	// RobotsMaxRedirects is how many redirect hops GetRobots follows.
 	RobotsMaxRedirects = 5
+	// SitemapMaxBody caps a sitemap's body, on the wire and decoded (the sitemap
+	// protocol's 50 MB).
+	SitemapMaxBody = 50 << 20
 	// drainMax is the largest unwanted body drained (rather than dropped) so that
 	// its keep-alive connection can be reused.
 	drainMax = 16 << 10
@@ -64,6 +67,7 @@ type Client struct {
 	transport *http.Transport
 	page      limits // limits for Do
 	robots    limits // limits for GetRobots
+	sitemap   limits // limits for GetSitemap
 }
 
 // limits are the caps and the body policy of one kind of request.
@@ -121,6 +125,10 @@ func New(cfg Config) *Client {
 		robots: limits{
 			maxBody: RobotsMaxBody, maxDecoded: RobotsMaxBody,
 			accept: acceptAll, acceptHeader: "text/plain,*/*;q=0.5", truncateOK: true,
+		},
+		sitemap: limits{
+			maxBody: SitemapMaxBody, maxDecoded: SitemapMaxBody, accept: acceptAll,
+			acceptHeader: "application/xml,text/xml;q=0.9,text/plain;q=0.8,*/*;q=0.1", truncateOK: true,
 		},
 	}
 }
@@ -181,6 +189,12 @@ type Response struct {
 // prefix can take it. On every other error the Response is nil.
 func (c *Client) Do(ctx context.Context, req Request) (*Response, error) {
 	return c.do(ctx, req, &c.page)
+}
+
+// GetSitemap is Do for a sitemap: any media type is read (XML, gzip, plain text), up to
+// SitemapMaxBody bytes; a longer body is cut (Truncated), not refused.
+func (c *Client) GetSitemap(ctx context.Context, req Request) (*Response, error) {
+	return c.do(ctx, req, &c.sitemap)
 }
 
 func (c *Client) do(ctx context.Context, req Request, lim *limits) (*Response, error) {

@@ -108,6 +108,28 @@ func (l *Limiter) SetCrawlDelay(host string, d time.Duration) {
 	l.tick()
 }
 
+// Requested records a request to host that started at at without a slot of its own (the
+// robots.txt fetched on the way to a page): no request may start less than the host's gap
+// after it. Call SetCrawlDelay first with what that robots.txt said. It reports whether a
+// request may start at now; a caller holding a slot that may not should Release it and
+// acquire one again, which TryAcquire then grants no earlier than the gap allows.
+func (l *Limiter) Requested(host string, at, now time.Time) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.lastAt = now
+	st := l.hosts[host]
+	if st == nil {
+		st = &hostState{}
+		l.hosts[host] = st
+	}
+	after := at.Add(l.gap(st))
+	if after.After(st.next) {
+		st.next = after
+	}
+	l.tick()
+	return !now.Before(after)
+}
+
 // TryAcquire takes a request slot for host if one is free and the host's next-allowed
 // time has come. Otherwise it returns ok=false and the earliest time worth trying again:
 // the next-allowed time, or, when only the slots are full, a short poll interval ahead.
@@ -196,13 +218,14 @@ func (l *Limiter) tick() {
 }
 
 // sweep drops hosts that have no slot in use, no backoff and whose next-allowed time has
-// passed at now. A host still in backoff is dropped once it has not been tried for
-// MaxBackoff after its next-allowed time, so hosts that are given up on do not stay
-// forever. l.mu must be held.
+// passed at now. A host still in backoff, or with a robots.txt Crawl-delay, is dropped once
+// it has not been tried for MaxBackoff after its next-allowed time, so hosts that are given
+// up on do not stay forever, and a host's crawl delay is not forgotten between two of its
+// requests (its next slot would be granted without it). l.mu must be held.
 func (l *Limiter) sweep(now time.Time) {
 	for h, st := range l.hosts {
 		idleSince := st.next
-		if st.backoff > 0 {
+		if st.backoff > 0 || st.crawlDelay > 0 {
 			idleSince = idleSince.Add(l.cfg.MaxBackoff)
 		}
 		if st.inUse == 0 && !now.Before(idleSince) {

@@ -3,6 +3,8 @@ package robots
 import (
 	"context"
 	"net/url"
+	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -39,8 +41,9 @@ func FuzzCheck(f *testing.F) {
 		f.Add([]byte(s.body), s.path)
 	}
 	f.Fuzz(func(t *testing.T, body []byte, path string) {
-		if _, ok := compile(body, "mundaneum"); !ok {
-			t.Fatalf("canonical form of %q does not parse", body)
+		cm := compile(body, "mundaneum")
+		if len(cm.rules) > maxRules || len(cm.sitemaps) > maxSitemaps {
+			t.Fatalf("%d rules, %d sitemaps kept", len(cm.rules), len(cm.sitemaps))
 		}
 		u, err := url.Parse("http://example.com" + path)
 		if err != nil || u.Host != "example.com" {
@@ -58,6 +61,42 @@ func FuzzCheck(f *testing.F) {
 		}
 		if d.CrawlDelay < 0 {
 			t.Fatalf("negative crawl delay %v", d.CrawlDelay)
+		}
+	})
+}
+
+// FuzzMatch checks the matcher's leftmost-first matching of one rule against a regular
+// expression that says the same thing (RFC 9309 2.2.3).
+func FuzzMatch(f *testing.F) {
+	for _, s := range [][2]string{{"/a*b", "/xab"}, {"/*.php$", "/a.php"}, {"/a*b*c$", "/abcbc"},
+		{"/**", "/"}, {"/a$", "/a"}, {"/*a*a*a*b", "/aaaaaaaa"}, {"/$", "/x"}} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, raw, path string) {
+		if len(raw) > 200 || len(path) > 400 {
+			return
+		}
+		canon, ok := rulePath(raw)
+		if !ok {
+			return
+		}
+		path = matchPath(path, "")
+		p := newMatcher([]rule{{path: canon}})[0]
+		var re strings.Builder
+		re.WriteString(`^`)
+		for i, part := range p.parts {
+			if i > 0 {
+				re.WriteString(`(?s:.*)`)
+			}
+			re.WriteString(regexp.QuoteMeta(part))
+		}
+		if p.end {
+			re.WriteString(`$`)
+		}
+		// Canonical rules and paths are ASCII: the regexp reads them byte for byte.
+		want := regexp.MustCompile(re.String()).MatchString(path)
+		if got := p.matches(path); got != want {
+			t.Fatalf("pattern %q on %q: matches = %v, the regexp %s says %v", canon, path, got, re.String(), want)
 		}
 	})
 }

@@ -7,8 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/temoto/robotstxt"
-
 	"mundaneum/backend/urlnorm"
 )
 
@@ -17,16 +15,8 @@ const (
 	maxRules      = 5000      // rules kept for our group; further ones are ignored
 	maxRuleLength = 4096      // longer rule paths are ignored (they match no URL we fetch)
 	maxCrawlDelay = 24 * 3600 // seconds; politeness caps it much lower anyway
-	// Wildcard rules become regexps, about 100 bytes of heap per byte of rule and about
-	// 1µs per rule and check; rules past this many bytes of wildcard rules are ignored.
-	maxWildcardBytes = 32 << 10
+	maxSitemaps   = 50        // Sitemap lines kept
 )
-
-// anchor is put in front of every rule path and every path matched against the rules.
-// robotstxt compiles wildcard rules into regexps it does not anchor at the start, so
-// "Disallow: /a*b" would block "/x/a/b"; no canonical path contains a raw control byte,
-// so prefixing both sides with "/\x01" pins every rule to the start of the path.
-const anchor = "/\x01"
 
 // rule is one Allow or Disallow line in canonical form.
 type rule struct {
@@ -41,16 +31,14 @@ type group struct {
 	hasDelay bool
 }
 
-// canonical selects the group of body that applies to the product token agent (RFC 9309
-// 2.2.1: the groups naming the agent, combined; otherwise the "*" groups, combined) and
-// writes it back as a robots.txt that robotstxt parses without error and matches the RFC
-// way: one "User-agent: *" group, paths percent-encoded like canonical URLs and anchored,
-// Allow rules before Disallow rules (so on equal length Allow wins, RFC 9309 2.2.2),
-// crawl delay the largest given. Unknown lines, rules outside groups and invalid values
-// are ignored, as RFC 9309 asks of parsers.
-// wild is the number of bytes of wildcard rules kept.
-func canonical(body []byte, agent string) (text []byte, wild int) {
-	groups := parseGroups(body)
+// selectRules picks the rules of body that apply to the product token agent (RFC 9309
+// 2.2.1: the groups naming the agent, combined; otherwise the "*" groups, combined), in
+// canonical form (paths percent-encoded like canonical URLs), with the crawl delay (the
+// largest given) and the Sitemap lines (absolute http(s) URLs, in order, at most
+// maxSitemaps). Unknown lines, rules outside groups and invalid values are ignored, as
+// RFC 9309 asks of parsers.
+func selectRules(body []byte, agent string) (rules []rule, delay float64, hasDelay bool, sitemaps []string) {
+	groups, sitemaps := parseGroups(body)
 	var mine, star []*group
 	for _, g := range groups {
 		for _, a := range g.agents {
@@ -67,52 +55,24 @@ func canonical(body []byte, agent string) (text []byte, wild int) {
 	if len(mine) == 0 {
 		mine = star
 	}
-	var allows, disallows []string
-	delay, hasDelay := 0.0, false
-	n := 0
 	for _, g := range mine {
 		for _, r := range g.rules {
-			if n == maxRules {
+			if len(rules) == maxRules {
 				break
 			}
-			if strings.ContainsAny(r.path, "*$") {
-				if wild+len(r.path) > maxWildcardBytes {
-					continue
-				}
-				wild += len(r.path)
-			}
-			n++
-			if r.allow {
-				allows = append(allows, r.path)
-			} else {
-				disallows = append(disallows, r.path)
-			}
+			rules = append(rules, r)
 		}
 		if g.hasDelay && (!hasDelay || g.delay > delay) {
 			delay, hasDelay = g.delay, true
 		}
 	}
-	if n == 0 && !hasDelay {
-		return nil, 0
-	}
-	var b bytes.Buffer
-	b.WriteString("User-agent: *\n")
-	for _, p := range allows {
-		b.WriteString("Allow: " + anchor + p + "\n")
-	}
-	for _, p := range disallows {
-		b.WriteString("Disallow: " + anchor + p + "\n")
-	}
-	if hasDelay {
-		b.WriteString("Crawl-delay: " + strconv.FormatFloat(delay, 'f', -1, 64) + "\n")
-	}
-	return b.Bytes(), wild
+	return rules, delay, hasDelay, sitemaps
 }
 
-// parseGroups reads the groups of a robots.txt body leniently.
-func parseGroups(body []byte) []*group {
+// parseGroups reads the groups of a robots.txt body leniently, and its Sitemap lines
+// (which belong to no group and may stand anywhere, RFC 9309 2.2.4).
+func parseGroups(body []byte) (groups []*group, sitemaps []string) {
 	body = bytes.TrimPrefix(body, []byte("\xEF\xBB\xBF")) // UTF-8 byte order mark
-	var groups []*group
 	var cur *group
 	inRules := false
 	for len(body) > 0 {
@@ -144,6 +104,12 @@ func parseGroups(body []byte) []*group {
 			if p, ok := rulePath(val); ok {
 				cur.rules = append(cur.rules, rule{allow: key == "allow", path: p})
 			}
+		case "sitemap", "site-map":
+			if len(sitemaps) < maxSitemaps && len(val) <= urlnorm.MaxLength {
+				if u, err := urlnorm.Parse(val); err == nil {
+					sitemaps = append(sitemaps, u.String())
+				}
+			}
 		case "crawl-delay", "crawldelay":
 			if cur == nil {
 				continue
@@ -159,7 +125,7 @@ func parseGroups(body []byte) []*group {
 			}
 		}
 	}
-	return groups
+	return groups, sitemaps
 }
 
 // splitLine splits "key: value # comment" into a lower-case key and a trimmed value.
@@ -232,7 +198,7 @@ func matchPath(escapedPath, rawQuery string) string {
 	if rawQuery != "" {
 		p += "?" + rawQuery
 	}
-	return anchor + matchForm(p)
+	return matchForm(p)
 }
 
 // matchForm percent-encodes s the way canonical URLs are encoded (RFC 9309 2.2.2 asks
@@ -244,21 +210,16 @@ func matchForm(s string) string {
 	return urlnorm.NormalizeEscapes(s, func(c byte) bool { return c != '$' && urlnorm.QueryByte(c) })
 }
 
-// compiled is a robots.txt group compiled for matching.
-type compiled struct {
-	data       *robotstxt.RobotsData
-	crawlDelay time.Duration
-	cost       int // approximate heap bytes, for the memory bound
-}
-
-// compile parses a 2xx robots.txt body for agent. The canonical text always parses;
-// should robotstxt still reject it, ok is false.
-func compile(body []byte, agent string) (c compiled, ok bool) {
-	text, wild := canonical(body, agent)
-	data, err := robotstxt.FromBytes(text)
-	if err != nil {
-		return compiled{}, false
+// compile parses a 2xx robots.txt body for agent.
+func compile(body []byte, agent string) compiled {
+	rules, delay, hasDelay, sitemaps := selectRules(body, agent)
+	c := compiled{rules: newMatcher(rules), sitemaps: sitemaps}
+	if hasDelay {
+		c.crawlDelay = time.Duration(delay * float64(time.Second))
 	}
-	cost := 4*len(text) + 100*wild
-	return compiled{data: data, crawlDelay: data.FindGroup(agent).CrawlDelay, cost: cost}, true
+	c.cost = c.rules.cost()
+	for _, s := range sitemaps {
+		c.cost += len(s)
+	}
+	return c
 }

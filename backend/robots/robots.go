@@ -2,14 +2,15 @@
 // (RFC 9309), fetching each origin's robots.txt once, keeping it for a day in a Store
 // (MOMspider's robots.txt per site with expiry) and a bounded in-memory cache in front.
 //
-// Parsing and matching are done by github.com/temoto/robotstxt, fed with a canonical
-// rewrite of the file (see canonical) that makes it lenient and RFC-conformant.
+// Parsing is lenient (as Google's and as RFC 9309 ask); matching is RFC 9309's longest
+// match over the rules of the group that applies (see match.go).
 //
 // Status handling follows RFC 9309 2.3.1: 2xx gives the file's rules; 3xx left over after
 // the Getter's redirects and 4xx (except 429) mean "no robots.txt", everything allowed;
 // 429, 5xx and network errors mean "disallow everything" for a short time, or, when an
 // earlier good copy is at hand (not older than 30 days), that copy keeps applying (RFC
-// 9309 2.4).
+// 9309 2.4). Such a failure is kept in memory only as long: a new Cache (a new crawl run)
+// asks the site again instead of taking a stored failure for the site's answer.
 package robots
 
 import (
@@ -51,7 +52,6 @@ const (
 	ReasonUnavailable = "unavailable"  // no robots.txt (3xx after redirects, 4xx): all allowed
 	ReasonServerError = "server-error" // robots.txt answered 429 or 5xx: all disallowed for now
 	ReasonUnreachable = "unreachable"  // robots.txt could not be fetched: all disallowed for now
-	ReasonUnparseable = "unparseable"  // the parser rejected the file: all disallowed, defensively
 )
 
 // Getter fetches a robots.txt URL. It must follow up to 5 redirects and cap the body (the
@@ -80,6 +80,11 @@ type Decision struct {
 	Allowed    bool
 	CrawlDelay time.Duration // Crawl-delay of the group that applies, 0 if none
 	Reason     string        // one of the Reason* constants
+	// Err is why robots.txt could not be fetched (ReasonUnreachable): the Getter's error.
+	Err error
+	// FetchedAt is when the robots.txt this answer comes from was requested (zero for the
+	// robots.txt itself): a request to the host, which the next one must keep its distance from.
+	FetchedAt time.Time
 }
 
 // Cache answers robots.txt questions per origin. It is safe for concurrent use.
@@ -102,12 +107,14 @@ type Cache struct {
 
 // entry is one origin's compiled robots.txt outcome.
 type entry struct {
-	origin  string
-	expires time.Time
-	reason  string   // for blanket outcomes; "" when rules apply
-	allow   bool     // for blanket outcomes
-	rules   compiled // when reason == ""
-	cost    int
+	origin    string
+	expires   time.Time
+	fetchedAt time.Time
+	reason    string   // for blanket outcomes; "" when rules apply
+	allow     bool     // for blanket outcomes
+	err       error    // for ReasonUnreachable: why
+	rules     compiled // when reason == ""
+	cost      int
 }
 
 // New returns a Cache. agent is the product token matched against User-agent lines
@@ -165,13 +172,54 @@ func (c *Cache) Check(ctx context.Context, u *url.URL) (Decision, error) {
 	}
 }
 
+// Forget drops origin's cached answer if it is a failure (unreachable, or a 5xx), so
+// that the next Check asks the site again: a caller retrying a page after a network error
+// wants robots.txt retried too. Rules and "no robots.txt" stay.
+func (c *Cache) Forget(origin string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	el, ok := c.entries[origin]
+	if !ok {
+		return
+	}
+	if e := el.Value.(*entry); e.reason == ReasonUnreachable || e.reason == ReasonServerError {
+		c.order.Remove(el)
+		delete(c.entries, origin)
+		c.size -= e.cost
+	}
+}
+
+// Sitemaps returns the Sitemap URLs that origin's robots.txt names (absolute http(s)
+// URLs, in canonical form), fetching it as Check would. None when there is no robots.txt
+// or it could not be fetched.
+func (c *Cache) Sitemaps(ctx context.Context, origin string) ([]string, error) {
+	u, err := urlnorm.Parse(origin + "/")
+	if err != nil {
+		return nil, fmt.Errorf("robots sitemaps of %s: %w", origin, err)
+	}
+	origin = urlnorm.Origin(u)
+	if e, ok := c.lookup(origin, c.Now()); ok {
+		return e.rules.sitemaps, nil
+	}
+	ch := c.flight.DoChan(origin, func() (any, error) { return c.refresh(context.WithoutCancel(ctx), origin) })
+	select {
+	case <-ctx.Done():
+		return nil, fmt.Errorf("robots sitemaps of %s: %w", origin, ctx.Err())
+	case res := <-ch:
+		if res.Err != nil {
+			return nil, fmt.Errorf("robots sitemaps of %s: %w", origin, res.Err)
+		}
+		return res.Val.(*entry).rules.sitemaps, nil
+	}
+}
+
 // decide applies e to a path in match form.
 func (c *Cache) decide(e *entry, path string) Decision {
 	if e.reason != "" {
-		return Decision{Allowed: e.allow, Reason: e.reason}
+		return Decision{Allowed: e.allow, Reason: e.reason, Err: e.err, FetchedAt: e.fetchedAt}
 	}
-	d := Decision{Allowed: true, Reason: ReasonAllowed, CrawlDelay: e.rules.crawlDelay}
-	if !e.rules.data.TestAgent(path, c.agent) {
+	d := Decision{Allowed: true, Reason: ReasonAllowed, CrawlDelay: e.rules.crawlDelay, FetchedAt: e.fetchedAt}
+	if !e.rules.rules.allowed(path) {
 		d.Allowed, d.Reason = false, ReasonDisallowed
 	}
 	return d
@@ -188,17 +236,19 @@ func (c *Cache) refresh(ctx context.Context, origin string) (*entry, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load robots.txt of %s: %w", origin, err)
 	}
-	if now := c.Now(); found && now.Before(old.ExpiresAt) {
+	// A stored failure is not the site's answer: it was kept for the process that met it.
+	if now := c.Now(); found && trusted(old.Status) && now.Before(old.ExpiresAt) {
 		e := c.build(origin, old)
 		c.insert(e)
 		return e, nil
 	}
-	rec := c.fetch(ctx, origin)
+	rec, ferr := c.fetch(ctx, origin)
 	if !trusted(rec.Status) && found && trusted(old.Status) && rec.FetchedAt.Sub(old.FetchedAt) < StaleLimit {
 		// RFC 9309 2.4: an unreachable robots.txt may be replaced by a cached copy.
 		rec = Record{Status: old.Status, Body: old.Body, FetchedAt: old.FetchedAt, ExpiresAt: rec.ExpiresAt}
 	}
 	e := c.build(origin, rec)
+	e.err = ferr
 	c.insert(e)
 	if err := c.store.SaveRobots(ctx, origin, rec); err != nil {
 		return nil, fmt.Errorf("save robots.txt of %s: %w", origin, err)
@@ -206,12 +256,13 @@ func (c *Cache) refresh(ctx context.Context, origin string) (*entry, error) {
 	return e, nil
 }
 
-// fetch gets origin's robots.txt and turns the outcome into a Record.
-func (c *Cache) fetch(ctx context.Context, origin string) Record {
-	status, body, err := c.getter.GetRobots(ctx, origin+robotsPath)
+// fetch gets origin's robots.txt and turns the outcome into a Record; err is why nothing
+// was received.
+func (c *Cache) fetch(ctx context.Context, origin string) (Record, error) {
 	now := c.Now()
+	status, body, err := c.getter.GetRobots(ctx, origin+robotsPath)
 	if err != nil {
-		return Record{Status: unreachable, FetchedAt: now, ExpiresAt: now.Add(ErrorTTL)}
+		return Record{Status: unreachable, FetchedAt: now, ExpiresAt: now.Add(ErrorTTL)}, err
 	}
 	rec := Record{Status: status, FetchedAt: now, ExpiresAt: now.Add(c.ttl)}
 	switch {
@@ -220,7 +271,7 @@ func (c *Cache) fetch(ctx context.Context, origin string) Record {
 	case !trusted(status):
 		rec.ExpiresAt = now.Add(ErrorTTL)
 	}
-	return rec
+	return rec, nil
 }
 
 // trusted reports whether a status gives a lasting answer (rules, or no robots.txt)
@@ -246,16 +297,11 @@ func truncate(body []byte) []byte {
 
 // build turns a Record into a cache entry.
 func (c *Cache) build(origin string, r Record) *entry {
-	e := &entry{origin: origin, expires: r.ExpiresAt, cost: entryCost}
+	e := &entry{origin: origin, expires: r.ExpiresAt, fetchedAt: r.FetchedAt, cost: entryCost}
 	switch s := r.Status; {
 	case s >= 200 && s < 300:
-		rules, ok := compile(truncate(r.Body), c.agent)
-		if !ok {
-			e.reason = ReasonUnparseable
-			break
-		}
-		e.rules = rules
-		e.cost += rules.cost
+		e.rules = compile(truncate(r.Body), c.agent)
+		e.cost += e.rules.cost
 	case s == 429 || s >= 500 && s < 600:
 		e.reason = ReasonServerError
 	case s >= 300 && s < 500:

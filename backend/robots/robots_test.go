@@ -385,33 +385,57 @@ func TestMemoryBound(t *testing.T) {
 	}
 }
 
-func TestCanonicalAlwaysParses(t *testing.T) {
-	// Inputs robotstxt rejects on its own: rules before a group, bad crawl delays.
-	for _, body := range []string{
-		"Disallow: /x\nUser-agent: *\nDisallow: /y\n",
-		"User-agent: *\nCrawl-delay: -1\nCrawl-delay: NaN\nCrawl-delay: 1e400\n",
-		"Crawl-delay: 5\n",
-		"User-agent: *\nDisallow: /" + strings.Repeat("*a", 2000) + "\n",
+func TestCompileBounds(t *testing.T) {
+	// Inputs robotstxt rejected on its own: rules before a group, bad crawl delays, long
+	// wildcard rules.
+	for _, tt := range []struct {
+		body  string
+		rules int
+		delay time.Duration
+	}{
+		{"Disallow: /x\nUser-agent: *\nDisallow: /y\n", 1, 0},
+		{"User-agent: *\nCrawl-delay: -1\nCrawl-delay: NaN\nCrawl-delay: 1e400\nCrawl-delay: 0.5\n", 0, 500 * time.Millisecond},
+		{"Crawl-delay: 5\n", 0, 0},
+		{"User-agent: *\nDisallow: /" + strings.Repeat("*a", 2000) + "\n", 1, 0},
 	} {
-		if _, ok := compile([]byte(body), "mundaneum"); !ok {
-			t.Errorf("compile(%q) failed", body)
+		c := compile([]byte(tt.body), "mundaneum")
+		if len(c.rules) != tt.rules || c.crawlDelay != tt.delay {
+			t.Errorf("compile(%q) = %d rules, delay %v; want %d, %v", tt.body, len(c.rules), c.crawlDelay, tt.rules, tt.delay)
 		}
 	}
-	// Bounds: rule count, and bytes of wildcard rules.
+	// Bounds: rule count.
 	plain := append([]byte("User-agent: *\n"), bytes.Repeat([]byte("Disallow: /x\n"), 3*maxRules)...)
-	if _, ok := compile(plain, "mundaneum"); !ok {
-		t.Fatal("compile(many rules) failed")
+	if c := compile(plain, "mundaneum"); len(c.rules) != maxRules {
+		t.Errorf("kept %d rules, want %d", len(c.rules), maxRules)
 	}
-	if text, _ := canonical(plain, "mundaneum"); bytes.Count(text, []byte("\n")) != maxRules+1 {
-		t.Errorf("canonical kept %d lines, want %d", bytes.Count(text, []byte("\n")), maxRules+1)
+	// A hostile pattern costs a substring search per literal run, not a backtracking match.
+	wild := "User-agent: *\nDisallow: /" + strings.Repeat("*a", maxRuleLength/2-1) + "b\n"
+	c := compile([]byte(wild), "mundaneum")
+	path := matchPath("/"+strings.Repeat("a", 8000), "")
+	start := time.Now()
+	for range 100 {
+		if !c.rules.allowed(path) {
+			t.Fatal("an unmatched wildcard rule disallowed the path")
+		}
 	}
-	wild := append([]byte("User-agent: *\n"), bytes.Repeat([]byte("Disallow: /*xxxxxxxxxx*y$\n"), maxRules)...)
-	wild = append(wild, "Disallow: /plain\n"...)
-	text, w := canonical(wild, "mundaneum")
-	if w > maxWildcardBytes || w < maxWildcardBytes-16 {
-		t.Errorf("kept %d bytes of wildcard rules, want just under %d", w, maxWildcardBytes)
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("100 checks of a hostile wildcard rule took %v", d)
 	}
-	if !bytes.Contains(text, []byte("/plain\n")) {
-		t.Error("plain rule after the wildcard budget was dropped")
+}
+
+func TestSitemapLines(t *testing.T) {
+	body := "Sitemap: https://example.com/a.xml\nUser-agent: *\nDisallow: /x\n" +
+		"sitemap: /relative.xml\nSITEMAP: ftp://example.com/no.xml\nSitemap: http://EXAMPLE.com/b.xml.gz # gz\n"
+	c := compile([]byte(body), "mundaneum")
+	want := []string{"https://example.com/a.xml", "http://example.com/b.xml.gz"}
+	if fmt.Sprint(c.sitemaps) != fmt.Sprint(want) {
+		t.Errorf("sitemaps = %q, want %q", c.sitemaps, want)
+	}
+	if len(c.rules) != 1 {
+		t.Errorf("a Sitemap line broke the group: %d rules", len(c.rules))
+	}
+	many := strings.Repeat("Sitemap: http://example.com/s.xml\n", 3*maxSitemaps)
+	if c := compile([]byte(many), "mundaneum"); len(c.sitemaps) != maxSitemaps {
+		t.Errorf("kept %d sitemaps, want %d", len(c.sitemaps), maxSitemaps)
 	}
 }

@@ -446,10 +446,18 @@ func (c *compiler) filter(f *Filter) string {
 	case "lang":
 		c.bind(v, v+"-*")
 		return `(lower(p.lang) = ? OR lower(p.lang) GLOB ?)`
+	case "problem":
+		// Problems are stored space-separated (extract's closed set of codes).
+		if v == "any" {
+			return `coalesce(p.problems, '') <> ''`
+		}
+		c.bind("% " + v + " %")
+		return `(' ' || p.problems || ' ') LIKE ?`
 	case "crawl":
+		// A crawl's pages are those it visited last or found (store.CrawlCounts).
 		id, _ := strconv.ParseInt(v, 10, 64)
-		c.bind(id, id)
-		return `(p.crawl_id = ? OR p.id IN (SELECT page_id FROM frontier WHERE crawl_id = ?))`
+		c.bind(id)
+		return `p.crawl_id = ?`
 	}
 	return "0"
 }

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -224,6 +225,38 @@ const (
 // an expression that bm25 counts rows rows of, and that matches walked rows in the index.
 func scoreCost(rows, walked, n int, share float64) int {
 	return rows + int(walkRowCost*float64(walked)*share) + scoreRowCost*n
+}
+
+// indexRows returns how many rows the full-text index holds: the first varint of FTS5's
+// averages record (rowid 1 of page_fts_data), which FTS5 keeps up to date; no count.
+func (e estimator) indexRows(ctx context.Context) (int64, error) {
+	var block []byte
+	err := e.db.QueryRowContext(ctx, `SELECT block FROM page_fts_data WHERE id = 1`).Scan(&block)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("index rows: %w", err)
+	}
+	n, _ := sqliteVarint(block)
+	return int64(n), nil
+}
+
+// sqliteVarint decodes SQLite's varint (as FTS5 writes it): big-endian groups of 7 bits with
+// the high bit set on all but the last, the ninth byte whole. It returns the value and its
+// length (0 when b is too short).
+func sqliteVarint(b []byte) (uint64, int) {
+	var v uint64
+	for i := 0; i < len(b) && i < 9; i++ {
+		if i == 8 {
+			return v<<8 | uint64(b[i]), 9
+		}
+		v = v<<7 | uint64(b[i]&0x7f)
+		if b[i]&0x80 == 0 {
+			return v, i + 1
+		}
+	}
+	return v, 0
 }
 
 // estimateTotal estimates the matches of a query from its first n matches in rowid order,

@@ -90,11 +90,12 @@ func extOf(rawURL string) string {
 }
 
 var (
-	reExt   = regexp.MustCompile(`^[a-z0-9]{1,12}$`)
-	reMedia = regexp.MustCompile(`^[a-z0-9][a-z0-9.+-]*/[a-z0-9.+*-]+$`)
-	reLang  = regexp.MustCompile(`^[a-z]{2,3}(-[a-z0-9]{1,8})*$`)
-	reHost  = regexp.MustCompile(`^[a-z0-9_-]+(\.[a-z0-9_-]+)*(:[0-9]{1,5})?$`)
-	reNxx   = regexp.MustCompile(`^[1-5]xx$`)
+	reExt     = regexp.MustCompile(`^[a-z0-9]{1,12}$`)
+	reMedia   = regexp.MustCompile(`^[a-z0-9][a-z0-9.+-]*/[a-z0-9.+*-]+$`)
+	reLang    = regexp.MustCompile(`^[a-z]{2,3}(-[a-z0-9]{1,8})*$`)
+	reHost    = regexp.MustCompile(`^[a-z0-9_-]+(\.[a-z0-9_-]+)*(:[0-9]{1,5})?$`)
+	reNxx     = regexp.MustCompile(`^[1-5]xx$`)
+	reProblem = regexp.MustCompile(`^[a-z][a-z-]{0,39}$`)
 )
 
 // isValues are the values of is:, with their spellings.
@@ -178,6 +179,11 @@ func filter(name, v string, n *notes) Node {
 	case "folder":
 		n.add("folder: searches the library, which does not exist yet: left it out")
 		return nil
+	case "problem":
+		if !reProblem.MatchString(lv) {
+			return bad("it takes a problem found in a page, like no-title, bad-link or truncated, or any")
+		}
+		return &Filter{Field: name, Value: lv}
 	}
 	return nil
 }

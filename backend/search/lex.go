@@ -50,6 +50,7 @@ var fieldNames = map[string]string{
 	"before": "before", "after": "after",
 	"status": "status", "is": "is",
 	"lang": "lang", "crawl": "crawl", "folder": "folder",
+	"problem": "problem", "problems": "problem",
 }
 
 // textFields are the fields whose value is text to look for in the index.

@@ -33,6 +33,10 @@ func (s *Searcher) present(ctx context.Context, root Node, page []hit, best floa
 		snipped <- snippets{of: of}
 	}()
 	byID, hashes, copies, err := s.metadata(ctx, page)
+	var alts map[int64]int
+	if err == nil {
+		alts, err = s.alternates(ctx, page)
+	}
 	sn := <-snipped
 	if err != nil {
 		return nil, err
@@ -48,6 +52,7 @@ func (s *Searcher) present(ctx context.Context, root Node, page []hit, best floa
 		}
 		r.Score = normalise(hit.score, best)
 		r.Copies = copies[hashes[hit.id]]
+		r.Alternates = alts[hit.id]
 		r.Snippet = sn.of[hit.id]
 		out = append(out, *r)
 	}
@@ -58,7 +63,8 @@ func (s *Searcher) present(ctx context.Context, root Node, page []hit, best floa
 // hashes with how many copies each has.
 func (s *Searcher) metadata(ctx context.Context, page []hit) (map[int64]*Result, map[int64]string, map[string]int, error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT p.id, p.url, coalesce(p.title, ''), coalesce(h.origin, ''),
-		coalesce(p.content_type, ''), coalesce(p.status, 0), p.state, coalesce(p.fetched_at, 0), coalesce(p.hash, '')
+		coalesce(p.content_type, ''), coalesce(p.status, 0), p.state, coalesce(p.reason, ''), coalesce(p.fetched_at, 0),
+		coalesce(p.changed_at, p.discovered_at), coalesce(p.hash, '')
 		FROM pages p LEFT JOIN hosts h ON h.id = p.host_id WHERE p.id IN (SELECT value FROM json_each(?))`, idsJSON(page))
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("results: %w", err)
@@ -68,7 +74,8 @@ func (s *Searcher) metadata(ctx context.Context, page []hit) (map[int64]*Result,
 	for rows.Next() {
 		var r Result
 		var ct, hash string
-		if err := rows.Scan(&r.PageID, &r.URL, &r.Title, &r.Host, &ct, &r.Status, &r.State, &r.FetchedAt, &hash); err != nil {
+		if err := rows.Scan(&r.PageID, &r.URL, &r.Title, &r.Host, &ct, &r.Status, &r.State, &r.Reason, &r.FetchedAt,
+			&r.ChangedAt, &hash); err != nil {
 			rows.Close()
 			return nil, nil, nil, err
 		}

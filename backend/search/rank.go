@@ -142,6 +142,10 @@ func (s *Searcher) rankText(ctx context.Context, root Node, pl *plan, st *statem
 		}
 	}
 	sortHits(hits)
+	if approx && c.least > 0 {
+		// No query matches more rows than its rarest conjunct has.
+		total = max(len(hits), min(total, c.least))
+	}
 	return hits, total, approx, read, nil
 }
 

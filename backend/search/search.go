@@ -32,10 +32,15 @@ type Results struct {
 	Query       string
 	Total       int  // matches (an estimate when TotalApprox)
 	TotalApprox bool // too many to count: Total is estimated (text queries) or a lower bound (TotalCap)
-	New         int  // matches new since Request.NewSince
-	RankApprox  bool // too many matches to score them all: the first found were ranked
-	Took        time.Duration
-	Results     []Result
+	// TotalAtLeast: Total is a lower bound (TotalCap matches were counted and there are more).
+	TotalAtLeast bool
+	// Window, when not 0, is how far paging reaches: only the best Window matches are ranked
+	// (RankCap), and an Offset past them finds nothing.
+	Window     int
+	New        int  // matches new since Request.NewSince
+	RankApprox bool // too many matches to score them all: the first found were ranked
+	Took       time.Duration
+	Results    []Result
 	// Facets maps "host", "type", "crawl" and "status" to counts over the matches (the
 	// first FacetCap of them; FacetsApprox when there were more).
 	Facets       map[string][]FacetCount
@@ -47,17 +52,24 @@ type Results struct {
 
 // Result is one hit.
 type Result struct {
-	PageID    int64
-	URL       string
-	Title     string
-	Host      string // the origin, scheme://host[:port]
-	Type      string // html, pdf, image, video, audio, archive, document, data, text, or a media type
-	State     string // fetched, failed, redirected, skipped (resources known from links)
-	Status    int    // HTTP status of the last fetch, 0 if never fetched
-	Score     int    // 1000 for the best hit of the query
-	Snippet   []string
-	Copies    int   // other pages with identical content, collapsed into this one
-	FetchedAt int64 // unix ms, 0 if never fetched
+	PageID  int64
+	URL     string
+	Title   string
+	Host    string // the origin, scheme://host[:port]
+	Type    string // html, pdf, image, video, audio, archive, document, data, text, or a media type
+	State   string // fetched, failed, redirected, skipped (resources known from links)
+	Reason  string // why it failed, was skipped or redirected (the crawl's closed set), "" if fetched
+	Status  int    // HTTP status of the last fetch, 0 if never fetched
+	Score   int    // 1000 for the best hit of the query
+	Snippet []string
+	Copies  int // other pages with identical content, collapsed into this one
+	// Alternates is the pages that name this one as their canonical URL (a print version,
+	// a copy with tracking parameters), collapsed into it.
+	Alternates int
+	FetchedAt  int64 // unix ms, 0 if never fetched
+	ChangedAt  int64 // unix ms: when its content last changed (or it was found)
+	// New is set by OpenView: the page is new or changed since the view was last opened.
+	New bool
 }
 
 // FacetCount is one value of a facet, with the query term that narrows to it.
@@ -171,6 +183,7 @@ func (s *Searcher) run(ctx context.Context, root Node, r Request, n *notes) (Res
 		if res.Total, res.TotalApprox, err = st.count(ctx, s.db); err != nil || res.Total == 0 {
 			return res, err
 		}
+		res.TotalAtLeast = res.TotalApprox
 		res.RankApprox = st.ranked && res.Total > RankCap
 		if hits, err = st.top(ctx, s.db, max(want, s.w.BoostDepth)); err != nil {
 			return res, err
@@ -178,6 +191,16 @@ func (s *Searcher) run(ctx context.Context, root Node, r Request, n *notes) (Res
 	}
 	if res.Total == 0 {
 		return res, nil
+	}
+	if res.TotalApprox && !res.TotalAtLeast {
+		// An estimate never exceeds what can be true: the rows of the index.
+		rows, err := s.estimator().indexRows(ctx)
+		if err != nil {
+			return res, err
+		}
+		if rows > 0 {
+			res.Total = max(len(hits), min(res.Total, int(rows)))
+		}
 	}
 	switch {
 	case read < 1:
@@ -199,6 +222,14 @@ func (s *Searcher) run(ctx context.Context, root Node, r Request, n *notes) (Res
 	best, err := s.boost(ctx, hits)
 	if err != nil {
 		return res, err
+	}
+	hits, dropped, err := s.collapseCanonical(ctx, hits)
+	if err != nil {
+		return res, err
+	}
+	res.Total = max(res.Total-dropped, len(hits))
+	if res.RankApprox && st.ranked && st.rankExpr == "" {
+		res.Window = len(hits)
 	}
 	if r.Offset < len(hits) {
 		page := hits[r.Offset:min(want, len(hits))]

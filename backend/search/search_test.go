@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -280,10 +281,10 @@ func TestViews(t *testing.T) {
 	w.add(library...)
 	st := w.st
 	s := New(st.SearchDB())
-	if _, err := SaveView(ctx, st, "  ", "x"); err == nil {
+	if _, _, err := SaveView(ctx, st, "  ", "x", false); err == nil {
 		t.Fatal("saved a view without a name")
 	}
-	v, err := SaveView(ctx, st, "classification", "classification")
+	v, _, err := SaveView(ctx, st, "classification", "classification", false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -308,6 +309,12 @@ func TestViews(t *testing.T) {
 	if o.Results.Total != 5 || o.New != 1 {
 		t.Fatalf("second open: total %d new %d", o.Results.Total, o.New)
 	}
+	// Each result says whether it is the new one (issue 18: only a count said so).
+	for _, r := range o.Results.Results {
+		if r.New != (r.URL == "http://e.test/") {
+			t.Errorf("%s: new = %v", r.URL, r.New)
+		}
+	}
 	o, _ = s.OpenView(ctx, st, "classification", Request{})
 	if o.New != 0 {
 		t.Fatalf("third open: new %d", o.New)
@@ -315,6 +322,15 @@ func TestViews(t *testing.T) {
 	got, _ := st.ViewNamed(ctx, "classification")
 	if got.OpenedAt == 0 || got.LastTotal != 5 {
 		t.Fatalf("after open: %+v", got)
+	}
+	// Saving over a view needs replace, and starts its baseline again (issue 18).
+	if _, _, err := SaveView(ctx, st, "classification", "index", false); !errors.Is(err, ErrViewExists) ||
+		!strings.Contains(err.Error(), "its query: classification") {
+		t.Fatalf("saved over a view without replace: %v", err)
+	}
+	nv, replaced, err := SaveView(ctx, st, "classification", "fresh", true)
+	if err != nil || !replaced || nv.Query != "fresh" || nv.OpenedAt != 0 || nv.LastTotal != 0 || nv.ID != v.ID {
+		t.Fatalf("replaced view = %+v (replaced %v), %v", nv, replaced, err)
 	}
 	if err := DeleteView(ctx, st, "classification"); err != nil {
 		t.Fatal(err)

@@ -19,7 +19,7 @@ type View = store.View
 
 // ViewStore keeps saved views; *store.Store satisfies it.
 type ViewStore interface {
-	SaveView(ctx context.Context, name, query string) (store.View, error)
+	SaveView(ctx context.Context, name, query string, replace bool) (store.View, bool, error)
 	Views(ctx context.Context) ([]store.View, error)
 	ViewNamed(ctx context.Context, name string) (store.View, error)
 	DeleteView(ctx context.Context, name string) error
@@ -35,21 +35,26 @@ var ErrNoView = store.ErrNotFound
 // maxViewName bounds a view's name, in characters.
 const maxViewName = 100
 
-// SaveView saves query under name (replacing the query of a view of that name).
-func SaveView(ctx context.Context, vs ViewStore, name, query string) (View, error) {
+// ErrViewExists is returned (wrapped, with the view's query) when a view of the name exists
+// and replace was not asked for.
+var ErrViewExists = store.ErrExists
+
+// SaveView saves query under name. A view of that name is replaced only when replace is
+// set, and then starts afresh: what is new is counted from now. replaced says whether one was.
+func SaveView(ctx context.Context, vs ViewStore, name, query string, replace bool) (v View, replaced bool, err error) {
 	name = strings.TrimSpace(name)
 	query = strings.TrimSpace(query)
 	switch {
 	case name == "" || len([]rune(name)) > maxViewName:
-		return View{}, fmt.Errorf("%w: a name has 1 to %d characters", ErrBadView, maxViewName)
+		return View{}, false, fmt.Errorf("%w: a name has 1 to %d characters", ErrBadView, maxViewName)
 	case strings.IndexFunc(name, unicode.IsControl) >= 0:
-		return View{}, fmt.Errorf("%w: a name has no control characters", ErrBadView)
+		return View{}, false, fmt.Errorf("%w: a name has no control characters", ErrBadView)
 	case query == "":
-		return View{}, fmt.Errorf("%w: the query is empty", ErrBadView)
+		return View{}, false, fmt.Errorf("%w: the query is empty", ErrBadView)
 	case len(query) > 4*maxQueryRunes:
-		return View{}, fmt.Errorf("%w: the query is too long", ErrBadView)
+		return View{}, false, fmt.Errorf("%w: the query is too long", ErrBadView)
 	}
-	return vs.SaveView(ctx, name, query)
+	return vs.SaveView(ctx, name, query, replace)
 }
 
 // ListViews returns the saved views by name.
@@ -91,6 +96,9 @@ func (s *Searcher) OpenView(ctx context.Context, vs ViewStore, name string, r Re
 	}
 	if err := vs.MarkViewOpened(ctx, v.ID, now, res.Total); err != nil {
 		return ViewResults{}, err
+	}
+	for i := range res.Results {
+		res.Results[i].New = res.Results[i].ChangedAt > since
 	}
 	return ViewResults{View: v, Results: res, New: res.New, Since: since}, nil
 }

@@ -22,6 +22,7 @@ type page struct {
 	lang             string
 	lastMod          string
 	hash             string // default: unique per page
+	problems         []string
 	links            []link
 }
 
@@ -129,7 +130,7 @@ func (w *testWorkspace) add(pages ...page) {
 			if r.Hash == "" {
 				r.Hash = fmt.Sprintf("hash-%d", w.n)
 			}
-			r.Doc = &store.Doc{Title: p.title, Text: p.body, Lang: p.lang}
+			r.Doc = &store.Doc{Title: p.title, Text: p.body, Lang: p.lang, Problems: p.problems}
 		}
 		for _, lk := range p.links {
 			tg := target(t, lk.to)

@@ -58,6 +58,24 @@ func checkCounts(t *testing.T, st *Store) (Counts, int64) {
 	if !maps.Equal(got.Pages, want.Pages) || got.Hosts != want.Hosts || got.Links != want.Links || got.Blobs != want.Blobs {
 		t.Fatalf("Counts = %+v, recount = %+v", got, want)
 	}
+	// Each crawl's pages by state (migration 0015), against a recount.
+	crows, err := st.ReadDB().Query(`SELECT coalesce(k.crawl_id, r.crawl_id), coalesce(k.state, r.state),
+		coalesce(k.n, 0), coalesce(r.n, 0)
+		FROM crawl_counts k FULL JOIN (SELECT crawl_id, state, count(*) AS n FROM pages WHERE crawl_id IS NOT NULL
+			GROUP BY crawl_id, state) r ON r.crawl_id = k.crawl_id AND r.state = k.state
+		WHERE coalesce(k.n, 0) <> coalesce(r.n, 0)`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for crows.Next() {
+		var crawl, kept, real int64
+		var state string
+		if err := crows.Scan(&crawl, &state, &kept, &real); err != nil {
+			t.Fatal(err)
+		}
+		t.Errorf("crawl %d, %s: crawl_counts = %d, recount = %d", crawl, state, kept, real)
+	}
+	crows.Close()
 	rows, err := st.ReadDB().Query(`SELECT id, n, c FROM (SELECT id,
 		coalesce((SELECT n FROM citations WHERE page_id = p.id), 0) AS n,
 		(SELECT count(DISTINCT from_id) FROM links WHERE to_id = p.id AND from_id <> p.id) AS c
@@ -138,6 +156,16 @@ func TestCountsFollowRandomWrites(t *testing.T) {
 	exec(t, st, `INSERT INTO hosts(origin) VALUES (?)`, host(0))
 	exec(t, st, `INSERT INTO pages(url, host_id, state, discovered_at) VALUES ('http://h0.test/', 1, 'queued', 0)`)
 	pageN, maxInlinks := 1, int64(0)
+	var crawls []any
+	for i := range 3 {
+		c, err := st.CreateCrawl(ctx, fmt.Sprint(i), []string{"http://h0.test/"}, "site", []byte(`{}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		crawls = append(crawls, c.ID)
+	}
+	crawls = append(crawls, nil)
+	crawlOf := func() any { return crawls[rng.IntN(len(crawls))] }
 	for round := range 3000 {
 		pages := column(t, st, `SELECT id FROM pages`)
 		hosts := column(t, st, `SELECT id FROM hosts`)
@@ -161,10 +189,14 @@ func TestCountsFollowRandomWrites(t *testing.T) {
 			exec(t, st, `DELETE FROM hosts WHERE id = ? AND NOT EXISTS (SELECT 1 FROM pages WHERE host_id = hosts.id)`, pick(hosts))
 		case 3, 4:
 			pageN++
-			exec(t, st, `INSERT INTO pages(url, host_id, state, discovered_at) VALUES (?, ?, ?, 0)`,
-				fmt.Sprintf("http://x.test/%d", pageN), pick(hosts), states[rng.IntN(len(states))])
+			exec(t, st, `INSERT INTO pages(url, host_id, state, discovered_at, crawl_id) VALUES (?, ?, ?, 0, ?)`,
+				fmt.Sprintf("http://x.test/%d", pageN), pick(hosts), states[rng.IntN(len(states))], crawlOf())
 		case 5:
-			exec(t, st, `UPDATE pages SET state = ? WHERE id = ?`, states[rng.IntN(len(states))], from)
+			if rng.IntN(2) == 0 {
+				exec(t, st, `UPDATE pages SET state = ? WHERE id = ?`, states[rng.IntN(len(states))], from)
+			} else { // a page taken over by another crawl, or by none (its crawl deleted)
+				exec(t, st, `UPDATE pages SET crawl_id = ?, state = ? WHERE id = ?`, crawlOf(), states[rng.IntN(len(states))], from)
+			}
 		case 6: // the same state again, and a column other than state
 			exec(t, st, `UPDATE pages SET state = state, title = 't' WHERE id = ?`, from)
 		case 7:

@@ -27,7 +27,9 @@ type Page struct {
 	Problems                                      []string
 	NoIndex, NoFollow, Cached                     bool
 	DiscoveredAt, FetchedAt, ChangedAt, RefreshAt int64
+	ConfirmedAt                                   int64 // the server last confirmed the stored response (304)
 	Inlinks, Outlinks                             int
+	Alternates                                    int // pages naming this one as their canonical URL
 }
 
 // Page returns one page by id, or ErrNotFound.
@@ -36,7 +38,7 @@ func (s *Store) Page(ctx context.Context, id int64) (Page, error) {
 	var n [16]sql.NullString
 	var dup, crawl sql.NullInt64
 	var status, depth sql.NullInt64
-	var size, fetched, changed, refresh sql.NullInt64
+	var size, fetched, changed, refresh, confirmed sql.NullInt64
 	var problems, dupURL, parentURL sql.NullString
 	err := s.read.QueryRowContext(ctx, `SELECT p.id, p.url, h.origin, p.state, p.reason, p.detail, p.status,
 		p.final_url, p.content_type, p.charset, p.lang, p.title, p.description, p.keywords, p.author, p.owner,
@@ -44,15 +46,16 @@ func (s *Store) Page(ctx context.Context, id int64) (Page, error) {
 		(SELECT url FROM pages d WHERE d.id = p.duplicate_of), p.depth,
 		(SELECT url FROM pages q WHERE q.id = p.parent_id), p.crawl_id, p.problems, p.noindex, p.nofollow,
 		p.hash IS NOT NULL AND EXISTS (SELECT 1 FROM blobs b WHERE b.hash = p.hash),
-		p.discovered_at, p.fetched_at, p.changed_at, p.refresh_at,
+		p.discovered_at, p.fetched_at, p.changed_at, p.refresh_at, p.confirmed_at,
 		coalesce((SELECT n FROM citations WHERE page_id = p.id), 0),
-		(SELECT count(*) FROM links WHERE from_id = p.id)
+		(SELECT count(*) FROM links WHERE from_id = p.id),
+		(SELECT count(*) FROM canonicals WHERE of_id = p.id)
 		FROM pages p JOIN hosts h ON h.id = p.host_id WHERE p.id = ?`, id).Scan(
 		&p.ID, &p.URL, &p.Host, &p.State, &n[0], &n[1], &status,
 		&n[2], &n[3], &n[4], &n[5], &n[6], &n[7], &n[8], &n[9], &n[10],
 		&n[11], &n[12], &n[13], &n[14], &n[15], &size, &dup,
 		&dupURL, &depth, &parentURL, &crawl, &problems, &p.NoIndex, &p.NoFollow,
-		&p.Cached, &p.DiscoveredAt, &fetched, &changed, &refresh, &p.Inlinks, &p.Outlinks)
+		&p.Cached, &p.DiscoveredAt, &fetched, &changed, &refresh, &confirmed, &p.Inlinks, &p.Outlinks, &p.Alternates)
 	if errors.Is(err, sql.ErrNoRows) {
 		return p, fmt.Errorf("page %d: %w", id, ErrNotFound)
 	}
@@ -65,7 +68,7 @@ func (s *Store) Page(ctx context.Context, id int64) (Page, error) {
 	p.Canonical, p.Hash, p.ETag, p.LastModified, p.Expires = n[11].String, n[12].String, n[13].String, n[14].String, n[15].String
 	p.Status, p.Depth, p.Size = int(status.Int64), int(depth.Int64), size.Int64
 	p.DuplicateOf, p.CrawlID = dup.Int64, crawl.Int64
-	p.FetchedAt, p.ChangedAt, p.RefreshAt = fetched.Int64, changed.Int64, refresh.Int64
+	p.FetchedAt, p.ChangedAt, p.RefreshAt, p.ConfirmedAt = fetched.Int64, changed.Int64, refresh.Int64, confirmed.Int64
 	p.Problems = strings.Fields(problems.String)
 	p.DuplicateURL, p.ParentURL = dupURL.String, parentURL.String
 	return p, nil
@@ -164,18 +167,24 @@ type CrawlPage struct {
 	Status, Depth int
 }
 
-// CrawlPages lists the pages a crawl visited or recorded (out of scope, non-HTML), with
-// why each failed or was skipped; state filters ("" for all). It returns the total too.
+// CrawlPages lists a crawl's pages (see CrawlCounts: those it visited last or found), with
+// why each failed or was skipped; state filters ("" for all). It returns their number too,
+// which is CrawlCounts' (of that state, or in all).
 func (s *Store) CrawlPages(ctx context.Context, crawlID int64, state string, offset, limit int) ([]CrawlPage, int, error) {
 	if limit <= 0 || limit > 1000 {
 		limit = 100
 	}
-	const from = ` FROM pages p WHERE (p.id IN (SELECT page_id FROM frontier WHERE crawl_id = ?1) OR p.crawl_id = ?1)
-		AND (?2 = '' OR p.state = ?2)`
-	var total int
-	if err := s.read.QueryRowContext(ctx, `SELECT count(*)`+from, crawlID, state).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("pages of crawl %d: %w", crawlID, err)
+	counts, err := s.CrawlCounts(ctx, crawlID)
+	if err != nil {
+		return nil, 0, err
 	}
+	var total int
+	for st, n := range counts {
+		if state == "" || st == state {
+			total += int(n)
+		}
+	}
+	const from = ` FROM pages p WHERE p.crawl_id = ?1 AND (?2 = '' OR p.state = ?2)`
 	rows, err := s.read.QueryContext(ctx, `SELECT p.id, p.url, coalesce(p.title,''), p.state, coalesce(p.reason,''),
 		coalesce(p.detail,''), coalesce(p.status,0), coalesce(p.depth,0)`+from+` ORDER BY p.depth, p.id LIMIT ?3 OFFSET ?4`,
 		crawlID, state, limit, offset)

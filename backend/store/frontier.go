@@ -32,6 +32,7 @@ type Target struct {
 	Follow   bool   // put it in the crawl's queue
 	Skip     string // when not followed: the reason recorded on a page seen for the first time
 	Resource bool   // a non-HTML resource: indexed by the anchor text and titles citing it
+	Sitemap  bool   // a sitemap: queued to be read for the URLs it lists
 	Depth    int
 	Hops     int
 	Priority int
@@ -58,6 +59,7 @@ type Lease struct {
 	Hash         string
 	RefreshAt    int64
 	NoFollow     bool // the page said nofollow when last fetched
+	Sitemap      bool // queued as a sitemap
 
 	// How the page was reached (Target's fields of the same names); Anchor only when the
 	// category waits for the page.
@@ -134,15 +136,14 @@ type opState struct {
 	tx     *Tx
 	pages  map[string]int64
 	hosts  map[string]int64
-	added  map[string]int // pages that entered the queue, per origin
-	crawl  int64          // the crawl whose frontier queued holds pages of
-	queued []int64        // pages now in the frontier
+	crawl  int64   // the crawl whose frontier queued holds pages of
+	queued []int64 // pages now in the frontier
 	// children are the elements the enqueued targets make: uvarint page id, category byte.
 	children []byte
 }
 
 func (s *Store) newOp(tx *Tx) *opState {
-	return &opState{s: s, tx: tx, pages: map[string]int64{}, hosts: map[string]int64{}, added: map[string]int{}}
+	return &opState{s: s, tx: tx, pages: map[string]int64{}, hosts: map[string]int64{}}
 }
 
 func (o *opState) done() { o.s.cacheAfterCommit(o.tx, o.pages, o.hosts, o.crawl, o.queued) }
@@ -263,7 +264,7 @@ func (o *opState) enqueue(ctx context.Context, crawlID, from int64, targets []Ta
 		}
 		if fr == nil {
 			if fr, err = o.tx.Stmt(ctx, `INSERT INTO frontier(crawl_id, page_id, depth, hops, priority, seq,
-				family, category, local_rules, anchor) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`); err != nil {
+				family, category, local_rules, anchor, sitemap) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`); err != nil {
 				return added, err
 			}
 		}
@@ -272,20 +273,19 @@ func (o *opState) enqueue(ctx context.Context, crawlID, from int64, targets []Ta
 			anchor = t.Anchor // the rules decide after the fetch and may read it
 		}
 		res, err := fr.ExecContext(ctx, crawlID, id, t.Depth, t.Hops, t.Priority, seq, t.Family, t.Category,
-			int64(t.Local), anchor)
+			int64(t.Local), anchor, t.Sitemap)
 		if err != nil {
 			return added, fmt.Errorf("queue %s: %w", t.URL, err)
 		}
 		o.crawl, o.queued = crawlID, append(o.queued, id)
 		if n, _ := res.RowsAffected(); n > 0 {
 			added++
-			o.added[t.Origin]++
 			if !created && state != StateFetched {
-				requeue, err := o.tx.Stmt(ctx, `UPDATE pages SET state=?, reason=NULL WHERE id=? AND state=?`)
+				requeue, err := o.tx.Stmt(ctx, `UPDATE pages SET state=?, reason=NULL, crawl_id=? WHERE id=? AND state=?`)
 				if err != nil {
 					return added, err
 				}
-				if _, err := requeue.ExecContext(ctx, StateQueued, id, StateSkipped); err != nil {
+				if _, err := requeue.ExecContext(ctx, StateQueued, crawlID, id, StateSkipped); err != nil {
 					return added, err
 				}
 			}
@@ -315,7 +315,7 @@ func (s *Store) Lease(ctx context.Context, crawlID int64, n int) ([]Lease, error
 			WHERE crawl_id = ?1 AND page_id IN (
 				SELECT page_id FROM frontier WHERE crawl_id = ?1 AND state = 0
 				ORDER BY priority DESC, depth, seq LIMIT ?2)
-			RETURNING page_id, depth, hops, priority, seq, family, category, local_rules, coalesce(anchor, '')`)
+			RETURNING page_id, depth, hops, priority, seq, family, category, local_rules, coalesce(anchor, ''), sitemap`)
 		if err != nil {
 			return nil, err
 		}
@@ -327,7 +327,7 @@ func (s *Store) Lease(ctx context.Context, crawlID int64, n int) ([]Lease, error
 			var l Lease
 			var local int64
 			if err := rows.Scan(&l.PageID, &l.Depth, &l.Hops, &l.Priority, &l.seq, &l.Family, &l.Category,
-				&local, &l.Anchor); err != nil {
+				&local, &l.Anchor, &l.Sitemap); err != nil {
 				rows.Close()
 				return nil, err
 			}

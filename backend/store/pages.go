@@ -25,10 +25,12 @@ type Result struct {
 	State     string // fetched | redirected | failed | skipped
 	Unchanged bool   // fetched, and the content is what is stored (304 or same hash)
 	Stored    bool   // visited from the store without a request: the page row is left as it is
-	Reason    string // closed code for redirected, failed and skipped
-	Detail    string
-	Status    int
-	FinalURL  string
+	// Status is the HTTP status of the response; 0 for a 304, which confirms the stored
+	// response (and its status) instead of replacing it.
+	Reason   string // closed code for redirected, failed and skipped
+	Detail   string
+	Status   int
+	FinalURL string
 
 	ContentType, Charset string
 	Size, WireBytes      int64
@@ -66,9 +68,8 @@ var countCrawl = map[string]string{
 
 // SaveOutcome tells the crawl what a saved result changed.
 type SaveOutcome struct {
-	Queued      int            // pages that entered the queue
-	QueuedHosts map[string]int // of which, per origin
-	DuplicateOf int64          // the page whose identical content this page has, or 0
+	Queued      int   // pages that entered the queue
+	DuplicateOf int64 // the page whose identical content this page has, or 0
 }
 
 // SaveResult commits one visit atomically: the page's row, its body in the object cache, its
@@ -81,14 +82,22 @@ func (s *Store) SaveResult(ctx context.Context, r *Result) (SaveOutcome, error) 
 		var err error
 		switch {
 		case r.Stored:
+			// Not even a request; the page belongs to the crawl that visited it last.
+			var st *sql.Stmt
+			if st, err = tx.Stmt(ctx, `UPDATE pages SET crawl_id=?1 WHERE id=?2 AND crawl_id IS NOT ?1`); err == nil {
+				_, err = st.ExecContext(ctx, r.CrawlID, r.PageID)
+			}
 		case r.State == StateFetched && !r.Unchanged:
 			out.DuplicateOf, err = s.saveContent(ctx, tx, r)
 		case r.State == StateFetched:
+			// The server confirmed what is stored: a 304 keeps the stored status and the time
+			// of the stored response; the same content again is a new response of it.
 			var st *sql.Stmt
-			if st, err = tx.Stmt(ctx, `UPDATE pages SET state=?, reason=NULL, detail=NULL, status=?,
-				fetched_at=?, refresh_at=?, etag=coalesce(nullif(?,''), etag),
-				last_modified=coalesce(nullif(?,''), last_modified) WHERE id=?`); err == nil {
-				_, err = st.ExecContext(ctx, StateFetched, r.Status, nowMs(), r.RefreshAt, r.ETag, r.LastModified, r.PageID)
+			if st, err = tx.Stmt(ctx, `UPDATE pages SET state=?1, reason=NULL, detail=NULL, crawl_id=?2,
+				status=coalesce(nullif(?3,0), status), fetched_at=CASE WHEN ?3 > 0 THEN ?4 ELSE fetched_at END,
+				confirmed_at=?4, refresh_at=?5, etag=coalesce(nullif(?6,''), etag),
+				last_modified=coalesce(nullif(?7,''), last_modified) WHERE id=?8`); err == nil {
+				_, err = st.ExecContext(ctx, StateFetched, r.CrawlID, r.Status, nowMs(), r.RefreshAt, r.ETag, r.LastModified, r.PageID)
 			}
 		default:
 			err = s.saveFailure(ctx, tx, r)
@@ -104,9 +113,13 @@ func (s *Store) SaveResult(ctx context.Context, r *Result) (SaveOutcome, error) 
 		if out.Queued, err = o.enqueue(ctx, r.CrawlID, r.PageID, r.Links, r.ReplaceLinks); err != nil {
 			return out, err
 		}
-		out.QueuedHosts = o.added
 		if r.Element != nil {
 			if err := saveElement(ctx, tx, r, o.children); err != nil {
+				return out, err
+			}
+		}
+		if r.State == StateFetched && !r.Unchanged && !r.Stored {
+			if err := o.setCanonical(ctx, r); err != nil {
 				return out, err
 			}
 		}
@@ -117,7 +130,7 @@ func (s *Store) SaveResult(ctx context.Context, r *Result) (SaveOutcome, error) 
 		if _, err := done.ExecContext(ctx, r.CrawlID, r.PageID); err != nil {
 			return out, err
 		}
-		if q := countCrawl[r.State]; q != "" {
+		if q := countCrawl[r.State]; q != "" && !r.Stored {
 			st, err := tx.Stmt(ctx, q)
 			if err != nil {
 				return out, err
@@ -191,15 +204,15 @@ func (s *Store) saveContent(ctx context.Context, tx *Tx, r *Result) (dupOf int64
 	st, err := tx.Stmt(ctx, `UPDATE pages SET state=?, reason=NULL, detail=NULL, status=?, final_url=NULL,
 		content_type=?, charset=?, lang=?, title=?, description=?, keywords=?, author=?, owner=?, canonical=?,
 		size=?, changed_at=CASE WHEN hash IS ? THEN changed_at ELSE ? END, hash=?, duplicate_of=?,
-		etag=?, last_modified=?, expires=?, problems=?, noindex=?, nofollow=?, fetched_at=?, refresh_at=?
-		WHERE id=?`)
+		etag=?, last_modified=?, expires=?, problems=?, noindex=?, nofollow=?, fetched_at=?, confirmed_at=?,
+		refresh_at=?, crawl_id=? WHERE id=?`)
 	if err != nil {
 		return 0, err
 	}
 	_, err = st.ExecContext(ctx, StateFetched, r.Status, r.ContentType, r.Charset, d.Lang, d.Title,
-		d.Description, d.Keywords, d.Author, d.Owner, d.Canonical, r.Size, r.Hash, now, r.Hash, dup,
-		r.ETag, r.LastModified, d.Expires, strings.Join(d.Problems, " "), d.NoIndex, d.NoFollow, now,
-		r.RefreshAt, r.PageID)
+		d.Description, d.Keywords, d.Author, d.Owner, nullIfEmpty(d.Canonical), r.Size, r.Hash, now, r.Hash, dup,
+		r.ETag, r.LastModified, d.Expires, strings.Join(d.Problems, " "), d.NoIndex, d.NoFollow, now, now,
+		r.RefreshAt, r.CrawlID, r.PageID)
 	if err != nil {
 		return 0, fmt.Errorf("page: %w", err)
 	}
@@ -237,19 +250,64 @@ func (s *Store) saveFailure(ctx context.Context, tx *Tx, r *Result) error {
 		final = r.FinalURL
 	}
 	st, err := tx.Stmt(ctx, `UPDATE pages SET state=?, reason=?, detail=nullif(?,''), status=nullif(?,0),
-		final_url=?, content_type=coalesce(nullif(?,''), content_type), fetched_at=?, refresh_at=?
+		final_url=?, content_type=coalesce(nullif(?,''), content_type), fetched_at=?, refresh_at=?, crawl_id=?
 		WHERE id=?`)
 	if err != nil {
 		return err
 	}
 	if _, err := st.ExecContext(ctx, r.State, r.Reason, r.Detail, r.Status, final, r.ContentType,
-		nowMs(), r.RefreshAt, r.PageID); err != nil {
+		nowMs(), r.RefreshAt, r.CrawlID, r.PageID); err != nil {
 		return fmt.Errorf("page: %w", err)
 	}
 	// A page that is gone leaves the index, a resource gets its row; one that failed for a
 	// while keeps its last copy (see IndexInputs).
 	s.logPage(r.PageID)
 	return nil
+}
+
+// setCanonical records which other page r's page names as its canonical URL (search
+// collapses it onto that page), or that it names none. The canonical page was among r's
+// links, so it has a row by now.
+func (o *opState) setCanonical(ctx context.Context, r *Result) error {
+	var of int64
+	if c := r.Doc; c != nil && c.Canonical != "" && c.Canonical != r.URL {
+		id, ok := o.pages[c.Canonical]
+		if !ok {
+			id, ok = o.s.ids.pages[c.Canonical]
+		}
+		if !ok {
+			sel, err := o.tx.Stmt(ctx, `SELECT id FROM pages WHERE url = ?`)
+			if err != nil {
+				return err
+			}
+			if err := sel.QueryRowContext(ctx, c.Canonical).Scan(&id); err != nil && !errors.Is(err, sql.ErrNoRows) {
+				return err
+			}
+		}
+		of = id
+	}
+	if of == 0 {
+		del, err := o.tx.Stmt(ctx, `DELETE FROM canonicals WHERE page_id = ?`)
+		if err != nil {
+			return err
+		}
+		_, err = del.ExecContext(ctx, r.PageID)
+		return err
+	}
+	ins, err := o.tx.Stmt(ctx, `INSERT INTO canonicals(page_id, of_id) VALUES (?, ?)
+		ON CONFLICT(page_id) DO UPDATE SET of_id = excluded.of_id`)
+	if err != nil {
+		return err
+	}
+	_, err = ins.ExecContext(ctx, r.PageID, of)
+	return err
+}
+
+func nullIfEmpty(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
 }
 
 // Link is a stored link of a page.

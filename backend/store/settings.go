@@ -16,11 +16,19 @@ type Settings struct {
 	PerHost         int    `json:"perHost"`         // default parallel requests per host
 	Agents          int    `json:"agents"`          // default parallel fetches
 	Theme           string `json:"theme"`           // system | light | dark
+	// MaxPerHost caps the pages a crawl run fetches from one host (a spider-trap guard).
+	MaxPerHost int `json:"maxPerHost"`
+	// MaxQueryVariants caps the URLs of one path that differ only in their query that a
+	// crawl run queues (faceted navigation, calendars).
+	MaxQueryVariants int `json:"maxQueryVariants"`
+	// MaxBody caps a document's body: a longer one is cut there and marked "truncated".
+	MaxBody int64 `json:"maxBody"`
 }
 
 // DefaultSettings are the settings of a new workspace.
 func DefaultSettings() Settings {
-	return Settings{DelayMs: 1000, PerHost: 2, Agents: 16, Theme: "system"}
+	return Settings{DelayMs: 1000, PerHost: 2, Agents: 16, Theme: "system",
+		MaxPerHost: 100_000, MaxQueryVariants: 200, MaxBody: 10 << 20}
 }
 
 const settingsKey = "settings"

@@ -213,7 +213,7 @@ func checkReadable(ctx context.Context, db *sql.DB) error {
 		return ErrTooNew
 	}
 	if ver < latestVersion() {
-		return fmt.Errorf("workspace needs an upgrade: open it once for writing (e.g. mundaneum status): %w", ErrNotWorkspace)
+		return fmt.Errorf("workspace was made by an older mundaneum and needs an upgrade, which reading does not do: open it once with a command that writes (crawl, serve, views save) or the window: %w", ErrNotWorkspace)
 	}
 	return nil
 }

@@ -29,22 +29,42 @@ func scanView(row interface{ Scan(...any) error }) (View, error) {
 	return v, err
 }
 
-// SaveView stores a view under name, replacing the query of an existing one (which keeps
-// its history of openings). The change is committed when SaveView returns.
-func (s *Store) SaveView(ctx context.Context, name, query string) (View, error) {
+// ErrExists is returned when a row that should be new exists already.
+var ErrExists = errors.New("exists already")
+
+// SaveView stores a view under name. A view of that name is replaced only when replace is
+// set (else ErrExists, wrapped with its query): its query changes and its baseline starts
+// again, as if it had never been opened. replaced says whether one was. The change is
+// committed when SaveView returns.
+func (s *Store) SaveView(ctx context.Context, name, query string, replace bool) (v View, replaced bool, err error) {
 	if s.writer == nil {
-		return View{}, fmt.Errorf("save view %q: %w", name, errReadOnly)
+		return View{}, false, fmt.Errorf("save view %q: %w", name, errReadOnly)
 	}
 	now := nowMs()
-	v, err := Get(ctx, s.writer, func(tx *Tx) (View, error) {
-		return scanView(tx.QueryRowContext(ctx, `INSERT INTO views(name, query, created_at, updated_at) VALUES (?, ?, ?, ?)
-			ON CONFLICT(name) DO UPDATE SET query = excluded.query, updated_at = excluded.updated_at
-			RETURNING `+viewColumns, name, query, now, now))
+	type saved struct {
+		v        View
+		replaced bool
+	}
+	r, err := Get(ctx, s.writer, func(tx *Tx) (saved, error) {
+		old, err := scanView(tx.QueryRowContext(ctx, `SELECT `+viewColumns+` FROM views WHERE name = ?`, name))
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			v, err := scanView(tx.QueryRowContext(ctx, `INSERT INTO views(name, query, created_at, updated_at)
+				VALUES (?, ?, ?, ?) RETURNING `+viewColumns, name, query, now, now))
+			return saved{v: v}, err
+		case err != nil:
+			return saved{}, err
+		case !replace:
+			return saved{}, fmt.Errorf("a view named %q %w (its query: %s)", name, ErrExists, old.Query)
+		}
+		v, err := scanView(tx.QueryRowContext(ctx, `UPDATE views SET query = ?, updated_at = ?, opened_at = NULL,
+			last_total = NULL WHERE id = ? RETURNING `+viewColumns, query, now, old.ID))
+		return saved{v: v, replaced: true}, err
 	})
 	if err != nil {
-		return View{}, fmt.Errorf("save view %q: %w", name, err)
+		return View{}, false, fmt.Errorf("save view %q: %w", name, err)
 	}
-	return v, s.writer.Flush(ctx)
+	return r.v, r.replaced, s.writer.Flush(ctx)
 }
 
 // Views lists the saved views by name.

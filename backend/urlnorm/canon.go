@@ -129,7 +129,9 @@ func canonPath(p string) string {
 }
 
 // canonQuery normalises a raw query: empty parameters dropped, percent-encoding
-// normalised, session-id parameters removed, parameters stably sorted by key.
+// normalised, session-id parameters removed, parameters sorted by key and then value,
+// repeated ones kept once. Faceted navigation adds, repeats and reorders parameters: none of
+// that makes a new URL.
 func canonQuery(q string) string {
 	if q == "" {
 		return ""
@@ -146,8 +148,13 @@ func canonQuery(q string) string {
 		}
 		kept = append(kept, part)
 	}
-	slices.SortStableFunc(kept, func(a, b string) int { return strings.Compare(paramKey(a), paramKey(b)) })
-	return strings.Join(kept, "&")
+	slices.SortFunc(kept, func(a, b string) int {
+		if c := strings.Compare(paramKey(a), paramKey(b)); c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	})
+	return strings.Join(slices.Compact(kept), "&")
 }
 
 func paramKey(p string) string {
@@ -158,7 +165,8 @@ func paramKey(p string) string {
 }
 
 // isSessionParam reports whether the (normalised) query parameter p is a session id:
-// PHPSESSID, JSESSIONID, ASPSESSIONID*, or sid with a value of 32 or more hex digits.
+// PHPSESSID, JSESSIONID, ASPSESSIONID*, sessionid, session_id, sessid, CFID, CFTOKEN,
+// zenid, osCsid, or sid or s with a value of 32 or more hex digits.
 func isSessionParam(p string) bool {
 	key, val, _ := strings.Cut(p, "=")
 	if len(key) > 64 {
@@ -166,9 +174,10 @@ func isSessionParam(p string) bool {
 	}
 	k := strings.ToLower(key)
 	switch {
-	case k == "phpsessid", k == "jsessionid", strings.HasPrefix(k, "aspsessionid"):
+	case k == "phpsessid", k == "jsessionid", strings.HasPrefix(k, "aspsessionid"), k == "sessionid",
+		k == "session_id", k == "sessid", k == "cfid", k == "cftoken", k == "zenid", k == "oscsid":
 		return true
-	case k == "sid":
+	case k == "sid", k == "s":
 		if len(val) < 32 {
 			return false
 		}

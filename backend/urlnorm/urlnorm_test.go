@@ -64,8 +64,10 @@ func TestNormalize(t *testing.T) {
 		{in: "http://a/b?#", want: "http://a/b"},
 		{in: "http://user:pass@a/", want: "http://a/"},
 		{in: "http://a:b@c@d/", want: "http://d/"},
-		// Query parameters: sorted stably by key, empty ones dropped.
-		{in: "http://a/b?b=2&a=1&a=0", want: "http://a/b?a=1&a=0&b=2"},
+		// Query parameters: sorted by key and value, repeated and empty ones dropped.
+		{in: "http://a/b?b=2&a=1&a=0", want: "http://a/b?a=0&a=1&b=2"},
+		{in: "http://a/b?color=red&size=m&color=red&color=blue", want: "http://a/b?color=blue&color=red&size=m"},
+		{in: "http://a/b?size=m&color=red", want: "http://a/b?color=red&size=m"},
 		{in: "http://a/?a=1&&b=2&", want: "http://a/?a=1&b=2"},
 		{in: "http://a/?c&b&a", want: "http://a/?a&b&c"},
 		{in: "http://a/?=x&=y&a", want: "http://a/?=x&=y&a"},
@@ -82,6 +84,9 @@ func TestNormalize(t *testing.T) {
 		{in: "http://a/?sid=12&q=1", want: "http://a/?q=1&sid=12"},
 		{in: "http://a/?sid=0123456789abcdef0123456789abcdeg", want: "http://a/?sid=0123456789abcdef0123456789abcdeg"},
 		{in: "http://a/?session=0123456789abcdef0123456789abcdef", want: "http://a/?session=0123456789abcdef0123456789abcdef"},
+		{in: "http://a/?sessionid=x7&SESSION_ID=1&sessid=2&CFID=3&cftoken=4&zenid=5&osCsid=6&p=1", want: "http://a/?p=1"},
+		{in: "http://a/?s=0123456789abcdef0123456789abcdef&q=1", want: "http://a/?q=1"},
+		{in: "http://a/?s=search+words", want: "http://a/?s=search+words"},
 		// Hosts: IDN, trailing dot, IPv4, IPv6, invalid.
 		{in: "http://bücher.de/", want: "http://xn--bcher-kva.de/"},
 		{in: "http://BÜCHER.de/", want: "http://xn--bcher-kva.de/"},

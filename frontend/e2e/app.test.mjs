@@ -265,10 +265,15 @@ test('opening the saved view tells what is new since it was last opened', async 
   assert.ok(fresh >= 10, `only ${fresh} new`);
   assert.equal(await page.getByRole('searchbox').inputValue(), 'catalogue');
   await awaitResults('catalogue', 10);
+  // Each new result is marked (issue 18: only a count said so).
+  const marks = await page.locator('li.result .new').count();
+  assert.ok(marks >= Math.min(fresh, 10), `${marks} results marked new of ${fresh}`);
   // Opened again, nothing is new.
   await view(/crawls/i);
   await savedViews().getByRole('link', { name: 'Catalogue' }).click();
   await page.getByText(/View Catalogue:\s*0 new since last opened/).waitFor();
+  await awaitResults('catalogue', 10);
+  assert.equal(await page.locator('li.result .new').count(), 0);
 });
 
 test('hostile titles, anchor text, bodies and URLs stay text', async () => {

@@ -133,7 +133,7 @@ describe('bound calls', () => {
     vi.mocked(App.Crawls).mockResolvedValueOnce(null as unknown as []);
     expect(await listCrawls()).toEqual([]);
     vi.mocked(App.Search).mockResolvedValueOnce({
-      query: 'q', total: 0, totalApprox: false, tookMs: 1, results: null as unknown as [],
+      query: 'q', total: 0, totalApprox: false, totalAtLeast: false, window: 0, tookMs: 1, results: null as unknown as [],
       facets: null as unknown as Record<string, never>, facetsApprox: false, note: '', didYouMean: '', corrected: false,
     });
     expect((await search('q')).results).toEqual([]);

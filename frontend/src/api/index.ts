@@ -70,6 +70,11 @@ async function call<T>(f: () => Promise<T>): Promise<T> {
   }
 }
 
+/** The values a new crawl starts from: the CLI's defaults with the workspace's settings. */
+export function crawlDefaults(): Promise<CrawlRequest> {
+  return call(() => App.CrawlDefaults());
+}
+
 /** Starts a crawl; progress then arrives as crawl:progress events. */
 export function startCrawl(req: CrawlRequest): Promise<Crawl> {
   return call(() => App.StartCrawl(req));
@@ -242,9 +247,12 @@ export async function views(): Promise<View[]> {
   return (await call(() => App.Views())) ?? [];
 }
 
-/** Saves a query under a name (replacing the query of a view with that name). */
-export function saveView(name: string, query: string): Promise<View> {
-  return call(() => App.SaveView(name, query));
+/**
+ * Saves a query under a name. A view of that name is replaced only with replace (its count of
+ * what is new starts again); without it, saving over one fails with code 'conflict'.
+ */
+export function saveView(name: string, query: string, replace = false): Promise<View> {
+  return call(() => App.SaveView(name, query, replace));
 }
 
 /** Deletes a saved view. */

@@ -11,7 +11,7 @@ type G = { runtime?: unknown };
 function result(url: string, title: string, over = {}) {
   return {
     pageId: 7, url, title, host: 'https://example.org', type: 'html', state: 'fetched', status: 200,
-    score: 1000, snippet: ['a ', 'b'], copies: 0, fetchedAt: '', ...over,
+    score: 1000, snippet: ['a ', 'b'], copies: 0, alternates: 0, reason: '', new: false, fetchedAt: '', ...over,
   };
 }
 

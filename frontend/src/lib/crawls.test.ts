@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Crawl } from '../api';
-import { buildCrawlRequest, canCancel, canPause, canResume, crawlLabel, mergeCrawls, parseSeeds, progress, upsertCrawl } from './crawls';
+import {
+  buildCrawlRequest, canCancel, canPause, canResume, crawlLabel, formDefaults, mergeCrawls, parseSeeds, progress, upsertCrawl,
+  validateCrawlForm,
+} from './crawls';
 
 function crawl(id: number, over: Partial<Crawl> = {}): Crawl {
   return {
@@ -12,12 +15,22 @@ function crawl(id: number, over: Partial<Crawl> = {}): Crawl {
     queued: 0,
     failed: 0,
     skipped: 0,
+    redirected: 0,
+    toVisit: 0,
+    visited: 0,
+    notDue: 0,
     bytes: 0,
     pagesPerSec: 0,
+    elapsedSeconds: 0,
+    done: -1,
+    etaSeconds: 0,
+    current: '',
+    maxPages: 0,
+    maxSeconds: 0,
     startedAt: '',
     finishedAt: '',
-    error: '',
     note: '',
+    error: '',
     searchable: 0,
     rules: '',
     ...over,
@@ -35,13 +48,23 @@ describe('parseSeeds', () => {
 });
 
 describe('progress', () => {
-  it('splits the bar by counters', () => {
-    const p = progress(crawl(1, { fetched: 50, failed: 10, skipped: 15, queued: 25 }));
-    expect(p).toEqual({ total: 100, fetched: 50, failed: 10, skipped: 15, percent: 75 });
+  it('never moves back while the queue grows: no share without a limit', () => {
+    // Issue 18: 7% -> 11% -> 10% -> 7% as the queue grew.
+    for (const [fetched, toVisit] of [[7, 93], [11, 89], [20, 180], [40, 500]]) {
+      const p = progress(crawl(1, { fetched, toVisit }));
+      expect(p.indeterminate).toBe(true);
+      expect(p.percent).toBeNull();
+    }
   });
-  it('is empty for a crawl that has seen nothing, full for a finished one', () => {
-    expect(progress(crawl(1)).percent).toBe(0);
+  it('shows the share of a limit, as the backend keeps it', () => {
+    const shares = [0.1, 0.25, 0.25, 0.6].map((done) => progress(crawl(1, { done, maxPages: 100 })).percent);
+    expect(shares).toEqual([10, 25, 25, 60]);
+  });
+  it('splits a finished crawl by how its pages ended', () => {
+    const p = progress(crawl(1, { state: 'done', fetched: 50, failed: 10, skipped: 15, redirected: 25 }));
+    expect(p).toEqual({ indeterminate: false, percent: 100, fetched: 75, failed: 10, skipped: 15 });
     expect(progress(crawl(1, { state: 'done' })).percent).toBe(100);
+    expect(progress(crawl(1, { state: 'paused' })).percent).toBe(0);
   });
 });
 
@@ -82,22 +105,37 @@ describe('upsertCrawl and mergeCrawls', () => {
   });
 });
 
-describe('buildCrawlRequest', () => {
+describe('buildCrawlRequest and validateCrawlForm', () => {
   const form = {
     seeds: ['https://a.org/'], scope: 'tree' as const, maxDepth: 3 as number | null, maxPages: 500 as number | null,
-    maxMinutes: null as number | null, agents: null as number | null, perHost: null as number | null,
-    delayMs: null as number | null, refresh: false,
+    maxMinutes: null as number | null, maxPerHost: null as number | null, maxQueryVariants: null as number | null,
+    sitemaps: false, agents: null as number | null, perHost: null as number | null, delayMs: null as number | null,
+    refresh: false,
   };
   it('leaves empty politeness to the workspace and empty limits off', () => {
     expect(buildCrawlRequest(form)).toEqual({
-      seeds: ['https://a.org/'], scope: 'tree', maxDepth: 3, maxPages: 500, maxSeconds: 0, agents: 0, perHost: 0,
-      delayMs: -1, refresh: false, rules: '',
+      seeds: ['https://a.org/'], scope: 'tree', maxDepth: 3, maxPages: 500, maxSeconds: 0, maxPerHost: 0, maxQueryVariants: 0,
+      sitemaps: false, agents: 0, perHost: 0, delayMs: -1, refresh: false, rules: '',
     });
   });
-  it('clamps and converts what is filled in', () => {
-    const r = buildCrawlRequest({ ...form, maxDepth: -4, maxPages: null, maxMinutes: 1.5, agents: 999, perHost: 3.7, delayMs: 0, refresh: true });
-    expect(r).toMatchObject({ maxDepth: 0, maxPages: 0, maxSeconds: 90, agents: 256, perHost: 3, delayMs: 0, refresh: true });
-    expect(buildCrawlRequest({ ...form, delayMs: undefined as unknown as null }).delayMs).toBe(-1);
+  it('takes the values WebKit refused with "Enter a valid value" (issue 18)', () => {
+    const f = { ...form, delayMs: 50, maxPages: 250, maxMinutes: 7 };
+    expect(validateCrawlForm(f)).toEqual({});
+    expect(buildCrawlRequest(f)).toMatchObject({ delayMs: 50, maxPages: 250, maxSeconds: 420 });
+    expect(buildCrawlRequest({ ...form, maxMinutes: 1.5 }).maxSeconds).toBe(90);
+  });
+  it('says what is wrong with a number, field by field', () => {
+    const errs = validateCrawlForm({ ...form, maxDepth: -4, maxPages: 2.5, agents: 999, perHost: 0, delayMs: Number.NaN });
+    expect(errs.maxDepth).toBe('Depth cannot be negative (0 means no limit).');
+    expect(errs.maxPages).toBe('Max pages must be a whole number.');
+    expect(errs.agents).toBe('Agents can be at most 256.');
+    expect(errs.perHost).toBe('Per host must be at least 1.');
+    expect(errs.delayMs).toBe('Delay must be a number.');
+  });
+  it('starts from the backend\'s defaults', () => {
+    const d = { seeds: [], scope: 'site', maxDepth: 0, maxPages: 0, maxSeconds: 0, maxPerHost: 100000, maxQueryVariants: 200,
+      sitemaps: false, agents: 16, perHost: 2, delayMs: 1000, refresh: false, rules: '' };
+    expect(formDefaults(d)).toMatchObject({ scope: 'site', maxDepth: null, maxPages: null, maxMinutes: null, delayMs: null });
   });
   it('labels a crawl by its seeds', () => {
     expect(crawlLabel(crawl(4, { seeds: ['https://a/', 'https://b/'] }))).toBe('https://a/ +1 more');

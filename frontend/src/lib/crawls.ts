@@ -9,17 +9,37 @@ export function handled(c: Crawl): number {
   return c.fetched + c.failed + c.skipped;
 }
 
-/** Progress figures for a crawl's bar: each part as a percentage of everything seen. */
-export function progress(c: Crawl): { total: number; fetched: number; failed: number; skipped: number; percent: number } {
-  const total = handled(c) + Math.max(0, c.queued);
-  if (total <= 0) return { total: 0, fetched: 0, failed: 0, skipped: 0, percent: finished.has(c.state) ? 100 : 0 };
+/**
+ * What a crawl's bar shows. While a crawl runs, only a limit (max pages, a time limit) says
+ * what the end is: then `percent` is the share of the run done, which never moves back;
+ * without one the bar is indeterminate (a growing queue says nothing of the end). A crawl
+ * that is not running shows how its pages ended: fetched, failed and skipped as shares of
+ * them.
+ */
+export function progress(c: Crawl): {
+  indeterminate: boolean;
+  percent: number | null;
+  fetched: number;
+  failed: number;
+  skipped: number;
+} {
+  const none = { fetched: 0, failed: 0, skipped: 0 };
+  if (c.state === 'running') {
+    if (typeof c.done === 'number' && c.done >= 0) {
+      const pct = Math.round(100 * Math.min(1, c.done));
+      return { indeterminate: false, percent: pct, ...none, fetched: pct };
+    }
+    return { indeterminate: true, percent: null, ...none };
+  }
+  const total = handled(c) + Math.max(0, c.redirected ?? 0);
+  if (total <= 0) return { indeterminate: false, percent: finished.has(c.state) ? 100 : 0, ...none };
   const pct = (n: number) => (100 * Math.max(0, n)) / total;
   return {
-    total,
-    fetched: pct(c.fetched),
+    indeterminate: false,
+    percent: Math.round(pct(handled(c) + Math.max(0, c.redirected ?? 0))),
+    fetched: pct(c.fetched + Math.max(0, c.redirected ?? 0)),
     failed: pct(c.failed),
     skipped: pct(c.skipped),
-    percent: Math.round(pct(handled(c))),
   };
 }
 
@@ -85,6 +105,9 @@ export interface CrawlFormValues {
   maxDepth: number | null;
   maxPages: number | null;
   maxMinutes: number | null;
+  maxPerHost: number | null;
+  maxQueryVariants: number | null;
+  sitemaps: boolean;
   agents: number | null;
   perHost: number | null;
   delayMs: number | null;
@@ -93,27 +116,90 @@ export interface CrawlFormValues {
   rules?: string;
 }
 
-function intIn(v: number | null, lo: number, hi: number, fallback: number): number {
-  if (v === null || typeof v !== 'number' || !Number.isFinite(v)) return fallback;
-  return Math.min(hi, Math.max(lo, Math.trunc(v)));
+/** A field of the crawl form: its label, what empty means, and its bounds. */
+interface FieldRule {
+  key: keyof CrawlFormValues;
+  label: string;
+  min: number;
+  max: number;
+  integer: boolean;
+}
+
+/** The bounds the backend checks too (crawl.Config.Validate), with the form's words. */
+const fieldRules: FieldRule[] = [
+  { key: 'maxDepth', label: 'Depth', min: 0, max: 1000, integer: true },
+  { key: 'maxPages', label: 'Max pages', min: 0, max: 100_000_000, integer: true },
+  { key: 'maxMinutes', label: 'Time limit', min: 0, max: 60 * 24 * 365, integer: false },
+  { key: 'maxPerHost', label: 'Pages per host', min: 1, max: 100_000_000, integer: true },
+  { key: 'maxQueryVariants', label: 'Query variants per path', min: 1, max: 1_000_000, integer: true },
+  { key: 'agents', label: 'Agents', min: 1, max: 256, integer: true },
+  { key: 'perHost', label: 'Per host', min: 1, max: 64, integer: true },
+  { key: 'delayMs', label: 'Delay', min: 0, max: 600_000, integer: true },
+];
+
+/**
+ * Checks the form's numbers and returns a message per field in error (empty when all are
+ * fine). Any whole number in range is fine: a 50 ms delay, 250 pages, a 7-minute limit.
+ */
+export function validateCrawlForm(f: CrawlFormValues): Partial<Record<keyof CrawlFormValues, string>> {
+  const errors: Partial<Record<keyof CrawlFormValues, string>> = {};
+  for (const r of fieldRules) {
+    const v = f[r.key] as number | null;
+    if (v === null) continue;
+    if (typeof v !== 'number' || !Number.isFinite(v)) {
+      errors[r.key] = `${r.label} must be a number.`;
+    } else if (r.integer && !Number.isInteger(v)) {
+      errors[r.key] = `${r.label} must be a whole number.`;
+    } else if (v < r.min) {
+      errors[r.key] = r.min === 0 ? `${r.label} cannot be negative (0 means no limit).` : `${r.label} must be at least ${r.min}.`;
+    } else if (v > r.max) {
+      errors[r.key] = `${r.label} can be at most ${r.max.toLocaleString('en')}.`;
+    }
+  }
+  return errors;
+}
+
+function orZero(v: number | null): number {
+  return v === null || !Number.isFinite(v) ? 0 : v;
 }
 
 /**
- * Turns the form into a request. Empty limits mean none (0); empty politeness fields mean
- * the workspace's defaults (0 for agents and per host, -1 for the delay).
+ * Turns a valid form into a request. Empty limits mean none (0); empty guards and
+ * politeness fields mean the workspace's settings (0, and -1 for the delay).
  */
 export function buildCrawlRequest(f: CrawlFormValues): CrawlRequest {
   return {
     seeds: f.seeds,
     scope: f.scope,
-    maxDepth: intIn(f.maxDepth, 0, 1000, 0),
-    maxPages: intIn(f.maxPages, 0, 100_000_000, 0),
-    maxSeconds: f.maxMinutes === null || !Number.isFinite(f.maxMinutes) ? 0 : Math.max(0, Math.round(f.maxMinutes * 60)),
-    agents: intIn(f.agents, 0, 256, 0),
-    perHost: intIn(f.perHost, 0, 64, 0),
-    delayMs: intIn(f.delayMs, 0, 3_600_000, -1),
+    maxDepth: orZero(f.maxDepth),
+    maxPages: orZero(f.maxPages),
+    maxSeconds: Math.round(orZero(f.maxMinutes) * 60),
+    maxPerHost: orZero(f.maxPerHost),
+    maxQueryVariants: orZero(f.maxQueryVariants),
+    sitemaps: f.sitemaps,
+    agents: orZero(f.agents),
+    perHost: orZero(f.perHost),
+    delayMs: f.delayMs === null || !Number.isFinite(f.delayMs) ? -1 : f.delayMs,
     refresh: f.refresh,
     rules: (f.rules ?? '').trim(),
+  };
+}
+
+/** The form's first values: the backend's defaults (CrawlDefaults); a limit of 0 is empty. */
+export function formDefaults(d: CrawlRequest): Omit<CrawlFormValues, 'seeds'> {
+  const limit = (v: number) => (v > 0 ? v : null);
+  return {
+    scope: (d.scope || 'site') as Scope,
+    maxDepth: limit(d.maxDepth),
+    maxPages: limit(d.maxPages),
+    maxMinutes: d.maxSeconds > 0 ? d.maxSeconds / 60 : null,
+    maxPerHost: null,
+    maxQueryVariants: null,
+    sitemaps: d.sitemaps,
+    agents: null,
+    perHost: null,
+    delayMs: null,
+    refresh: d.refresh,
   };
 }
 

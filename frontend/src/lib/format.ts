@@ -58,3 +58,14 @@ export function ms(n: number): string {
   if (!Number.isFinite(n) || n < 0) return '–';
   return n < 1000 ? `${rates.format(n)} ms` : `${rates.format(n / 1000)} s`;
 }
+
+/** Formats seconds as a clock duration ("45 s", "3 min 5 s", "2 h 10 min"). */
+export function duration(seconds: number): string {
+  if (!Number.isFinite(seconds) || seconds < 0) return '–';
+  const s = Math.round(seconds);
+  if (s < 60) return `${s} s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return s % 60 ? `${m} min ${s % 60} s` : `${m} min`;
+  const h = Math.floor(m / 60);
+  return m % 60 ? `${h} h ${m % 60} min` : `${h} h`;
+}

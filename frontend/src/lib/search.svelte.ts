@@ -166,9 +166,10 @@ export class SearchState {
     return Math.floor(this.offset / pageSize) + 1;
   }
 
-  /** The number of pages of results (at least 1). */
+  /** The number of pages of results (at least 1): as far as paging reaches (the ranked window). */
   get pages(): number {
-    const total = this.results?.total ?? 0;
+    const r = this.results;
+    const total = r ? (r.window > 0 ? Math.min(r.total, r.window) : r.total) : 0;
     return Math.max(1, Math.ceil(total / pageSize));
   }
 }

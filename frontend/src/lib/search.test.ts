@@ -13,10 +13,12 @@ function results(q: string, over: Partial<SearchResults> = {}): SearchResults {
     query: q,
     total: 2,
     totalApprox: false,
+    totalAtLeast: false,
+    window: 0,
     tookMs: 1.5,
     results: [0, 1].map((i) => ({
       pageId: i + 1, url: `https://example.org/${q}/${i}`, title: `${q} ${i}`, host: 'example.org', type: 'html',
-      state: 'fetched', status: 200, score: 1000 - i, snippet: ['', q], copies: 0, fetchedAt: '',
+      state: 'fetched', status: 200, score: 1000 - i, snippet: ['', q], copies: 0, alternates: 0, reason: '', new: false, fetchedAt: '',
     })),
     facets: {},
     facetsApprox: false,

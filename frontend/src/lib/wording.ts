@@ -12,6 +12,8 @@ const reasons: Record<string, string> = {
   nofollow: 'The citing page or link says nofollow',
   trap: 'Looks like a spider trap',
   'host-limit': 'The per-host page limit was reached',
+  'query-variants': 'The path’s budget of query variants was used up',
+  'not-sitemap': 'Queued as a sitemap, but it is none',
   'too-large': 'Too large to download',
   redirect: 'Redirects elsewhere',
   'too-many-redirects': 'Too many redirects',
@@ -39,6 +41,7 @@ const traps: Record<string, string> = {
   'repeated-segment': 'a path segment keeps repeating',
   'too-deep': 'the path is very deep',
   'too-many-params': 'too many query parameters',
+  calendar: 'a date far in the past or future (a calendar)',
 };
 
 /** Words for why a page failed or was skipped; status is its HTTP status (0 if none). */
@@ -65,6 +68,7 @@ const problems: Record<string, string> = {
   'unclosed-tag': 'A tag is missing its closing >',
   'bad-base': 'The <base> URL is unusable',
   'bad-link': 'A link target does not parse as a URL',
+  truncated: 'Longer than the body limit: only its beginning is kept and indexed',
 };
 
 /** Words for a problem found in a page's HTML. */
@@ -88,6 +92,7 @@ const kinds: Record<string, string> = {
   text: 'URL in text',
   redirect: 'redirect',
   seed: 'seed',
+  sitemap: 'listed in a sitemap',
 };
 
 /** Words for how a page links to another; rel is shown for link elements (stylesheet...). */

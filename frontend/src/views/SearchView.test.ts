@@ -20,10 +20,12 @@ function results(q: string, over: Partial<SearchResults> = {}): SearchResults {
     query: q,
     total: 3,
     totalApprox: false,
+    totalAtLeast: false,
+    window: 0,
     tookMs: 2.25,
     results: [0, 1, 2].map((i) => ({
       pageId: 10 + i, url: `https://example.org/${i}`, title: `Card ${i}`, host: 'example.org', type: 'html',
-      state: 'fetched', status: 200, score: 1000 - i, snippet: ['about ', q, ' and more'], copies: i === 1 ? 2 : 0, fetchedAt: '',
+      state: 'fetched', status: 200, score: 1000 - i, snippet: ['about ', q, ' and more'], copies: i === 1 ? 2 : 0, alternates: 0, reason: '', new: false, fetchedAt: '',
     })),
     facets: {
       host: [

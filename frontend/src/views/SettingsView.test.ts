@@ -20,7 +20,10 @@ import { indexStatus, openWorkspace, rebuildIndex, saveSettings, settings, works
 import { applyTheme } from '../lib/theme';
 import SettingsView from './SettingsView.svelte';
 
-const stored: Settings = { userAgentSuffix: '', from: '', delayMs: 1000, perHost: 2, agents: 16, theme: 'system' };
+const stored: Settings = {
+  userAgentSuffix: '', from: '', delayMs: 1000, perHost: 2, agents: 16, theme: 'system',
+  maxPerHost: 100000, maxQueryVariants: 200, maxBody: 10485760,
+};
 
 const current: IndexStatus = {
   searchable: 1200, waiting: 0, updating: 0, current: true, rebuilding: false, reason: '', phraseIndex: -1, error: '',
@@ -51,6 +54,7 @@ describe('SettingsView', () => {
     await waitFor(() => expect(saveSettings).toHaveBeenCalled());
     expect(vi.mocked(saveSettings).mock.calls[0][0]).toEqual({
       userAgentSuffix: '+https://me.example/bot', from: 'me@example.org', delayMs: 250, perHost: 2, agents: 16, theme: 'system',
+      maxPerHost: 100000, maxQueryVariants: 200, maxBody: 10485760,
     });
     await screen.findByText('Saved.');
   });

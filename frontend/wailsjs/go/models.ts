@@ -6,17 +6,27 @@ export namespace app {
 	    scope: string;
 	    state: string;
 	    fetched: number;
-	    queued: number;
 	    failed: number;
 	    skipped: number;
+	    redirected: number;
+	    queued: number;
+	    toVisit: number;
+	    visited: number;
+	    notDue: number;
 	    bytes: number;
 	    pagesPerSec: number;
+	    elapsedSeconds: number;
+	    done: number;
+	    etaSeconds: number;
+	    current: string;
+	    maxPages: number;
+	    maxSeconds: number;
 	    startedAt: string;
 	    finishedAt: string;
-	    error: string;
 	    note: string;
-	    searchable: number;
+	    error: string;
 	    rules: string;
+	    searchable: number;
 	}
 	export interface CrawlPage {
 	    id: number;
@@ -38,6 +48,9 @@ export namespace app {
 	    maxDepth: number;
 	    maxPages: number;
 	    maxSeconds: number;
+	    maxPerHost: number;
+	    maxQueryVariants: number;
+	    sitemaps: boolean;
 	    agents: number;
 	    perHost: number;
 	    delayMs: number;
@@ -85,6 +98,7 @@ export namespace app {
 	    host: string;
 	    state: string;
 	    reason: string;
+	    reasonText: string;
 	    detail: string;
 	    status: number;
 	    finalUrl: string;
@@ -97,6 +111,7 @@ export namespace app {
 	    author: string;
 	    owner: string;
 	    canonical: string;
+	    alternates: number;
 	    size: number;
 	    duplicateOf: number;
 	    duplicateUrl: string;
@@ -113,6 +128,7 @@ export namespace app {
 	    discoveredAt: string;
 	    fetchedAt: string;
 	    changedAt: string;
+	    confirmedAt: string;
 	    refreshAt: string;
 	    inlinks: number;
 	    outlinks: number;
@@ -135,7 +151,10 @@ export namespace app {
 	    score: number;
 	    snippet: string[];
 	    copies: number;
+	    alternates: number;
+	    reason: string;
 	    fetchedAt: string;
+	    new: boolean;
 	}
 	export interface RuleError {
 	    line: number;
@@ -177,6 +196,8 @@ export namespace app {
 	    query: string;
 	    total: number;
 	    totalApprox: boolean;
+	    totalAtLeast: boolean;
+	    window: number;
 	    tookMs: number;
 	    results: Result[];
 	    facets: Record<string, Array<FacetCount>>;
@@ -192,6 +213,9 @@ export namespace app {
 	    perHost: number;
 	    agents: number;
 	    theme: string;
+	    maxPerHost: number;
+	    maxQueryVariants: number;
+	    maxBody: number;
 	}
 	export interface Status {
 	    path: string;

@@ -9,6 +9,8 @@ export function CheckRules(arg1:string):Promise<app.RulesCheck>;
 
 export function ChooseWorkspace(arg1:boolean):Promise<string>;
 
+export function CrawlDefaults():Promise<app.CrawlRequest>;
+
 export function CrawlPages(arg1:number,arg2:string,arg3:number,arg4:number):Promise<app.CrawlPages>;
 
 export function Crawls():Promise<Array<app.Crawl>>;
@@ -43,7 +45,7 @@ export function ResumeCrawl(arg1:number):Promise<app.Crawl>;
 
 export function SaveSettings(arg1:app.Settings):Promise<app.Settings>;
 
-export function SaveView(arg1:string,arg2:string):Promise<app.View>;
+export function SaveView(arg1:string,arg2:string,arg3:boolean):Promise<app.View>;
 
 export function Search(arg1:app.SearchRequest):Promise<app.SearchResults>;
 

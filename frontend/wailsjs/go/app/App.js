@@ -14,6 +14,10 @@ export function ChooseWorkspace(arg1) {
   return window['go']['app']['App']['ChooseWorkspace'](arg1);
 }
 
+export function CrawlDefaults() {
+  return window['go']['app']['App']['CrawlDefaults']();
+}
+
 export function CrawlPages(arg1, arg2, arg3, arg4) {
   return window['go']['app']['App']['CrawlPages'](arg1, arg2, arg3, arg4);
 }
@@ -82,8 +86,8 @@ export function SaveSettings(arg1) {
   return window['go']['app']['App']['SaveSettings'](arg1);
 }
 
-export function SaveView(arg1, arg2) {
-  return window['go']['app']['App']['SaveView'](arg1, arg2);
+export function SaveView(arg1, arg2, arg3) {
+  return window['go']['app']['App']['SaveView'](arg1, arg2, arg3);
 }
 
 export function Search(arg1) {

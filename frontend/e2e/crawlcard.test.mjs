@@ -1,0 +1,170 @@
+// End to end, the crawl form and card (issue 18, items 14-17), in headless chromium on
+// `mundaneum serve` with a workspace of its own: a failed seed says what failed and why; the
+// form takes any sensible number and says what is wrong with the others, starting from the
+// backend's defaults; the bar never moves back and shows the URL being fetched; Cancel asks
+// first.
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import net from 'node:net';
+import path from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import { after, before, test } from 'node:test';
+import { apiClient, launchBrowser, shotDir, startApp, tempDir, until, watch } from './harness.mjs';
+
+let tmp, app, api, browser, page, seen, slow;
+
+/** A site of n pages, each linking to the next ten, answering slowly enough to watch. */
+function slowSite(n, delayMs) {
+  const server = http.createServer((req, res) => {
+    const m = req.url.match(/^\/p\/(\d+)$/);
+    if (req.url === '/robots.txt' || (req.url !== '/' && !m)) {
+      res.writeHead(404).end();
+      return;
+    }
+    const i = m ? Number(m[1]) : 0;
+    let links = '';
+    for (let j = i * 10 + 1; j <= i * 10 + 10 && j < n; j++) links += `<a href="/p/${j}">page ${j}</a> `;
+    setTimeout(() => {
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+      res.end(`<title>Slow page ${i}</title><p>patience number ${i}</p>${links}`);
+    }, delayMs);
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${server.address().port}/`, close: () => server.close() })),
+  );
+}
+
+/** A port nothing listens on. */
+function closedPort() {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const port = s.address().port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+before(async () => {
+  tmp = await tempDir('mundaneum-e2e-card-');
+  slow = await slowSite(400, 40);
+  app = await startApp(tmp.dir);
+  api = await apiClient(app);
+  browser = await launchBrowser(tmp.dir);
+  page = await browser.context.newPage();
+  page.setDefaultTimeout(10000);
+  seen = await watch(page);
+  await mkdir(shotDir, { recursive: true });
+  await page.goto(app.url);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: /crawls/i }).click();
+});
+
+after(async () => {
+  await browser?.close();
+  await app?.stop();
+  slow?.close();
+  await tmp?.cleanup();
+});
+
+const form = () => page.getByRole('form', { name: 'New crawl' });
+const field = (name) => form().getByRole('spinbutton', { name });
+
+async function startFromForm(seed, fill = {}) {
+  await form().getByRole('textbox', { name: /^seeds/i }).fill(seed);
+  for (const [name, value] of Object.entries(fill)) await field(new RegExp(name, 'i')).fill(value);
+  await form().getByRole('button', { name: /start crawl/i }).click();
+}
+
+function card(seed) {
+  return page.getByRole('listitem', { name: new RegExp(`^Crawl \\d+: ${seed.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}`) });
+}
+
+test('the form starts from the backend defaults and takes any sensible number', async () => {
+  const defaults = await api.call('CrawlDefaults');
+  assert.equal(defaults.maxPages, 0);
+  assert.equal(defaults.delayMs, 1000);
+  // Empty limits: none, as the CLI's; politeness placeholders: the workspace's settings.
+  assert.equal(await field(/max pages/i).inputValue(), '');
+  assert.equal(await field(/depth/i).inputValue(), '');
+  assert.equal(await field(/delay/i).getAttribute('placeholder'), '1000');
+  assert.equal(await field(/pages per host/i).getAttribute('placeholder'), String(defaults.maxPerHost));
+
+  // Clear messages instead of WebKit's "Enter a valid value".
+  await form().getByRole('textbox', { name: /^seeds/i }).fill(slow.url);
+  await field(/depth/i).fill('-2');
+  await field(/max pages/i).fill('2.5');
+  await form().getByRole('button', { name: /start crawl/i }).click();
+  const alert = form().getByRole('alert');
+  await alert.waitFor();
+  assert.match(await alert.textContent(), /Depth cannot be negative \(0 means no limit\)\. Max pages must be a whole number\./);
+  assert.equal((await api.call('Crawls')).length, 0, 'a crawl started from an invalid form');
+  await field(/depth/i).fill('');
+
+  // 50 ms, 250 pages, 7 minutes: all refused by the browser before, all fine now.
+  await startFromForm(slow.url, { 'delay': '50', 'max pages': '250', 'time limit': '7' });
+  const c = await until(async () => (await api.call('Crawls'))[0], { what: 'the crawl to start' });
+  assert.equal(c.maxPages, 250);
+  assert.equal(c.maxSeconds, 420);
+});
+
+test('the bar never moves back, shows the URL being fetched, and Cancel asks first', async () => {
+  const row = card(slow.url);
+  const bar = row.getByRole('progressbar');
+  const samples = [];
+  await until(
+    async () => {
+      const now = await bar.getAttribute('aria-valuenow', { timeout: 1000 }).catch(() => null);
+      if (now !== null) samples.push(Number(now));
+      const text = await row.textContent({ timeout: 1000 }).catch(() => '');
+      const m = text.match(/http:\/\/127\.0\.0\.1:\d+\/p\/\d+/);
+      // For the screenshot: the URL being fetched and some pages stored, at once.
+      return m && /[1-9][\d,]* fetched/.test(text) && samples.length >= 5 && samples.at(-1) > 0;
+    },
+    { timeout: 30000, what: 'a few progress samples and the URL being fetched' },
+  );
+  assert.ok(samples.every((v, i) => i === 0 || v >= samples[i - 1]), `progress went backwards: ${samples}`);
+  await page.screenshot({ path: path.join(shotDir, 'crawl-card.png') });
+
+  // Cancel asks; "Keep it" keeps the crawl running.
+  await row.getByRole('button', { name: 'Cancel…' }).click();
+  const confirm = row.getByRole('alertdialog', { name: 'Cancel this crawl?' });
+  await confirm.waitFor();
+  await confirm.getByRole('button', { name: 'Keep it' }).click();
+  assert.equal(await confirm.count(), 0);
+  assert.equal((await api.call('Crawls'))[0].state, 'running');
+  await row.getByRole('button', { name: 'Cancel…' }).click();
+  await row.getByRole('alertdialog').getByRole('button', { name: 'Cancel crawl' }).click();
+  await until(async () => (await api.call('Crawls'))[0].state === 'cancelled', { what: 'the crawl to be cancelled' });
+  await row.getByText(/^cancelled$/).waitFor();
+});
+
+test('a crawl without a limit has no percentage: its queue grows', async () => {
+  // The first test left a page and a time limit in the form: empty them.
+  await startFromForm(`${slow.url}p/1`, { 'delay': '0', 'max pages': '', 'time limit': '' });
+  const row = card(`${slow.url}p/1`);
+  const bar = row.getByRole('progressbar');
+  await row.getByText(/^running$/).waitFor();
+  assert.equal(await bar.getAttribute('aria-valuenow'), null);
+  assert.match(await bar.getAttribute('aria-valuetext'), /pages visited, [\d,]+ to visit/);
+  await row.getByRole('button', { name: 'Pause' }).click();
+  await row.getByText(/^paused$/).waitFor();
+});
+
+test('a failed seed says what failed and why, and no rate', async () => {
+  const port = await closedPort();
+  for (const [seed, why] of [
+    [`http://127.0.0.1:${port}/`, /connection refused/],
+    ['notaurl', /DNS name not found/],
+  ]) {
+    await startFromForm(seed, { 'delay': '0' });
+    const label = seed.includes('://') ? seed : `http://${seed}/`;
+    const row = card(label);
+    await row.getByText(/^failed$/).waitFor({ timeout: 20000 });
+    const text = await row.textContent();
+    assert.match(text, /no seed could be reached/);
+    assert.match(text, why);
+    assert.doesNotMatch(text, /pages\/s/, 'a failed crawl shows a rate');
+    assert.match(text, /Try again/);
+  }
+  await page.screenshot({ path: path.join(shotDir, 'crawl-failed.png') });
+  assert.deepEqual(seen.errors, []);
+});
