@@ -27,7 +27,7 @@ DIST := frontend/dist/index.html
 # Steps depend on each other's side effects (setup installs what the rest use): one at a time.
 .NOTPARALLEL:
 
-.PHONY: help setup build run test test-go lint test-frontend smoke bindings frontend clean bench bench-window relevance bench-search bench-graph check-build fuzz
+.PHONY: help setup build run test test-go lint test-frontend smoke bindings frontend clean bench bench-window relevance bench-search bench-graph check-build fuzz bench-library
 
 help: ## list the targets
 	@awk 'BEGIN { FS = ":.*## " } /^[a-z-]+:.*## / { printf "  make %-14s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
@@ -141,3 +141,10 @@ bench-search: ## search latency on a synthetic index (PAGES=100000 QUERIES=2000 
 bench-graph: ## path questions on a synthetic web of LINKS links (LINKS=1000000 PAIRS=300 CPUPROFILE=)
 	CGO_ENABLED=0 go run ./scripts/benchgraph -links "$(or $(LINKS),1000000)" -pairs "$(or $(PAIRS),300)" \
 		$(if $(CPUPROFILE),-cpuprofile "$(CPUPROFILE)")
+
+bench-library: build ## the library: import 100k bookmarks, search in it, open 10k postings in the window (BOOKMARKS=100000 QUERIES=2000 OPEN=10000)
+	@[[ -r /usr/share/dict/words ]] || { echo "bench-library: installing wamerican (the word list)"; \
+		apt-get install -y -qq wamerican >/dev/null || sudo apt-get install -y -qq wamerican; }
+	CGO_ENABLED=0 go run ./scripts/benchlibrary -bookmarks "$(or $(BOOKMARKS),100000)" -queries "$(or $(QUERIES),2000)" \
+		-open "$(or $(OPEN),10000)" -bin "$(BIN)"
+	cd frontend && node e2e/library-perf.mjs --db "$${TMPDIR:-/tmp}/mundaneum-benchlibrary/big-$(or $(OPEN),10000).mundaneum" --bin "$(CURDIR)/$(BIN)"

@@ -115,15 +115,29 @@ func (a *App) Crawls() ([]Crawl, error) {
 	return out, nil
 }
 
-// Search runs a query and returns one page of ranked results.
+// Search runs a query and returns one page of ranked results, and with the first page the
+// library's postings that match (libraryHits of them).
 func (a *App) Search(req SearchRequest) (SearchResults, error) {
-	res, err := a.ws().search.Search(context.Background(), search.Request{Query: req.Query, Limit: req.Limit,
+	ctx := context.Background()
+	w := a.ws()
+	res, err := w.search.Search(ctx, search.Request{Query: req.Query, Limit: req.Limit,
 		Offset: req.Offset, Facets: req.Facets})
 	if err != nil {
 		return SearchResults{}, apiError(err)
 	}
-	return searchDTO(res), nil
+	out := searchDTO(res)
+	if req.Offset == 0 {
+		lib, err := w.search.Library(ctx, search.LibraryRequest{Query: req.Query, Limit: libraryHits})
+		if err != nil {
+			return SearchResults{}, apiError(err)
+		}
+		out.Library = libHitsDTO(lib)
+	}
+	return out, nil
 }
+
+// libraryHits is how many library postings a search shows above the pages.
+const libraryHits = 5
 
 // Status returns the workspace's counts.
 func (a *App) Status() (Status, error) {

@@ -39,7 +39,7 @@ func searchDTO(r search.Results) SearchResults {
 	out := SearchResults{Query: r.Query, Total: r.Total, TotalApprox: r.TotalApprox, TotalAtLeast: r.TotalAtLeast, Window: r.Window,
 		TookMs: float64(r.Took.Microseconds()) / 1000, Results: make([]Result, 0, len(r.Results)),
 		Facets: map[string][]FacetCount{}, FacetsApprox: r.FacetsApprox, Note: r.Note,
-		DidYouMean: r.DidYouMean, Corrected: r.Corrected}
+		DidYouMean: r.DidYouMean, Corrected: r.Corrected, Library: LibSearchResults{Hits: []LibHit{}}}
 	for _, h := range r.Results {
 		out.Results = append(out.Results, Result{PageID: h.PageID, URL: h.URL, Title: h.Title, Host: h.Host,
 			Type: h.Type, State: h.State, Status: h.Status, Score: h.Score, Snippet: nonNil(h.Snippet),

@@ -80,6 +80,8 @@ type SearchResults struct {
 	Note         string                  `json:"note"`
 	DidYouMean   string                  `json:"didYouMean"`
 	Corrected    bool                    `json:"corrected"` // the results are for DidYouMean
+	// Library holds the library's postings that match (with the first page only).
+	Library LibSearchResults `json:"library"`
 }
 
 // FacetCount is one value of a facet ("host", "type", "crawl", "status") and the query

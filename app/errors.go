@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"mundaneum/backend/crawl"
+	"mundaneum/backend/library"
 	"mundaneum/backend/search"
 	"mundaneum/backend/store"
 )
@@ -15,6 +16,7 @@ const (
 	CodeNotFound    = "not-found"   // the thing asked for does not exist
 	CodeConflict    = "conflict"    // the state forbids it now (e.g. already running)
 	CodeUnavailable = "unavailable" // this front door cannot do it (e.g. file dialogs in a browser)
+	CodeForbidden   = "forbidden"   // a password is needed, or the one given is wrong
 	CodeInternal    = "internal"    // anything else
 )
 
@@ -39,8 +41,14 @@ func apiError(err error) error {
 	switch {
 	case errors.Is(err, crawl.ErrConfig):
 		code = CodeInvalid
-	case errors.Is(err, search.ErrBadView):
+	case errors.Is(err, search.ErrBadView), errors.Is(err, library.ErrInvalid):
 		code = CodeInvalid
+	case errors.Is(err, library.ErrPassword):
+		code = CodeForbidden
+	case errors.Is(err, library.ErrConflict):
+		code = CodeConflict
+	case errors.Is(err, library.ErrNotFound):
+		code = CodeNotFound
 	case errors.Is(err, store.ErrNotFound), errors.Is(err, search.ErrNoView):
 		code = CodeNotFound
 	case errors.Is(err, crawl.ErrRunning), errors.Is(err, crawl.ErrNotRunning), errors.Is(err, search.ErrViewExists):

@@ -86,6 +86,7 @@ func Main(args []string, stdout, stderr io.Writer, desktop Desktop) int {
 	root.AddCommand(e.reindexCmd())
 	root.AddCommand(e.rulesCmd(), e.pathCmd(), e.linksCmd(), e.treeCmd(), e.orphansCmd())
 	root.AddCommand(e.pageCmd(), e.pagesCmd())
+	root.AddCommand(e.libraryCmd())
 	root.Args = func(cmd *cobra.Command, args []string) error {
 		if len(args) == 0 {
 			return nil

@@ -51,7 +51,11 @@ Which pages
                        unclosed-tag, bad-base, bad-link, truncated (cut at --max-body), or any
   lang:en              by the language the page declares
   crawl:3              pages of crawl 3
-  folder:NAME          (the library does not exist yet)
+  folder:/Computing/Go pages the library's pointers under that library point at
+  tag:go               pages the library's pointers tagged go point at
+
+The library's own postings that match (titles, URLs, notes, tags, report text) are
+listed first, apart from the pages ('mundaneum library search' searches only them).
 
 Any input is a query: what cannot be read as an operator is read as words, with a note.
 A word may start with "-" without quoting or "--": mundaneum search -library otlet.
@@ -103,6 +107,8 @@ type searchJSON struct {
 	// Index says how far behind the search index was, when it was (another process is
 	// crawling): the results come from the pages indexed so far.
 	Index *indexJSON `json:"index,omitempty"`
+	// Library holds the library's postings that match (with the first page only).
+	Library []libraryHitJSON `json:"library,omitempty"`
 }
 
 type resultJSON struct {
@@ -139,9 +145,16 @@ func (e *env) search(ctx context.Context, r search.Request) error {
 	if p.Missing {
 		return fmt.Errorf("%w: it is built when the workspace is opened for writing (another process has it open now)", index.ErrNoIndex)
 	}
-	res, err := search.New(w.idx.SearchDB()).Search(ctx, r)
+	s := search.New(w.idx.SearchDB())
+	res, err := s.Search(ctx, r)
 	if err != nil {
 		return err
+	}
+	var lib search.LibraryResults
+	if r.Offset == 0 {
+		if lib, err = s.Library(ctx, search.LibraryRequest{Query: r.Query, Limit: libraryHits}); err != nil {
+			return err
+		}
 	}
 	if e.json {
 		out := toJSON(res)
@@ -149,15 +162,30 @@ func (e *env) search(ctx context.Context, r search.Request) error {
 			ij := toIndexJSON(p)
 			out.Index = &ij
 		}
+		if len(lib.Hits) > 0 {
+			out.Library = libraryHitsJSON(lib)
+		}
 		return e.printJSON(out)
 	}
 	if !p.Current() {
 		// Another process is crawling: say how much of the workspace this searched.
 		fmt.Fprintf(e.stderr, "note: the search index is catching up: %s\n", p)
 	}
+	if len(lib.Hits) > 0 {
+		more := ""
+		if lib.Total > len(lib.Hits) {
+			more = fmt.Sprintf(" (%d of %d: mundaneum library search)", len(lib.Hits), lib.Total)
+		}
+		fmt.Fprintf(e.stdout, "In your library%s:\n", more)
+		e.printLibraryHits(lib, false)
+		fmt.Fprintln(e.stdout)
+	}
 	printResults(e.stdout, res, r, isTerminal(e.stdout))
 	return nil
 }
+
+// libraryHits is how many of the library's postings a search shows above the pages.
+const libraryHits = 5
 
 func toJSON(res search.Results) searchJSON {
 	out := searchJSON{Query: res.Query, Total: res.Total, TotalApprox: res.TotalApprox, TotalAtLeast: res.TotalAtLeast, Window: res.Window,

@@ -236,6 +236,8 @@ func httpError(err error) (int, string, string) {
 			return http.StatusNotFound, ae.Code, ae.Message
 		case app.CodeConflict:
 			return http.StatusConflict, ae.Code, ae.Message
+		case app.CodeForbidden:
+			return http.StatusForbidden, ae.Code, ae.Message
 		}
 		return http.StatusInternalServerError, ae.Code, ae.Message
 	}

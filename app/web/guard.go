@@ -20,8 +20,9 @@ const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 
 	"img-src 'self' data:; font-src 'self' data:; connect-src 'self'; object-src 'none'; frame-src 'none'; " +
 	"worker-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
-// maxBody caps an API request body.
-const maxBody = 1 << 20
+// maxBody caps an API request body: room for the largest library import (a 64 MiB file of
+// bookmarks, as a JSON string with its quotes escaped).
+var maxBody int64 = 96 << 20
 
 // tokenHeader carries the per-process token on API calls.
 const tokenHeader = "X-Mundaneum-Token"

@@ -281,8 +281,10 @@ func TestCalls(t *testing.T) {
 }
 
 func TestBodyCapped(t *testing.T) {
+	defer func(m int64) { maxBody = m }(maxBody)
+	maxBody = 1 << 20 // the mechanism, without sending a hundred megabytes
 	srv, base := start(t)
-	big := `["` + strings.Repeat("a", maxBody) + `", null]`
+	big := `["` + strings.Repeat("a", int(maxBody)) + `", null]`
 	res, body := do(t, srv, base, req{path: "/api/Calc.Pair", body: big})
 	if res.StatusCode != http.StatusRequestEntityTooLarge {
 		t.Fatalf("status %d: %.200s", res.StatusCode, body)

@@ -119,3 +119,8 @@ func Text(text, title string) string {
 	b.WriteString(`</pre></body></html>`)
 	return b.String()
 }
+
+// Fragment returns untrusted HTML as a fragment the policy allows (no document around it,
+// links absolute http(s) only): for pages Mundaneum writes itself, such as a library's
+// static export, which carry their own Content-Security-Policy.
+func Fragment(body []byte) string { return string(policy.SanitizeBytes(body)) }

@@ -458,6 +458,8 @@ func (c *compiler) filter(f *Filter) string {
 		id, _ := strconv.ParseInt(v, 10, 64)
 		c.bind(id)
 		return `p.crawl_id = ?`
+	case "libpath", "tag":
+		return c.libraryFilter(f)
 	}
 	return "0"
 }

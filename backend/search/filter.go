@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"golang.org/x/net/idna"
+
+	vlib "mundaneum/backend/library"
 )
 
 // family is a type family: the media types and file extensions that make it up.
@@ -177,8 +179,16 @@ func filter(name, v string, n *notes) Node {
 		}
 		return bad("it takes a crawl number")
 	case "folder":
-		n.add("folder: searches the library, which does not exist yet: left it out")
-		return nil
+		if _, err := vlib.ParsePath(v); err != nil || v == "" {
+			return bad("it takes a library's path like /Computing/Go")
+		}
+		return &Filter{Field: name, Value: v}
+	case "tag":
+		t := strings.Join(strings.Fields(v), " ")
+		if t == "" || len([]rune(t)) > vlib.MaxTag || strings.ContainsRune(t, ',') {
+			return bad("it takes a tag of the library")
+		}
+		return &Filter{Field: name, Value: t}
 	case "problem":
 		if !reProblem.MatchString(lv) {
 			return bad("it takes a problem found in a page, like no-title, bad-link or truncated, or any")

@@ -49,7 +49,7 @@ var fieldNames = map[string]string{
 	"inlinks": "inlinks", "linkto": "linkto",
 	"before": "before", "after": "after",
 	"status": "status", "is": "is",
-	"lang": "lang", "crawl": "crawl", "folder": "folder",
+	"lang": "lang", "crawl": "crawl", "folder": "folder", "tag": "tag",
 	"problem": "problem", "problems": "problem",
 }
 

@@ -76,8 +76,11 @@ var parseCases = []struct{ q, want, note string }{
 	{`title:/^the (a|b) c/ x`, `AND(title:/^the (a|b) c/ x)`, ""},
 	{`-url:/x/`, `NOT(url:/x/)`, ""},
 	{"site:\"a.test\"", `site:"a.test"`, ""},
+	{"folder:/Computing/Go otlet", `AND(folder:"/Computing/Go" otlet)`, ""},
+	{`folder:"/A b/C" tag:go`, `AND(folder:"/A b/C" tag:"go")`, ""},
 	// repaired input
-	{"folder:research otlet", "otlet", "library"},
+	{"folder:#x otlet", "otlet", "library's path"},
+	{"tag:a,b otlet", "otlet", "tag of the library"},
 	{"before:yesterday otlet", "otlet", "YYYY"},
 	{"status:teapot", "", "HTTP status"},
 	{"is:cool", "", "broken, redirect"},

@@ -163,6 +163,9 @@ func (s *Searcher) run(ctx context.Context, root Node, r Request, n *notes) (Res
 	if root == nil {
 		return res, nil
 	}
+	if err := resolveFolders(ctx, s.db, root, n); err != nil {
+		return res, err
+	}
 	pl, err := s.compile(ctx, root, n)
 	if err != nil {
 		return res, err

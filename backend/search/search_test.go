@@ -59,6 +59,7 @@ func urls(res Results) []string {
 // words ranked, the others filtering): the matches must be the same.
 func TestQueryLanguage(t *testing.T) {
 	st := workspace(t, library)
+	shelve(t, st.Store)
 	for _, budget := range []int{DefaultWeights.RankBudget, 0, 3} {
 		w := DefaultWeights
 		w.RankBudget = budget
@@ -118,7 +119,14 @@ func testQueryLanguage(t *testing.T, s *Searcher) {
 		{q: `classification -url:/\.pdf$/ -site:b.test`, want: []string{"a.test/cards", "a.test/near"}},
 		{q: `brussels OR url:/\.pdf$/`, want: []string{"c.test/report.pdf", "www.b.test/"}},
 		{q: "brussels OR site:c.test", want: []string{"c.test/report.pdf", "www.b.test/"}},
-		{q: "folder:research otlet", want: []string{"a.test/", "a.test/otlet"}, note: "library"},
+		{q: "folder:/Research otlet", want: []string{"a.test/otlet"}},
+		{q: "folder:/Research brussels", want: []string{"www.b.test/"}},
+		{q: "folder:/Research/Belgium", want: []string{"www.b.test/"}},
+		{q: "folder:#2", want: []string{"a.test/otlet", "www.b.test/"}},
+		{q: "tag:People", want: []string{"a.test/otlet"}},
+		{q: "otlet -tag:people", want: []string{"a.test/"}},
+		{q: "otlet OR tag:places", want: []string{"a.test/", "a.test/otlet", "www.b.test/"}},
+		{q: "folder:/Nowhere otlet", want: nil, note: "not a library"},
 		{q: "foo:otlet", want: nil, note: "no field foo"},
 		{q: `"unclosed otlet`, want: nil, note: "quote"},
 		{q: `(otlet OR brussels`, want: []string{"a.test/", "a.test/otlet", "www.b.test/"}, note: "parenthesis"},

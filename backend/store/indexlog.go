@@ -11,7 +11,7 @@ import (
 )
 
 // The full-text index is a stage of its own (backend/index) with its own file and writer.
-// The store tells it what changed through index_log (migration 0016): every operation that
+// The store tells it what changed through index_log (migration 0017): every operation that
 // changes what a page's index row would hold notes the page; the notes of a batch are
 // written last in its transaction, one per page, so a kill loses the changes and their
 // notes together or neither. The index reads the log behind the crawl, rebuilds the rows
@@ -132,7 +132,7 @@ func (s *Store) TrimIndexLog(ctx context.Context, before int64) error {
 	})
 }
 
-// WorkspaceID is the workspace's identity (migration 0016), which its index records.
+// WorkspaceID is the workspace's identity (migration 0017), which its index records.
 func (s *Store) WorkspaceID(ctx context.Context) (string, error) {
 	var v string
 	if err := s.read.QueryRowContext(ctx, `SELECT value FROM settings WHERE key = 'workspace'`).Scan(&v); err != nil {

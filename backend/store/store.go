@@ -51,6 +51,11 @@ type Options struct {
 	// ReadOnly opens without taking the writer lock: for search and status while another
 	// process crawls. Writes fail.
 	ReadOnly bool
+	// Shared opens beside the process that owns the workspace (the window, serve or a
+	// crawl), for short writes through Update that wait their turn (see shared.go). The
+	// store has no Writer: crawling and index work need the workspace to themselves. A
+	// shared open of a workspace nobody owns upgrades its schema first.
+	Shared bool
 	// BatchSize and BatchDelay bound one writer transaction (defaults 4096 ops, 1 s).
 	BatchSize  int
 	BatchDelay time.Duration
@@ -61,7 +66,8 @@ type Store struct {
 	path   string
 	lock   *flock.Flock
 	read   *sql.DB
-	writer *Writer // nil when read-only
+	writer *Writer // nil when read-only or shared
+	short  *Writer // the short writes of a shared store (see Update)
 	ids    ids     // writer-goroutine-only caches
 	closed sync.Once
 	err    error    // of Close
@@ -95,7 +101,11 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 	}
 	s := &Store{path: path, ids: ids{pages: map[string]int64{}, hosts: map[string]int64{}},
 		log: indexLog{pages: map[int64]bool{}}}
-	if !opt.ReadOnly {
+	if opt.Shared && !opt.ReadOnly {
+		if err := s.openShared(ctx); err != nil {
+			return nil, err
+		}
+	} else if !opt.ReadOnly {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			return nil, fmt.Errorf("create workspace directory: %w", err)
 		}
@@ -120,6 +130,7 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 			return nil, err
 		}
 		s.writer = newWriter(wdb, opt.BatchSize, opt.BatchDelay, s.writeLog, s.resetLog)
+		s.writer.gate = ownerTurn(path)
 	} else if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("open workspace: %w", err)
 	}
@@ -130,9 +141,9 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 	}
 	rdb.SetMaxOpenConns(8)
 	s.read = rdb
-	if opt.ReadOnly {
+	if opt.ReadOnly || s.short != nil {
 		if err := checkReadable(ctx, rdb); err != nil {
-			rdb.Close()
+			s.Close()
 			return nil, err
 		}
 	}
@@ -325,8 +336,10 @@ func (s *Store) Writer() *Writer { return s.writer }
 func (s *Store) Close() error {
 	s.closed.Do(func() {
 		var errs []error
-		if s.writer != nil {
-			errs = append(errs, s.writer.Close())
+		for _, w := range []*Writer{s.writer, s.short} {
+			if w != nil {
+				errs = append(errs, w.Close())
+			}
 		}
 		if s.read != nil {
 			errs = append(errs, s.read.Close())

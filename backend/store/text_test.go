@@ -37,7 +37,7 @@ func TestPackText(t *testing.T) {
 }
 
 // TestMigrationMovesTextOut fills a workspace at schema 8 (the index inside it) and checks
-// that migration 0016 keeps every page's text, once, and drops the index.
+// that migration 0017 keeps every page's text, once, and drops the index.
 func TestMigrationMovesTextOut(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "w.mundaneum")

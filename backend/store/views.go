@@ -35,36 +35,30 @@ var ErrExists = errors.New("exists already")
 // SaveView stores a view under name. A view of that name is replaced only when replace is
 // set (else ErrExists, wrapped with its query): its query changes and its baseline starts
 // again, as if it had never been opened. replaced says whether one was. The change is
-// committed when SaveView returns.
+// committed when SaveView returns; beside the workspace's owner it waits its turn.
 func (s *Store) SaveView(ctx context.Context, name, query string, replace bool) (v View, replaced bool, err error) {
-	if s.writer == nil {
-		return View{}, false, fmt.Errorf("save view %q: %w", name, errReadOnly)
-	}
 	now := nowMs()
-	type saved struct {
-		v        View
-		replaced bool
-	}
-	r, err := Get(ctx, s.writer, func(tx *Tx) (saved, error) {
+	err = s.Update(ctx, func(tx *Tx) error {
 		old, err := scanView(tx.QueryRowContext(ctx, `SELECT `+viewColumns+` FROM views WHERE name = ?`, name))
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
-			v, err := scanView(tx.QueryRowContext(ctx, `INSERT INTO views(name, query, created_at, updated_at)
+			v, err = scanView(tx.QueryRowContext(ctx, `INSERT INTO views(name, query, created_at, updated_at)
 				VALUES (?, ?, ?, ?) RETURNING `+viewColumns, name, query, now, now))
-			return saved{v: v}, err
+			return err
 		case err != nil:
-			return saved{}, err
+			return err
 		case !replace:
-			return saved{}, fmt.Errorf("a view named %q %w (its query: %s)", name, ErrExists, old.Query)
+			return fmt.Errorf("a view named %q %w (its query: %s)", name, ErrExists, old.Query)
 		}
-		v, err := scanView(tx.QueryRowContext(ctx, `UPDATE views SET query = ?, updated_at = ?, opened_at = NULL,
+		v, err = scanView(tx.QueryRowContext(ctx, `UPDATE views SET query = ?, updated_at = ?, opened_at = NULL,
 			last_total = NULL WHERE id = ? RETURNING `+viewColumns, query, now, old.ID))
-		return saved{v: v, replaced: true}, err
+		replaced = err == nil
+		return err
 	})
 	if err != nil {
 		return View{}, false, fmt.Errorf("save view %q: %w", name, err)
 	}
-	return r.v, r.replaced, s.writer.Flush(ctx)
+	return v, replaced, nil
 }
 
 // Views lists the saved views by name.
@@ -99,15 +93,14 @@ func (s *Store) ViewNamed(ctx context.Context, name string) (View, error) {
 
 // DeleteView removes the view called name, or returns ErrNotFound.
 func (s *Store) DeleteView(ctx context.Context, name string) error {
-	if s.writer == nil {
-		return fmt.Errorf("delete view %q: %w", name, errReadOnly)
-	}
-	n, err := Get(ctx, s.writer, func(tx *Tx) (int64, error) {
+	var n int64
+	err := s.Update(ctx, func(tx *Tx) error {
 		res, err := tx.ExecContext(ctx, `DELETE FROM views WHERE name = ?`, name)
 		if err != nil {
-			return 0, err
+			return err
 		}
-		return res.RowsAffected()
+		n, err = res.RowsAffected()
+		return err
 	})
 	if err != nil {
 		return fmt.Errorf("delete view %q: %w", name, err)
@@ -115,20 +108,17 @@ func (s *Store) DeleteView(ctx context.Context, name string) error {
 	if n == 0 {
 		return fmt.Errorf("view %q: %w", name, ErrNotFound)
 	}
-	return s.writer.Flush(ctx)
+	return nil
 }
 
 // MarkViewOpened records that a view was opened at time at (unix ms) and found total results.
 func (s *Store) MarkViewOpened(ctx context.Context, id, at int64, total int) error {
-	if s.writer == nil {
-		return fmt.Errorf("mark view %d opened: %w", id, errReadOnly)
-	}
-	err := s.writer.Do(ctx, func(tx *Tx) error {
+	err := s.Update(ctx, func(tx *Tx) error {
 		_, err := tx.ExecContext(ctx, `UPDATE views SET opened_at = ?, last_total = ? WHERE id = ?`, at, total, id)
 		return err
 	})
 	if err != nil {
 		return fmt.Errorf("mark view %d opened: %w", id, err)
 	}
-	return s.writer.Flush(ctx)
+	return nil
 }

@@ -72,6 +72,10 @@ type Writer struct {
 	// outside the database when a batch is rolled back.
 	beforeCommit func(context.Context, *Tx) error
 	reset        func()
+	// gate, when set, is entered before each batch transaction begins and left after it
+	// ends: how the owner of a workspace and the short writes of other processes take
+	// turns (see shared.go).
+	gate gate
 
 	closeOnce sync.Once
 	closed    chan struct{}
@@ -179,6 +183,10 @@ func (w *Writer) batch(first op) {
 		// stop instead of building on it.
 		first.done <- reply{err: fmt.Errorf("store: writer failed earlier: %w", w.err)}
 		return
+	}
+	if w.gate != nil {
+		w.gate.enter()
+		defer w.gate.leave()
 	}
 	tx, err := w.begin()
 	if err != nil {

@@ -163,9 +163,11 @@ export function domOffences(page) {
   return page.evaluate(() => {
     const bad = [];
     for (const el of document.querySelectorAll('*')) {
+      // A library's picture: a raster image the backend sniffed, as a data: URL.
+      const picture = (a) => el.localName === 'img' && a.name === 'src' && /^data:image\/(png|gif|jpeg|webp);base64,[A-Za-z0-9+/=]+$/.test(a.value);
       for (const a of el.attributes) {
         if (/^on/i.test(a.name)) bad.push(`<${el.localName} ${a.name}>`);
-        if ((a.name === 'href' || a.name === 'src' || a.name === 'action') && /^\s*(javascript|data|vbscript):/i.test(a.value)) {
+        if ((a.name === 'href' || a.name === 'src' || a.name === 'action') && /^\s*(javascript|data|vbscript):/i.test(a.value) && !picture(a)) {
           bad.push(`<${el.localName} ${a.name}="${a.value.slice(0, 60)}">`);
         }
       }
@@ -180,7 +182,7 @@ export function domOffences(page) {
         bad.push(`<iframe sandbox="${el.getAttribute('sandbox')}">`);
       }
       // The app's own pictures come from its own files.
-      if (tag === 'img' && !/^\/[\w./-]+$/.test(el.getAttribute('src') || '')) bad.push(`<img src="${(el.getAttribute('src') || '').slice(0, 60)}">`);
+      if (tag === 'img' && !/^(\/[\w./-]+|data:image\/(png|gif|jpeg|webp);base64,[A-Za-z0-9+/=]+)$/.test(el.getAttribute('src') || '')) bad.push(`<img src="${(el.getAttribute('src') || '').slice(0, 60)}">`);
       if (tag === 'svg' && el.querySelector('script, foreignObject')) bad.push('<svg> with script');
       if (tag === 'form' && el.hasAttribute('action')) bad.push(`<form action="${el.getAttribute('action')}">`);
     }

@@ -74,7 +74,7 @@ describe('App', () => {
   it('opens a saved view from the sidebar', async () => {
     vi.mocked(openView).mockResolvedValue({
       view: { id: 1, name: 'Cards', query: 'cards', createdAt: '', openedAt: '', lastTotal: 0 },
-      results: { query: 'cards', total: 0, totalApprox: false, totalAtLeast: false, window: 0, tookMs: 1, results: [], facets: {}, facetsApprox: false, note: '', didYouMean: '', corrected: false },
+      results: { query: 'cards', total: 0, totalApprox: false, totalAtLeast: false, window: 0, tookMs: 1, results: [], facets: {}, facetsApprox: false, note: '', didYouMean: '', corrected: false, library: { total: 0, totalApprox: false, hits: [], note: '', tookMs: 0 } },
       new: 0,
       since: '',
     });

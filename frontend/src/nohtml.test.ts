@@ -1,6 +1,7 @@
-// Crawled text is hostile: no source file may use a raw-HTML sink. The one exception is the
-// offline copy's frame, whose srcdoc holds the backend's sanitised document and whose
-// sandbox attribute must stay empty (no scripts, no same origin, no popups).
+// Crawled text and reports are hostile: no source file may use a raw-HTML sink. The one
+// exception is SafeFrame (offline copies, reports), whose srcdoc holds the backend's
+// sanitised document and whose sandbox attribute must stay empty (no scripts, no same
+// origin, no popups).
 import { describe, expect, it } from 'vitest';
 
 const sources = import.meta.glob(['./**/*.ts', './**/*.svelte', '!./**/*.test.ts'], {
@@ -11,7 +12,7 @@ const sources = import.meta.glob(['./**/*.ts', './**/*.svelte', '!./**/*.test.ts
 
 const sinks = [/\{@html\b/, /\binnerHTML\b/, /\bouterHTML\b/, /\binsertAdjacentHTML\b/, /\bdocument\.write/, /\bsrcdoc\b/, /\beval\(/, /new Function\(/, /\bcreateContextualFragment\b/, /\bsetHTMLUnsafe\b/, /\bparseFromString\b/];
 
-const frameFile = './lib/OfflineCopy.svelte';
+const frameFile = './lib/SafeFrame.svelte';
 
 /** The markup of a Svelte file, without its script and style blocks. */
 function markup(text: string): string {
@@ -32,7 +33,7 @@ describe('no raw-HTML sinks', () => {
   });
 });
 
-describe('the offline copy frame', () => {
+describe('the sandboxed frame', () => {
   const text = markup(sources[frameFile] ?? '');
   const frames = text.match(/<iframe\b[^>]*>/g) ?? [];
 

@@ -135,6 +135,7 @@ describe('bound calls', () => {
     vi.mocked(App.Search).mockResolvedValueOnce({
       query: 'q', total: 0, totalApprox: false, totalAtLeast: false, window: 0, tookMs: 1, results: null as unknown as [],
       facets: null as unknown as Record<string, never>, facetsApprox: false, note: '', didYouMean: '', corrected: false,
+      library: null as unknown as Awaited<ReturnType<typeof search>>['library'],
     });
     expect((await search('q')).results).toEqual([]);
   });

@@ -38,6 +38,30 @@ export type Orphans = graph.Orphans;
 export const ruleValues = ['first', 'next', 'last', 'rejected', 'untested'] as const;
 export type RuleValue = (typeof ruleValues)[number];
 
+export type LibPosting = app.LibPosting;
+export type LibKnown = app.LibKnown;
+export type LibCrumb = app.LibCrumb;
+export type LibPage = app.LibPage;
+export type LibDetail = app.LibDetail;
+export type LibRecent = app.LibRecent;
+export type LibInput = app.LibInput;
+export type LibEdit = app.LibEdit;
+export type LibAdded = app.LibAdded;
+export type LibRemoval = app.LibRemoval;
+export type LibImport = app.LibImport;
+export type LibExport = app.LibExport;
+export type LibRendered = app.LibRendered;
+export type LibHit = app.LibHit;
+export type LibSearchResults = app.LibSearchResults;
+export type LibTag = app.LibTag;
+
+/** The kinds of node in the library. */
+export type LibKind = 'library' | 'pointer' | 'report' | 'view';
+
+/** The orders a library lists its postings in. */
+export const libOrders = ['title', 'date', 'manual'] as const;
+export type LibOrder = (typeof libOrders)[number];
+
 /** The crawl scopes the backend understands. */
 export const scopes = ['site', 'tree', 'domain', 'list'] as const;
 export type Scope = (typeof scopes)[number];
@@ -49,4 +73,5 @@ export interface Events {
   'workspace:changed': string;
   'index:progress': IndexStatus;
   'index:done': IndexStatus;
+  'library:changed': string;
 }

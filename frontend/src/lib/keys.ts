@@ -5,6 +5,7 @@
 export type Action =
   | 'focus-search'
   | 'go-search'
+  | 'go-library'
   | 'go-crawls'
   | 'go-graph'
   | 'go-settings'
@@ -15,6 +16,7 @@ export type Action =
 export const shortcuts: { keys: string[]; what: string }[] = [
   { keys: ['/'], what: 'Focus the search box' },
   { keys: ['g s', 'Ctrl+1'], what: 'Search' },
+  { keys: ['g l', 'Ctrl+5'], what: 'Library' },
   { keys: ['g c', 'Ctrl+2'], what: 'Crawls' },
   { keys: ['g ,', 'Ctrl+3'], what: 'Settings' },
   { keys: ['g g', 'Ctrl+4'], what: 'Graph of a crawl' },
@@ -58,12 +60,12 @@ export const chordTimeout = 1200;
 export function globalShortcut(e: KeyLike, chordAt: number, now: number): { action: Action | null; chordAt: number } {
   const mod = e.ctrlKey || e.metaKey;
   if (mod && !e.altKey) {
-    const byDigit: Record<string, Action> = { '1': 'go-search', '2': 'go-crawls', '3': 'go-settings', '4': 'go-graph', ',': 'go-settings' };
+    const byDigit: Record<string, Action> = { '1': 'go-search', '2': 'go-crawls', '3': 'go-settings', '4': 'go-graph', '5': 'go-library', ',': 'go-settings' };
     return { action: byDigit[e.key] ?? null, chordAt: 0 };
   }
   if (mod || e.altKey || editable(e.target)) return { action: null, chordAt: 0 };
   if (chordAt > 0 && now - chordAt <= chordTimeout) {
-    const byChord: Record<string, Action> = { s: 'go-search', c: 'go-crawls', g: 'go-graph', ',': 'go-settings' };
+    const byChord: Record<string, Action> = { s: 'go-search', l: 'go-library', c: 'go-crawls', g: 'go-graph', ',': 'go-settings' };
     return { action: byChord[e.key] ?? null, chordAt: 0 };
   }
   switch (e.key) {

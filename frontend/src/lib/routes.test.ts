@@ -27,6 +27,13 @@ describe('parseHash', () => {
     ['#/page/abc', home],
     ['#/page', home],
     ['#/settings', { name: 'settings' }],
+    ['#/library', { name: 'library', id: 1, tab: 'list', q: '', order: '' }],
+    ['#/library/12?tab=new', { name: 'library', id: 12, tab: 'new', q: '', order: '' }],
+    ['#/library/12?q=go%20lang&order=date', { name: 'library', id: 12, tab: 'list', q: 'go lang', order: 'date' }],
+    ['#/library/12?order=evil', { name: 'library', id: 12, tab: 'list', q: '', order: '' }],
+    ['#/library/x', { name: 'library', id: 1, tab: 'list', q: '', order: '' }],
+    ['#/posting/7', { name: 'posting', id: 7 }],
+    ['#/posting/0', { name: 'library', id: 1, tab: 'list', q: '', order: '' }],
     ['#/nowhere', home],
     ['#/page/12%3Cscript%3E', home],
   ])('%s', (hash, want) => {
@@ -45,6 +52,9 @@ describe('formatRoute', () => {
     { name: 'page', id: 99, copy: 'text' },
     { name: 'page', id: 99, copy: '' },
     { name: 'settings' },
+    { name: 'library', id: 1, tab: 'list', q: '', order: '' },
+    { name: 'library', id: 4, tab: 'new', q: 'a/b "c"', order: 'manual' },
+    { name: 'posting', id: 8 },
   ])('round-trips %j', (r) => {
     expect(parseHash(formatRoute(r))).toEqual(r);
   });

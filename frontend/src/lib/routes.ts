@@ -8,13 +8,22 @@ export type PageState = (typeof pageStates)[number];
 /** Which form of the offline copy a page view shows. */
 export type CopyTab = 'text' | 'page';
 
+/** What a library view shows: its postings, or everything below it newest first. */
+export type LibTab = 'list' | 'new';
+
+/** The orders a library view may ask for ('' is the library's own). */
+export const libOrderParams = ['', 'title', 'date', 'manual'] as const;
+export type LibOrderParam = (typeof libOrderParams)[number];
+
 export type Route =
   | { name: 'search'; q: string; page: number; view: string }
   | { name: 'crawls' }
   | { name: 'crawl'; id: number; state: PageState; page: number }
   | { name: 'page'; id: number; copy: CopyTab | '' }
   | { name: 'graph'; crawl: number; layout: GraphLayout; color: GraphColor }
-  | { name: 'settings' };
+  | { name: 'settings' }
+  | { name: 'library'; id: number; tab: LibTab; q: string; order: LibOrderParam }
+  | { name: 'posting'; id: number };
 
 /** How the graph view lays a crawl out: its tree by family index, or by the links' forces. */
 export const graphLayouts = ['tree', 'force'] as const;
@@ -81,9 +90,28 @@ export function parseHash(hash: string): Route {
         layout: oneOf(params.get('layout'), graphLayouts, 'tree'),
         color: oneOf(params.get('color'), graphColors, 'host'),
       };
+    case 'library': {
+      const id = parts.length === 1 ? 1 : parts.length === 2 ? positive(parts[1], 0) : 0;
+      if (id === 0) return libraryHome;
+      const o = params.get('order') ?? '';
+      return {
+        name: 'library',
+        id,
+        tab: params.get('tab') === 'new' ? 'new' : 'list',
+        q: params.get('q') ?? '',
+        order: (libOrderParams as readonly string[]).includes(o) ? (o as LibOrderParam) : '',
+      };
+    }
+    case 'posting': {
+      const id = parts.length === 2 ? positive(parts[1], 0) : 0;
+      return id === 0 ? libraryHome : { name: 'posting', id };
+    }
   }
   return home;
 }
+
+/** The root library's route. */
+export const libraryHome: Route = { name: 'library', id: 1, tab: 'list', q: '', order: '' };
 
 function withParams(path: string, params: Record<string, string | number>): string {
   const p = new URLSearchParams();
@@ -113,7 +141,25 @@ export function formatRoute(r: Route): string {
         layout: r.layout === 'tree' ? '' : r.layout,
         color: r.color === 'host' ? '' : r.color,
       });
+    case 'library':
+      return withParams(r.id === 1 ? '#/library' : `#/library/${r.id}`, {
+        tab: r.tab === 'new' ? 'new' : '',
+        q: r.q,
+        order: r.order,
+      });
+    case 'posting':
+      return `#/posting/${r.id}`;
   }
+}
+
+/** The hash of a library's view. */
+export function libraryHref(id: number, tab: LibTab = 'list', q = ''): string {
+  return formatRoute({ name: 'library', id, tab, q, order: '' });
+}
+
+/** The hash of a posting's view. */
+export function postingHref(id: number): string {
+  return formatRoute({ name: 'posting', id });
 }
 
 /** The hash of a page's view. */
@@ -133,16 +179,23 @@ export function parentOf(r: Route): Route | null {
       return { name: 'crawls' };
     case 'page':
       return home;
+    case 'posting':
+      return libraryHome;
+    case 'library':
+      return r.id === 1 && r.tab === 'list' && r.q === '' ? null : libraryHome;
     default:
       return null;
   }
 }
 
 /** The top-level section a route belongs to (what the navigation marks as current). */
-export function sectionOf(r: Route): 'search' | 'crawls' | 'graph' | 'settings' | '' {
+export function sectionOf(r: Route): 'search' | 'library' | 'crawls' | 'graph' | 'settings' | '' {
   switch (r.name) {
     case 'search':
       return 'search';
+    case 'library':
+    case 'posting':
+      return 'library';
     case 'crawls':
     case 'crawl':
       return 'crawls';

@@ -25,6 +25,7 @@ function results(q: string, over: Partial<SearchResults> = {}): SearchResults {
     note: '',
     didYouMean: '',
     corrected: false,
+    library: { total: 0, totalApprox: false, hits: [], note: '', tookMs: 0 },
     ...over,
   };
 }

@@ -38,6 +38,7 @@ function results(q: string, over: Partial<SearchResults> = {}): SearchResults {
     note: '',
     didYouMean: '',
     corrected: false,
+    library: { total: 0, totalApprox: false, hits: [], note: '', tookMs: 0 },
     ...over,
   };
 }
@@ -69,6 +70,25 @@ function li(container: HTMLElement, i: number): HTMLElement {
 }
 
 describe('SearchView', () => {
+  it("lists the library's matching postings above the pages, as text", async () => {
+    const evil = '<img src=x onerror=alert(1)>';
+    vi.mocked(search).mockImplementation(async (q: string) =>
+      results(q, {
+        library: {
+          total: 7, totalApprox: false, note: '', tookMs: 1,
+          hits: [{ id: 4, kind: 'pointer', title: `Otlet ${evil}`, url: 'https://example.org/otlet', path: '/People/Otlet', tags: ['people'], snippet: ['the ', 'otlet', ' card'], pageId: 0, status: 0, fetchedAt: '' }],
+        },
+      }),
+    );
+    const { container } = await shown('otlet');
+    const hits = screen.getByRole('list', { name: 'Library postings found' });
+    expect(hits.textContent).toContain(`Otlet ${evil}`);
+    expect(hits.textContent).toContain('/People/Otlet');
+    expect(screen.getByRole('link', { name: `Otlet ${evil}` }).getAttribute('href')).toBe('#/posting/4');
+    expect(screen.getByRole('link', { name: 'all of them' }).getAttribute('href')).toBe('#/library?q=otlet');
+    expect(container.querySelector('img, script')).toBeNull();
+  });
+
   it('runs the query of its route and shows count, time, snippets and copies', async () => {
     const { container } = await shown('otlet');
     expect(search).toHaveBeenCalledWith('otlet', 20, 0, false);

@@ -73,6 +73,167 @@ export namespace app {
 	    error: string;
 	    summary: string;
 	}
+	export interface LibView {
+	    name: string;
+	    query: string;
+	    openedAt: string;
+	    lastTotal: number;
+	}
+	export interface LibKnown {
+	    pageId: number;
+	    title: string;
+	    state: string;
+	    status: number;
+	    fetchedAt: string;
+	    copy: boolean;
+	}
+	export interface LibPosting {
+	    id: number;
+	    parentId: number;
+	    path: string;
+	    kind: string;
+	    title: string;
+	    url: string;
+	    notes: string;
+	    tags: string[];
+	    purpose: string;
+	    createOnly: boolean;
+	    order: string;
+	    position: number;
+	    protected: boolean;
+	    author: string;
+	    email: string;
+	    hasImage: boolean;
+	    created: string;
+	    updated: string;
+	    libraries: number;
+	    postings: number;
+	    known?: LibKnown;
+	    view?: LibView;
+	}
+	export interface LibAdded {
+	    posting: LibPosting;
+	    alsoIn: string[];
+	}
+	export interface LibCrumb {
+	    id: number;
+	    title: string;
+	    path: string;
+	}
+	export interface LibDetail {
+	    posting: LibPosting;
+	    crumbs: LibCrumb[];
+	    image: string;
+	    body: string;
+	    document: string;
+	    links: string[];
+	}
+	export interface LibEdit {
+	    title?: string;
+	    url?: string;
+	    notes?: string;
+	    body?: string;
+	    tags?: string[];
+	    purpose?: string;
+	    createOnly?: boolean;
+	    order?: string;
+	    image: string;
+	    clearImage: boolean;
+	    author?: string;
+	    email?: string;
+	    newPassword?: string;
+	}
+	export interface LibExport {
+	    name: string;
+	    content: string;
+	    note: string;
+	}
+	export interface LibHit {
+	    id: number;
+	    kind: string;
+	    title: string;
+	    url: string;
+	    path: string;
+	    tags: string[];
+	    snippet: string[];
+	    pageId: number;
+	    status: number;
+	    fetchedAt: string;
+	}
+	export interface LibProblem {
+	    line: number;
+	    reason: string;
+	}
+	export interface LibImport {
+	    format: string;
+	    libraries: number;
+	    pointers: number;
+	    reports: number;
+	    views: number;
+	    merged: number;
+	    duplicates: number;
+	    elsewhere: number;
+	    skipped: number;
+	    problems: LibProblem[];
+	    more: number;
+	}
+	export interface LibInput {
+	    title: string;
+	    url: string;
+	    notes: string;
+	    body: string;
+	    tags: string[];
+	    purpose: string;
+	    createOnly: boolean;
+	    order: string;
+	    image: string;
+	    view: string;
+	    author: string;
+	    email: string;
+	    password: string;
+	}
+	
+	export interface LibPage {
+	    library: LibPosting;
+	    crumbs: LibCrumb[];
+	    image: string;
+	    order: string;
+	    libraries: LibPosting[];
+	    postings: LibPosting[];
+	    total: number;
+	    lastChange: string;
+	    undoProtected: boolean;
+	}
+	
+	
+	export interface LibRecent {
+	    postings: LibPosting[];
+	    total: number;
+	}
+	export interface LibRemoval {
+	    libraries: number;
+	    pointers: number;
+	    reports: number;
+	    views: number;
+	    titles: string[];
+	    protected: string[];
+	}
+	export interface LibRendered {
+	    document: string;
+	    links: string[];
+	}
+	export interface LibSearchResults {
+	    total: number;
+	    totalApprox: boolean;
+	    hits: LibHit[];
+	    note: string;
+	    tookMs: number;
+	}
+	export interface LibTag {
+	    tag: string;
+	    count: number;
+	}
+	
 	export interface LinkRef {
 	    pageId: number;
 	    url: string;
@@ -205,6 +366,7 @@ export namespace app {
 	    note: string;
 	    didYouMean: string;
 	    corrected: boolean;
+	    library: LibSearchResults;
 	}
 	export interface Settings {
 	    userAgentSuffix: string;

@@ -27,6 +27,48 @@ export function GraphView(arg1:number,arg2:number):Promise<graph.View>;
 
 export function IndexStatus():Promise<app.IndexStatus>;
 
+export function LibraryCopy(arg1:Array<number>,arg2:number,arg3:number):Promise<Array<app.LibPosting>>;
+
+export function LibraryCrawl(arg1:number,arg2:string,arg3:number):Promise<app.Crawl>;
+
+export function LibraryCreate(arg1:number,arg2:app.LibInput):Promise<app.LibPosting>;
+
+export function LibraryDelete(arg1:Array<number>,arg2:string):Promise<app.LibRemoval>;
+
+export function LibraryEdit(arg1:number,arg2:app.LibEdit,arg3:string):Promise<app.LibPosting>;
+
+export function LibraryExport(arg1:number,arg2:string):Promise<app.LibExport>;
+
+export function LibraryExportFile(arg1:number,arg2:string):Promise<string>;
+
+export function LibraryImport(arg1:number,arg2:string,arg3:string):Promise<app.LibImport>;
+
+export function LibraryMove(arg1:Array<number>,arg2:number,arg3:number,arg4:string):Promise<void>;
+
+export function LibraryPage(arg1:number,arg2:string,arg3:number,arg4:number):Promise<app.LibPage>;
+
+export function LibraryPlaceView(arg1:number,arg2:app.LibInput):Promise<app.LibPosting>;
+
+export function LibraryPoint(arg1:number,arg2:app.LibInput):Promise<app.LibAdded>;
+
+export function LibraryPosting(arg1:number):Promise<app.LibDetail>;
+
+export function LibraryPreview(arg1:string,arg2:string):Promise<app.LibRendered>;
+
+export function LibraryPreviewDelete(arg1:Array<number>):Promise<app.LibRemoval>;
+
+export function LibraryRecent(arg1:number,arg2:number,arg3:number):Promise<app.LibRecent>;
+
+export function LibraryReport(arg1:number,arg2:app.LibInput):Promise<app.LibPosting>;
+
+export function LibraryResolve(arg1:string):Promise<number>;
+
+export function LibrarySearch(arg1:string,arg2:number,arg3:number,arg4:number):Promise<app.LibSearchResults>;
+
+export function LibraryTags():Promise<Array<app.LibTag>>;
+
+export function LibraryUndo(arg1:string):Promise<string>;
+
 export function OfflineCopy(arg1:number):Promise<app.OfflineCopy>;
 
 export function OpenView(arg1:string,arg2:number):Promise<app.ViewResults>;

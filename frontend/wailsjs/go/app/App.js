@@ -50,6 +50,90 @@ export function IndexStatus() {
   return window['go']['app']['App']['IndexStatus']();
 }
 
+export function LibraryCopy(arg1, arg2, arg3) {
+  return window['go']['app']['App']['LibraryCopy'](arg1, arg2, arg3);
+}
+
+export function LibraryCrawl(arg1, arg2, arg3) {
+  return window['go']['app']['App']['LibraryCrawl'](arg1, arg2, arg3);
+}
+
+export function LibraryCreate(arg1, arg2) {
+  return window['go']['app']['App']['LibraryCreate'](arg1, arg2);
+}
+
+export function LibraryDelete(arg1, arg2) {
+  return window['go']['app']['App']['LibraryDelete'](arg1, arg2);
+}
+
+export function LibraryEdit(arg1, arg2, arg3) {
+  return window['go']['app']['App']['LibraryEdit'](arg1, arg2, arg3);
+}
+
+export function LibraryExport(arg1, arg2) {
+  return window['go']['app']['App']['LibraryExport'](arg1, arg2);
+}
+
+export function LibraryExportFile(arg1, arg2) {
+  return window['go']['app']['App']['LibraryExportFile'](arg1, arg2);
+}
+
+export function LibraryImport(arg1, arg2, arg3) {
+  return window['go']['app']['App']['LibraryImport'](arg1, arg2, arg3);
+}
+
+export function LibraryMove(arg1, arg2, arg3, arg4) {
+  return window['go']['app']['App']['LibraryMove'](arg1, arg2, arg3, arg4);
+}
+
+export function LibraryPage(arg1, arg2, arg3, arg4) {
+  return window['go']['app']['App']['LibraryPage'](arg1, arg2, arg3, arg4);
+}
+
+export function LibraryPlaceView(arg1, arg2) {
+  return window['go']['app']['App']['LibraryPlaceView'](arg1, arg2);
+}
+
+export function LibraryPoint(arg1, arg2) {
+  return window['go']['app']['App']['LibraryPoint'](arg1, arg2);
+}
+
+export function LibraryPosting(arg1) {
+  return window['go']['app']['App']['LibraryPosting'](arg1);
+}
+
+export function LibraryPreview(arg1, arg2) {
+  return window['go']['app']['App']['LibraryPreview'](arg1, arg2);
+}
+
+export function LibraryPreviewDelete(arg1) {
+  return window['go']['app']['App']['LibraryPreviewDelete'](arg1);
+}
+
+export function LibraryRecent(arg1, arg2, arg3) {
+  return window['go']['app']['App']['LibraryRecent'](arg1, arg2, arg3);
+}
+
+export function LibraryReport(arg1, arg2) {
+  return window['go']['app']['App']['LibraryReport'](arg1, arg2);
+}
+
+export function LibraryResolve(arg1) {
+  return window['go']['app']['App']['LibraryResolve'](arg1);
+}
+
+export function LibrarySearch(arg1, arg2, arg3, arg4) {
+  return window['go']['app']['App']['LibrarySearch'](arg1, arg2, arg3, arg4);
+}
+
+export function LibraryTags() {
+  return window['go']['app']['App']['LibraryTags']();
+}
+
+export function LibraryUndo(arg1) {
+  return window['go']['app']['App']['LibraryUndo'](arg1);
+}
+
 export function OfflineCopy(arg1) {
   return window['go']['app']['App']['OfflineCopy'](arg1);
 }

@@ -1,4 +1,4 @@
--- Mundaneum workspace schema, version 16: the full-text index leaves the workspace.
+-- Mundaneum workspace schema, version 17: the full-text index leaves the workspace.
 --
 -- The index is derived data. It now lives in a file of its own beside the workspace
 -- (backend/index: "<workspace>-index"), written by its own writer behind the crawl's, and

@@ -1,0 +1,314 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"mundaneum/backend/crawl"
+	"mundaneum/backend/library"
+	"mundaneum/backend/search"
+	"mundaneum/backend/store"
+)
+
+type importJSON struct {
+	Format     string            `json:"format"`
+	Libraries  int               `json:"libraries"`
+	Pointers   int               `json:"pointers"`
+	Reports    int               `json:"reports"`
+	Views      int               `json:"views"`
+	Merged     int               `json:"merged"`
+	Duplicates int               `json:"duplicates"`
+	Elsewhere  int               `json:"elsewhere"`
+	Skipped    int               `json:"skipped"`
+	Problems   []library.Problem `json:"problems"`
+	More       int               `json:"moreProblems,omitempty"`
+	Seconds    float64           `json:"seconds"`
+}
+
+func (e *env) libImportCmd() *cobra.Command {
+	var to, author string
+	cmd := &cobra.Command{
+		Use:   "import FILE",
+		Short: "Import links: a browser's bookmarks file, a JSON tree, or a list of URLs (GENVL's Pointers)",
+		Long: `Import a file of links into a library (- reads stdin). The format is found from the
+content: a Netscape bookmark file (what browsers export), Mundaneum's JSON tree, or a list
+with one URL or Markdown link [title](url) per line (Markdown headings become libraries).
+
+Folders become libraries; one of the same title already there is posted into. A link
+already in its library is left out; addresses other than http(s) are left out; each is
+reported with its line. The import is one transaction: a file that cannot be read
+imports nothing, and the error names the line. 'mundaneum library undo' takes it back.`,
+		Example: `  mundaneum library import bookmarks.html --to /Browser
+  pbpaste | mundaneum library import - --to /Reading`,
+		Args: usageArgs(cobra.ExactArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			data, err := readImport(args[0])
+			if err != nil {
+				return err
+			}
+			return e.libWrite(ctx, func(l *library.Library, st *store.Store) error {
+				parent, err := libraryAt(ctx, l, to)
+				if err != nil {
+					return err
+				}
+				start := time.Now()
+				rep, err := l.Import(ctx, parent.ID, data, library.Author{Name: author})
+				if err != nil {
+					return err
+				}
+				secs := time.Since(start).Seconds()
+				if e.json {
+					return e.printJSON(importJSON{Format: rep.Format, Libraries: rep.Libraries, Pointers: rep.Pointers,
+						Reports: rep.Reports, Views: rep.Views, Merged: rep.Merged, Duplicates: rep.Duplicates,
+						Elsewhere: rep.Elsewhere, Skipped: rep.Skipped, Problems: append([]library.Problem{}, rep.Problems...),
+						More: rep.MoreProblems, Seconds: secs})
+				}
+				fmt.Fprintf(e.stdout, "Imported %d postings from a %s file in %.1fs: %d libraries, %d pointers, %d reports, %d views\n",
+					rep.Added(), rep.Format, secs, rep.Libraries, rep.Pointers, rep.Reports, rep.Views)
+				if rep.Merged > 0 || rep.Duplicates > 0 || rep.Elsewhere > 0 {
+					fmt.Fprintf(e.stdout, "%d libraries were there already; %d links were in their library already (left out); %d are elsewhere in the library too\n",
+						rep.Merged, rep.Duplicates, rep.Elsewhere)
+				}
+				for _, p := range rep.Problems {
+					fmt.Fprintf(e.stderr, "line %d: %s\n", p.Line, clean(p.Reason))
+				}
+				if rep.MoreProblems > 0 {
+					fmt.Fprintf(e.stderr, "… and %d more\n", rep.MoreProblems)
+				}
+				return nil
+			})
+		},
+	}
+	cmd.Flags().StringVar(&to, "to", "/", "the library to import into")
+	cmd.Flags().StringVar(&author, "author", "", "your name, recorded with what is imported")
+	return cmd
+}
+
+// maxImport bounds an import file.
+const maxImport = 64 << 20
+
+func readImport(name string) ([]byte, error) {
+	var r io.Reader = os.Stdin
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		r = f
+	}
+	b, err := io.ReadAll(io.LimitReader(r, maxImport+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > maxImport {
+		return nil, fmt.Errorf("%s: larger than %d MiB", name, maxImport>>20)
+	}
+	return b, nil
+}
+
+func (e *env) libExportCmd() *cobra.Command {
+	var format, out string
+	cmd := &cobra.Command{
+		Use:   "export [PATH]",
+		Short: "Export a library: browser bookmarks, a JSON tree, or a static HTML site",
+		Long: `Export a library and everything below it (default: the whole library):
+  --format netscape   a bookmark file every browser imports (reports without an address
+                      and saved views have no place in it)
+  --format json       Mundaneum's JSON tree: everything but passwords
+  --format html       a folder of web pages to browse from the disk (--out DIR)
+to stdout, or to --out.`,
+		Example: `  mundaneum library export --format netscape > bookmarks.html
+  mundaneum library export /Computing --format html --out computing-site`,
+		Args: usageArgs(cobra.MaximumNArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			path := "/"
+			if len(args) == 1 {
+				path = args[0]
+			}
+			if format == library.FormatHTML && out == "" {
+				return usageError{errors.New("--format html writes a folder: give it with --out DIR")}
+			}
+			return e.libRead(ctx, func(l *library.Library, _ *store.Store) error {
+				n, err := libraryAt(ctx, l, path)
+				if err != nil {
+					return err
+				}
+				if format == library.FormatHTML {
+					return e.exportSite(ctx, l, n, out)
+				}
+				var buf bytes.Buffer
+				rep, err := l.Export(ctx, n.ID, format, &buf)
+				if err != nil {
+					return err
+				}
+				if rep.Note != "" {
+					fmt.Fprintln(e.stderr, "note:", rep.Note)
+				}
+				if out == "" {
+					_, err = e.stdout.Write(buf.Bytes())
+					return err
+				}
+				if err := os.WriteFile(out, buf.Bytes(), 0o644); err != nil {
+					return err
+				}
+				fmt.Fprintf(e.stderr, "Exported %d libraries, %d pointers, %d reports, %d views to %s\n",
+					rep.Libraries, rep.Pointers, rep.Reports, rep.Views, out)
+				return nil
+			})
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", library.FormatNetscape, "netscape, json or html")
+	cmd.Flags().StringVarP(&out, "out", "o", "", "the file (or, for html, the folder) to write")
+	return cmd
+}
+
+func (e *env) exportSite(ctx context.Context, l *library.Library, n library.Node, dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	rep, err := l.ExportSite(ctx, n.ID, func(name string, data []byte) error {
+		return os.WriteFile(filepath.Join(dir, filepath.Base(name)), data, 0o644)
+	})
+	if err != nil {
+		return err
+	}
+	if e.json {
+		return e.printJSON(map[string]any{"dir": dir, "files": rep.Files, "libraries": rep.Libraries,
+			"pointers": rep.Pointers, "reports": rep.Reports, "views": rep.Views})
+	}
+	fmt.Fprintf(e.stdout, "Wrote %d files to %s: open %s in a browser\n", rep.Files, dir, filepath.Join(dir, "index.html"))
+	return nil
+}
+
+func (e *env) libSearchCmd() *cobra.Command {
+	var in string
+	var limit int
+	cmd := &cobra.Command{
+		Use:   "search QUERY...",
+		Short: "Search the library: titles, URLs, notes, tags and report text",
+		Long: `Search the library's own index with the query language of 'mundaneum search'
+(words, "phrases", -word, OR, title:, url:, site:, folder:PATH, tag:NAME).`,
+		Example: `  mundaneum library search concurrency --in /Computing
+  mundaneum library search 'tag:go -title:tour'`,
+		Args: usageArgs(cobra.MinimumNArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			return e.libRead(ctx, func(l *library.Library, st *store.Store) error {
+				n, err := libraryAt(ctx, l, in)
+				if err != nil {
+					return err
+				}
+				res, err := search.New(st.ReadDB()).Library(ctx, search.LibraryRequest{Query: strings.Join(args, " "), In: n.ID, Limit: limit})
+				if err != nil {
+					return err
+				}
+				return e.printLibraryHits(res, true)
+			})
+		},
+	}
+	cmd.Flags().StringVar(&in, "in", "/", "search only this library and what is below it")
+	cmd.Flags().IntVar(&limit, "limit", 20, "hits to show")
+	return cmd
+}
+
+type libraryHitJSON struct {
+	ID      int64    `json:"id"`
+	Path    string   `json:"path"`
+	Kind    string   `json:"kind"`
+	Title   string   `json:"title"`
+	URL     string   `json:"url"`
+	Tags    []string `json:"tags,omitempty"`
+	Snippet string   `json:"snippet,omitempty"`
+	PageID  int64    `json:"pageId,omitempty"`
+}
+
+func libraryHitsJSON(res search.LibraryResults) []libraryHitJSON {
+	out := []libraryHitJSON{}
+	for _, h := range res.Hits {
+		out = append(out, libraryHitJSON{ID: h.ID, Path: h.Path, Kind: h.Kind, Title: h.Title, URL: h.URL, Tags: h.Tags,
+			Snippet: strings.Join(h.Snippet, ""), PageID: h.PageID})
+	}
+	return out
+}
+
+func (e *env) printLibraryHits(res search.LibraryResults, alone bool) error {
+	if e.json && alone {
+		return e.printJSON(map[string]any{"total": res.Total, "totalApprox": res.TotalApprox, "hits": libraryHitsJSON(res),
+			"note": res.Note, "tookMs": float64(res.Took.Microseconds()) / 1000})
+	}
+	if alone {
+		fmt.Fprintf(e.stdout, "%d postings in the library (%.1f ms)\n", res.Total, float64(res.Took.Microseconds())/1000)
+		if res.Note != "" {
+			fmt.Fprintln(e.stdout, "note:", clean(res.Note))
+		}
+	}
+	for _, h := range res.Hits {
+		line := clean(h.Path)
+		if h.URL != "" {
+			line += "  " + clean(h.URL)
+		}
+		fmt.Fprintf(e.stdout, "  [%s] %s\n", h.Kind, line)
+		if len(h.Snippet) > 0 {
+			fmt.Fprintf(e.stdout, "      %s\n", clean(strings.Join(h.Snippet, "")))
+		}
+	}
+	return nil
+}
+
+func (e *env) libCrawlCmd() *cobra.Command {
+	cfg := crawl.Config{}
+	cmd := &cobra.Command{
+		Use:   "crawl PATH",
+		Short: "Crawl from a pointer, or from every pointer of a library (\"crawl from here\")",
+		Long: `Crawl from a pointer's URL, or from the URLs of every pointer at or below a library
+(with --scope list: fetch each once, for its title and offline copy). It is a crawl like
+'mundaneum crawl': it needs the workspace to itself.`,
+		Example: `  mundaneum library crawl "/Computing/Go/The Go site" --scope tree --depth 2
+  mundaneum library crawl /Computing --scope list`,
+		Args: usageArgs(cobra.ExactArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			err := e.libRead(ctx, func(l *library.Library, _ *store.Store) error {
+				n, err := l.Resolve(ctx, args[0])
+				if err != nil {
+					return err
+				}
+				cfg.Seeds, err = l.Seeds(ctx, n.ID)
+				return err
+			})
+			if err != nil {
+				return err
+			}
+			if len(cfg.Seeds) == 0 {
+				return usageError{fmt.Errorf("%s has no pointers to crawl from", args[0])}
+			}
+			cfg.Delay = -1
+			crawlErr := e.crawl(ctx, cfg)
+			// Pointers added without a title take their page's, now that it is known.
+			if err := e.libWrite(context.WithoutCancel(ctx), func(l *library.Library, _ *store.Store) error {
+				_, err := l.FillTitles(ctx, cfg.Seeds)
+				return err
+			}); err != nil && crawlErr == nil {
+				return err
+			}
+			return crawlErr
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&cfg.Scope, "scope", crawl.ScopeTree, "site, tree, domain or list (see 'mundaneum crawl --help')")
+	f.IntVar(&cfg.MaxDepth, "depth", 0, "link depth limit from the seeds (0: none)")
+	f.IntVar(&cfg.MaxPages, "max-pages", 0, "stop after visiting N pages (0: no limit)")
+	return cmd
+}

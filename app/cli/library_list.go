@@ -1,0 +1,401 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"mundaneum/backend/library"
+	"mundaneum/backend/store"
+)
+
+// postingJSON is a library or posting in --json output.
+type postingJSON struct {
+	ID         int64         `json:"id"`
+	Path       string        `json:"path"`
+	Kind       string        `json:"kind"`
+	Title      string        `json:"title"`
+	URL        string        `json:"url"`
+	Notes      string        `json:"notes,omitempty"`
+	Body       string        `json:"body,omitempty"`
+	Tags       []string      `json:"tags,omitempty"`
+	Purpose    string        `json:"purpose,omitempty"`
+	CreateOnly bool          `json:"createOnly,omitempty"`
+	Order      string        `json:"order,omitempty"`
+	Protected  bool          `json:"protected,omitempty"`
+	Author     string        `json:"author,omitempty"`
+	Email      string        `json:"email,omitempty"`
+	Created    string        `json:"created"`
+	Updated    string        `json:"updated"`
+	Libraries  *int          `json:"libraries,omitempty"`
+	Postings   *int          `json:"postings,omitempty"`
+	Known      *knownJSON    `json:"known,omitempty"`
+	View       *viewInfoJSON `json:"view,omitempty"`
+}
+
+type knownJSON struct {
+	PageID    int64  `json:"pageId"`
+	Title     string `json:"title"`
+	State     string `json:"state"`
+	Status    int    `json:"status,omitempty"`
+	FetchedAt string `json:"fetchedAt,omitempty"`
+	Copy      bool   `json:"offlineCopy"`
+}
+
+type viewInfoJSON struct {
+	Name      string `json:"name"`
+	Query     string `json:"query"`
+	OpenedAt  string `json:"openedAt,omitempty"`
+	LastTotal int    `json:"lastTotal"`
+}
+
+func rfc3339ms(ms int64) string {
+	if ms <= 0 {
+		return ""
+	}
+	return time.UnixMilli(ms).UTC().Format(time.RFC3339)
+}
+
+// childPath is the path of a child titled title in the library at parent.
+func childPath(parent, title string) string {
+	return strings.TrimSuffix(parent, "/") + "/" + library.EscapeTitle(title)
+}
+
+func toPostingJSON(p library.Posting, path string) postingJSON {
+	j := postingJSON{ID: p.ID, Path: path, Kind: string(p.Kind), Title: p.Title, URL: p.URL, Notes: p.Notes,
+		Tags: p.Tags, Purpose: p.Purpose, CreateOnly: p.CreateOnly, Protected: p.Protected(), Author: p.Author,
+		Email: p.Email, Created: rfc3339ms(p.CreatedAt), Updated: rfc3339ms(p.UpdatedAt)}
+	if p.Kind == library.KindLibrary {
+		j.Order = string(p.Sort)
+		libs, posts := p.Libraries, p.Postings
+		j.Libraries, j.Postings = &libs, &posts
+	}
+	if k := p.Known; k != nil {
+		j.Known = &knownJSON{PageID: k.PageID, Title: k.Title, State: k.State, Status: k.Status,
+			FetchedAt: rfc3339ms(k.FetchedAt), Copy: k.Copy}
+	}
+	if v := p.View; v != nil {
+		j.View = &viewInfoJSON{Name: v.Name, Query: v.Query, OpenedAt: rfc3339ms(v.OpenedAt), LastTotal: v.LastTotal}
+	}
+	return j
+}
+
+// printNode reports one node an operation made or changed.
+func (e *env) printNode(ctx context.Context, l *library.Library, n library.Node, verb string) error {
+	d, err := l.Posting(ctx, n.ID)
+	if err != nil {
+		return err
+	}
+	if e.json {
+		return e.printJSON(toPostingJSON(d.Posting, d.Path))
+	}
+	fmt.Fprintf(e.stdout, "%s %s %s (#%d)\n", verb, d.Kind, clean(d.Path), d.ID)
+	return nil
+}
+
+type lsOptions struct {
+	recursive, recent bool
+	order             string
+	limit             int
+}
+
+func (e *env) libLsCmd() *cobra.Command {
+	var o lsOptions
+	cmd := &cobra.Command{
+		Use:   "ls [PATH]",
+		Short: "List a library: its sub-libraries, then its postings",
+		Long: `List a library: its header, its sub-libraries (with what is below them), then its
+postings (alphabetically, by date or by hand: --order), with what the crawler knows of
+each pointer's page. --recursive lists everything below; --new lists everything at or
+below it, newest first (GENVL's global list). In --json each posting has at least path,
+kind, title and url.`,
+		Args: usageArgs(cobra.MaximumNArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			path := "/"
+			if len(args) == 1 {
+				path = args[0]
+			}
+			if o.limit <= 0 {
+				return usageError{errors.New("--limit must be positive")}
+			}
+			return e.libList(cmd.Context(), path, o)
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVarP(&o.recursive, "recursive", "R", false, "list everything below, library by library")
+	f.BoolVar(&o.recent, "new", false, "list everything at or below it, newest first")
+	f.StringVar(&o.order, "order", "", "title, date or manual (default: the library's own order)")
+	f.IntVar(&o.limit, "limit", 1000, "postings to list (--new, and per library)")
+	return cmd
+}
+
+func (e *env) libList(ctx context.Context, path string, o lsOptions) error {
+	if o.limit == 0 {
+		o.limit = 1000
+	}
+	return e.libRead(ctx, func(l *library.Library, st *store.Store) error {
+		n, err := l.Resolve(ctx, path)
+		if err != nil {
+			return err
+		}
+		switch {
+		case n.Kind != library.KindLibrary:
+			d, err := l.Posting(ctx, n.ID)
+			if err != nil {
+				return err
+			}
+			if e.json {
+				return e.printJSON([]postingJSON{toPostingJSON(d.Posting, d.Path)})
+			}
+			return e.printPosting(d)
+		case o.recent:
+			return e.libRecent(ctx, l, n, o.limit)
+		case o.recursive:
+			return e.libTree(ctx, l, n, o)
+		}
+		p, err := l.Open(ctx, n.ID, library.ListQuery{Order: library.Order(o.order), Limit: o.limit})
+		if err != nil {
+			return err
+		}
+		if e.json {
+			out := []postingJSON{}
+			for _, c := range append(p.Libraries, p.Postings...) {
+				out = append(out, toPostingJSON(c, childPath(p.Path, c.Title)))
+			}
+			return e.printJSON(out)
+		}
+		e.printHeader(p)
+		e.printListing(p.Path, p.Libraries, p.Postings)
+		if more := p.Total - len(p.Postings); more > 0 {
+			fmt.Fprintf(e.stdout, "  … and %d more (--limit)\n", more)
+		}
+		return nil
+	})
+}
+
+func (e *env) printHeader(p library.Page) {
+	fmt.Fprintf(e.stdout, "%s  (%d libraries, %d postings below)\n", clean(p.Path), p.Library.Libraries, p.Library.Postings)
+	var meta []string
+	if p.Library.Author != "" || p.Library.Email != "" {
+		meta = append(meta, "by "+clean(strings.TrimSpace(p.Library.Author+" <"+p.Library.Email+">")))
+	}
+	if p.Library.CreateOnly {
+		meta = append(meta, "create-only")
+	}
+	if p.Library.Protected() {
+		meta = append(meta, "password-protected")
+	}
+	meta = append(meta, "listed by "+string(p.Order))
+	fmt.Fprintln(e.stdout, strings.Join(meta, " · "))
+	if p.Library.Purpose != "" {
+		fmt.Fprintln(e.stdout, clean(p.Library.Purpose))
+	}
+	fmt.Fprintln(e.stdout)
+}
+
+func known(k *library.Known) string {
+	if k == nil {
+		return "not in the workspace"
+	}
+	s := k.State
+	if k.Status != 0 {
+		s += fmt.Sprintf(" %d", k.Status)
+	}
+	if k.FetchedAt > 0 {
+		s += " " + time.UnixMilli(k.FetchedAt).Format("2006-01-02")
+	}
+	if k.Copy {
+		s += ", offline copy"
+	}
+	return s
+}
+
+func (e *env) printListing(path string, libs, posts []library.Posting) {
+	tw := tabwriter.NewWriter(e.stdout, 2, 4, 2, ' ', 0)
+	for _, c := range libs {
+		fmt.Fprintf(tw, "  %s/\t%d postings, %d libraries\t#%d\n", clean(c.Title), c.Postings, c.Libraries, c.ID)
+	}
+	for _, c := range posts {
+		switch c.Kind {
+		case library.KindPointer:
+			fmt.Fprintf(tw, "  %s\t%s\t#%d  [%s]%s\n", clean(c.Title), clean(c.URL), c.ID, known(c.Known), tagList(c.Tags))
+		case library.KindReport:
+			fmt.Fprintf(tw, "  %s\t(report)\t#%d\n", clean(c.Title), c.ID)
+		case library.KindView:
+			q := ""
+			if c.View != nil {
+				q = c.View.Query
+			}
+			fmt.Fprintf(tw, "  %s\t(view: %s)\t#%d\n", clean(c.Title), clean(q), c.ID)
+		}
+	}
+	tw.Flush()
+}
+
+func tagList(tags []string) string {
+	if len(tags) == 0 {
+		return ""
+	}
+	return "  tags: " + clean(strings.Join(tags, ", "))
+}
+
+func (e *env) printPosting(d library.Detail) error {
+	fmt.Fprintf(e.stdout, "%s (%s #%d)\n", clean(d.Path), d.Kind, d.ID)
+	if d.URL != "" {
+		fmt.Fprintf(e.stdout, "  url:     %s\n  crawler: %s\n", clean(d.URL), known(d.Known))
+	}
+	if len(d.Tags) > 0 {
+		fmt.Fprintf(e.stdout, "  tags:    %s\n", clean(strings.Join(d.Tags, ", ")))
+	}
+	if d.Author != "" || d.Email != "" {
+		fmt.Fprintf(e.stdout, "  by:      %s\n", clean(strings.TrimSpace(d.Author+" <"+d.Email+">")))
+	}
+	fmt.Fprintf(e.stdout, "  added:   %s\n", time.UnixMilli(d.CreatedAt).Format("2006-01-02 15:04"))
+	if d.Protected() {
+		fmt.Fprintln(e.stdout, "  password-protected")
+	}
+	if d.View != nil {
+		fmt.Fprintf(e.stdout, "  view:    %s (mundaneum views open %q)\n", clean(d.View.Query), d.View.Name)
+	}
+	if d.Notes != "" {
+		fmt.Fprintf(e.stdout, "\n%s\n", cleanBlock(d.Notes))
+	}
+	if d.Body != "" {
+		fmt.Fprintf(e.stdout, "\n%s\n", cleanBlock(d.Body))
+	}
+	return nil
+}
+
+// cleanBlock keeps the lines of a text but makes each safe for a terminal.
+func cleanBlock(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = clean(l)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// libTree lists everything below n, libraries depth first.
+func (e *env) libTree(ctx context.Context, l *library.Library, n library.Node, o lsOptions) error {
+	var out []postingJSON
+	var walk func(id int64, path string) error
+	walk = func(id int64, path string) error {
+		p, err := l.Open(ctx, id, library.ListQuery{Order: library.Order(o.order), Limit: o.limit})
+		if err != nil {
+			return err
+		}
+		if !e.json {
+			fmt.Fprintf(e.stdout, "%s\n", clean(path))
+			e.printListing(path, p.Libraries, p.Postings)
+		}
+		for _, c := range p.Postings {
+			out = append(out, toPostingJSON(c, childPath(path, c.Title)))
+		}
+		for _, c := range p.Libraries {
+			cp := childPath(path, c.Title)
+			out = append(out, toPostingJSON(c, cp))
+			if err := walk(c.ID, cp); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	path, err := l.PathOf(ctx, n)
+	if err != nil {
+		return err
+	}
+	if err := walk(n.ID, path); err != nil {
+		return err
+	}
+	if e.json {
+		if out == nil {
+			out = []postingJSON{}
+		}
+		return e.printJSON(out)
+	}
+	return nil
+}
+
+func (e *env) libRecent(ctx context.Context, l *library.Library, n library.Node, limit int) error {
+	r, err := l.Recent(ctx, n.ID, 0, 0, limit)
+	if err != nil {
+		return err
+	}
+	if e.json {
+		out := []postingJSON{}
+		for i, p := range r.Postings {
+			out = append(out, toPostingJSON(p, childPath(r.Paths[i], p.Title)))
+		}
+		return e.printJSON(out)
+	}
+	tw := tabwriter.NewWriter(e.stdout, 2, 4, 2, ' ', 0)
+	for i, p := range r.Postings {
+		fmt.Fprintf(tw, "%s\t%s\t%s\tin %s\n", time.UnixMilli(p.CreatedAt).Format("2006-01-02 15:04"), p.Kind,
+			clean(p.Title), clean(r.Paths[i]))
+	}
+	tw.Flush()
+	if r.Total > len(r.Postings) {
+		fmt.Fprintf(e.stdout, "… %d in all (--limit)\n", r.Total)
+	}
+	return nil
+}
+
+func (e *env) libShowCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "show PATH",
+		Short: "Show one posting: its fields, its text, and what the crawler knows of its page",
+		Args:  usageArgs(cobra.ExactArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			return e.libRead(ctx, func(l *library.Library, _ *store.Store) error {
+				n, err := l.Resolve(ctx, args[0])
+				if err != nil {
+					return err
+				}
+				d, err := l.Posting(ctx, n.ID)
+				if err != nil {
+					return err
+				}
+				if e.json {
+					j := toPostingJSON(d.Posting, d.Path)
+					j.Body = d.Body
+					return e.printJSON(j)
+				}
+				return e.printPosting(d)
+			})
+		},
+	}
+}
+
+func (e *env) libTagsCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "tags",
+		Short: "List the tags of the library, the most used first",
+		Args:  usageArgs(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			return e.libRead(ctx, func(l *library.Library, _ *store.Store) error {
+				ts, err := l.Tags(ctx)
+				if err != nil {
+					return err
+				}
+				if e.json {
+					out := []map[string]any{}
+					for _, t := range ts {
+						out = append(out, map[string]any{"tag": t.Tag, "count": t.Count})
+					}
+					return e.printJSON(out)
+				}
+				for _, t := range ts {
+					fmt.Fprintf(e.stdout, "%6d  %s\n", t.Count, clean(t.Tag))
+				}
+				return nil
+			})
+		},
+	}
+}

@@ -1,0 +1,223 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"mundaneum/backend/library"
+	"mundaneum/backend/store"
+)
+
+func (e *env) libMvCmd() *cobra.Command {
+	var pw passwordFlag
+	var at int
+	cmd := &cobra.Command{
+		Use:   "mv PATH... DEST",
+		Short: "Move postings into another library, or reorder them (GENVL's Move)",
+		Long: `Move postings (libraries with all they hold) into the library DEST. With --at N they go to
+position N (0 first) of DEST's own order, which then lists by hand; 'mv PATH --at N'
+alone reorders within its library. A library cannot move into itself.`,
+		Example: `  mundaneum library mv /Computing/Go /Languages
+  mundaneum library mv "/Languages/Go/The Go site" --at 0`,
+		Args: usageArgs(cobra.MinimumNArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			if !cmd.Flags().Changed("at") {
+				at = -1
+			} else if at < 0 {
+				return usageError{errors.New("--at must not be negative")}
+			}
+			if len(args) == 1 && at < 0 {
+				return usageError{errors.New("give a destination, or --at N to reorder within the library")}
+			}
+			password, err := pw.get()
+			if err != nil {
+				return err
+			}
+			return e.libWrite(ctx, func(l *library.Library, _ *store.Store) error {
+				srcs, dest := args[:len(args)-1], args[len(args)-1]
+				var d library.Node
+				if len(args) == 1 {
+					n, err := l.Resolve(ctx, args[0])
+					if err != nil {
+						return err
+					}
+					srcs = args
+					if d, err = l.Node(ctx, n.Parent); err != nil {
+						return err
+					}
+				} else if d, err = libraryAt(ctx, l, dest); err != nil {
+					return err
+				}
+				ids, err := resolveAll(ctx, l, srcs)
+				if err != nil {
+					return err
+				}
+				if err := l.Move(ctx, ids, d.ID, at, password); err != nil {
+					return err
+				}
+				return e.printNode(ctx, l, d, "Moved into")
+			})
+		},
+	}
+	cmd.Flags().IntVar(&at, "at", -1, "the position to put them at (0 first)")
+	pw.add(cmd, "the password of protected postings")
+	return cmd
+}
+
+func (e *env) libCpCmd() *cobra.Command {
+	var at int
+	cmd := &cobra.Command{
+		Use:     "cp PATH... DEST",
+		Short:   "Copy postings into another library (GENVL's Copy)",
+		Example: `  mundaneum library cp "/Computing/Go/The Go site" /Favourites`,
+		Args:    usageArgs(cobra.MinimumNArgs(2)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			if !cmd.Flags().Changed("at") {
+				at = -1
+			}
+			return e.libWrite(ctx, func(l *library.Library, _ *store.Store) error {
+				d, err := libraryAt(ctx, l, args[len(args)-1])
+				if err != nil {
+					return err
+				}
+				ids, err := resolveAll(ctx, l, args[:len(args)-1])
+				if err != nil {
+					return err
+				}
+				ns, err := l.Copy(ctx, ids, d.ID, at)
+				if err != nil {
+					return err
+				}
+				for _, n := range ns {
+					if err := e.printNode(ctx, l, n, "Copied"); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+		},
+	}
+	cmd.Flags().IntVar(&at, "at", -1, "the position to put the copies at (0 first)")
+	return cmd
+}
+
+type removalJSON struct {
+	Libraries int      `json:"libraries"`
+	Pointers  int      `json:"pointers"`
+	Reports   int      `json:"reports"`
+	Views     int      `json:"views"`
+	Titles    []string `json:"titles"`
+	Protected []string `json:"protected,omitempty"`
+	DryRun    bool     `json:"dryRun,omitempty"`
+}
+
+func (e *env) libRmCmd() *cobra.Command {
+	var pw passwordFlag
+	var dry bool
+	cmd := &cobra.Command{
+		Use:   "rm PATH...",
+		Short: "Delete postings; a library goes with everything in it (GENVL's Delete)",
+		Long: `Delete postings. A library is deleted with everything below it, whatever their passwords
+(GENVL's rule: protect a library with a password). --dry-run says what would go.
+'mundaneum library undo' puts it all back.`,
+		Args: usageArgs(cobra.MinimumNArgs(1)),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			password, err := pw.get()
+			if err != nil {
+				return err
+			}
+			run := e.libWrite
+			if dry {
+				run = e.libRead
+			}
+			return run(ctx, func(l *library.Library, _ *store.Store) error {
+				ids, err := resolveAll(ctx, l, args)
+				if err != nil {
+					return err
+				}
+				var r library.Removal
+				if dry {
+					r, err = l.PreviewDelete(ctx, ids)
+				} else {
+					r, err = l.Delete(ctx, ids, password)
+				}
+				if err != nil {
+					return err
+				}
+				if e.json {
+					return e.printJSON(removalJSON{Libraries: r.Libraries, Pointers: r.Pointers, Reports: r.Reports,
+						Views: r.Views, Titles: r.Titles, Protected: r.Protected, DryRun: dry})
+				}
+				verb := "Deleted"
+				if dry {
+					verb = "Would delete"
+				}
+				fmt.Fprintf(e.stdout, "%s %d: %d libraries, %d pointers, %d reports, %d views\n", verb, r.Total(),
+					r.Libraries, r.Pointers, r.Reports, r.Views)
+				if dry && len(r.Protected) > 0 {
+					fmt.Fprintf(e.stdout, "Needs the password: %s\n", clean(strings.Join(r.Protected, ", ")))
+				}
+				if !dry {
+					fmt.Fprintln(e.stdout, "('mundaneum library undo' puts it back)")
+				}
+				return nil
+			})
+		},
+	}
+	cmd.Flags().BoolVarP(&dry, "dry-run", "n", false, "say what would be deleted, delete nothing")
+	pw.add(cmd, "the password of protected postings")
+	return cmd
+}
+
+func (e *env) libUndoCmd() *cobra.Command {
+	var pw passwordFlag
+	var show bool
+	cmd := &cobra.Command{
+		Use:   "undo",
+		Short: "Take back the last change to the library",
+		Args:  usageArgs(cobra.NoArgs),
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			ctx := cmd.Context()
+			password, err := pw.get()
+			if err != nil {
+				return err
+			}
+			run := e.libWrite
+			if show {
+				run = e.libRead
+			}
+			return run(ctx, func(l *library.Library, _ *store.Store) error {
+				var u library.Undo
+				if show {
+					u, err = l.LastChange(ctx)
+				} else {
+					u, err = l.Undo(ctx, password)
+				}
+				if errors.Is(err, library.ErrNotFound) {
+					return errors.New("nothing to undo")
+				}
+				if err != nil {
+					return err
+				}
+				if e.json {
+					return e.printJSON(map[string]any{"op": u.Op, "summary": u.Summary, "at": rfc3339ms(u.At), "undone": !show})
+				}
+				if show {
+					fmt.Fprintf(e.stdout, "The last change: %s\n", clean(u.Summary))
+				} else {
+					fmt.Fprintf(e.stdout, "Undone: %s\n", clean(u.Summary))
+				}
+				return nil
+			})
+		},
+	}
+	cmd.Flags().BoolVar(&show, "show", false, "say what undo would take back, change nothing")
+	pw.add(cmd, "the password the change was made with")
+	return cmd
+}

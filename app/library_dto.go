@@ -1,0 +1,244 @@
+package app
+
+import (
+	"mundaneum/backend/library"
+	"mundaneum/backend/search"
+)
+
+// DTOs of the virtual library.
+
+// LibPosting is a library or a posting in it.
+type LibPosting struct {
+	ID         int64     `json:"id"`
+	ParentID   int64     `json:"parentId"`
+	Path       string    `json:"path"` // its own path
+	Kind       string    `json:"kind"` // library | pointer | report | view
+	Title      string    `json:"title"`
+	URL        string    `json:"url"`
+	Notes      string    `json:"notes"`
+	Tags       []string  `json:"tags"`
+	Purpose    string    `json:"purpose"`
+	CreateOnly bool      `json:"createOnly"`
+	Order      string    `json:"order"`
+	Position   int       `json:"position"`
+	Protected  bool      `json:"protected"`
+	Author     string    `json:"author"`
+	Email      string    `json:"email"`
+	HasImage   bool      `json:"hasImage"` // a picture of its own
+	Created    string    `json:"created"`
+	Updated    string    `json:"updated"`
+	Libraries  int       `json:"libraries"` // below a library, at any depth
+	Postings   int       `json:"postings"`
+	Known      *LibKnown `json:"known"` // what the crawler knows of its URL, null if nothing
+	View       *LibView  `json:"view"`  // a view posting's saved view
+}
+
+// LibKnown is what the crawler knows of a pointer's URL.
+type LibKnown struct {
+	PageID    int64  `json:"pageId"`
+	Title     string `json:"title"`
+	State     string `json:"state"`
+	Status    int    `json:"status"`
+	FetchedAt string `json:"fetchedAt"`
+	Copy      bool   `json:"copy"` // an offline copy is stored
+}
+
+// LibView is the saved view a view posting places in the tree.
+type LibView struct {
+	Name      string `json:"name"`
+	Query     string `json:"query"`
+	OpenedAt  string `json:"openedAt"`
+	LastTotal int    `json:"lastTotal"`
+}
+
+// LibCrumb is a library on the way from the root.
+type LibCrumb struct {
+	ID    int64  `json:"id"`
+	Title string `json:"title"`
+	Path  string `json:"path"`
+}
+
+// LibPage is a library's page: header, breadcrumbs, sub-libraries, a page of postings.
+type LibPage struct {
+	Library   LibPosting   `json:"library"`
+	Crumbs    []LibCrumb   `json:"crumbs"`
+	Image     string       `json:"image"` // data: URL of its picture or the nearest enclosing one, "" none
+	Order     string       `json:"order"`
+	Libraries []LibPosting `json:"libraries"`
+	Postings  []LibPosting `json:"postings"`
+	Total     int          `json:"total"` // postings other than sub-libraries
+	// LastChange describes what Undo would take back ("" nothing); UndoProtected says it
+	// needs a password.
+	LastChange    string `json:"lastChange"`
+	UndoProtected bool   `json:"undoProtected"`
+}
+
+// LibDetail is one posting with its place, its picture and, for a report, its text
+// rendered (Document: a sanitised standalone document for a sandboxed frame).
+type LibDetail struct {
+	Posting  LibPosting `json:"posting"`
+	Crumbs   []LibCrumb `json:"crumbs"`
+	Image    string     `json:"image"`
+	Body     string     `json:"body"`     // a report's Markdown
+	Document string     `json:"document"` // a report rendered
+	Links    []string   `json:"links"`    // the http(s) addresses a report links to
+}
+
+// LibRecent is the "what's new" list of a library: everything below it, newest first.
+type LibRecent struct {
+	Postings []LibPosting `json:"postings"` // Path is each posting's own
+	Total    int          `json:"total"`
+}
+
+// LibInput describes a new library, pointer or report.
+type LibInput struct {
+	Title      string   `json:"title"`
+	URL        string   `json:"url"`
+	Notes      string   `json:"notes"`
+	Body       string   `json:"body"`
+	Tags       []string `json:"tags"`
+	Purpose    string   `json:"purpose"`
+	CreateOnly bool     `json:"createOnly"`
+	Order      string   `json:"order"`
+	Image      string   `json:"image"` // a data: URL, "" none
+	View       string   `json:"view"`  // the saved view to place
+	Author     string   `json:"author"`
+	Email      string   `json:"email"`
+	Password   string   `json:"password"` // protects the new posting ("" none)
+}
+
+// LibEdit changes the fields that are set (null leaves a field as it is).
+type LibEdit struct {
+	Title       *string   `json:"title"`
+	URL         *string   `json:"url"`
+	Notes       *string   `json:"notes"`
+	Body        *string   `json:"body"`
+	Tags        *[]string `json:"tags"`
+	Purpose     *string   `json:"purpose"`
+	CreateOnly  *bool     `json:"createOnly"`
+	Order       *string   `json:"order"`
+	Image       string    `json:"image"`      // a new picture (data: URL), "" keeps it
+	ClearImage  bool      `json:"clearImage"` // back to the enclosing library's picture
+	Author      *string   `json:"author"`
+	Email       *string   `json:"email"`
+	NewPassword *string   `json:"newPassword"` // "" removes the password
+}
+
+// LibAdded is a pointer just added, with the paths of the other libraries that hold its URL.
+type LibAdded struct {
+	Posting LibPosting `json:"posting"`
+	AlsoIn  []string   `json:"alsoIn"`
+}
+
+// LibRemoval is what a delete removes (or would).
+type LibRemoval struct {
+	Libraries int      `json:"libraries"`
+	Pointers  int      `json:"pointers"`
+	Reports   int      `json:"reports"`
+	Views     int      `json:"views"`
+	Titles    []string `json:"titles"`
+	Protected []string `json:"protected"` // of the titles, those that need the password
+}
+
+// LibImport says what an import did.
+type LibImport struct {
+	Format     string       `json:"format"`
+	Libraries  int          `json:"libraries"`
+	Pointers   int          `json:"pointers"`
+	Reports    int          `json:"reports"`
+	Views      int          `json:"views"`
+	Merged     int          `json:"merged"`
+	Duplicates int          `json:"duplicates"`
+	Elsewhere  int          `json:"elsewhere"`
+	Skipped    int          `json:"skipped"`
+	Problems   []LibProblem `json:"problems"`
+	More       int          `json:"more"`
+}
+
+// LibProblem is an entry an import left out, by line.
+type LibProblem struct {
+	Line   int    `json:"line"`
+	Reason string `json:"reason"`
+}
+
+// LibExport is an exported file.
+type LibExport struct {
+	Name    string `json:"name"` // a file name to save it under
+	Content string `json:"content"`
+	Note    string `json:"note"`
+}
+
+// LibRendered is Markdown rendered for a sandboxed frame.
+type LibRendered struct {
+	Document string   `json:"document"`
+	Links    []string `json:"links"`
+}
+
+// LibHit is a posting that matches a search.
+type LibHit struct {
+	ID        int64    `json:"id"`
+	Kind      string   `json:"kind"`
+	Title     string   `json:"title"`
+	URL       string   `json:"url"`
+	Path      string   `json:"path"`
+	Tags      []string `json:"tags"`
+	Snippet   []string `json:"snippet"` // odd-indexed fragments match
+	PageID    int64    `json:"pageId"`
+	Status    int      `json:"status"`
+	FetchedAt string   `json:"fetchedAt"`
+}
+
+// LibSearchResults is one page of library hits.
+type LibSearchResults struct {
+	Total       int      `json:"total"`
+	TotalApprox bool     `json:"totalApprox"`
+	Hits        []LibHit `json:"hits"`
+	Note        string   `json:"note"`
+	TookMs      float64  `json:"tookMs"`
+}
+
+// LibTag is a tag and how many postings carry it.
+type LibTag struct {
+	Tag   string `json:"tag"`
+	Count int    `json:"count"`
+}
+
+func libPostingDTO(p library.Posting, path string) LibPosting {
+	d := LibPosting{ID: p.ID, ParentID: p.Parent, Path: path, Kind: string(p.Kind), Title: p.Title, URL: p.URL,
+		Notes: p.Notes, Tags: nonNil(p.Tags), Purpose: p.Purpose, CreateOnly: p.CreateOnly, Order: string(p.Sort),
+		Position: p.Position, Protected: p.Protected(), Author: p.Author, Email: p.Email, HasImage: p.ImageID != 0,
+		Created: rfc3339(p.CreatedAt), Updated: rfc3339(p.UpdatedAt), Libraries: p.Libraries, Postings: p.Postings}
+	if k := p.Known; k != nil {
+		d.Known = &LibKnown{PageID: k.PageID, Title: k.Title, State: k.State, Status: k.Status,
+			FetchedAt: rfc3339(k.FetchedAt), Copy: k.Copy}
+	}
+	if v := p.View; v != nil {
+		d.View = &LibView{Name: v.Name, Query: v.Query, OpenedAt: rfc3339(v.OpenedAt), LastTotal: v.LastTotal}
+	}
+	return d
+}
+
+func libCrumbs(cs []library.Crumb) []LibCrumb {
+	out := make([]LibCrumb, 0, len(cs))
+	for _, c := range cs {
+		out = append(out, LibCrumb{ID: c.ID, Title: c.Title, Path: c.Path})
+	}
+	return out
+}
+
+func libChildPath(parent, title string) string {
+	if parent == "/" {
+		return "/" + library.EscapeTitle(title)
+	}
+	return parent + "/" + library.EscapeTitle(title)
+}
+
+func libHitsDTO(r search.LibraryResults) LibSearchResults {
+	out := LibSearchResults{Total: r.Total, TotalApprox: r.TotalApprox, Hits: make([]LibHit, 0, len(r.Hits)),
+		Note: r.Note, TookMs: float64(r.Took.Microseconds()) / 1000}
+	for _, h := range r.Hits {
+		out.Hits = append(out.Hits, LibHit{ID: h.ID, Kind: h.Kind, Title: h.Title, URL: h.URL, Path: h.Path,
+			Tags: nonNil(h.Tags), Snippet: nonNil(h.Snippet), PageID: h.PageID, Status: h.Status, FetchedAt: rfc3339(h.FetchedAt)})
+	}
+	return out
+}

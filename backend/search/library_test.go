@@ -1,0 +1,91 @@
+package search
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+
+	vlib "mundaneum/backend/library"
+	"mundaneum/backend/store"
+)
+
+// shelve files some of the test pages in a small library:
+//
+//	/Research (#2)         -> a.test/otlet, tagged people; a report
+//	/Research/Belgium (#3) -> www.b.test/, tagged places
+//	/Elsewhere (#6)        -> c.test/report.pdf
+func shelve(t testing.TB, st *store.Store) {
+	t.Helper()
+	ctx := context.Background()
+	l := vlib.New(st)
+	mk := func(parent int64, title string) int64 {
+		n, err := l.Create(ctx, parent, vlib.LibraryInput{Title: title})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n.ID
+	}
+	point := func(parent int64, url, title, notes string, tags ...string) {
+		if _, err := l.Point(ctx, parent, vlib.PointerInput{URL: url, Title: title, Notes: notes, Tags: tags}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	research := mk(vlib.RootID, "Research")
+	belgium := mk(research, "Belgium")
+	point(research, "http://a.test/otlet", "Paul Otlet", "the man behind the Mundaneum", "people")
+	point(belgium, "http://www.b.test/", "Belgian libraries", "", "places")
+	if _, err := l.Input(ctx, research, vlib.ReportInput{Title: "Card indexes", Body: "Otlet's cards, a universal **classification**."}); err != nil {
+		t.Fatal(err)
+	}
+	point(mk(vlib.RootID, "Elsewhere"), "http://c.test/report.pdf", "A report", "pdf classification")
+}
+
+func TestLibraryHits(t *testing.T) {
+	st := workspace(t, library)
+	shelve(t, st.Store)
+	s := New(st.SearchDB())
+	ctx := context.Background()
+	for _, tc := range []struct {
+		q    string
+		in   int64
+		want []string // titles, best first
+	}{
+		{q: "otlet", want: []string{"Paul Otlet", "Card indexes"}},
+		{q: "classification", want: []string{"A report", "Card indexes"}},
+		{q: "classifications", want: []string{"A report", "Card indexes"}}, // stems
+		{q: "classification", in: 2, want: []string{"Card indexes"}},
+		{q: "folder:/Research", want: []string{"Card indexes", "Belgian libraries", "Paul Otlet", "Belgium"}},
+		{q: "tag:places", want: []string{"Belgian libraries"}},
+		{q: "title:otlet", want: []string{"Paul Otlet"}},
+		{q: "otlet -people", want: []string{"Card indexes"}},
+		{q: "otlet -tag:people", want: []string{"Card indexes"}},
+		{q: "site:b.test", want: []string{"Belgian libraries"}},
+		{q: "url:pdf", want: []string{"A report"}},
+		{q: "mundaneum OR tag:places", want: []string{"Belgian libraries", "Paul Otlet"}}, // no text to rank by: newest first
+		{q: "status:404 otlet", want: nil},                                                // about pages
+		{q: "anchor:otlet", want: nil},
+		{q: "folder:/Nowhere otlet", want: nil},
+	} {
+		res, err := s.Library(ctx, LibraryRequest{Query: tc.q, In: tc.in})
+		if err != nil {
+			t.Fatalf("%q: %v", tc.q, err)
+		}
+		var got []string
+		for _, h := range res.Hits {
+			got = append(got, h.Title)
+		}
+		if !slices.Equal(got, tc.want) || res.Total != len(tc.want) {
+			t.Errorf("%q in #%d: got %v (%d), want %v", tc.q, tc.in, got, res.Total, tc.want)
+		}
+	}
+	res, err := s.Library(ctx, LibraryRequest{Query: "mundaneum"})
+	if err != nil || len(res.Hits) != 1 {
+		t.Fatal(res, err)
+	}
+	h := res.Hits[0]
+	if h.Path != "/Research/Paul Otlet" || h.PageID == 0 || h.Status != 200 || !slices.Equal(h.Tags, []string{"people"}) ||
+		!strings.Contains(strings.Join(h.Snippet, "|"), "|Mundaneum|") {
+		t.Errorf("hit %+v", h)
+	}
+}

@@ -1,0 +1,245 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"mundaneum/backend/library"
+)
+
+// The library's reads (library.Store), on the read pool: they see committed data only.
+
+// postingColumns adds to libColumns what the crawler knows of the node's URL and its view.
+const postingColumns = libColumns + `, coalesce(pg.id, 0), coalesce(pg.title, ''), coalesce(pg.state, ''),
+	coalesce(pg.status, 0), coalesce(pg.fetched_at, 0), pg.hash IS NOT NULL,
+	v.name, coalesce(v.query, ''), coalesce(v.opened_at, 0), coalesce(v.last_total, 0)`
+
+const postingFrom = ` FROM lib_nodes n LEFT JOIN pages pg ON pg.url = n.url_key LEFT JOIN views v ON v.id = n.view_id`
+
+func scanPosting(row interface{ Scan(...any) error }) (library.Posting, error) {
+	var p library.Posting
+	var k library.Known
+	var viewName sql.NullString
+	var vi library.ViewInfo
+	n, err := scanLibNode(row, &k.PageID, &k.Title, &k.State, &k.Status, &k.FetchedAt, &k.Copy,
+		&viewName, &vi.Query, &vi.OpenedAt, &vi.LastTotal)
+	if err != nil {
+		return p, err
+	}
+	p.Node = n
+	if k.PageID != 0 {
+		p.Known = &k
+	}
+	if viewName.Valid {
+		vi.Name = viewName.String
+		p.View = &vi
+	}
+	return p, nil
+}
+
+func scanPostings(rows *sql.Rows, err error) ([]library.Posting, error) {
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := []library.Posting{}
+	for rows.Next() {
+		p, err := scanPosting(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}
+
+// LibNode reads one node of the library.
+func (s *Store) LibNode(ctx context.Context, id int64) (library.Node, error) {
+	n, err := scanLibNode(s.read.QueryRowContext(ctx, `SELECT `+libColumns+` FROM lib_nodes n WHERE n.id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return n, fmt.Errorf("library node %d: %w", id, library.ErrNotFound)
+	}
+	if err != nil {
+		return n, fmt.Errorf("library node %d: %w", id, err)
+	}
+	return n, nil
+}
+
+// LibPosting reads one node with what the crawler knows of it.
+func (s *Store) LibPosting(ctx context.Context, id int64) (library.Posting, error) {
+	p, err := scanPosting(s.read.QueryRowContext(ctx, `SELECT `+postingColumns+postingFrom+` WHERE n.id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return p, fmt.Errorf("library node %d: %w", id, library.ErrNotFound)
+	}
+	if err != nil {
+		return p, fmt.Errorf("library node %d: %w", id, err)
+	}
+	if p.Kind == library.KindLibrary {
+		err = s.libCounts(ctx, &p)
+	}
+	return p, err
+}
+
+// LibChildren lists the children of parent called title (of kind, unless kind is "").
+func (s *Store) LibChildren(ctx context.Context, parent int64, title string, kind library.Kind) ([]library.Node, error) {
+	return scanLibNodes(s.read.QueryContext(ctx, `SELECT `+libColumns+` FROM lib_nodes n
+		WHERE n.parent_id = ? AND n.title = ? AND (? = '' OR n.kind = ?) ORDER BY n.position, n.id`, parent, title, kind, kind))
+}
+
+// LibAncestors returns the libraries above n, the root first.
+func (s *Store) LibAncestors(ctx context.Context, n library.Node) ([]library.Node, error) {
+	ids, err := pathIDs(n.Path)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]library.Node, 0, len(ids))
+	for _, id := range ids[:len(ids)-1] {
+		a, err := s.LibNode(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, a)
+	}
+	return out, nil
+}
+
+// orderSQL is the ORDER BY of each order of a library's postings.
+var orderSQL = map[library.Order]string{
+	library.ByTitle:  `n.title COLLATE NOCASE, n.id`,
+	library.ByDate:   `n.created_at DESC, n.id DESC`,
+	library.ByManual: `n.position, n.id`,
+}
+
+// LibList lists a library's sub-libraries (all, by title or by hand) and one page of its
+// other postings, with what the crawler knows of their URLs and the counts below each
+// sub-library.
+func (s *Store) LibList(ctx context.Context, parent int64, q library.ListQuery) (library.Listing, error) {
+	order, ok := orderSQL[q.Order]
+	if !ok {
+		order = orderSQL[library.ByTitle]
+	}
+	libOrder := orderSQL[library.ByTitle]
+	if q.Order == library.ByManual {
+		libOrder = order
+	}
+	var l library.Listing
+	var err error
+	l.Libraries, err = scanPostings(s.read.QueryContext(ctx, `SELECT `+postingColumns+postingFrom+`
+		WHERE n.parent_id = ? AND n.kind = 'library' ORDER BY `+libOrder, parent))
+	if err != nil {
+		return l, fmt.Errorf("list library %d: %w", parent, err)
+	}
+	for i := range l.Libraries {
+		if err := s.libCounts(ctx, &l.Libraries[i]); err != nil {
+			return l, err
+		}
+	}
+	l.Postings, err = scanPostings(s.read.QueryContext(ctx, `SELECT `+postingColumns+postingFrom+`
+		WHERE n.parent_id = ? AND n.kind <> 'library' ORDER BY `+order+` LIMIT ? OFFSET ?`, parent, q.Limit, q.Offset))
+	if err != nil {
+		return l, fmt.Errorf("list library %d: %w", parent, err)
+	}
+	err = s.read.QueryRowContext(ctx, `SELECT count(*) FROM lib_nodes WHERE parent_id = ? AND kind <> 'library'`, parent).Scan(&l.Total)
+	if err != nil {
+		return l, fmt.Errorf("list library %d: %w", parent, err)
+	}
+	return l, nil
+}
+
+// libCounts fills in what is below a sub-library.
+func (s *Store) libCounts(ctx context.Context, p *library.Posting) error {
+	lo, hi := subtreeRange(p.Path)
+	err := s.read.QueryRowContext(ctx, `SELECT count(*) FILTER (WHERE kind = 'library'), count(*) FILTER (WHERE kind <> 'library')
+		FROM lib_nodes WHERE path > ? AND path < ?`, lo, hi).Scan(&p.Libraries, &p.Postings)
+	if err != nil {
+		return fmt.Errorf("count library %d: %w", p.ID, err)
+	}
+	return nil
+}
+
+// recentCap bounds the count of a "what's new" list.
+const recentCap = 100_000
+
+// LibRecent lists what is at or below library id (the library itself left out), newest
+// first, added after since (unix ms; 0 for everything), and how many there are.
+func (s *Store) LibRecent(ctx context.Context, id int64, since int64, offset, limit int) ([]library.Posting, int, error) {
+	n, err := s.LibNode(ctx, id)
+	if err != nil {
+		return nil, 0, err
+	}
+	lo, hi := subtreeRange(n.Path)
+	ps, err := scanPostings(s.read.QueryContext(ctx, `SELECT `+postingColumns+postingFrom+`
+		WHERE n.path > ? AND n.path < ? AND n.created_at > ? ORDER BY n.created_at DESC, n.id DESC LIMIT ? OFFSET ?`,
+		lo, hi, since, limit, offset))
+	if err != nil {
+		return nil, 0, fmt.Errorf("what's new in library %d: %w", id, err)
+	}
+	var total int
+	err = s.read.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM lib_nodes
+		WHERE path > ? AND path < ? AND created_at > ? LIMIT ?)`, lo, hi, since, recentCap).Scan(&total)
+	if err != nil {
+		return nil, 0, fmt.Errorf("what's new in library %d: %w", id, err)
+	}
+	return ps, total, nil
+}
+
+// LibSubtree returns a node and everything below it, parents before their children.
+func (s *Store) LibSubtree(ctx context.Context, id int64) ([]library.Node, error) {
+	n, err := s.LibNode(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	lo, hi := subtreeRange(n.Path)
+	return scanLibNodes(s.read.QueryContext(ctx, `SELECT `+libColumns+` FROM lib_nodes n
+		WHERE n.path >= ? AND n.path < ? ORDER BY n.path`, lo, hi))
+}
+
+// LibImage reads a library image.
+func (s *Store) LibImage(ctx context.Context, id int64) (library.Image, error) {
+	img := library.Image{ID: id}
+	err := s.read.QueryRowContext(ctx, `SELECT mime, data FROM lib_images WHERE id = ?`, id).Scan(&img.Mime, &img.Data)
+	if errors.Is(err, sql.ErrNoRows) {
+		return img, fmt.Errorf("library image %d: %w", id, library.ErrNotFound)
+	}
+	return img, err
+}
+
+// LibUndoTop returns the newest entry of the library's undo journal.
+func (s *Store) LibUndoTop(ctx context.Context) (library.Undo, error) {
+	return scanUndo(s.read.QueryRowContext(ctx, undoTopSQL))
+}
+
+// LibTags lists the library's tags with how many postings carry each, most used first.
+func (s *Store) LibTags(ctx context.Context) ([]library.TagCount, error) {
+	rows, err := s.read.QueryContext(ctx, `SELECT min(tag), count(*) FROM lib_tags GROUP BY tag ORDER BY count(*) DESC, min(tag)`)
+	if err != nil {
+		return nil, fmt.Errorf("library tags: %w", err)
+	}
+	defer rows.Close()
+	out := []library.TagCount{}
+	for rows.Next() {
+		var t library.TagCount
+		if err := rows.Scan(&t.Tag, &t.Count); err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+// LibKnown returns what the crawler knows of the page with canonical URL key, nil if
+// nothing.
+func (s *Store) LibKnown(ctx context.Context, key string) (*library.Known, error) {
+	var k library.Known
+	err := s.read.QueryRowContext(ctx, `SELECT id, coalesce(title, ''), state, coalesce(status, 0), coalesce(fetched_at, 0),
+		hash IS NOT NULL FROM pages WHERE url = ?`, key).Scan(&k.PageID, &k.Title, &k.State, &k.Status, &k.FetchedAt, &k.Copy)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("page %s: %w", key, err)
+	}
+	return &k, nil
+}
