@@ -116,7 +116,6 @@ func (c *Crawler) schedule(ctx context.Context, queued int64, progress func(Prog
 				fr.Added(o.top)
 			}
 		case <-wake.C:
-		case <-c.freed: // a slot is free before its page is stored: dispatch again
 		case <-tick.C:
 			progress(snapshot())
 		case <-ctx.Done():
