@@ -45,7 +45,10 @@ func TestMaintenanceThroughBoundAPI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := New(st)
+	a, err := New(st)
+	if err != nil {
+		t.Fatal(err)
+	}
 	notes := &recordingNotifier{}
 	a.notifier = notes
 	done := make(chan CheckProgress, 4)

@@ -11,13 +11,16 @@ import (
 
 	"mundaneum/backend/check"
 	"mundaneum/backend/crawl"
+	"mundaneum/backend/index"
 	"mundaneum/backend/search"
 	"mundaneum/backend/store"
 )
 
-// workspace is one open workspace and what runs on it.
+// workspace is one open workspace and what runs on it: its index (which follows the
+// crawls in the background), crawl jobs and searches.
 type workspace struct {
 	st     *store.Store
+	idx    *index.Index
 	jobs   *crawl.Jobs
 	search *search.Searcher
 	checks *check.Jobs
@@ -27,8 +30,12 @@ type workspace struct {
 	progress      *CheckProgress // of the latest check run
 }
 
-func newWorkspace(st *store.Store) *workspace {
-	return &workspace{st: st, jobs: crawl.NewJobs(st), search: search.New(st.SearchDB()), checks: check.NewJobs(st, CheckLibrary(st))}
+func newWorkspace(st *store.Store) (*workspace, error) {
+	idx, err := index.Open(context.Background(), st)
+	if err != nil {
+		return nil, fmt.Errorf("open the search index of %s: %w", st.Path(), err)
+	}
+	return &workspace{st: st, idx: idx, jobs: crawl.NewJobs(st, idx), search: search.New(idx.SearchDB()), checks: check.NewJobs(st, CheckLibrary(st))}, nil
 }
 
 // close stops what runs on the workspace (crawls pause, a check run stops) and closes it.
@@ -38,6 +45,7 @@ func (w *workspace) close() {
 	}
 	w.checks.Close()
 	w.jobs.Close()
+	w.idx.Close()
 	w.st.Close()
 }
 
@@ -73,8 +81,9 @@ const Extension = ".mundaneum"
 func (a *App) Workspace() (WorkspaceInfo, error) {
 	w := a.ws()
 	info := WorkspaceInfo{Path: w.st.Path(), CanChoose: a.dialogs != nil}
-	for _, suffix := range []string{"", "-wal"} {
-		if fi, err := os.Stat(w.st.Path() + suffix); err == nil {
+	// The workspace is its file, its WAL and its index (derived, but on the same disk).
+	for _, f := range append([]string{w.st.Path(), w.st.Path() + "-wal"}, index.Files(w.st.Path())...) {
+		if fi, err := os.Stat(f); err == nil {
 			info.Bytes += fi.Size()
 		}
 	}
@@ -124,7 +133,11 @@ func (a *App) OpenWorkspace(path string, create bool) (WorkspaceInfo, error) {
 		st.Close()
 		return WorkspaceInfo{}, apiError(err)
 	}
-	w := newWorkspace(st)
+	w, err := newWorkspace(st)
+	if err != nil {
+		st.Close()
+		return WorkspaceInfo{}, apiError(err)
+	}
 	old := a.cur.Swap(w)
 	old.close()
 	if a.started.Load() {

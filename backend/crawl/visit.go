@@ -339,6 +339,8 @@ func (c *Crawler) content(ctx context.Context, it frontier.Item, u *url.URL, res
 		doc.Expires = e
 	}
 	r.Doc = doc
+	// Packed here, on the agent's goroutine: the writer only stores the bytes.
+	r.Text = store.PackText(store.PageText{Title: s.Title, Headings: s.Headings, Body: s.Text})
 	r.ReplaceLinks = true
 	r.Links = make([]store.Target, 0, len(s.Links)+1)
 	seen := make(map[string]bool, len(s.Links))

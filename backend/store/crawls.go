@@ -170,6 +170,7 @@ func (s *Store) Crawls(ctx context.Context) ([]Crawl, error) {
 func (s *Store) StartRun(ctx context.Context, id int64, config json.RawMessage, fresh bool) error {
 	err := s.writer.Do(ctx, func(tx *Tx) error {
 		if fresh {
+			s.forgetFrontier(tx, id)
 			if _, err := tx.ExecContext(ctx, `DELETE FROM frontier WHERE crawl_id = ?`, id); err != nil {
 				return err
 			}

@@ -3,9 +3,9 @@
 import * as App from '../../wailsjs/go/app/App';
 import * as runtime from '../../wailsjs/runtime/runtime';
 import type {
-  Crawl, CrawlPages, CrawlRequest, Events, GraphData, LibAdded, LibDetail, LibEdit, LibExport, LibImport, LibInput,
-  LibPage, LibPosting, LibRecent, LibRemoval, LibRendered, LibSearchResults, LibTag, OfflineCopy, Orphans, Page,
-  PageRelations, PathResult, RulesCheck, RulesTest, SearchResults, Settings, Status, Tree, View, ViewResults,
+  Crawl, CrawlPages, CrawlRequest, Events, GraphData, IndexStatus, LibAdded, LibDetail, LibEdit, LibExport, LibImport,
+  LibInput, LibPage, LibPosting, LibRecent, LibRemoval, LibRendered, LibSearchResults, LibTag, OfflineCopy, Orphans,
+  Page, PageRelations, PathResult, RulesCheck, RulesTest, SearchResults, Settings, Status, Tree, View, ViewResults,
   WorkspaceInfo,
 } from './types';
 
@@ -181,6 +181,16 @@ export async function orphans(crawlId: number, limit = 100): Promise<Orphans> {
 /** Returns the workspace's counts. */
 export function status(): Promise<Status> {
   return call(() => App.Status());
+}
+
+/** Says how far behind the workspace its search index is. */
+export function indexStatus(): Promise<IndexStatus> {
+  return call(() => App.IndexStatus());
+}
+
+/** Starts rebuilding the search index from the stored pages (IndexStatus follows it). */
+export function rebuildIndex(): Promise<void> {
+  return call(() => App.RebuildIndex());
 }
 
 function hasRuntime(): boolean {

@@ -38,6 +38,7 @@ export type ReportDoc = report.Doc;
 export type ReportRef = report.Ref;
 export type NewsItem = report.Item;
 export type News = report.News;
+export type IndexStatus = app.IndexStatus;
 export type RulesCheck = app.RulesCheck;
 export type RuleSpan = app.RuleSpan;
 export type RuleError = app.RuleError;
@@ -92,6 +93,8 @@ export interface Events {
   'workspace:changed': string;
   'check:progress': CheckProgress;
   'check:done': CheckProgress;
+  'index:progress': IndexStatus;
+  'index:done': IndexStatus;
   'library:changed': string;
 }
 

@@ -152,6 +152,7 @@ export namespace app {
 	    note: string;
 	    error: string;
 	    rules: string;
+	    searchable: number;
 	}
 	export interface CrawlPage {
 	    id: number;
@@ -186,6 +187,17 @@ export namespace app {
 	    value: string;
 	    count: number;
 	    refine: string;
+	}
+	export interface IndexStatus {
+	    searchable: number;
+	    waiting: number;
+	    updating: number;
+	    current: boolean;
+	    rebuilding: boolean;
+	    reason: string;
+	    phraseIndex: number;
+	    error: string;
+	    summary: string;
 	}
 	export interface LibHealth {
 	    verdict: string;
@@ -533,6 +545,7 @@ export namespace app {
 	    skipped: number;
 	    hosts: number;
 	    links: number;
+	    index: IndexStatus;
 	}
 	export interface View {
 	    id: number;

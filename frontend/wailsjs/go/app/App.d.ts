@@ -57,6 +57,8 @@ export function GraphView(arg1:number,arg2:number):Promise<graph.View>;
 
 export function ImportCheckFile(arg1:string,arg2:string,arg3:string):Promise<app.CheckImport>;
 
+export function IndexStatus():Promise<app.IndexStatus>;
+
 export function LibraryCopy(arg1:Array<number>,arg2:number,arg3:number):Promise<Array<app.LibPosting>>;
 
 export function LibraryCrawl(arg1:number,arg2:string,arg3:number):Promise<app.Crawl>;
@@ -112,6 +114,8 @@ export function Orphans(arg1:number,arg2:number):Promise<graph.Orphans>;
 export function Page(arg1:number):Promise<app.Page>;
 
 export function PauseCrawl(arg1:number):Promise<void>;
+
+export function RebuildIndex():Promise<void>;
 
 export function ResumeCrawl(arg1:number):Promise<app.Crawl>;
 

@@ -110,6 +110,10 @@ export function ImportCheckFile(arg1, arg2, arg3) {
   return window['go']['app']['App']['ImportCheckFile'](arg1, arg2, arg3);
 }
 
+export function IndexStatus() {
+  return window['go']['app']['App']['IndexStatus']();
+}
+
 export function LibraryCopy(arg1, arg2, arg3) {
   return window['go']['app']['App']['LibraryCopy'](arg1, arg2, arg3);
 }
@@ -220,6 +224,10 @@ export function Page(arg1) {
 
 export function PauseCrawl(arg1) {
   return window['go']['app']['App']['PauseCrawl'](arg1);
+}
+
+export function RebuildIndex() {
+  return window['go']['app']['App']['RebuildIndex']();
 }
 
 export function ResumeCrawl(arg1) {
