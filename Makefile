@@ -27,7 +27,7 @@ DIST := frontend/dist/index.html
 # Steps depend on each other's side effects (setup installs what the rest use): one at a time.
 .NOTPARALLEL:
 
-.PHONY: help setup build run test test-go lint test-frontend smoke bindings frontend clean bench bench-window relevance bench-search bench-graph check-build fuzz bench-library bench-warc
+.PHONY: help setup build run test test-go lint test-frontend smoke bindings frontend clean bench bench-window relevance relevance-check bench-search bench-graph bench-check check-build fuzz bench-library bench-warc
 
 help: ## list the targets
 	@awk 'BEGIN { FS = ":.*## " } /^[a-z-]+:.*## / { printf "  make %-14s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
@@ -85,9 +85,9 @@ run: build ## set up, build and open the window; without a display, serve it to 
 	fi
 	$(BIN) $(ARGS)
 
-test: setup ## set up and run every test: Go, lint, frontend, build, window smoke test, browser e2e
+test: setup ## set up and run every test: Go, lint, frontend, build, relevance floor, window smoke test, browser e2e
 	@start=$$(date +%s); \
-	$(MAKE) test-go lint test-frontend build check-build smoke e2e; \
+	$(MAKE) test-go lint test-frontend build check-build relevance-check smoke e2e; \
 	echo "make test: all passed in $$(( $$(date +%s) - start ))s"
 
 test-go: ## Go unit tests (no cgo: Wails compiles to a stub)
@@ -123,14 +123,21 @@ FUZZTIME ?= 10m
 fuzz: ## run every Go fuzz target for FUZZTIME each (default 10m; FUZZ=pattern, FUZZ_PARALLEL=workers); not part of make test
 	FUZZTIME="$(FUZZTIME)" scripts/fuzz.sh
 
-bench: ## crawl benchmark vs Colly on a loopback synthetic web (PAGES=10000 RUNS=1 CPUPROFILE= KEEP=)
-	PAGES="$(or $(PAGES),10000)" RUNS="$(or $(RUNS),1)" scripts/bench-crawl.sh
+bench: ## crawl vs Colly on a loopback synthetic web: stored, searchable, bytes/page, peak RSS and WAL (PAGES=40000 HOSTS=4 RUNS=1; PAGES=100000 HOSTS=1 for the 100k figures)
+	PAGES="$(or $(PAGES),40000)" HOSTS="$(or $(HOSTS),4)" RUNS="$(or $(RUNS),1)" scripts/bench-crawl.sh
+
+bench-check: ## link checking vs linkchecker and wget on Debian's PostgreSQL and Rust docs via nginx (DOCS="postgresql rust" RUNS=3 KEEP=)
+	DOCS="$(or $(DOCS),postgresql rust)" RUNS="$(or $(RUNS),3)" $(if $(KEEP),KEEP="$(KEEP)") scripts/bench-check.sh
 
 bench-window: build ## launch-to-painted time of the desktop window under Xvfb (DB=COPY-OF-WORKSPACE RUNS=5)
 	scripts/bench-window.sh --runs "$(or $(RUNS),5)" $(if $(DB),--db "$(DB)") $(BIN)
 
-relevance: ## search relevance vs Xapian on Debian's Python and PostgreSQL docs (DOCS=1: update docs/relevance.md)
-	CGO_ENABLED=0 go run ./scripts/relevance -install $(if $(DOCS),-write-docs)
+relevance: ## search relevance vs Xapian on Debian's Python, PostgreSQL, Git and SQLite docs (DOCS=1: update docs/relevance.md; SPLIT=tune)
+	CGO_ENABLED=0 go run ./scripts/relevance -install $(if $(DOCS),-write-docs) $(if $(SPLIT),-split $(SPLIT))
+
+relevance-check: build ## the relevance floor on the Git docs with the built binary (part of `make test`, ~20 s)
+	@echo "relevance-check: Git docs against Xapian, report in build/relevance-check.md"
+	@CGO_ENABLED=0 go run ./scripts/relevance -corpus git -bin "$(CURDIR)/$(BIN)" >build/relevance-check.md
 
 bench-search: ## search latency on a synthetic index (PAGES=100000 QUERIES=2000 FACETS=1 CPUPROFILE= SEARCH_ARGS=)
 	@[[ -r /usr/share/dict/words ]] || { echo "bench-search: installing wamerican (the word list)"; \

@@ -36,10 +36,13 @@ func desktop(path string) error {
 	if err != nil {
 		return err
 	}
-	defer st.Close()
 	if err := st.MarkInterrupted(ctx); err != nil {
+		st.Close()
 		return fmt.Errorf("open workspace: %w", err)
 	}
-	a := app.New(st)
+	a, err := app.New(st)
+	if err != nil {
+		return err
+	}
 	return app.RunDesktop(a, assets)
 }

@@ -21,33 +21,45 @@ const (
 	EventCrawlProgress    = "crawl:progress"
 	EventCrawlDone        = "crawl:done"
 	EventWorkspaceChanged = "workspace:changed" // payload: the new workspace's path
+	EventIndexProgress    = "index:progress"    // payload: IndexStatus, while a rebuild runs
+	EventIndexDone        = "index:done"        // payload: IndexStatus
 )
 
 // App is the API bound into the frontend. Every exported method is frontend API.
 type App struct {
-	cur     atomic.Pointer[workspace] // File > Open swaps it
-	emit    Emitter
-	dialogs Dialogs // nil outside the window
+	cur      atomic.Pointer[workspace] // File > Open swaps it
+	emit     Emitter
+	dialogs  Dialogs     // nil outside the window
+	notifier Notifier    // desktop notifications of maintenance news
+	started  atomic.Bool // a front door is attached: scheduled tasks run
 }
 
-// New returns the API over an open workspace; it takes over closing it.
-func New(st *store.Store) *App {
-	a := &App{emit: func(string, any) {}}
-	a.cur.Store(newWorkspace(st))
-	return a
+// New returns the API over an open workspace and opens its index; it takes over closing
+// the workspace (also when it fails).
+func New(st *store.Store) (*App, error) {
+	ws, err := newWorkspace(st)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	a := &App{emit: func(string, any) {}, notifier: DesktopNotifier{}}
+	a.cur.Store(ws)
+	return a, nil
 }
 
 func (a *App) ws() *workspace { return a.cur.Load() }
 
-// startup is called by the front door once it can deliver events.
-func (a *App) startup(_ context.Context, emit Emitter) { a.emit = emit }
-
-// shutdown pauses running crawls so that they resume next time, and closes the workspace.
-func (a *App) shutdown() {
-	w := a.ws()
-	w.jobs.Close()
-	w.st.Close()
+// startup is called by the front door once it can deliver events; scheduled maintenance
+// tasks run from then on.
+func (a *App) startup(_ context.Context, emit Emitter) {
+	a.emit = emit
+	a.started.Store(true)
+	a.startScheduler(a.ws())
 }
+
+// shutdown pauses running crawls so that they resume next time, stops a check run, and
+// closes the workspace.
+func (a *App) shutdown() { a.ws().close() }
 
 // StartCrawl starts a crawl job (or resumes/refreshes the crawl with the same seeds and
 // scope) and returns it; progress arrives as "crawl:progress" events carrying a Crawl, a
@@ -142,7 +154,8 @@ func (a *App) Status() (Status, error) {
 		return Status{}, apiError(err)
 	}
 	return Status{Path: a.ws().st.Path(), Fetched: c.Pages[store.StateFetched], Queued: c.Pages[store.StateQueued],
-		Failed: c.Pages[store.StateFailed], Skipped: c.Pages[store.StateSkipped], Hosts: c.Hosts, Links: c.Links}, nil
+		Failed: c.Pages[store.StateFailed], Skipped: c.Pages[store.StateSkipped], Hosts: c.Hosts, Links: c.Links,
+		Index: indexDTO(a.ws().idx.Progress(context.Background()))}, nil
 }
 
 func (a *App) crawl(id int64) (Crawl, error) {
@@ -174,7 +187,7 @@ func (a *App) progress(w *workspace) func(crawl.Progress) {
 		if p.Pages != nil {
 			setPages(&dto, p.Pages)
 		}
-		dto.Note, dto.Current, dto.Done = p.Note, p.Current, p.Done
+		dto.Note, dto.Current, dto.Done, dto.Searchable = p.Note, p.Current, p.Done, p.Index.Indexed
 		if p.State != store.CrawlRunning {
 			a.emit(EventCrawlDone, dto) // with the record's error: why a failed run failed
 			return

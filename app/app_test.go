@@ -34,7 +34,10 @@ func TestCrawlThroughBoundAPI(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	a := New(st)
+	a, err := New(st)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var mu sync.Mutex
 	events := map[string][]Crawl{}
 	done := make(chan struct{}, 1)
@@ -89,7 +92,10 @@ func TestErrorsCarryCodes(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	a := New(st)
+	a, err := New(st)
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer a.shutdown()
 	for _, tc := range []struct {
 		err  error
@@ -117,7 +123,10 @@ func TestSettingsAndWorkspaceSwitch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := New(st)
+	a, err := New(st)
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer a.shutdown()
 	var switched []any
 	a.startup(context.Background(), func(name string, payload any) {
@@ -173,7 +182,10 @@ func TestSavedViews(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := New(st)
+	a, err := New(st)
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer a.shutdown()
 	if _, err := a.SaveView("otlet", "otlet -library", false); err != nil {
 		t.Fatal(err)
@@ -212,7 +224,10 @@ func TestCrawlDefaultsAndValidation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := New(st)
+	a, err := New(st)
+	if err != nil {
+		t.Fatal(err)
+	}
 	defer a.shutdown()
 	set := store.DefaultSettings()
 	set.DelayMs, set.MaxPerHost = 250, 500

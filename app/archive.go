@@ -87,7 +87,7 @@ func (a *App) ImportArchive(path string) (archive.ImportReport, error) {
 		return archive.ImportReport{}, err
 	}
 	rep, err := archive.ImportFile(context.Background(), a.ws().st, path, "",
-		archive.ImportOptions{Progress: a.archiveProgress("import", path)})
+		archive.ImportOptions{Progress: a.archiveProgress("import", path), Index: a.ws().idx})
 	switch {
 	case errors.Is(err, archive.ErrFormat):
 		return rep, &Error{Code: CodeInvalid, Message: err.Error()}

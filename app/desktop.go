@@ -164,3 +164,8 @@ func (d dialogs) SaveFile(title, defaultName string) (string, error) {
 	return wailsruntime.SaveFileDialog(d.ctx, wailsruntime.SaveDialogOptions{Title: title, DefaultFilename: defaultName,
 		Filters: workspaceFilter, CanCreateDirectories: true})
 }
+
+func (d dialogs) SaveDocument(title, defaultName string) (string, error) {
+	return wailsruntime.SaveFileDialog(d.ctx, wailsruntime.SaveDialogOptions{Title: title, DefaultFilename: defaultName,
+		CanCreateDirectories: true})
+}

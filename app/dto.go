@@ -53,6 +53,8 @@ type Crawl struct {
 	Note       string  `json:"note"`  // what the run is doing, or what cut it short
 	Error      string  `json:"error"` // why it failed (an unreachable seed: which, and why)
 	Rules      string  `json:"rules"` // the webbot's rules the crawl runs under
+	// Searchable counts the pages searchable so far while the crawl runs (0 otherwise).
+	Searchable int64 `json:"searchable"`
 }
 
 // SearchRequest is a query with its page and options.
@@ -121,6 +123,8 @@ type Status struct {
 	Skipped int64  `json:"skipped"`
 	Hosts   int64  `json:"hosts"`
 	Links   int64  `json:"links"`
+	// Index is how far behind the search index is.
+	Index IndexStatus `json:"index"`
 }
 
 // Page is everything known about one page.

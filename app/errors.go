@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 
+	"mundaneum/backend/check"
+	"mundaneum/backend/check/momfile"
 	"mundaneum/backend/crawl"
 	"mundaneum/backend/library"
 	"mundaneum/backend/search"
@@ -39,7 +41,7 @@ func apiError(err error) error {
 	}
 	code := CodeInternal
 	switch {
-	case errors.Is(err, crawl.ErrConfig):
+	case errors.Is(err, crawl.ErrConfig), errors.Is(err, check.ErrBadTask), errors.Is(err, momfile.ErrSyntax):
 		code = CodeInvalid
 	case errors.Is(err, search.ErrBadView), errors.Is(err, library.ErrInvalid):
 		code = CodeInvalid
@@ -51,7 +53,8 @@ func apiError(err error) error {
 		code = CodeNotFound
 	case errors.Is(err, store.ErrNotFound), errors.Is(err, search.ErrNoView):
 		code = CodeNotFound
-	case errors.Is(err, crawl.ErrRunning), errors.Is(err, crawl.ErrNotRunning), errors.Is(err, search.ErrViewExists):
+	case errors.Is(err, crawl.ErrRunning), errors.Is(err, crawl.ErrNotRunning), errors.Is(err, check.ErrRunning),
+		errors.Is(err, store.ErrExists), errors.Is(err, search.ErrViewExists):
 		code = CodeConflict
 	}
 	return &Error{Code: code, Message: err.Error()}

@@ -29,8 +29,10 @@ func TestRulesAndGraphThroughBoundAPI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
-	a := New(st)
+	a, err := New(st)
+	if err != nil {
+		t.Fatal(err)
+	}
 	done := make(chan struct{}, 1)
 	a.startup(context.Background(), func(name string, _ any) {
 		if name == EventCrawlDone {

@@ -32,8 +32,10 @@ func TestPageVersionsAndDiff(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
-	a := New(st)
+	a, err := New(st)
+	if err != nil {
+		t.Fatal(err)
+	}
 	done := make(chan struct{}, 1)
 	a.startup(context.Background(), func(name string, _ any) {
 		if name == EventCrawlDone {
@@ -108,8 +110,10 @@ func TestArchivesThroughBoundAPI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
-	a := New(st)
+	a, err := New(st)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var mu sync.Mutex
 	var events []ArchiveProgress
 	done := make(chan struct{}, 1)

@@ -9,28 +9,39 @@ import (
 
 // LibPosting is a library or a posting in it.
 type LibPosting struct {
-	ID         int64     `json:"id"`
-	ParentID   int64     `json:"parentId"`
-	Path       string    `json:"path"` // its own path
-	Kind       string    `json:"kind"` // library | pointer | report | view
-	Title      string    `json:"title"`
-	URL        string    `json:"url"`
-	Notes      string    `json:"notes"`
-	Tags       []string  `json:"tags"`
-	Purpose    string    `json:"purpose"`
-	CreateOnly bool      `json:"createOnly"`
-	Order      string    `json:"order"`
-	Position   int       `json:"position"`
-	Protected  bool      `json:"protected"`
-	Author     string    `json:"author"`
-	Email      string    `json:"email"`
-	HasImage   bool      `json:"hasImage"` // a picture of its own
-	Created    string    `json:"created"`
-	Updated    string    `json:"updated"`
-	Libraries  int       `json:"libraries"` // below a library, at any depth
-	Postings   int       `json:"postings"`
-	Known      *LibKnown `json:"known"` // what the crawler knows of its URL, null if nothing
-	View       *LibView  `json:"view"`  // a view posting's saved view
+	ID         int64      `json:"id"`
+	ParentID   int64      `json:"parentId"`
+	Path       string     `json:"path"` // its own path
+	Kind       string     `json:"kind"` // library | pointer | report | view
+	Title      string     `json:"title"`
+	URL        string     `json:"url"`
+	Notes      string     `json:"notes"`
+	Tags       []string   `json:"tags"`
+	Purpose    string     `json:"purpose"`
+	CreateOnly bool       `json:"createOnly"`
+	Order      string     `json:"order"`
+	Position   int        `json:"position"`
+	Protected  bool       `json:"protected"`
+	Author     string     `json:"author"`
+	Email      string     `json:"email"`
+	HasImage   bool       `json:"hasImage"` // a picture of its own
+	Created    string     `json:"created"`
+	Updated    string     `json:"updated"`
+	Libraries  int        `json:"libraries"` // below a library, at any depth
+	Postings   int        `json:"postings"`
+	Known      *LibKnown  `json:"known"`  // what the crawler knows of its URL, null if nothing
+	View       *LibView   `json:"view"`   // a view posting's saved view
+	Health     *LibHealth `json:"health"` // what the link checks say of its URL, null if never checked
+}
+
+// LibHealth is what the maintenance checks say of a pointer's URL.
+type LibHealth struct {
+	Verdict   string `json:"verdict"` // ok, redirected, broken, server_error, blocked, rate_limited, timeout, robots_excluded, invalid
+	Status    int    `json:"status"`
+	FinalURL  string `json:"finalUrl"`
+	Reason    string `json:"reason"`
+	CheckedAt string `json:"checkedAt"`
+	Dead      bool   `json:"dead"` // failed on several checks spread over time
 }
 
 // LibKnown is what the crawler knows of a pointer's URL.
@@ -211,6 +222,10 @@ func libPostingDTO(p library.Posting, path string) LibPosting {
 	if k := p.Known; k != nil {
 		d.Known = &LibKnown{PageID: k.PageID, Title: k.Title, State: k.State, Status: k.Status,
 			FetchedAt: rfc3339(k.FetchedAt), Copy: k.Copy}
+	}
+	if h := p.Health; h != nil {
+		d.Health = &LibHealth{Verdict: h.Verdict, Status: h.Status, FinalURL: h.FinalURL, Reason: h.Reason,
+			CheckedAt: rfc3339(h.CheckedAt), Dead: h.Dead}
 	}
 	if v := p.View; v != nil {
 		d.View = &LibView{Name: v.Name, Query: v.Query, OpenedAt: rfc3339(v.OpenedAt), LastTotal: v.LastTotal}

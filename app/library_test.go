@@ -21,7 +21,10 @@ func openApp(t *testing.T) *App {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := New(st)
+	a, err := New(st)
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Cleanup(a.shutdown)
 	return a
 }

@@ -86,8 +86,8 @@ func (a *App) OfflineCopy(id int64) (OfflineCopy, error) {
 		return OfflineCopy{}, apiError(err)
 	}
 	c := OfflineCopy{PageID: id, URL: p.URL, Title: p.Title, ContentType: p.ContentType, FetchedAt: rfc3339(p.FetchedAt)}
-	if _, _, text, err := a.ws().st.Text(ctx, id); err == nil {
-		c.Text = text
+	if text, err := a.ws().st.Text(ctx, id); err == nil {
+		c.Text = text.Body
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return OfflineCopy{}, apiError(err)
 	}

@@ -7,21 +7,61 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
+	"mundaneum/backend/check"
 	"mundaneum/backend/crawl"
+	"mundaneum/backend/index"
 	"mundaneum/backend/search"
 	"mundaneum/backend/store"
 )
 
-// workspace is one open workspace and what runs on it.
+// workspace is one open workspace and what runs on it: its index (which follows the
+// crawls in the background), crawl jobs and searches.
 type workspace struct {
 	st     *store.Store
+	idx    *index.Index
 	jobs   *crawl.Jobs
 	search *search.Searcher
+	checks *check.Jobs
+
+	stopScheduler func() // set once the scheduler runs
+	mu            sync.Mutex
+	progress      *CheckProgress // of the latest check run
 }
 
-func newWorkspace(st *store.Store) *workspace {
-	return &workspace{st: st, jobs: crawl.NewJobs(st), search: search.New(st.SearchDB())}
+func newWorkspace(st *store.Store) (*workspace, error) {
+	idx, err := index.Open(context.Background(), st)
+	if err != nil {
+		return nil, fmt.Errorf("open the search index of %s: %w", st.Path(), err)
+	}
+	return &workspace{st: st, idx: idx, jobs: crawl.NewJobs(st, idx), search: search.New(idx.SearchDB()), checks: check.NewJobs(st, CheckLibrary(st))}, nil
+}
+
+// close stops what runs on the workspace (crawls pause, a check run stops) and closes it.
+func (w *workspace) close() {
+	if w.stopScheduler != nil {
+		w.stopScheduler()
+	}
+	w.checks.Close()
+	w.jobs.Close()
+	w.idx.Close()
+	w.st.Close()
+}
+
+func (w *workspace) setProgress(p CheckProgress) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.progress = &p
+}
+
+func (w *workspace) lastProgress() (CheckProgress, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.progress == nil {
+		return CheckProgress{}, false
+	}
+	return *w.progress, true
 }
 
 // Dialogs are the native file dialogs of the window; the browser front door has none.
@@ -30,6 +70,8 @@ type Dialogs interface {
 	OpenFile(title string) (string, error)
 	// SaveFile asks for a new file's name; "" when the user cancels.
 	SaveFile(title, defaultName string) (string, error)
+	// SaveDocument asks where to save a document of any kind; "" when the user cancels.
+	SaveDocument(title, defaultName string) (string, error)
 }
 
 // Extension is the file name extension of workspaces.
@@ -39,8 +81,9 @@ const Extension = ".mundaneum"
 func (a *App) Workspace() (WorkspaceInfo, error) {
 	w := a.ws()
 	info := WorkspaceInfo{Path: w.st.Path(), CanChoose: a.dialogs != nil}
-	for _, suffix := range []string{"", "-wal"} {
-		if fi, err := os.Stat(w.st.Path() + suffix); err == nil {
+	// The workspace is its file, its WAL and its index (derived, but on the same disk).
+	for _, f := range append([]string{w.st.Path(), w.st.Path() + "-wal"}, index.Files(w.st.Path())...) {
+		if fi, err := os.Stat(f); err == nil {
 			info.Bytes += fi.Size()
 		}
 	}
@@ -90,9 +133,16 @@ func (a *App) OpenWorkspace(path string, create bool) (WorkspaceInfo, error) {
 		st.Close()
 		return WorkspaceInfo{}, apiError(err)
 	}
-	old := a.cur.Swap(newWorkspace(st))
-	old.jobs.Close()
-	old.st.Close()
+	w, err := newWorkspace(st)
+	if err != nil {
+		st.Close()
+		return WorkspaceInfo{}, apiError(err)
+	}
+	old := a.cur.Swap(w)
+	old.close()
+	if a.started.Load() {
+		a.startScheduler(w)
+	}
 	a.emit(EventWorkspaceChanged, st.Path())
 	return a.Workspace()
 }

@@ -117,13 +117,15 @@ or export it again with export --crawl N.`,
 					return usageError{err}
 				}
 			}
-			st, err := e.open(ctx, false)
+			w, err := e.openIndexed(ctx, false)
 			if err != nil {
 				return err
 			}
-			defer st.Close()
+			defer w.Close()
+			st := w.st
 			bar := newArchiveBar(e.stderr, isTerminal(e.stderr), e.json, "read")
-			rep, err := archive.ImportFile(ctx, st, args[0], format, archive.ImportOptions{Progress: bar.update, Scope: scope, MaxDepth: depth})
+			rep, err := archive.ImportFile(ctx, st, args[0], format,
+				archive.ImportOptions{Progress: bar.update, Scope: scope, MaxDepth: depth, Index: w.idx})
 			if errors.Is(err, archive.ErrFormat) {
 				bar.done()
 				return usageError{err}
@@ -143,7 +145,7 @@ or export it again with export --crawl N.`,
 				e.printImport(rep)
 			}
 			if run && rep.RerunCrawlID != 0 {
-				cr, err := crawl.Resume(ctx, st, rep.RerunCrawlID)
+				cr, err := crawl.Resume(ctx, st, w.idx, rep.RerunCrawlID)
 				if err != nil {
 					return err
 				}

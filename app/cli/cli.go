@@ -83,6 +83,8 @@ func Main(args []string, stdout, stderr io.Writer, desktop Desktop) int {
 	}
 	defer pprof.StopCPUProfile()
 	root.AddCommand(e.crawlCmd(), e.searchCmd(), e.viewsCmd(), e.statusCmd(), e.serveCmd())
+	root.AddCommand(e.checkCmd(), e.taskCmd(), e.reportCmd(), e.avoidCmd(), e.sitesCmd())
+	root.AddCommand(e.reindexCmd())
 	root.AddCommand(e.rulesCmd(), e.pathCmd(), e.linksCmd(), e.treeCmd(), e.orphansCmd())
 	root.AddCommand(e.pageCmd(), e.pagesCmd())
 	root.AddCommand(e.libraryCmd())
@@ -143,6 +145,8 @@ func exitCode(err error) int {
 		return ExitNotWorkspace
 	case errors.Is(err, errInterrupted):
 		return ExitInterrupted
+	case errors.Is(err, errBroken):
+		return ExitBroken
 	}
 	return ExitError
 }

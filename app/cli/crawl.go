@@ -93,6 +93,9 @@ type crawlSummary struct {
 	Queued     int64            `json:"queued"`
 	ToVisit    int64            `json:"toVisit"` // left in this run's queue
 	Run        runSummary       `json:"run"`
+	// Searchable is how many pages the search index holds at the end of the run.
+	Searchable int64  `json:"searchable"`
+	index      string // how far the index is, in words
 }
 
 // runSummary is what one run of a crawl did.
@@ -112,7 +115,11 @@ func summarize(p crawl.Progress, secs float64, runErr error) crawlSummary {
 		Fetched: p.Pages[store.StateFetched], Failed: p.Pages[store.StateFailed], Skipped: p.Pages[store.StateSkipped],
 		Redirected: p.Pages[store.StateRedirected], Queued: p.Pages[store.StateQueued], ToVisit: p.Queued,
 		Run: runSummary{Visited: p.Visited(), Fetched: p.Fetched, Failed: p.Failed, Skipped: p.Skipped,
-			NotDue: p.NotDue, Bytes: p.Bytes, Seconds: secs}}
+			NotDue: p.NotDue, Bytes: p.Bytes, Seconds: secs},
+		Searchable: p.Index.Indexed}
+	if !p.Index.Missing {
+		sum.index = p.Index.String()
+	}
 	if secs > 0 {
 		sum.Run.PagesPerSec = float64(p.ByThisProcess) / secs
 	}
@@ -123,12 +130,13 @@ func summarize(p crawl.Progress, secs float64, runErr error) crawlSummary {
 }
 
 func (e *env) crawl(ctx context.Context, cfg crawl.Config) error {
-	st, err := e.open(ctx, false)
+	w, err := e.openIndexed(ctx, false)
 	if err != nil {
 		return err
 	}
-	defer st.Close()
-	cr, err := crawl.Open(ctx, st, cfg)
+	defer w.Close()
+	st := w.st
+	cr, err := crawl.Open(ctx, st, w.idx, cfg)
 	if err != nil {
 		return err
 	}
@@ -183,6 +191,9 @@ func printSummary(w io.Writer, s crawlSummary) {
 		line += " (" + strings.Join(parts, ", ") + ")"
 	}
 	fmt.Fprintf(w, "%s, %s in %.1fs (%.1f pages/s)\n", line, humanBytes(r.Bytes), r.Seconds, r.PagesPerSec)
+	if s.index != "" {
+		fmt.Fprintln(w, "index: "+s.index)
+	}
 	note := clean(s.Note)
 	if s.State == store.CrawlPaused {
 		note = joinNote(note, "paused: run the same command again to continue")

@@ -210,7 +210,7 @@ func (e *env) libSearchCmd() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				res, err := search.New(st.SearchDB()).Library(ctx, search.LibraryRequest{Query: strings.Join(args, " "), In: n.ID, Limit: limit})
+				res, err := search.New(st.ReadDB()).Library(ctx, search.LibraryRequest{Query: strings.Join(args, " "), In: n.ID, Limit: limit})
 				if err != nil {
 					return err
 				}

@@ -36,6 +36,17 @@ type postingJSON struct {
 	Postings   *int          `json:"postings,omitempty"`
 	Known      *knownJSON    `json:"known,omitempty"`
 	View       *viewInfoJSON `json:"view,omitempty"`
+	Health     *healthJSON   `json:"health,omitempty"`
+}
+
+// healthJSON is what the link checks say of a pointer's URL ('mundaneum check').
+type healthJSON struct {
+	Verdict   string `json:"verdict"`
+	Status    int    `json:"status,omitempty"`
+	FinalURL  string `json:"finalUrl,omitempty"`
+	Reason    string `json:"reason,omitempty"`
+	CheckedAt string `json:"checkedAt"`
+	Dead      bool   `json:"dead"`
 }
 
 type knownJSON struct {
@@ -78,6 +89,10 @@ func toPostingJSON(p library.Posting, path string) postingJSON {
 	if k := p.Known; k != nil {
 		j.Known = &knownJSON{PageID: k.PageID, Title: k.Title, State: k.State, Status: k.Status,
 			FetchedAt: rfc3339ms(k.FetchedAt), Copy: k.Copy}
+	}
+	if h := p.Health; h != nil {
+		j.Health = &healthJSON{Verdict: h.Verdict, Status: h.Status, FinalURL: h.FinalURL, Reason: h.Reason,
+			CheckedAt: rfc3339ms(h.CheckedAt), Dead: h.Dead}
 	}
 	if v := p.View; v != nil {
 		j.View = &viewInfoJSON{Name: v.Name, Query: v.Query, OpenedAt: rfc3339ms(v.OpenedAt), LastTotal: v.LastTotal}
@@ -215,6 +230,24 @@ func known(k *library.Known) string {
 	return s
 }
 
+// health says what the link checks say of a pointer's URL, "" if never checked.
+func health(h *library.Health) string {
+	if h == nil {
+		return ""
+	}
+	s := "  link: " + strings.ReplaceAll(h.Verdict, "_", " ")
+	if h.Dead {
+		s = "  link: dead (" + strings.ReplaceAll(h.Verdict, "_", " ") + ")"
+	}
+	if h.Status != 0 {
+		s += fmt.Sprintf(" %d", h.Status)
+	}
+	if h.Verdict == "redirected" && h.FinalURL != "" {
+		s += " to " + clean(h.FinalURL)
+	}
+	return s + " " + time.UnixMilli(h.CheckedAt).Format("2006-01-02")
+}
+
 func (e *env) printListing(path string, libs, posts []library.Posting) {
 	tw := tabwriter.NewWriter(e.stdout, 2, 4, 2, ' ', 0)
 	for _, c := range libs {
@@ -223,7 +256,7 @@ func (e *env) printListing(path string, libs, posts []library.Posting) {
 	for _, c := range posts {
 		switch c.Kind {
 		case library.KindPointer:
-			fmt.Fprintf(tw, "  %s\t%s\t#%d  [%s]%s\n", clean(c.Title), clean(c.URL), c.ID, known(c.Known), tagList(c.Tags))
+			fmt.Fprintf(tw, "  %s\t%s\t#%d  [%s]%s%s\n", clean(c.Title), clean(c.URL), c.ID, known(c.Known), health(c.Health), tagList(c.Tags))
 		case library.KindReport:
 			fmt.Fprintf(tw, "  %s\t(report)\t#%d\n", clean(c.Title), c.ID)
 		case library.KindView:

@@ -72,6 +72,9 @@ func (b *progressBar) line(p crawl.Progress) string {
 	if p.Done >= 0 && p.ETA > 0 && p.State == store.CrawlRunning {
 		parts = append(parts, "about "+p.ETA.Round(time.Second).String()+" left")
 	}
+	if p.State == store.CrawlRunning && p.Note == "" && !p.Index.Missing {
+		parts = append(parts, fmt.Sprintf("%d searchable", p.Index.Indexed))
+	}
 	if p.Note != "" && p.State == store.CrawlRunning {
 		parts = append(parts, clean(p.Note))
 	} else if p.Current != "" {

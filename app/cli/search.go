@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"mundaneum/backend/crawl"
+	"mundaneum/backend/index"
 	"mundaneum/backend/search"
 )
 
@@ -103,6 +104,9 @@ type searchJSON struct {
 	Facets       map[string][]facetJSON `json:"facets,omitempty"`
 	FacetsApprox bool                   `json:"facetsApprox,omitempty"`
 	Results      []resultJSON           `json:"results"`
+	// Index says how far behind the search index was, when it was (another process is
+	// crawling): the results come from the pages indexed so far.
+	Index *indexJSON `json:"index,omitempty"`
 	// Library holds the library's postings that match (with the first page only).
 	Library []libraryHitJSON `json:"library,omitempty"`
 }
@@ -132,12 +136,16 @@ type facetJSON struct {
 }
 
 func (e *env) search(ctx context.Context, r search.Request) error {
-	st, err := e.open(ctx, true)
+	w, err := e.openSearchable(ctx)
 	if err != nil {
 		return err
 	}
-	defer st.Close()
-	s := search.New(st.SearchDB())
+	defer w.Close()
+	p := w.idx.Progress(ctx)
+	if p.Missing {
+		return fmt.Errorf("%w: it is built when the workspace is opened for writing (another process has it open now)", index.ErrNoIndex)
+	}
+	s := search.New(w.idx.SearchDB())
 	res, err := s.Search(ctx, r)
 	if err != nil {
 		return err
@@ -150,10 +158,18 @@ func (e *env) search(ctx context.Context, r search.Request) error {
 	}
 	if e.json {
 		out := toJSON(res)
+		if !p.Current() {
+			ij := toIndexJSON(p)
+			out.Index = &ij
+		}
 		if len(lib.Hits) > 0 {
 			out.Library = libraryHitsJSON(lib)
 		}
 		return e.printJSON(out)
+	}
+	if !p.Current() {
+		// Another process is crawling: say how much of the workspace this searched.
+		fmt.Fprintf(e.stderr, "note: the search index is catching up: %s\n", p)
 	}
 	if len(lib.Hits) > 0 {
 		more := ""

@@ -51,8 +51,10 @@ and change the workspace.`,
 			if err != nil {
 				return err
 			}
-			defer st.Close()
-			a := app.New(st)
+			a, err := app.New(st) // it closes st
+			if err != nil {
+				return err
+			}
 			srv, err := web.New(web.Options{Assets: Frontend, Bind: []any{a}, Logf: func(format string, args ...any) {
 				fmt.Fprintf(e.stderr, "mundaneum serve: "+format+"\n", args...)
 			}})

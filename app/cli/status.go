@@ -30,6 +30,7 @@ type statusJSON struct {
 	Links     int64            `json:"links"`
 	Blobs     int64            `json:"blobs"`
 	Crawls    []crawlJSON      `json:"crawls"`
+	Index     indexJSON        `json:"index"`
 }
 
 type crawlJSON struct {
@@ -49,11 +50,12 @@ type crawlJSON struct {
 }
 
 func (e *env) status(ctx context.Context) error {
-	st, err := e.open(ctx, true)
+	w, err := e.openIndexed(ctx, true)
 	if err != nil {
 		return err
 	}
-	defer st.Close()
+	defer w.Close()
+	st := w.st
 	c, err := st.Counts(ctx)
 	if err != nil {
 		return err
@@ -62,7 +64,8 @@ func (e *env) status(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	out := statusJSON{Workspace: st.Path(), Pages: c.Pages, Hosts: c.Hosts, Links: c.Links, Blobs: c.Blobs, Crawls: []crawlJSON{}}
+	out := statusJSON{Workspace: st.Path(), Pages: c.Pages, Hosts: c.Hosts, Links: c.Links, Blobs: c.Blobs, Crawls: []crawlJSON{},
+		Index: toIndexJSON(w.idx.Progress(ctx))}
 	writing := st.WriterActive()
 	for _, cr := range crawls {
 		if cr.State == store.CrawlRunning && !writing {
@@ -78,6 +81,7 @@ func (e *env) status(ctx context.Context) error {
 	fmt.Fprintf(e.stdout, "workspace %s\n", st.Path())
 	fmt.Fprintf(e.stdout, "pages: %s\n", pageCounts(c.Pages))
 	fmt.Fprintf(e.stdout, "hosts: %d   links: %d   cached bodies: %d\n", c.Hosts, c.Links, c.Blobs)
+	fmt.Fprintf(e.stdout, "search index: %s\n", out.Index.Summary)
 	for _, cr := range out.Crawls {
 		seeds := clean(cr.Seeds[0])
 		if len(cr.Seeds) > 1 {

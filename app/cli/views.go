@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"mundaneum/backend/index"
 	"mundaneum/backend/search"
 )
 
@@ -163,12 +164,12 @@ type openedViewJSON struct {
 }
 
 func (e *env) openView(ctx context.Context, name string, r search.Request) error {
-	st, err := e.openShared(ctx)
+	w, err := e.openViewWorkspace(ctx)
 	if err != nil {
 		return err
 	}
-	defer st.Close()
-	o, err := search.New(st.SearchDB()).OpenView(ctx, st, name, r)
+	defer w.Close()
+	o, err := search.New(w.idx.SearchDB()).OpenView(ctx, w.st, name, r)
 	if err != nil {
 		return noView(name, err)
 	}
@@ -179,4 +180,36 @@ func (e *env) openView(ctx context.Context, name string, r search.Request) error
 		o.New, time.UnixMilli(o.Since).Format("2006-01-02 15:04"))
 	printResults(e.stdout, o.Results, r, isTerminal(e.stdout))
 	return nil
+}
+
+// openViewWorkspace opens the workspace for opening a view (which records when it was
+// opened): as the owner when nobody else has it, so that everything stored is searchable
+// first (a view counts what is new); beside the owner (a window, serve, a crawl) with a
+// short write otherwise, searching what its index stage has indexed so far.
+func (e *env) openViewWorkspace(ctx context.Context) (*workspace, error) {
+	st, err := e.openShared(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if st.WriterActive() {
+		idx, err := index.Open(ctx, st)
+		if err != nil {
+			st.Close()
+			return nil, err
+		}
+		return &workspace{st: st, idx: idx}, nil
+	}
+	st.Close()
+	w, err := e.openIndexed(ctx, false)
+	if err != nil {
+		return nil, err
+	}
+	bar := newIndexBar(e.stderr, isTerminal(e.stderr))
+	err = w.idx.Wait(ctx, bar.update)
+	bar.done()
+	if err != nil {
+		w.Close()
+		return nil, err
+	}
+	return w, nil
 }

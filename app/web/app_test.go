@@ -20,7 +20,10 @@ func TestRealApp(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	a := app.New(st)
+	a, err := app.New(st)
+	if err != nil {
+		t.Fatal(err)
+	}
 	srv, err := New(Options{Assets: testAssets(), Bind: []any{a}, Logf: t.Logf})
 	if err != nil {
 		t.Fatalf("New with *app.App: %v", err)

@@ -30,6 +30,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"mundaneum/backend/crawl"
 	"mundaneum/backend/store"
 )
 
@@ -151,6 +152,9 @@ type ImportOptions struct {
 	Name     string // the file's name, recorded with the import
 	Size     int64  // the file's size, for progress (0: unknown)
 	Progress func(Progress)
+	// Index is the workspace's search index: the import ends once what it brought in is
+	// searchable (nil: it does not wait).
+	Index crawl.Index
 	// For a WWWW archive, the rerun it seeds: its scope and depth (crawl.Config's).
 	Scope    string
 	MaxDepth int

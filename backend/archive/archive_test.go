@@ -83,7 +83,7 @@ func newServer(t *testing.T, h http.Handler) string {
 
 func runCrawl(t *testing.T, st *store.Store, cfg crawl.Config) crawl.Progress {
 	t.Helper()
-	cr, err := crawl.Open(context.Background(), st, cfg)
+	cr, err := crawl.Open(context.Background(), st, nil, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

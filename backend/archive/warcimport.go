@@ -110,7 +110,7 @@ func importWARC(ctx context.Context, st *store.Store, r io.Reader, opt ImportOpt
 	case runErr != nil:
 		state = store.CrawlFailed
 	}
-	if err := crawl.Finish(ctx, st, c.ID, state, errString(runErr), func(note string) { im.progress(cr.n.Load(), note) }); err != nil && runErr == nil {
+	if err := crawl.Finish(ctx, st, opt.Index, c.ID, state, errString(runErr), func(note string) { im.progress(cr.n.Load(), note) }); err != nil && runErr == nil {
 		runErr = err
 	}
 	im.rep.Elapsed = time.Since(im.start)

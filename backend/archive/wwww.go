@@ -190,7 +190,7 @@ func importWWWW(ctx context.Context, st *store.Store, r io.Reader, opt ImportOpt
 			state = store.CrawlCancelled
 		}
 	}
-	if err := crawl.Finish(ctx, st, c.ID, state, errString(saveErr), func(string) {}); err != nil && saveErr == nil {
+	if err := crawl.Finish(ctx, st, opt.Index, c.ID, state, errString(saveErr), func(string) {}); err != nil && saveErr == nil {
 		saveErr = err
 	}
 	if saveErr != nil {

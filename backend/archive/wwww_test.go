@@ -121,7 +121,7 @@ func TestWWWWRerunSkipsCompleted(t *testing.T) {
 	if err != nil || rerun.State != store.CrawlPaused || len(rerun.Seeds) != 1 || rerun.Seeds[0] != u {
 		t.Fatalf("rerun %+v %v", rerun, err)
 	}
-	cr, err := crawl.Resume(ctx, st, rep.RerunCrawlID)
+	cr, err := crawl.Resume(ctx, st, nil, rep.RerunCrawlID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package crawl
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -14,35 +15,128 @@ import (
 	"testing"
 	"time"
 
+	"mundaneum/backend/index"
 	"mundaneum/backend/store"
 )
 
 const crashPages = 400
 
-// TestMain lets the crash test run a crawl in a child process (this test binary) that it
-// can kill at any moment.
+// TestMain lets the crash test run a crawl, or a rebuild of the index, in a child process
+// (this test binary) that it can kill at any moment.
 func TestMain(m *testing.M) {
 	if db := os.Getenv("MUNDANEUM_CRASH_DB"); db != "" {
-		crashChild(db, os.Getenv("MUNDANEUM_CRASH_SEED"))
+		crashChild(db, os.Getenv("MUNDANEUM_CRASH_SEED"), os.Getenv("MUNDANEUM_CRASH_MODE"))
 		return
 	}
 	os.Exit(m.Run())
 }
 
-func crashChild(db, seed string) {
+func crashChild(db, seed, mode string) {
 	ctx := context.Background()
 	st, err := store.Open(ctx, db, store.Options{BatchDelay: 50 * time.Millisecond})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	cr, err := Open(ctx, st, crashConfig(seed))
+	idx, err := index.Open(ctx, st)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	cr.Run(ctx, nil)
+	switch mode {
+	case "reindex":
+		for { // until killed
+			if err := idx.Rebuild(ctx, nil); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+		}
+	default:
+		cr, err := Open(ctx, st, idx, crashConfig(seed))
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		cr.Run(ctx, nil)
+	}
+	idx.Close()
 	st.Close()
+}
+
+// startChild starts the crash child on the workspace db.
+func startChild(t *testing.T, db, seed, mode string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "MUNDANEUM_CRASH_DB="+db, "MUNDANEUM_CRASH_SEED="+seed, "MUNDANEUM_CRASH_MODE="+mode)
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd
+}
+
+// reopen opens the workspace and its index after a kill and checks both files.
+func reopen(t *testing.T, db string) *ws {
+	t.Helper()
+	ctx := context.Background()
+	st, err := store.Open(ctx, db, store.Options{})
+	if err != nil {
+		t.Fatalf("reopen after kill: %v", err)
+	}
+	if v, err := st.IntegrityCheck(ctx); err != nil || v != "ok" {
+		t.Fatalf("workspace integrity after kill: %q %v", v, err)
+	}
+	idx, err := index.Open(ctx, st)
+	if err != nil {
+		t.Fatalf("reopen the index after kill: %v", err)
+	}
+	var v string
+	if err := idx.SearchDB().QueryRowContext(ctx, `PRAGMA `+index.IndexSchema+`.integrity_check`).Scan(&v); err != nil || v != "ok" {
+		t.Fatalf("index integrity after kill: %q %v", v, err)
+	}
+	return &ws{Store: st, idx: idx}
+}
+
+func (w *ws) close() {
+	w.idx.Close()
+	w.Store.Close()
+}
+
+// indexSnapshot is every row of the index, term by term (fts5vocab 'instance').
+func indexSnapshot(t *testing.T, db string) string {
+	t.Helper()
+	c, err := sql.Open("sqlite", "file:"+index.Path(db))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.SetMaxOpenConns(1)
+	if _, err := c.Exec(`CREATE VIRTUAL TABLE temp.v USING fts5vocab(main, page_fts, instance)`); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := c.Query(`SELECT term, doc, col, offset FROM temp.v ORDER BY 1, 2, 3, 4`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var b strings.Builder
+	n := 0
+	for rows.Next() {
+		var term, col string
+		var doc, off int64
+		rows.Scan(&term, &doc, &col, &off)
+		fmt.Fprintf(&b, "%s %d %s %d\n", term, doc, col, off)
+		n++
+	}
+	if n < crashPages {
+		t.Fatalf("the index holds %d terms", n)
+	}
+	// bm25's row and token counts (see backend/index/totals.go)
+	var avg string
+	if err := c.QueryRow(`SELECT hex(block) FROM page_fts_data WHERE id = 1`).Scan(&avg); err != nil {
+		t.Fatal(err)
+	}
+	return b.String() + "averages " + avg
 }
 
 func crashConfig(seed string) Config {
@@ -88,13 +182,9 @@ func TestCrashAndResume(t *testing.T) {
 	seed := srv.URL + "/p/0"
 	db := filepath.Join(t.TempDir(), "w.mundaneum")
 
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "MUNDANEUM_CRASH_DB="+db, "MUNDANEUM_CRASH_SEED="+seed)
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	// Kill it without warning once part of the crawl is committed.
+	cmd := startChild(t, db, seed, "crawl")
+	// Kill it without warning once part of the crawl is committed (its index follows
+	// behind, so the kill lands in the middle of indexing too).
 	ctx := context.Background()
 	deadline := time.Now().Add(30 * time.Second)
 	committed := map[string]bool{}
@@ -116,14 +206,7 @@ func TestCrashAndResume(t *testing.T) {
 	}
 	cmd.Wait()
 
-	st, err := store.Open(ctx, db, store.Options{})
-	if err != nil {
-		t.Fatalf("reopen after kill: %v", err)
-	}
-	defer st.Close()
-	if v, err := st.IntegrityCheck(ctx); err != nil || v != "ok" {
-		t.Fatalf("integrity after kill: %q %v", v, err)
-	}
+	st := reopen(t, db)
 	rows, err := st.ReadDB().Query(`SELECT url FROM pages WHERE state='fetched'`)
 	if err != nil {
 		t.Fatal(err)
@@ -140,7 +223,7 @@ func TestCrashAndResume(t *testing.T) {
 	if err := st.MarkInterrupted(ctx); err != nil {
 		t.Fatal(err)
 	}
-	cr, err := Open(ctx, st, crashConfig(seed))
+	cr, err := Open(ctx, st.Store, st.idx, crashConfig(seed))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,18 +231,20 @@ func TestCrashAndResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.State != store.CrawlDone {
-		t.Fatalf("resumed crawl ended %s", p.State)
+	if p.State != store.CrawlDone || !p.Index.Current() {
+		t.Fatalf("resumed crawl ended %s, index %+v", p.State, p.Index)
 	}
-	var fetched, fts int
+	var fetched, rowsIndexed int
 	st.ReadDB().QueryRow(`SELECT count(*) FROM pages WHERE state='fetched'`).Scan(&fetched)
-	st.ReadDB().QueryRow(`SELECT count(*) FROM page_fts`).Scan(&fts)
-	if fetched != crashPages || fts != crashPages {
-		t.Fatalf("after resume: %d fetched, %d indexed, want %d", fetched, fts, crashPages)
+	st.idx.SearchDB().QueryRow(`SELECT count(*) FROM page_fts_docsize`).Scan(&rowsIndexed)
+	if fetched != crashPages || rowsIndexed != crashPages {
+		t.Fatalf("after resume: %d fetched, %d indexed, want %d", fetched, rowsIndexed, crashPages)
+	}
+	if n := matches(t, st, "number"+fmt.Sprint(crashPages-1)); n != 1 {
+		t.Fatalf("the last page is not searchable: %d", n)
 	}
 	// Nothing committed before the kill was fetched again; nothing at all more than twice.
 	site.mu.Lock()
-	defer site.mu.Unlock()
 	for i := 0; i < crashPages; i++ {
 		u := fmt.Sprintf("%s/p/%d", srv.URL, i)
 		if committed[u] && site.hits[i] != 1 {
@@ -169,10 +254,40 @@ func TestCrashAndResume(t *testing.T) {
 			t.Errorf("%s fetched %d times", u, site.hits[i])
 		}
 	}
+	site.mu.Unlock()
 	if v, err := st.IntegrityCheck(ctx); err != nil || v != "ok" {
 		t.Fatalf("integrity after resume: %q %v", v, err)
 	}
+	// The index that followed the crawl through a kill is the one rebuilt from the pages.
+	followed := indexSnapshot(t, db)
+	if err := st.idx.Rebuild(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	rebuilt := indexSnapshot(t, db)
+	if followed != rebuilt {
+		t.Fatalf("the index that followed the crawl differs from a rebuilt one (%d vs %d bytes)", len(followed), len(rebuilt))
+	}
+	st.close()
 	t.Logf("killed at %d of %d committed pages; resumed to the end", len(committed), crashPages)
+
+	// Kill rebuilds of the index at random moments: each time, the next open catches up
+	// to the same index.
+	for i, after := range []time.Duration{15 * time.Millisecond, 60 * time.Millisecond, 150 * time.Millisecond} {
+		cmd := startChild(t, db, seed, "reindex")
+		time.Sleep(after)
+		if err := cmd.Process.Kill(); err != nil {
+			t.Fatal(err)
+		}
+		cmd.Wait()
+		st := reopen(t, db)
+		if err := st.idx.Wait(ctx, nil); err != nil {
+			t.Fatal(err)
+		}
+		if got := indexSnapshot(t, db); got != rebuilt {
+			t.Fatalf("kill %d (after %s) of a rebuild: the index caught up to another index (%d vs %d bytes)", i+1, after, len(got), len(rebuilt))
+		}
+		st.close()
+	}
 }
 
 // TestPerHostCapCountsPages checks that the per-host cap counts pages fetched: not link

@@ -1,6 +1,8 @@
 // Package crawl runs crawls: it wires the frontier, politeness, robots, fetch and extract
 // stages to the store. Agents fetch and summarise in parallel; the store's single writer
 // commits each visit atomically, so a crawl killed at any moment resumes where it stopped.
+// The full-text index follows behind on its own (backend/index); a run ends once
+// everything it fetched is searchable.
 package crawl
 
 import (
@@ -16,6 +18,7 @@ import (
 
 	"mundaneum/backend/fetch"
 	"mundaneum/backend/frontier"
+	"mundaneum/backend/index"
 	"mundaneum/backend/politeness"
 	"mundaneum/backend/robots"
 	"mundaneum/backend/rules"
@@ -63,6 +66,15 @@ type Progress struct {
 	Note    string // what the run is doing or why it stopped (limit reached, paused, ...)
 	// Pages is the crawl's pages by state as committed (store.CrawlCounts).
 	Pages map[string]int64
+	// Index is how far behind the crawl the full-text index is (zero without an index).
+	Index index.Progress
+}
+
+// Index is the full-text index a crawl's pages go into (backend/index's Index): a run ends
+// once it has caught up.
+type Index interface {
+	Wait(ctx context.Context, report func(index.Progress)) error
+	Progress(ctx context.Context) index.Progress
 }
 
 // Visited is what this run has dealt with.
@@ -71,6 +83,7 @@ func (p Progress) Visited() int64 { return p.Fetched + p.Failed + p.Skipped + p.
 // Crawler runs one crawl.
 type Crawler struct {
 	st    *store.Store
+	idx   Index // nil: nothing to wait for
 	cfg   Config
 	rec   store.Crawl
 	fresh bool
@@ -110,8 +123,8 @@ const (
 
 // Open finds the crawl that cfg describes (same scope and seeds) or creates it. An unfinished
 // crawl is resumed; a finished one starts a refresh run that re-checks only pages that are
-// due (all of them with cfg.Refresh).
-func Open(ctx context.Context, st *store.Store, cfg Config) (*Crawler, error) {
+// due (all of them with cfg.Refresh). idx is the workspace's index (nil: none to wait for).
+func Open(ctx context.Context, st *store.Store, idx Index, cfg Config) (*Crawler, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -141,7 +154,7 @@ func Open(ctx context.Context, st *store.Store, cfg Config) (*Crawler, error) {
 	default:
 		fresh = finished(rec.State)
 	}
-	return newCrawler(st, cfg, rs, rec, fresh), nil
+	return newCrawler(st, idx, cfg, rs, rec, fresh), nil
 }
 
 // finished reports whether a crawl in state s starts a new run when run again (a failed
@@ -151,7 +164,7 @@ func finished(s string) bool {
 }
 
 // Resume reopens a crawl by id with its stored configuration.
-func Resume(ctx context.Context, st *store.Store, id int64) (*Crawler, error) {
+func Resume(ctx context.Context, st *store.Store, idx Index, id int64) (*Crawler, error) {
 	rec, err := st.Crawl(ctx, id)
 	if err != nil {
 		return nil, fmt.Errorf("crawl %d: %w", id, err)
@@ -168,10 +181,10 @@ func Resume(ctx context.Context, st *store.Store, id int64) (*Crawler, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newCrawler(st, cfg, set, rec, finished(rec.State)), nil
+	return newCrawler(st, idx, cfg, set, rec, finished(rec.State)), nil
 }
 
-func newCrawler(st *store.Store, cfg Config, set *rules.Set, rec store.Crawl, fresh bool) *Crawler {
+func newCrawler(st *store.Store, idx Index, cfg Config, set *rules.Set, rec store.Crawl, fresh bool) *Crawler {
 	seeds := make([]*url.URL, 0, len(cfg.Seeds))
 	for _, s := range cfg.Seeds {
 		if u, err := urlnorm.Parse(s); err == nil {
@@ -181,7 +194,7 @@ func newCrawler(st *store.Store, cfg Config, set *rules.Set, rec store.Crawl, fr
 	fc := fetch.New(fetch.Config{UserAgent: cfg.UserAgent, From: cfg.From, MaxBody: cfg.MaxBody,
 		MaxConnsPerHost: cfg.PerHost})
 	return &Crawler{
-		st: st, cfg: cfg, rec: rec, fresh: fresh, scope: newScope(cfg.Scope, seeds),
+		st: st, idx: idx, cfg: cfg, rec: rec, fresh: fresh, scope: newScope(cfg.Scope, seeds),
 		rules: set, strategy: strategyFor(set),
 		fetcher: fc,
 		robots:  robots.New(fc, st, "mundaneum", 0),
@@ -254,9 +267,6 @@ func (c *Crawler) Run(ctx context.Context, progress func(Progress)) (Progress, e
 	// however long the writer takes to work through what the agents handed it.
 	fctx := context.WithoutCancel(ctx)
 	steps := c.newStepper(p, progress)
-	if err := c.refreshAnchors(fctx, steps); err != nil && runErr == nil {
-		runErr = err
-	}
 	if state == store.CrawlDone || state == store.CrawlPaused {
 		steps.report("waiting for the last pages to be written")
 		if err := c.st.Writer().Flush(fctx); err != nil && runErr == nil {
@@ -268,9 +278,23 @@ func (c *Crawler) Run(ctx context.Context, progress func(Progress)) (Progress, e
 	if err := c.st.FinishRun(fctx, c.rec.ID, state, errText(runErr), note); err != nil && runErr == nil {
 		runErr = err
 	}
-	steps.report("preparing the search index")
-	if err := PrepareIndex(ctx, c.st, steps.report); err != nil && runErr == nil {
-		runErr = err
+	// Everything fetched becomes searchable before the run ends, unless the user stops it
+	// here: the index then catches up the next time the workspace is open for writing.
+	// (The index refreshes incoming anchor text, builds its pair index and merges its
+	// segments on its own, behind the crawl and when idle.)
+	if c.idx != nil && ctx.Err() == nil {
+		err := c.idx.Wait(ctx, func(ip index.Progress) {
+			mp := steps.p
+			mp.State, mp.Note, mp.Current, mp.Index = store.CrawlRunning, "indexing: "+ip.String(), "", ip
+			mp.PagesPerSec, mp.BytesPerSec, mp.ETA, mp.Elapsed = 0, 0, 0, time.Since(steps.start)
+			progress(mp)
+		})
+		if err != nil && ctx.Err() == nil && runErr == nil {
+			runErr = fmt.Errorf("index: %w", err)
+		}
+	}
+	if c.idx != nil {
+		p.Index = c.idx.Progress(fctx)
 	}
 	p.State, p.Note, p.Current, p.Elapsed = state, note, "", time.Since(steps.start)
 	if rec, err := c.st.Crawl(fctx, c.rec.ID); err == nil {
@@ -323,18 +347,6 @@ func (s *stepper) report(note string) {
 		p.Pages = pages
 	}
 	s.progress(p)
-}
-
-func (c *Crawler) refreshAnchors(ctx context.Context, steps *stepper) error {
-	done := 0
-	for {
-		n, err := c.st.RefreshAnchors(ctx, 256)
-		if err != nil || n == 0 {
-			return err
-		}
-		done += n
-		steps.report(fmt.Sprintf("updating the incoming anchor text of cited pages (%d so far)", done))
-	}
 }
 
 // capNote says when a per-host cap or a query-variant budget cut the crawl short, and how
@@ -461,57 +473,24 @@ func (c *Crawler) firstSeedFailure() string {
 	return c.seedFailure
 }
 
-// PrepareIndex builds the pair index for phrase search once the index is large enough,
-// then merges the indexes' segments for faster search (minutes each after a crawl of a
-// million pages: step reports each step); a cancelled ctx stops them, the next run goes on.
-func PrepareIndex(ctx context.Context, st *store.Store, step func(string)) error {
-	var firstErr error
-	keep := func(err error) {
-		if err != nil && firstErr == nil && ctx.Err() == nil {
-			firstErr = err
-		}
-	}
-	for ctx.Err() == nil {
-		pp, more, err := st.BuildPairsStep(ctx)
-		keep(err)
-		if err != nil || !more {
-			break
-		}
-		step(fmt.Sprintf("indexing word pairs for phrase search (%d of %d pages)", pp.Done, pp.Total))
-	}
-	for n := 1; ctx.Err() == nil; n++ {
-		more, err := st.MergeIndexStep(ctx)
-		keep(err)
-		if err != nil || !more {
-			break
-		}
-		step(fmt.Sprintf("merging the search index (step %d)", n))
-	}
-	return firstErr
-}
-
-// Finish ends an import's run (crawl id) in the state given: it refreshes the index rows
-// whose incoming anchor text changed, records the end state, both whatever ctx says, and
-// prepares the search index as a crawl's end does (see PrepareIndex). It returns the first
-// error.
-func Finish(ctx context.Context, st *store.Store, id int64, state, errText string, step func(string)) error {
+// Finish ends an import's run (crawl id) in the state given, whatever ctx says: it waits
+// for the writer, records the end state, then (unless ctx is cancelled) waits until the
+// index idx has caught up, so that what was imported is searchable, as a crawl's end does.
+// It returns the first error.
+func Finish(ctx context.Context, st *store.Store, idx Index, id int64, state, errText string, step func(string)) error {
 	fctx := context.WithoutCancel(ctx)
 	var firstErr error
-	for {
-		n, err := st.RefreshAnchors(fctx, 256)
-		if err != nil || n == 0 {
-			firstErr = err
-			break
-		}
-	}
-	if err := st.Writer().Flush(fctx); err != nil && firstErr == nil {
+	if err := st.Writer().Flush(fctx); err != nil {
 		firstErr = err
 	}
 	if err := st.FinishRun(fctx, id, state, errText, ""); err != nil && firstErr == nil {
 		firstErr = err
 	}
-	if err := PrepareIndex(ctx, st, step); err != nil && firstErr == nil {
-		firstErr = err
+	if idx != nil && ctx.Err() == nil {
+		err := idx.Wait(ctx, func(ip index.Progress) { step("indexing: " + ip.String()) })
+		if err != nil && ctx.Err() == nil && firstErr == nil {
+			firstErr = fmt.Errorf("index: %w", err)
+		}
 	}
 	return firstErr
 }
@@ -520,7 +499,7 @@ func Finish(ctx context.Context, st *store.Store, id int64, state, errText strin
 // anything, as a run paused before its first page: resuming it starts the run. An import
 // of a WWWW archive seeds its rerun this way.
 func Prepare(ctx context.Context, st *store.Store, cfg Config) (store.Crawl, error) {
-	c, err := Open(ctx, st, cfg)
+	c, err := Open(ctx, st, nil, cfg)
 	if err != nil {
 		return store.Crawl{}, err
 	}

@@ -14,17 +14,29 @@ import (
 	"time"
 
 	"mundaneum/backend/fetch"
+	"mundaneum/backend/index"
 	"mundaneum/backend/store"
 )
 
-func openStore(t *testing.T) *store.Store {
+// ws is a workspace with its index, as the CLI and the app open it.
+type ws struct {
+	*store.Store
+	idx *index.Index
+}
+
+func openStore(t *testing.T) *ws {
 	t.Helper()
-	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "w.mundaneum"), store.Options{})
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "w.mundaneum"), store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { st.Close() })
-	return st
+	idx, err := index.Open(ctx, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { idx.Close(); st.Close() })
+	return &ws{Store: st, idx: idx}
 }
 
 type pageRow struct {
@@ -34,7 +46,7 @@ type pageRow struct {
 	noindex                                     bool
 }
 
-func pageOf(t *testing.T, st *store.Store, url string) pageRow {
+func pageOf(t *testing.T, st *ws, url string) pageRow {
 	t.Helper()
 	var p pageRow
 	var reason, final, ct, title sql.NullString
@@ -49,18 +61,18 @@ func pageOf(t *testing.T, st *store.Store, url string) pageRow {
 	return p
 }
 
-func matches(t *testing.T, st *store.Store, expr string) int {
+func matches(t *testing.T, st *ws, expr string) int {
 	t.Helper()
 	var n int
-	if err := st.ReadDB().QueryRow(`SELECT count(*) FROM page_fts WHERE page_fts MATCH ?`, expr).Scan(&n); err != nil {
+	if err := st.idx.SearchDB().QueryRow(`SELECT count(*) FROM page_fts WHERE page_fts MATCH ?`, expr).Scan(&n); err != nil {
 		t.Fatalf("match %q: %v", expr, err)
 	}
 	return n
 }
 
-func run(t *testing.T, st *store.Store, cfg Config) Progress {
+func run(t *testing.T, st *ws, cfg Config) Progress {
 	t.Helper()
-	cr, err := Open(context.Background(), st, cfg)
+	cr, err := Open(context.Background(), st.Store, st.idx, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,17 +84,23 @@ func run(t *testing.T, st *store.Store, cfg Config) Progress {
 }
 
 func TestCrawlTestWeb(t *testing.T) {
-	old := store.PairsMinRows
-	store.PairsMinRows = 5 // the end of the run builds the pair index of even this small web
-	t.Cleanup(func() { store.PairsMinRows = old })
+	old := index.PairsMinRows
+	index.PairsMinRows = 5 // the idle index builds the pair index of even this small web
+	t.Cleanup(func() { index.PairsMinRows = old })
 	w := newTestWeb(t)
 	st := openStore(t)
 	cfg := Config{Seeds: []string{w.URL + "/"}, Scope: ScopeSite, PerHost: 4}
 	p := run(t, st, cfg)
 	u := func(path string) string { return w.URL + path }
-	var pairsDone bool
-	if err := st.ReadDB().QueryRow(`SELECT complete FROM pair_state`).Scan(&pairsDone); err != nil || !pairsDone {
-		t.Errorf("the pair index was not built at the end of the run: %v %v", pairsDone, err)
+	// The run ends once everything fetched is searchable.
+	if !p.Index.Current() || p.Index.Indexed == 0 {
+		t.Errorf("index at the end of the run: %+v", p.Index)
+	}
+	if err := st.idx.Settle(context.Background(), nil); err != nil {
+		t.Fatal(err)
+	}
+	if pp := st.idx.Progress(context.Background()).Pairs; !pp.Complete {
+		t.Errorf("the settled index has no pair index: %+v", pp)
 	}
 
 	expect := []struct {
@@ -209,7 +227,7 @@ func TestCrawlTestWeb(t *testing.T) {
 
 // checkCrawlCounts checks that a crawl's pages are counted one way: the progress, the
 // crawl's record, its page list and a recount agree, and the crawls add up to the workspace.
-func checkCrawlCounts(t *testing.T, st *store.Store, p Progress) {
+func checkCrawlCounts(t *testing.T, st *ws, p Progress) {
 	t.Helper()
 	ctx := context.Background()
 	rec, err := st.Crawl(ctx, p.CrawlID)
@@ -249,7 +267,7 @@ func TestCrawlUnreachableSeed(t *testing.T) {
 	st := openStore(t)
 	seed := "http://" + addr + "/"
 	cfg := Config{Seeds: []string{seed}, Delay: 0}
-	cr, err := Open(context.Background(), st, cfg)
+	cr, err := Open(context.Background(), st.Store, st.idx, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -285,17 +303,17 @@ func TestCrawlUnreachableSeed(t *testing.T) {
 func TestConfigRejectsBadSeeds(t *testing.T) {
 	st := openStore(t)
 	for _, seeds := range [][]string{nil, {""}, {"ftp://example.org/"}, {"javascript:alert(1)"}, {"http://"}} {
-		if _, err := Open(context.Background(), st, Config{Seeds: seeds}); !errors.Is(err, ErrConfig) {
+		if _, err := Open(context.Background(), st.Store, nil, Config{Seeds: seeds}); !errors.Is(err, ErrConfig) {
 			t.Errorf("seeds %q: err = %v, want ErrConfig", seeds, err)
 		}
 	}
-	if _, err := Open(context.Background(), st, Config{Seeds: []string{"http://a.test/"}, Scope: "galaxy"}); !errors.Is(err, ErrConfig) {
+	if _, err := Open(context.Background(), st.Store, nil, Config{Seeds: []string{"http://a.test/"}, Scope: "galaxy"}); !errors.Is(err, ErrConfig) {
 		t.Errorf("bad scope accepted")
 	}
 }
 
 // checkPageViews reads back what the page view and the crawl view show.
-func checkPageViews(t *testing.T, st *store.Store, w *testWeb, crawlID int64) {
+func checkPageViews(t *testing.T, st *ws, w *testWeb, crawlID int64) {
 	t.Helper()
 	ctx := context.Background()
 	id := func(path string) int64 {
@@ -337,7 +355,7 @@ func checkPageViews(t *testing.T, st *store.Store, w *testWeb, crawlID int64) {
 			t.Errorf("no skipped page with reason %s in %v", r, reasons)
 		}
 	}
-	if _, _, text, err := st.Text(ctx, id("/about")); err != nil || !strings.Contains(text, "card index") {
+	if text, err := st.Text(ctx, id("/about")); err != nil || !strings.Contains(text.Body, "card index") {
 		t.Errorf("text of /about = %q, %v", text, err)
 	}
 }

@@ -64,7 +64,7 @@ func TestCanonicalCopiesCollapse(t *testing.T) {
 		t.Error("the canonical page is recorded as a copy of itself")
 	}
 
-	res, err := search.New(st.SearchDB()).Search(context.Background(), search.Request{Query: "bibliographic repertory"})
+	res, err := search.New(st.idx.SearchDB()).Search(context.Background(), search.Request{Query: "bibliographic repertory"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,13 +101,13 @@ func TestLongPages(t *testing.T) {
 	if n := matches(t, st, "zanzibar"); n != 1 {
 		t.Errorf("the last words of a 3 MB page: %d matches", n)
 	}
-	if p, _ := st.Page(context.Background(), pageID(t, st, srv.URL+"/three-mb")); len(p.Problems) != 0 {
+	if p, _ := st.Page(context.Background(), pageID(t, st.Store, srv.URL+"/three-mb")); len(p.Problems) != 0 {
 		t.Errorf("a 3 MB page has problems %q", p.Problems)
 	}
 
 	st2 := openStore(t)
 	run(t, st2, Config{Seeds: []string{srv.URL + "/"}, Scope: ScopeSite, MaxBody: 64 << 10})
-	p, _ := st2.Page(context.Background(), pageID(t, st2, srv.URL+"/three-mb"))
+	p, _ := st2.Page(context.Background(), pageID(t, st2.Store, srv.URL+"/three-mb"))
 	if p.State != store.StateFetched || p.Problems[len(p.Problems)-1] != extract.ProblemTruncated {
 		t.Errorf("over --max-body: state %s, problems %q", p.State, p.Problems)
 	}

@@ -19,22 +19,23 @@ var (
 // Jobs runs crawls in the background for a long-lived front end (the window, the browser
 // front door): start, pause, resume, cancel, each keyed by crawl id.
 type Jobs struct {
-	st *store.Store
+	st  *store.Store
+	idx Index
 
 	mu      sync.Mutex
 	running map[int64]context.CancelCauseFunc
 	wg      sync.WaitGroup
 }
 
-// NewJobs returns a job runner over a workspace.
-func NewJobs(st *store.Store) *Jobs {
-	return &Jobs{st: st, running: map[int64]context.CancelCauseFunc{}}
+// NewJobs returns a job runner over a workspace and its index (nil: none).
+func NewJobs(st *store.Store, idx Index) *Jobs {
+	return &Jobs{st: st, idx: idx, running: map[int64]context.CancelCauseFunc{}}
 }
 
 // Start opens the crawl cfg describes and runs it in the background; progress receives
 // snapshots (a few a second, and the final one with State set to the end state).
 func (j *Jobs) Start(ctx context.Context, cfg Config, progress func(Progress)) (int64, error) {
-	cr, err := Open(ctx, j.st, cfg)
+	cr, err := Open(ctx, j.st, j.idx, cfg)
 	if err != nil {
 		return 0, err
 	}
@@ -43,7 +44,7 @@ func (j *Jobs) Start(ctx context.Context, cfg Config, progress func(Progress)) (
 
 // Resume continues a paused or interrupted crawl (or refreshes a finished one).
 func (j *Jobs) Resume(ctx context.Context, id int64, progress func(Progress)) error {
-	cr, err := Resume(ctx, j.st, id)
+	cr, err := Resume(ctx, j.st, j.idx, id)
 	if err != nil {
 		return err
 	}

@@ -69,8 +69,8 @@ func (c *Crawler) pageDecision(ctx context.Context, it frontier.Item, r *store.R
 			e.Title, e.Type, e.Date = p.Title, p.ContentType, p.LastModified
 			e.Head = rules.Head(p.Title, p.Description, p.Keywords, p.Author)
 		}
-		if _, _, body, err := c.st.Text(ctx, it.PageID); err == nil {
-			e.Body = body
+		if t, err := c.st.Text(ctx, it.PageID); err == nil {
+			e.Body = t.Body
 		}
 	}
 	return c.rules.Decide(e, it.Local).Value

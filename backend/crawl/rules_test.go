@@ -91,7 +91,7 @@ func TestCrawlFollowsCategories(t *testing.T) {
 		t.Errorf("link of a rejected page: %+v", r)
 	}
 
-	els := elementsOf(t, st, p.CrawlID)
+	els := elementsOf(t, st.Store, p.CrawlID)
 	check := func(url, family string, v rules.Value, followed bool) {
 		t.Helper()
 		e, ok := els[srv.URL+url]
@@ -165,7 +165,7 @@ func elementsOf(t *testing.T, st *store.Store, crawlID int64) map[string]element
 
 func TestRulesErrorsArePositioned(t *testing.T) {
 	st := openStore(t)
-	_, err := Open(t.Context(), st, Config{Seeds: []string{"http://example.org/"}, Rules: "+url:a\n{AND +url:b"})
+	_, err := Open(t.Context(), st.Store, st.idx, Config{Seeds: []string{"http://example.org/"}, Rules: "+url:a\n{AND +url:b"})
 	var re *rules.Error
 	if !errors.Is(err, ErrConfig) || !errors.As(err, &re) || re.Pos.Line != 2 {
 		t.Fatalf("error %v", err)

@@ -57,6 +57,9 @@ func (c *Crawler) schedule(ctx context.Context, queued int64, progress func(Prog
 		if pages, err := c.st.CrawlCounts(ctx, c.rec.ID); err == nil {
 			p.Pages = pages
 		}
+		if c.idx != nil {
+			p.Index = c.idx.Progress(ctx)
+		}
 		return p
 	}
 

@@ -44,6 +44,9 @@ func Summarize(r *store.Result, u *url.URL, status int, header http.Header, medi
 		doc.Expires = e
 	}
 	r.Doc = doc
+	// Packed here, on the agent's goroutine (or the import's reader): the writer only stores
+	// the bytes.
+	r.Text = store.PackText(store.PageText{Title: s.Title, Headings: s.Headings, Body: s.Text})
 	r.Header = headerText(status, header)
 	r.ReplaceLinks = true
 	found := make([]Found, 0, len(s.Links)+1)

@@ -89,7 +89,7 @@ func TestVersionsAcrossRuns(t *testing.T) {
 	cfg := Config{Seeds: []string{srv.URL + "/"}, Scope: ScopeSite, Delay: 0, PerHost: 2}
 	run(t, st, cfg)
 	a := srv.URL + "/a.html"
-	if vs := versionsOf(t, st, a); len(vs) != 1 || !vs[0].Current || !strings.Contains(vs[0].Header, "X-Test: kept") ||
+	if vs := versionsOf(t, st.Store, a); len(vs) != 1 || !vs[0].Current || !strings.Contains(vs[0].Header, "X-Test: kept") ||
 		!strings.HasPrefix(vs[0].Header, "HTTP/1.1 200 OK\r\n") || vs[0].Title != "A" {
 		t.Fatalf("after one run: %+v", vs)
 	}
@@ -100,7 +100,7 @@ func TestVersionsAcrossRuns(t *testing.T) {
 	site.set("/c.html", `<title>c.example</title><p>This domain may be for sale. Related searches: loans, flights.`)
 	cfg.Refresh = true
 	run(t, st, cfg)
-	vs := versionsOf(t, st, a)
+	vs := versionsOf(t, st.Store, a)
 	if len(vs) != 2 || vs[0].Current || !vs[1].Current || vs[0].Hash == vs[1].Hash || !vs[0].Cached || vs[1].Flag != "" {
 		t.Fatalf("after a change: %+v", vs)
 	}
@@ -118,10 +118,10 @@ func TestVersionsAcrossRuns(t *testing.T) {
 	if !strings.Contains(added, "zygomorph") || c.From.ID != vs[0].ID || c.To.ID != vs[1].ID {
 		t.Errorf("diff %+v", c.Ops)
 	}
-	if vs := versionsOf(t, st, srv.URL+"/b.html"); len(vs) != 2 || vs[1].Flag != store.FlagSoft404 {
+	if vs := versionsOf(t, st.Store, srv.URL+"/b.html"); len(vs) != 2 || vs[1].Flag != store.FlagSoft404 {
 		t.Errorf("soft 404: %+v", vs)
 	}
-	if vs := versionsOf(t, st, srv.URL+"/c.html"); len(vs) != 2 || vs[1].Flag != store.FlagParked {
+	if vs := versionsOf(t, st.Store, srv.URL+"/c.html"); len(vs) != 2 || vs[1].Flag != store.FlagParked {
 		t.Errorf("parked: %+v", vs)
 	}
 	if site.probes != 1 {
@@ -130,7 +130,7 @@ func TestVersionsAcrossRuns(t *testing.T) {
 
 	// Nothing changes: no new version, the newest is confirmed (by a 304 here).
 	run(t, st, cfg)
-	vs = versionsOf(t, st, a)
+	vs = versionsOf(t, st.Store, a)
 	if len(vs) != 2 || vs[1].ConfirmedAt == 0 || vs[1].ConfirmedStatus != http.StatusNotModified {
 		t.Errorf("after an unchanged run: %+v", vs)
 	}
@@ -143,7 +143,7 @@ func TestVersionsAcrossRuns(t *testing.T) {
 	if p.Versions != 3 || p.Bodies < 1 {
 		t.Errorf("prune %+v", p)
 	}
-	if vs := versionsOf(t, st, a); len(vs) != 1 || !vs[0].Current {
+	if vs := versionsOf(t, st.Store, a); len(vs) != 1 || !vs[0].Current {
 		t.Errorf("after pruning: %+v", vs)
 	}
 	u, err := st.HistoryUsage(context.Background())
@@ -153,7 +153,7 @@ func TestVersionsAcrossRuns(t *testing.T) {
 	// And from now on a change replaces the body.
 	site.set("/a.html", `<title>A</title><p>third</p>`)
 	run(t, st, cfg)
-	if vs := versionsOf(t, st, a); len(vs) != 1 || !vs[0].Current {
+	if vs := versionsOf(t, st.Store, a); len(vs) != 1 || !vs[0].Current {
 		t.Errorf("with no history kept: %+v", vs)
 	}
 	if u, _ := st.HistoryUsage(context.Background()); u.Bodies != 0 || u.Unnamed != 0 {

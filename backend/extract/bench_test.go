@@ -87,3 +87,17 @@ func BenchmarkParseTree(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkLinks is BenchmarkHTML for a link checker: no text gathered.
+func BenchmarkLinks(b *testing.B) {
+	body, err := os.ReadFile("testdata/bench.html")
+	if err != nil {
+		b.Fatal(err)
+	}
+	page, _ := url.Parse("https://example.org/articles/wwww")
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		Links(body, page)
+	}
+}

@@ -77,7 +77,7 @@ type Summary struct {
 	Description string // <meta name=description>
 	Keywords    string // <meta name=keywords>
 	Author      string // <meta name=author>
-	Owner       string // <meta name=owner>, else the address of <link rev=made href=mailto:...>
+	Owner       string // <meta name=owner> or http-equiv=owner, else the address of <link rev=made href=mailto:...>
 	Expires     string // <meta http-equiv=expires> or <meta name=expires>, as written
 	Generator   string // <meta name=generator>
 	Canonical   string // <link rel=canonical>, absolute
@@ -107,10 +107,17 @@ func (o Options) maxText() int {
 func HTML(body []byte, pageURL *url.URL) *Summary { return Options{}.HTML(body, pageURL) }
 
 // HTML summarises a UTF-8 HTML document, as the package function does, with o's caps.
-func (o Options) HTML(body []byte, pageURL *url.URL) *Summary {
+func (o Options) HTML(body []byte, pageURL *url.URL) *Summary { return o.html1(body, pageURL, false) }
+
+// Links is HTML without the text: the title, the meta data and the links (without their
+// anchor text), for a link checker, which reads every page of a site and needs no words.
+func Links(body []byte, pageURL *url.URL) *Summary { return Options{}.html1(body, pageURL, true) }
+
+func (o Options) html1(body []byte, pageURL *url.URL, linksOnly bool) *Summary {
 	p := parserPool.Get().(*parser)
 	defer parserPool.Put(p)
 	p.reset(pageURL, o.maxText())
+	p.linksOnly = linksOnly
 	if href, ok := findBase(body); ok {
 		p.setBase(href)
 	}
@@ -160,7 +167,7 @@ func (p *parser) onText() {
 		}
 		return // script, style, textarea, iframe and noembed content is not text
 	}
-	if p.skip > 0 {
+	if p.skip > 0 || p.linksOnly {
 		return
 	}
 	p.visible(p.z.Text())

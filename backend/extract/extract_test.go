@@ -345,6 +345,30 @@ func TestHTMLPooledStateDoesNotLeak(t *testing.T) {
 	wg.Wait()
 }
 
+// Links gives what HTML gives, but the words.
+func TestLinksMatchesHTML(t *testing.T) {
+	for _, f := range []string{"links.html", "bench.html", "base.html", "frames.html", "wwww.html"} {
+		body, err := os.ReadFile("testdata/" + f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		u, _ := url.Parse("http://example.org/dir/page.html")
+		full, links := HTML(body, u), Links(body, u)
+		if links.Text != "" || links.Headings != "" {
+			t.Errorf("%s: Links gathered text", f)
+		}
+		if full.Title != links.Title || full.Owner != links.Owner || full.Expires != links.Expires || len(full.Links) != len(links.Links) {
+			t.Errorf("%s: HTML %q %d links, Links %q %d links", f, full.Title, len(full.Links), links.Title, len(links.Links))
+			continue
+		}
+		for i := range full.Links {
+			if full.Links[i].URL != links.Links[i].URL || full.Links[i].Kind != links.Links[i].Kind {
+				t.Errorf("%s: link %d: %+v vs %+v", f, i, full.Links[i], links.Links[i])
+			}
+		}
+	}
+}
+
 // A legitimate long page keeps its last words (issue 18: the text was cut at 512 KiB
 // without a trace); a page over the limit says it was cut.
 func TestLongPageTextAndTruncation(t *testing.T) {

@@ -122,15 +122,31 @@ func (p *parser) fastResolve(h []byte) (string, bool) {
 	case '?':
 		return concat(p.prefix, p.basePath, h), true
 	}
-	// A relative path; a colon in its first segment would make it a scheme.
+	// A relative path. Leading "./" and "../" segments (documentation sites are full of
+	// "../../std/index.html") move within the base's directory, never above its root;
+	// any other dot segment takes the slow path.
+	dir := p.baseDir
+	for {
+		if bytes.HasPrefix(h, []byte("./")) {
+			h = h[2:]
+		} else if bytes.HasPrefix(h, []byte("../")) {
+			h = h[3:]
+			if len(dir) > 1 {
+				dir = dir[:strings.LastIndexByte(dir[:len(dir)-1], '/')+1]
+			}
+		} else {
+			break
+		}
+	}
+	// A colon in the first segment would make it a scheme.
 	first := h
 	if end := bytes.IndexAny(h, "/?"); end >= 0 {
 		first = h[:end]
 	}
-	if bytes.IndexByte(first, ':') >= 0 || hasDotSegment(h) {
+	if bytes.IndexByte(first, ':') >= 0 || hasDotSegment(h) || len(h) > 0 && h[0] == '/' {
 		return "", false
 	}
-	return concat(p.prefix, p.baseDir, h), true
+	return concat(p.prefix, dir, h), true
 }
 
 // httpPrefixLen returns the length of a leading "http://" or "https://" in any

@@ -147,6 +147,12 @@ func FuzzResolve(f *testing.F) {
 		{"http://h/a/b", ".c/d"},
 		{"http://h/a/b", "c/..d"},
 		{"http://u@h/a/b", "c"},
+		{"http://h/a/b/c.html", "../../std/index.html"},
+		{"http://h/a/b/c.html", "../../../../x"},
+		{"http://h/a/b/", "./../?q"},
+		{"http://h/a/b/", "..//x"},
+		{"http://h/a/b/", "../"},
+		{"http://h/a/", "..x/../y"},
 	} {
 		f.Add(s[0], s[1])
 	}

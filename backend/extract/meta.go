@@ -55,6 +55,9 @@ func (p *parser) onMeta() {
 		}
 	case "expires":
 		p.setMeta(&p.expires, content)
+	case "owner":
+		// MOMspider's <META http-equiv="Owner" content="AnyOwnerAlias">.
+		p.setMeta(&p.owner, content)
 	case "content-language":
 		if p.metaLang == "" {
 			p.metaLang = langTag(p.collapse(content, 64))

@@ -64,6 +64,17 @@ func TestRefreshURL(t *testing.T) {
 	}
 }
 
+// MOMspider's paper spells the owner and the expiry as http-equiv meta elements.
+func TestMOMspiderMeta(t *testing.T) {
+	s := HTML([]byte(`<html><head><title>t</title>
+		<META http-equiv="Owner"    content="AnyOwnerAlias">
+		<META http-equiv="Expires"  content="Fri, 01 Apr 1994 00:00:00 GMT">
+		</head><body></body></html>`), nil)
+	if s.Owner != "AnyOwnerAlias" || s.Expires != "Fri, 01 Apr 1994 00:00:00 GMT" {
+		t.Fatalf("owner %q expires %q", s.Owner, s.Expires)
+	}
+}
+
 func TestHeaderLinks(t *testing.T) {
 	page, _ := url.Parse("https://example.com/dir/page?utm_source=x")
 	got := HeaderLinks([]string{

@@ -27,6 +27,8 @@ type parser struct {
 	foreign int       // depth inside svg and math
 	hDepth  int       // depth inside h1-h6
 
+	linksOnly bool // Links: no visible text is gathered
+
 	inA    bool   // an <a> is open
 	aLink  int    // index in links of the open <a>'s target, or -1
 	aImgs  []int  // links of images first seen inside the open <a>

@@ -67,6 +67,8 @@ type Client struct {
 	transport *http.Transport
 	page      limits // limits for Do
 	robots    limits // limits for GetRobots
+	probe     limits // limits for Probe's GET: no body is read
+	liars     liars  // hosts whose HEAD answers cannot be trusted
 	sitemap   limits // limits for GetSitemap
 }
 
@@ -126,6 +128,7 @@ func New(cfg Config) *Client {
 			maxBody: RobotsMaxBody, maxDecoded: RobotsMaxBody,
 			accept: acceptAll, acceptHeader: "text/plain,*/*;q=0.5", truncateOK: true,
 		},
+		probe: limits{accept: acceptNone, acceptHeader: "*/*"},
 		sitemap: limits{
 			maxBody: SitemapMaxBody, maxDecoded: SitemapMaxBody, accept: acceptAll,
 			acceptHeader: "application/xml,text/xml;q=0.9,text/plain;q=0.8,*/*;q=0.1", truncateOK: true,
@@ -146,17 +149,23 @@ func defaultAccept(mt string) bool {
 
 func acceptAll(string) bool { return true }
 
+func acceptNone(string) bool { return false }
+
 // Request is one HTTP request.
 type Request struct {
 	URL          string // absolute http(s) URL
 	Method       string // "GET" (default) or "HEAD"
 	ETag         string // sent as If-None-Match when set
 	LastModified string // sent as If-Modified-Since when set
+	// Referer names the document holding the link being followed (MOMspider sent it so
+	// that a site's maintainers learn where a bad link comes from).
+	Referer string
 }
 
 // Response is the outcome of one request.
 type Response struct {
 	URL       string // the requested URL
+	Method    string // the method that gave this answer (Probe may fall back to GET)
 	Status    int
 	Header    http.Header
 	MediaType string // lower-case, parameters stripped ("" if absent)
@@ -235,6 +244,9 @@ func (c *Client) do(ctx context.Context, req Request, lim *limits) (*Response, e
 	if req.LastModified != "" {
 		h["If-Modified-Since"] = []string{req.LastModified}
 	}
+	if req.Referer != "" {
+		h["Referer"] = []string{req.Referer}
+	}
 
 	hresp, err := c.transport.RoundTrip(hreq)
 	if err != nil {
@@ -244,6 +256,7 @@ func (c *Client) do(ctx context.Context, req Request, lim *limits) (*Response, e
 
 	resp := &Response{
 		URL:           req.URL,
+		Method:        method,
 		Status:        hresp.StatusCode,
 		Header:        hresp.Header,
 		MediaType:     mediaType(hresp.Header.Get("Content-Type")),

@@ -58,7 +58,7 @@ func crawled(t *testing.T) (*Graph, *store.Store, string, int64) {
 	t.Cleanup(func() { st.Close() })
 	cfg := crawl.Config{Seeds: []string{srv.URL + "/"}, Agents: 1, Delay: 0}
 	for run := 0; run < 2; run++ {
-		cr, err := crawl.Open(context.Background(), st, cfg)
+		cr, err := crawl.Open(context.Background(), st, nil, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}

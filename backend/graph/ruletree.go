@@ -13,7 +13,7 @@ import (
 
 // Texts reads a stored page's extracted text (store.Store satisfies it).
 type Texts interface {
-	Text(ctx context.Context, id int64) (title, headings, body string, err error)
+	BodyText(ctx context.Context, id int64) (string, error)
 }
 
 // RuleTreeOptions shape the tree that rules generate over the stored web.
@@ -193,7 +193,7 @@ func (rt *ruleTree) decide(ctx context.Context, c *stored, anchor string, depth 
 	}
 	e.Fetched, e.Status, e.Type, e.Title, e.Head, e.Date = true, c.Status, c.typ, c.Title, c.head, c.date
 	if rt.opt.Texts != nil {
-		if _, _, body, err := rt.opt.Texts.Text(ctx, c.ID); err == nil {
+		if body, err := rt.opt.Texts.BodyText(ctx, c.ID); err == nil {
 			e.Body = body
 		}
 	}

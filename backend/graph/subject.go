@@ -46,7 +46,7 @@ func (g *Graph) SubjectOf(ctx context.Context, url string, texts Texts) (Subject
 	s.Stored = true
 	e.Fetched, e.Status, e.Type, e.Title, e.Head, e.Date = true, p.Status, p.typ, p.Title, p.head, p.date
 	if texts != nil {
-		if _, _, body, err := texts.Text(ctx, id); err == nil {
+		if body, err := texts.BodyText(ctx, id); err == nil {
 			e.Body = body
 		}
 	}

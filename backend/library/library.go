@@ -80,11 +80,23 @@ type Known struct {
 	Copy      bool   // an offline copy is stored
 }
 
+// Health is what the link checks say of a pointer's URL (the maintenance tasks' checks).
+type Health struct {
+	Verdict   string // ok, redirected, broken, server_error, blocked, ... (check.Kind)
+	Status    int    // HTTP status of the latest check, 0 if none
+	FinalURL  string // after redirects
+	Reason    string
+	CheckedAt int64 // unix ms
+	Dead      bool  // failed on several checks spread over time
+}
+
 // Posting is a node as listed in a library's page: with what the crawler knows of its URL,
 // the counts below a sub-library, and its view's state.
 type Posting struct {
 	Node
 	Known *Known // nil when the URL is unknown to the workspace (or the node has none)
+	// Health is nil until a link check tested the URL.
+	Health *Health
 	// Libraries and Postings count what is below a sub-library: sub-libraries at any depth,
 	// and every other posting at any depth.
 	Libraries, Postings int

@@ -29,14 +29,12 @@ var benchQueries = []string{
 // results with snippets. Without $MUND_BENCH_DB it uses the small test library.
 func BenchmarkQueries(b *testing.B) {
 	ctx := context.Background()
-	var db *store.Store
+	var db *indexed
 	if path := os.Getenv("MUND_BENCH_DB"); path != "" {
-		st, err := store.Open(ctx, filepath.Clean(path), store.Options{})
-		if err != nil {
+		db = openIndexed(b, filepath.Clean(path), store.Options{})
+		if err := db.idx.Wait(ctx, nil); err != nil {
 			b.Fatal(err)
 		}
-		b.Cleanup(func() { st.Close() })
-		db = st
 	} else {
 		db = workspace(b, library)
 	}

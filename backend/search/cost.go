@@ -48,6 +48,13 @@ const (
 	dfCacheMax = 20_000
 )
 
+// reset forgets every estimate.
+func (c *dfCache) reset() {
+	c.mu.Lock()
+	c.entries, c.at, c.maxRow = nil, time.Time{}, 0
+	c.mu.Unlock()
+}
+
 // estimator estimates the document frequencies of atoms in an index (page_fts unless
 // table says otherwise), with the cache of a Searcher.
 type estimator struct {
@@ -67,7 +74,7 @@ func (e estimator) maxRowid(ctx context.Context) (int64, error) {
 	}
 	c.mu.Unlock()
 	var m sql.NullInt64
-	if err := e.db.QueryRowContext(ctx, `SELECT max(rowid) FROM page_fts`).Scan(&m); err != nil {
+	if err := e.db.QueryRowContext(ctx, `SELECT max(id) FROM page_fts_docsize`).Scan(&m); err != nil {
 		return 0, fmt.Errorf("index size: %w", err)
 	}
 	c.mu.Lock()

@@ -8,13 +8,13 @@ import (
 )
 
 // FTS5 answers a prefix query from a prefix index when the index keeps one of that length
-// (page_fts keeps 2 and 3 characters); any longer prefix it answers by reading the whole
+// (page_fts keeps 2 characters); any longer prefix it answers by reading the whole
 // doclist of every term with the prefix before it returns a row, whatever the LIMIT:
 // ~200 ms for "unde*" over a million pages. So a longer prefix is looked up in the index's
 // own vocabulary (the leaf pages, see suggest_fts.go) and asked as the OR of its terms,
 // which FTS5 reads in step, row by row, and stops at the LIMIT.
 const (
-	indexedPrefix  = 3    // the longest prefix page_fts indexes (prefix = '2 3')
+	indexedPrefix  = 2    // the longest prefix page_fts indexes (prefix = '2', backend/index/schema.sql)
 	maxExpandPages = 1024 // leaf pages read to list a prefix's terms
 	maxExpandTerms = 1024 // terms a prefix may become
 )

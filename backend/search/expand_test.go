@@ -54,7 +54,7 @@ func TestLongPrefixes(t *testing.T) {
 			have = append(have, r.URL)
 		}
 		slices.Sort(have)
-		rows, err := st.ReadDB().QueryContext(ctx, `SELECT p.url FROM page_fts f JOIN pages p ON p.id = f.rowid
+		rows, err := st.SearchDB().QueryContext(ctx, `SELECT p.url FROM page_fts f JOIN pages p ON p.id = f.rowid
 			WHERE page_fts MATCH ? ORDER BY p.url`, native)
 		if err != nil {
 			t.Fatal(err)

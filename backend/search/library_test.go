@@ -43,7 +43,7 @@ func shelve(t testing.TB, st *store.Store) {
 
 func TestLibraryHits(t *testing.T) {
 	st := workspace(t, library)
-	shelve(t, st)
+	shelve(t, st.Store)
 	s := New(st.SearchDB())
 	ctx := context.Background()
 	for _, tc := range []struct {

@@ -5,24 +5,26 @@ import (
 	"strings"
 	"sync"
 
+	"mundaneum/backend/index"
 	"mundaneum/backend/pairs"
-	"mundaneum/backend/store"
 )
 
 // A query whose text is one phrase of the workspace's frequent words is answered from the
-// pair index (page_pairs, see backend/pairs and store.BuildPairsStep): the phrase "a b c"
+// pair index (page_pairs, see backend/pairs and backend/index): the phrase "a b c"
 // is the phrase "a0b b0c" there, which matches exactly the same pages from short doclists.
 // The matches are ranked by bm25 over page_pairs, which counts how often and in which
 // columns each page has the phrase, when the phrase's rarest pair is within the ranking
 // budget, else by their titles and URLs (scoreFields), as common words are.
 
 // pairCache remembers the workspace's frequent words once the pair index is complete: the
-// words are chosen once and never change (see store.BuildPairsStep), so it stays complete.
+// words are chosen once and never change until the index is rebuilt (see backend/index),
+// so it stays complete for the index's generation.
 type pairCache struct {
-	mu       sync.Mutex
-	complete bool
-	words    *pairs.Words
-	df       *dfCache // document frequencies of pair tokens in page_pairs
+	mu         sync.Mutex
+	complete   bool
+	generation int64
+	words      *pairs.Words
+	df         *dfCache // document frequencies of pair tokens in page_pairs
 }
 
 // pairWords returns the frequent words when the pair index is complete and enabled, else nil.
@@ -33,14 +35,20 @@ func (s *Searcher) pairWords(ctx context.Context) (*pairs.Words, error) {
 	c := s.pairs
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.complete {
+	gen, err := index.Generation(ctx, s.db)
+	if err != nil {
+		return nil, err
+	}
+	if c.complete && c.generation == gen {
 		return c.words, nil
 	}
-	complete, err := store.PairsComplete(ctx, s.db)
+	c.complete, c.words, c.generation = false, nil, gen
+	c.df.reset()
+	complete, err := index.PairsComplete(ctx, s.db)
 	if err != nil || !complete {
 		return nil, err
 	}
-	if c.words, err = store.PairWords(ctx, s.db); err != nil {
+	if c.words, err = index.PairWords(ctx, s.db); err != nil {
 		return nil, err
 	}
 	c.complete = true

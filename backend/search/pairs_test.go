@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"mundaneum/backend/store"
+	"mundaneum/backend/index"
 )
 
 // TestPhrasesFromPairs checks that a phrase of frequent words asked of the pair index finds
@@ -16,9 +16,9 @@ import (
 // for pages indexed before the pair index was built, after it, and whose incoming anchor
 // text changed since.
 func TestPhrasesFromPairs(t *testing.T) {
-	old := store.PairsMinRows
-	store.PairsMinRows = 100
-	t.Cleanup(func() { store.PairsMinRows = old })
+	old := index.PairsMinRows
+	index.PairsMinRows = 100
+	t.Cleanup(func() { index.PairsMinRows = old })
 	ctx := context.Background()
 	r := rand.New(rand.NewPCG(7, 8))
 	vocab := strings.Fields("state of the art open source search engine web crawler Café naïve RÉSUMÉ index page link text")
@@ -52,11 +52,10 @@ func TestPhrasesFromPairs(t *testing.T) {
 	}
 	w := newWorkspace(t)
 	w.add(mkPages(0, 250)...)
-	pp, err := w.st.BuildPairs(ctx, nil)
-	if err != nil {
+	if err := w.st.idx.Settle(ctx, nil); err != nil {
 		t.Fatal(err)
 	}
-	if !pp.Complete || pp.Words < 8 {
+	if pp := w.st.idx.Progress(ctx).Pairs; !pp.Complete || pp.Words < 8 {
 		t.Fatalf("pair index: %+v", pp)
 	}
 	with := New(w.st.SearchDB())
@@ -135,8 +134,8 @@ func TestPhrasesFromPairs(t *testing.T) {
 			t.Errorf("pairs %v: new anchor text not found: %v", sr.w.Pairs, got)
 		}
 	}
-	if n, err := w.st.MergeIndex(ctx); err != nil || n == 0 {
-		t.Fatalf("merge: %d steps, %v", n, err)
+	if err := w.st.idx.Settle(ctx, nil); err != nil {
+		t.Fatalf("merge: %v", err)
 	}
 	check("merged")
 	if v, err := w.st.IntegrityCheck(ctx); err != nil || v != "ok" {

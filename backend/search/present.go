@@ -2,8 +2,10 @@ package search
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
+
+	"mundaneum/backend/index"
+	"mundaneum/backend/store"
 )
 
 // present fetches what the page of hits shows: metadata, snippets, duplicate counts.
@@ -94,29 +96,23 @@ func (s *Searcher) metadata(ctx context.Context, page []hit) (map[int64]*Result,
 }
 
 // texts reads the indexed text of the hits: body, anchors, headings, title, url (the order
-// in which snippets prefer them).
+// in which snippets prefer them), as the index holds them (index.DocOf).
 func (s *Searcher) texts(ctx context.Context, page []hit) (map[int64][]string, error) {
-	// rowid IN (list) makes FTS5 look each row up; IN (subquery) would scan the table.
-	args := []any{maxSnippetScan}
-	for _, h := range page {
-		args = append(args, h.id)
+	ids := make([]int64, len(page))
+	for i, h := range page {
+		ids[i] = h.id
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT rowid, substr(body, 1, ?), anchors, headings, title, url FROM page_fts
-		WHERE rowid IN (`+placeholders(len(page))+`)`, args...)
+	ins, err := store.IndexInputs(ctx, s.db, ids)
 	if err != nil {
 		return nil, fmt.Errorf("snippets: %w", err)
 	}
-	defer rows.Close()
 	out := make(map[int64][]string, len(page))
-	for rows.Next() {
-		var id int64
-		var body, anchors, headings, title, u sql.NullString
-		if err := rows.Scan(&id, &body, &anchors, &headings, &title, &u); err != nil {
-			return nil, err
+	for _, in := range ins {
+		if d, ok := index.DocOf(in); ok {
+			out[d.ID] = []string{d.Body, d.Anchors, d.Headings, d.Title, d.URL}
 		}
-		out[id] = []string{body.String, anchors.String, headings.String, title.String, u.String}
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // copies counts, per content hash, the other pages with the same content.

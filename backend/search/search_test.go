@@ -59,7 +59,7 @@ func urls(res Results) []string {
 // words ranked, the others filtering): the matches must be the same.
 func TestQueryLanguage(t *testing.T) {
 	st := workspace(t, library)
-	shelve(t, st)
+	shelve(t, st.Store)
 	for _, budget := range []int{DefaultWeights.RankBudget, 0, 3} {
 		w := DefaultWeights
 		w.RankBudget = budget

@@ -22,12 +22,7 @@ func BenchmarkCorrect(b *testing.B) {
 	var s *Searcher
 	words := []string{"catalogue", "classification", "universal", "decimal", "repertory", "librarian", "until"}
 	if path := os.Getenv("MUND_BENCH_DB"); path != "" {
-		st, err := store.Open(ctx, filepath.Clean(path), store.Options{ReadOnly: true})
-		if err != nil {
-			b.Fatal(err)
-		}
-		b.Cleanup(func() { st.Close() })
-		s = New(st.SearchDB())
+		s = New(openIndexed(b, filepath.Clean(path), store.Options{ReadOnly: true}).SearchDB())
 		words = []string{"squashiest", "rationalist", "disrepute", "catalyst", "drollery", "unavailing",
 			"reprisals", "pendulums", "contradict", "relaxants", "strangely", "journals", "professor",
 			"recycle", "cowboy", "conjunctive", "infamously", "orthogonal", "cheerleader", "underwriting"}

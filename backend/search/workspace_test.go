@@ -2,10 +2,12 @@ package search
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"path/filepath"
 	"testing"
 
+	"mundaneum/backend/index"
 	"mundaneum/backend/store"
 	"mundaneum/backend/urlnorm"
 )
@@ -29,18 +31,43 @@ type page struct {
 type link struct{ to, anchor string }
 
 // workspace builds a real workspace with the store API: the pages are enqueued, leased and
-// saved in order, with their links, then the index's anchor text is brought up to date.
-func workspace(t testing.TB, pages []page) *store.Store {
+// saved in order, with their links, then its index catches up.
+func workspace(t testing.TB, pages []page) *indexed {
 	t.Helper()
 	w := newWorkspace(t)
 	w.add(pages...)
 	return w.st
 }
 
+// indexed is a workspace with its index.
+type indexed struct {
+	*store.Store
+	idx *index.Index
+}
+
+// SearchDB is the pool searches read through.
+func (w *indexed) SearchDB() *sql.DB { return w.idx.SearchDB() }
+
+func openIndexed(t testing.TB, path string, opt store.Options) *indexed {
+	t.Helper()
+	ctx := context.Background()
+	st, err := store.Open(ctx, path, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx, err := index.Open(ctx, st)
+	if err != nil {
+		st.Close()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { idx.Close(); st.Close() })
+	return &indexed{Store: st, idx: idx}
+}
+
 // testWorkspace is a workspace that pages can be added to.
 type testWorkspace struct {
 	t     testing.TB
-	st    *store.Store
+	st    *indexed
 	crawl int64
 	n     int
 	known map[string]bool // the pages added so far
@@ -49,11 +76,7 @@ type testWorkspace struct {
 func newWorkspace(t testing.TB) *testWorkspace {
 	t.Helper()
 	ctx := context.Background()
-	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "w.mundaneum"), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := openIndexed(t, filepath.Join(t.TempDir(), "w.mundaneum"), store.Options{})
 	c, err := st.CreateCrawl(ctx, "k", []string{"http://a.test/"}, "site", []byte(`{}`))
 	if err != nil {
 		t.Fatal(err)
@@ -121,16 +144,7 @@ func (w *testWorkspace) add(pages ...page) {
 			t.Fatal(err)
 		}
 	}
-	for {
-		n, err := st.RefreshAnchors(ctx, 1000)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if n == 0 {
-			break
-		}
-	}
-	if err := st.Writer().Flush(ctx); err != nil {
+	if err := st.idx.Wait(ctx, nil); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -65,7 +65,7 @@ func TestCountsAfterCrawl(t *testing.T) {
 		gen.Store(int64(run))
 		c := cfg
 		c.Refresh = run > 0
-		cr, err := crawl.Open(ctx, st, c)
+		cr, err := crawl.Open(ctx, st, nil, c)
 		if err != nil {
 			t.Fatal(err)
 		}

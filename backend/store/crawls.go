@@ -170,6 +170,7 @@ func (s *Store) Crawls(ctx context.Context) ([]Crawl, error) {
 func (s *Store) StartRun(ctx context.Context, id int64, config json.RawMessage, fresh bool) error {
 	err := s.writer.Do(ctx, func(tx *Tx) error {
 		if fresh {
+			s.forgetFrontier(tx, id)
 			if _, err := tx.ExecContext(ctx, `DELETE FROM frontier WHERE crawl_id = ?`, id); err != nil {
 				return err
 			}
@@ -218,13 +219,17 @@ func (s *Store) FinishRun(ctx context.Context, id int64, state, errText, note st
 }
 
 // MarkInterrupted turns crawls left "running" by a process that died into "paused", so that
-// they show as resumable. Call it once after Open, before starting crawls.
+// they show as resumable, and such check runs into "interrupted". Call it once after Open,
+// before starting crawls or checks.
 func (s *Store) MarkInterrupted(ctx context.Context) error {
 	if s.writer == nil {
 		return nil
 	}
 	err := s.writer.Do(ctx, func(tx *Tx) error {
-		_, err := tx.ExecContext(ctx, `UPDATE crawls SET state=? WHERE state=?`, CrawlPaused, CrawlRunning)
+		if _, err := tx.ExecContext(ctx, `UPDATE crawls SET state=? WHERE state=?`, CrawlPaused, CrawlRunning); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `UPDATE check_runs SET state=? WHERE state=?`, RunInterrupted, RunRunning)
 		return err
 	})
 	if err != nil {

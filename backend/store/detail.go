@@ -158,15 +158,6 @@ func (s *Store) Body(ctx context.Context, id int64) (body []byte, contentType, c
 	return body, ct.String, cs.String, nil
 }
 
-// Text returns the extracted text of a page as indexed (title, headings, body).
-func (s *Store) Text(ctx context.Context, id int64) (title, headings, body string, err error) {
-	err = s.read.QueryRowContext(ctx, `SELECT title, headings, body FROM page_fts WHERE rowid = ?`, id).Scan(&title, &headings, &body)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", "", "", fmt.Errorf("text of page %d: %w", id, ErrNotFound)
-	}
-	return title, headings, body, err
-}
-
 // CrawlPage is one page as a crawl saw it.
 type CrawlPage struct {
 	ID            int64

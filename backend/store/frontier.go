@@ -73,17 +73,44 @@ type Lease struct {
 	seq int64
 }
 
-// ids caches canonical URL -> page id and origin -> host id for the writer. Entries are added
-// only after the rows that back them commit, and the maps are bounded by clearing.
+// ids caches canonical URL -> page id and origin -> host id for the writer, and which pages
+// one crawl's frontier holds (most links lead to pages queued already: a no-op insert
+// each). Entries are added only after the rows that back them commit, and the maps are
+// bounded by clearing.
 type ids struct {
 	pages map[string]int64
 	hosts map[string]int64
 	seq   int64
+
+	queuedCrawl int64
+	queued      map[int64]bool // pages in queuedCrawl's frontier
 }
 
 const idCacheMax = 100_000
 
-func (s *Store) cacheAfterCommit(tx *Tx, pages map[string]int64, hosts map[string]int64) {
+// inFrontier reports whether a page is known to be in a crawl's frontier already.
+func (c *ids) inFrontier(crawl, page int64) bool { return c.queuedCrawl == crawl && c.queued[page] }
+
+// forgetFrontier forgets what the cache knows of a crawl's frontier (it was emptied).
+func (s *Store) forgetFrontier(tx *Tx, crawl int64) {
+	tx.OnCommit(func() {
+		if s.ids.queuedCrawl == crawl {
+			s.ids.queued = nil
+		}
+	})
+}
+
+func (s *Store) cacheAfterCommit(tx *Tx, pages map[string]int64, hosts map[string]int64, crawl int64, queued []int64) {
+	if len(queued) > 0 {
+		tx.OnCommit(func() {
+			if s.ids.queuedCrawl != crawl || s.ids.queued == nil || len(s.ids.queued) > 10*idCacheMax {
+				s.ids.queuedCrawl, s.ids.queued = crawl, map[int64]bool{}
+			}
+			for _, id := range queued {
+				s.ids.queued[id] = true
+			}
+		})
+	}
 	if len(pages) == 0 && len(hosts) == 0 {
 		return
 	}
@@ -105,10 +132,12 @@ func (s *Store) cacheAfterCommit(tx *Tx, pages map[string]int64, hosts map[strin
 
 // opState carries the ids an operation created, cached once it commits.
 type opState struct {
-	s     *Store
-	tx    *Tx
-	pages map[string]int64
-	hosts map[string]int64
+	s      *Store
+	tx     *Tx
+	pages  map[string]int64
+	hosts  map[string]int64
+	crawl  int64   // the crawl whose frontier queued holds pages of
+	queued []int64 // pages now in the frontier
 	// children are the elements the enqueued targets make: uvarint page id, category byte.
 	children []byte
 }
@@ -117,7 +146,7 @@ func (s *Store) newOp(tx *Tx) *opState {
 	return &opState{s: s, tx: tx, pages: map[string]int64{}, hosts: map[string]int64{}}
 }
 
-func (o *opState) done() { o.s.cacheAfterCommit(o.tx, o.pages, o.hosts) }
+func (o *opState) done() { o.s.cacheAfterCommit(o.tx, o.pages, o.hosts, o.crawl, o.queued) }
 
 func (o *opState) hostID(ctx context.Context, origin string) (int64, error) {
 	if id, ok := o.s.ids.hosts[origin]; ok {
@@ -197,6 +226,7 @@ func (s *Store) nextSeq(ctx context.Context, tx *Tx) (int64, error) {
 // frontier rows for the followed ones. It returns how many entered the queue.
 func (o *opState) enqueue(ctx context.Context, crawlID, from int64, targets []Target, withLinks bool) (int, error) {
 	added := 0
+	var link, fr *sql.Stmt // prepared on first use (a database/sql Tx wrapper each)
 	for i := range targets {
 		t := &targets[i]
 		id, state, created, err := o.page(ctx, crawlID, from, t)
@@ -208,36 +238,35 @@ func (o *opState) enqueue(ctx context.Context, crawlID, from int64, targets []Ta
 			o.children = append(o.children, t.Category)
 		}
 		if withLinks && from != 0 {
-			link, err := o.tx.Stmt(ctx, `INSERT OR IGNORE INTO links(from_id, to_id, kind, anchor, rel, pos) VALUES (?, ?, ?, ?, ?, ?)`)
-			if err != nil {
-				return added, err
+			if link == nil {
+				if link, err = o.tx.Stmt(ctx, `INSERT OR IGNORE INTO links(from_id, to_id, kind, anchor, rel, pos) VALUES (?, ?, ?, ?, ?, ?)`); err != nil {
+					return added, err
+				}
 			}
 			if _, err := link.ExecContext(ctx, from, id, t.Kind, t.Anchor, t.Rel, t.Pos); err != nil {
 				return added, fmt.Errorf("link to %s: %w", t.URL, err)
 			}
+			// The target's index row holds the anchor text of links to it (and, for a
+			// resource, the titles of the pages citing it). A page not fetched yet gets
+			// them when it is indexed.
 			if t.Resource {
-				o.s.queueResource(id)
+				o.s.logPage(id)
 			} else if t.Anchor != "" && !created && (state == "" || state == StateFetched) {
-				dirty, err := o.tx.Stmt(ctx, `INSERT OR IGNORE INTO fts_dirty(page_id) VALUES (?)`)
-				if err != nil {
-					return added, err
-				}
-				if _, err := dirty.ExecContext(ctx, id); err != nil {
-					return added, err
-				}
+				o.s.logAnchors(id)
 			}
 		}
-		if !t.Follow {
+		if !t.Follow || o.s.ids.inFrontier(crawlID, id) {
 			continue
 		}
 		seq, err := o.s.nextSeq(ctx, o.tx)
 		if err != nil {
 			return added, err
 		}
-		fr, err := o.tx.Stmt(ctx, `INSERT INTO frontier(crawl_id, page_id, depth, hops, priority, seq,
-			family, category, local_rules, anchor, sitemap) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`)
-		if err != nil {
-			return added, err
+		if fr == nil {
+			if fr, err = o.tx.Stmt(ctx, `INSERT INTO frontier(crawl_id, page_id, depth, hops, priority, seq,
+				family, category, local_rules, anchor, sitemap) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`); err != nil {
+				return added, err
+			}
 		}
 		var anchor any
 		if t.Category == 0 && t.Family != nil && t.Anchor != "" {
@@ -248,6 +277,7 @@ func (o *opState) enqueue(ctx context.Context, crawlID, from int64, targets []Ta
 		if err != nil {
 			return added, fmt.Errorf("queue %s: %w", t.URL, err)
 		}
+		o.crawl, o.queued = crawlID, append(o.queued, id)
 		if n, _ := res.RowsAffected(); n > 0 {
 			added++
 			if !created && state != StateFetched {

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -80,7 +81,7 @@ func TestSaveResultIndexesDedupsAndLinks(t *testing.T) {
 		ReplaceLinks: true,
 		Links: []Target{
 			{URL: "http://a.test/about", Origin: "http://a.test", Kind: "a", Anchor: "about the index", Follow: true, Depth: 1},
-			{URL: "http://a.test/logo.png", Origin: "http://a.test", Kind: "img", Anchor: "logo", Skip: "type", Depth: 1},
+			{URL: "http://a.test/logo.png", Origin: "http://a.test", Kind: "img", Anchor: "logo", Skip: "type", Resource: true, Depth: 1},
 			{URL: "http://elsewhere.test/", Origin: "http://elsewhere.test", Kind: "a", Anchor: "elsewhere", Skip: "scope", Depth: 1},
 		}}
 	out, err := st.SaveResult(ctx, res)
@@ -98,23 +99,30 @@ func TestSaveResultIndexesDedupsAndLinks(t *testing.T) {
 		t.Fatalf("duplicate outcome = %+v, %v", out, err)
 	}
 	st.Writer().Flush(ctx)
-	var blobs, fts, links int
-	var title, skipReason string
+	var blobs, texts, links int
+	var skipReason string
 	db := st.ReadDB()
 	db.QueryRow(`SELECT count(*) FROM blobs`).Scan(&blobs)
-	db.QueryRow(`SELECT count(*) FROM page_fts`).Scan(&fts)
+	db.QueryRow(`SELECT count(*) FROM page_text`).Scan(&texts)
 	db.QueryRow(`SELECT count(*) FROM links WHERE from_id=?`, home.PageID).Scan(&links)
-	db.QueryRow(`SELECT title FROM page_fts WHERE rowid=?`, home.PageID).Scan(&title)
 	db.QueryRow(`SELECT reason FROM pages WHERE url='http://elsewhere.test/'`).Scan(&skipReason)
-	if blobs != 1 || fts != 1 || links != 3 || title != "Otlet's Mundaneum" || skipReason != "scope" {
-		t.Fatalf("blobs=%d fts=%d links=%d title=%q reason=%q", blobs, fts, links, title, skipReason)
+	if blobs != 1 || texts != 1 || links != 3 || skipReason != "scope" {
+		t.Fatalf("blobs=%d texts=%d links=%d reason=%q", blobs, texts, links, skipReason)
+	}
+	// The text is stored once, cleaned; the duplicate shows its original's.
+	for _, id := range []int64{home.PageID, cp.PageID} {
+		if text, err := st.Text(ctx, id); err != nil || text.Title != "Otlet's Mundaneum" || text.Body != "a card index of all knowledge" {
+			t.Fatalf("text of %d = %+v, %v", id, text, err)
+		}
 	}
 	c, _ := st.Counts(ctx)
 	if c.Pages[StateFetched] != 2 || c.Pages[StateQueued] != 1 || c.Pages[StateSkipped] != 2 {
 		t.Fatalf("counts = %+v", c.Pages)
 	}
+	logo, _ := st.PageID(ctx, "http://a.test/logo.png")
+	checkLog(t, st, map[int64]bool{home.PageID: false, cp.PageID: false, logo: false})
 
-	// /about is fetched and cites home: home's incoming anchor text is refreshed.
+	// /about is fetched and cites home: home's incoming anchor text changed.
 	ls, _ = st.Lease(ctx, id, 10)
 	if len(ls) != 1 || ls[0].URL != "http://a.test/about" {
 		t.Fatalf("leased %+v", ls)
@@ -125,43 +133,50 @@ func TestSaveResultIndexesDedupsAndLinks(t *testing.T) {
 	if out, err := st.SaveResult(ctx, about); err != nil || out.Queued != 0 {
 		t.Fatalf("about: %+v %v", out, err)
 	}
-	if n, err := st.RefreshAnchors(ctx, 10); err != nil || n != 1 {
-		t.Fatalf("refresh anchors = %d, %v", n, err)
-	}
 	st.Writer().Flush(ctx)
-	var hits int
-	db.QueryRow(`SELECT count(*) FROM page_fts WHERE page_fts MATCH 'anchors:encyclopaedia'`).Scan(&hits)
-	if hits != 1 {
-		t.Fatalf("anchor hits = %d", hits)
+	checkLog(t, st, map[int64]bool{home.PageID: true, ls[0].PageID: false})
+	in, err := st.IndexInputs(ctx, []int64{home.PageID, cp.PageID, logo, ls[0].PageID})
+	if err != nil {
+		t.Fatal(err)
 	}
-	// A 404 on refresh removes the page from the index but keeps its row.
+	want := []IndexInput{
+		{ID: home.PageID, Kind: IndexedText, URL: "http://a.test/", Anchors: "world encyclopaedia",
+			Text: PageText{Title: "Otlet's Mundaneum", Body: "a card index of all knowledge"}},
+		{ID: cp.PageID, URL: "http://a.test/copy"},
+		{ID: logo, Kind: IndexedResource, URL: "http://a.test/logo.png", Anchors: "logo", Citers: "Otlet's \uE000Mundaneum"},
+		{ID: ls[0].PageID, Kind: IndexedText, URL: "http://a.test/about", Anchors: "about the index", Text: PageText{Title: "About"}},
+	}
+	if !reflect.DeepEqual(in, want) {
+		t.Fatalf("index inputs:\n%+v\nwant\n%+v", in, want)
+	}
+	// A 404 on refresh takes the page out of the index but keeps its row and text.
 	gone := &Result{CrawlID: id, PageID: home.PageID, URL: home.URL, State: StateFailed, Reason: "not-found", Status: 404}
 	if _, err := st.SaveResult(ctx, gone); err != nil {
 		t.Fatal(err)
 	}
 	st.Writer().Flush(ctx)
-	db.QueryRow(`SELECT count(*) FROM page_fts WHERE rowid=?`, home.PageID).Scan(&hits)
-	if hits != 0 {
-		t.Fatal("a page that is gone is still indexed")
+	checkLog(t, st, map[int64]bool{home.PageID: false})
+	if in, err := st.IndexInputs(ctx, []int64{home.PageID}); err != nil || in[0].Kind != NotIndexed {
+		t.Fatalf("a page that is gone is still indexable: %+v %v", in, err)
 	}
 }
 
-// Refreshing the anchor text of many pages commits as it goes: each refresh rewrites a whole
-// index row, and counts so against the batch's text budget (issue 18: 95,000 of them went
-// into one 20-minute commit, and the crawl reported nothing meanwhile).
-func TestAnchorRefreshesEndBatches(t *testing.T) {
-	st := openTest(t)
-	n := 0
-	for id := int64(1); !st.indexFull(); id++ {
-		st.queueAnchors(id)
-		st.queueAnchors(id) // the same page twice costs once
-		n++
-		if n > maxQueuedText {
-			t.Fatal("anchor refreshes never fill a batch")
-		}
+// checkLog checks the index log's notes since the last call (page -> anchors only).
+func checkLog(t *testing.T, st *Store, want map[int64]bool) {
+	t.Helper()
+	ctx := context.Background()
+	es, err := st.IndexLog(ctx, lastChecked[st], 1000)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if n > 4096 {
-		t.Errorf("%d anchor refreshes fit in one batch", n)
+	got := map[int64]bool{}
+	for _, e := range es {
+		got[e.PageID] = e.AnchorsOnly
+		lastChecked[st] = e.Seq
 	}
-	st.resetIndex()
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("index log = %v, want %v", got, want)
+	}
 }
+
+var lastChecked = map[*Store]int64{}

@@ -14,19 +14,29 @@ import (
 // postingColumns adds to libColumns what the crawler knows of the node's URL and its view.
 const postingColumns = libColumns + `, coalesce(pg.id, 0), coalesce(pg.title, ''), coalesce(pg.state, ''),
 	coalesce(pg.status, 0), coalesce(pg.fetched_at, 0), pg.hash IS NOT NULL,
-	v.name, coalesce(v.query, ''), coalesce(v.opened_at, 0), coalesce(v.last_total, 0)`
+	v.name, coalesce(v.query, ''), coalesce(v.opened_at, 0), coalesce(v.last_total, 0),
+	cu.verdict, coalesce(cu.status, 0), coalesce(cu.final_url, ''), coalesce(cu.reason, ''),
+	coalesce(cu.checked_at, 0), cu.dead_at IS NOT NULL`
 
-const postingFrom = ` FROM lib_nodes n LEFT JOIN pages pg ON pg.url = n.url_key LEFT JOIN views v ON v.id = n.view_id`
+const postingFrom = ` FROM lib_nodes n LEFT JOIN pages pg ON pg.url = n.url_key LEFT JOIN views v ON v.id = n.view_id
+	LEFT JOIN check_urls cu ON cu.url = n.url_key AND n.url_key <> ''`
 
 func scanPosting(row interface{ Scan(...any) error }) (library.Posting, error) {
 	var p library.Posting
 	var k library.Known
 	var viewName sql.NullString
 	var vi library.ViewInfo
+	var verdict sql.NullString
+	var h library.Health
 	n, err := scanLibNode(row, &k.PageID, &k.Title, &k.State, &k.Status, &k.FetchedAt, &k.Copy,
-		&viewName, &vi.Query, &vi.OpenedAt, &vi.LastTotal)
+		&viewName, &vi.Query, &vi.OpenedAt, &vi.LastTotal,
+		&verdict, &h.Status, &h.FinalURL, &h.Reason, &h.CheckedAt, &h.Dead)
 	if err != nil {
 		return p, err
+	}
+	if verdict.Valid {
+		h.Verdict = verdict.String
+		p.Health = &h
 	}
 	p.Node = n
 	if k.PageID != 0 {

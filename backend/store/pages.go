@@ -41,6 +41,9 @@ type Result struct {
 	RefreshAt            int64
 
 	Doc *Doc // nil when there is nothing to index
+	// Text is Doc's text packed by PackText off the writer's goroutine; when empty,
+	// SaveResult packs it.
+	Text PackedText
 
 	Links        []Target // links found (or, for unchanged pages, the stored ones to follow)
 	ReplaceLinks bool     // the page's stored links are replaced by Links
@@ -71,6 +74,13 @@ type Element struct {
 	Family   []byte
 	Category uint8
 	Followed bool
+}
+
+// countCrawl counts a visit in its crawl's counters, by the page's new state.
+var countCrawl = map[string]string{
+	StateFetched: `UPDATE crawls SET fetched = fetched + 1, bytes = bytes + ? WHERE id = ?`,
+	StateFailed:  `UPDATE crawls SET failed = failed + 1, bytes = bytes + ? WHERE id = ?`,
+	StateSkipped: `UPDATE crawls SET skipped = skipped + 1, bytes = bytes + ? WHERE id = ?`,
 }
 
 // SaveOutcome tells the crawl what a saved result changed.
@@ -129,12 +139,7 @@ func (s *Store) saveResult(ctx context.Context, tx *Tx, o *opState, r *Result) (
 		return out, err
 	}
 	if r.ReplaceLinks {
-		// Prepared once: compiling the statement compiles links' count triggers too.
-		del, err := tx.Stmt(ctx, `DELETE FROM links WHERE from_id=?`)
-		if err != nil {
-			return out, err
-		}
-		if _, err := del.ExecContext(ctx, r.PageID); err != nil {
+		if err := s.deleteLinks(ctx, tx, r.PageID); err != nil {
 			return out, err
 		}
 	}
@@ -158,15 +163,41 @@ func (s *Store) saveResult(ctx context.Context, tx *Tx, o *opState, r *Result) (
 	if _, err := done.ExecContext(ctx, r.CrawlID, r.PageID); err != nil {
 		return out, err
 	}
-	counter := map[string]string{StateFetched: "fetched", StateFailed: "failed", StateSkipped: "skipped"}[r.State]
-	if counter != "" && !r.Stored {
-		if _, err := tx.ExecContext(ctx, `UPDATE crawls SET `+counter+` = `+counter+` + 1, bytes = bytes + ? WHERE id = ?`,
-			r.WireBytes, r.CrawlID); err != nil {
+	if q := countCrawl[r.State]; q != "" && !r.Stored {
+		st, err := tx.Stmt(ctx, q)
+		if err != nil {
+			return out, err
+		}
+		if _, err := st.ExecContext(ctx, r.WireBytes, r.CrawlID); err != nil {
 			return out, err
 		}
 	}
 	o.done()
 	return out, nil
+}
+
+// deleteLinks deletes a page's links before its new ones are stored. The pages they
+// pointed at lose anchor text (resources a citing title too): their index rows change,
+// unless the same links come back.
+func (s *Store) deleteLinks(ctx context.Context, tx *Tx, from int64) error {
+	// Prepared once: compiling the statement compiles links' count triggers too.
+	del, err := tx.Stmt(ctx, `DELETE FROM links WHERE from_id=? RETURNING to_id`)
+	if err != nil {
+		return err
+	}
+	rows, err := del.QueryContext(ctx, from)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var to int64
+		if err := rows.Scan(&to); err != nil {
+			return err
+		}
+		s.logAnchors(to)
+	}
+	return rows.Err()
 }
 
 func (s *Store) saveContent(ctx context.Context, tx *Tx, r *Result) (dupOf int64, err error) {
@@ -227,20 +258,36 @@ func (s *Store) saveContent(ctx context.Context, tx *Tx, r *Result) (dupOf int64
 	if err != nil {
 		return 0, fmt.Errorf("page: %w", err)
 	}
-	if r.Doc != nil && !d.NoIndex && dupOf == 0 {
-		s.queueIndex(r.PageID, &ftsRow{title: indexable(d.Title), headings: indexable(d.Headings),
-			body: indexable(d.Text), url: indexable(r.URL)})
+	// The text is stored once, for the page that has the content first: a duplicate's is
+	// its original's.
+	if r.Doc != nil && dupOf == 0 {
+		text := r.Text
+		if text.data == nil {
+			text = PackText(PageText{Title: d.Title, Headings: d.Headings, Body: d.Text})
+		}
+		st, err := tx.Stmt(ctx, `INSERT INTO page_text(page_id, codec, data) VALUES (?, ?, ?)
+			ON CONFLICT(page_id) DO UPDATE SET codec = excluded.codec, data = excluded.data`)
+		if err != nil {
+			return 0, err
+		}
+		if _, err := st.ExecContext(ctx, r.PageID, text.codec, text.data); err != nil {
+			return 0, fmt.Errorf("text: %w", err)
+		}
 	} else {
-		s.queueUnindex(r.PageID)
-	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM fts_dirty WHERE page_id=?`, r.PageID); err != nil {
-		return 0, err
+		st, err := tx.Stmt(ctx, `DELETE FROM page_text WHERE page_id = ?`)
+		if err != nil {
+			return 0, err
+		}
+		if _, err := st.ExecContext(ctx, r.PageID); err != nil {
+			return 0, fmt.Errorf("text: %w", err)
+		}
 	}
 	if added {
 		if err := s.retain(ctx, tx, r.PageID); err != nil {
 			return 0, err
 		}
 	}
+	s.logPage(r.PageID)
 	return dupOf, nil
 }
 
@@ -270,13 +317,9 @@ func (s *Store) saveFailure(ctx context.Context, tx *Tx, r *Result) error {
 		nowMs(), r.RefreshAt, r.CrawlID, r.PageID); err != nil {
 		return fmt.Errorf("page: %w", err)
 	}
-	// A page that is gone leaves the index; one that failed for a while keeps its last copy.
-	switch {
-	case r.Status == 404 || r.Status == 410 || r.State == StateRedirected:
-		s.queueUnindex(r.PageID)
-	case r.State == StateSkipped && r.Reason == ReasonType:
-		s.queueResource(r.PageID)
-	}
+	// A page that is gone leaves the index, a resource gets its row; one that failed for a
+	// while keeps its last copy (see IndexInputs).
+	s.logPage(r.PageID)
 	return nil
 }
 

@@ -99,7 +99,7 @@ func (s *Store) openShared(ctx context.Context) error {
 			return err
 		}
 	}
-	s.short = newWriter(wdb, 1, time.Millisecond, nil, nil, nil)
+	s.short = newWriter(wdb, 1, time.Millisecond, nil, nil)
 	s.short.gate = &shortGate{lock: flock.New(turnPath(s.path))}
 	return nil
 }

@@ -1,7 +1,9 @@
-// Package store owns the workspace: one SQLite file (modernc.org/sqlite) holding crawls, the
-// index, the object cache and the library. It applies pragmas on every pooled connection,
-// runs the numbered embedded migrations, funnels every write through one writer goroutine
-// that batches transactions, and serves reads from a separate pool under WAL.
+// Package store owns the workspace: one SQLite file (modernc.org/sqlite) holding crawls,
+// pages, links, their extracted text, the object cache and the library. It applies pragmas
+// on every pooled connection, runs the numbered embedded migrations, funnels every write
+// through one writer goroutine that batches transactions, and serves reads from a separate
+// pool under WAL. The full-text index is derived from it by backend/index, which the store
+// tells what changed through its index log (indexlog.go).
 package store
 
 import (
@@ -64,15 +66,13 @@ type Store struct {
 	path   string
 	lock   *flock.Flock
 	read   *sql.DB
-	search *sql.DB // the read pool of searches: maps the file (see mmapSearch)
 	writer *Writer // nil when read-only or shared
 	short  *Writer // the short writes of a shared store (see Update)
 	ids    ids     // writer-goroutine-only caches
 	closed sync.Once
-	err    error     // of Close
-	index  index     // index changes queued in the current batch (writer goroutine only)
-	pairs  pairIndex // the pair index's words (writer goroutine only)
-	keep   int       // versions a page keeps, 0 all, -1 unknown yet (writer goroutine only)
+	err    error    // of Close
+	log    indexLog // the index's notes of the current batch
+	keep   int      // versions a page keeps, 0 all, -1 unknown yet (writer goroutine only)
 }
 
 // DefaultPath is the workspace in the user's data directory ($XDG_DATA_HOME or
@@ -100,7 +100,8 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 	if err := checkHeader(path); err != nil {
 		return nil, err
 	}
-	s := &Store{path: path, ids: ids{pages: map[string]int64{}, hosts: map[string]int64{}}, keep: -1}
+	s := &Store{path: path, ids: ids{pages: map[string]int64{}, hosts: map[string]int64{}},
+		log: indexLog{pages: map[int64]bool{}}, keep: -1}
 	if opt.Shared && !opt.ReadOnly {
 		if err := s.openShared(ctx); err != nil {
 			return nil, err
@@ -129,14 +130,7 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 			s.lock.Unlock()
 			return nil, err
 		}
-		s.index.changes = map[int64]*ftsChange{}
-		if s.pairs.words, err = PairWords(ctx, wdb); err != nil {
-			wdb.Close()
-			s.lock.Unlock()
-			return nil, err
-		}
-		s.pairs.committed = s.pairs.words
-		s.writer = newWriter(wdb, opt.BatchSize, opt.BatchDelay, s.applyIndex, s.rollbackIndex, s.indexFull)
+		s.writer = newWriter(wdb, opt.BatchSize, opt.BatchDelay, s.writeLog, s.resetLog)
 		s.writer.gate = ownerTurn(path)
 	} else if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("open workspace: %w", err)
@@ -154,21 +148,12 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 			return nil, err
 		}
 	}
-	if s.search, err = sql.Open("sqlite", dsn(path, true, "mmap_size("+strconv.Itoa(mmapSearch)+")")); err != nil {
-		s.Close()
-		return nil, err
-	}
-	s.search.SetMaxOpenConns(8)
 	return s, nil
 }
 
-// mmapSearch is how many bytes of the workspace file a search connection maps into
-// memory: as many as SQLite allows (its build caps mmap_size at 2 GiB). A mapped page is
-// read without a system call and a copy (the figures are in docs/benchmarks.md, "Search
-// latency"). The store's own readers and the writer map
-// nothing: mapped pages count in the process's resident size, and a crawl that never
-// searches keeps it small.
-const mmapSearch = 2 << 30
+// ReadDSN is the data source name of a read-only connection to the workspace at path, with
+// pragmas added to the usual ones (the index's search pool opens its connections with it).
+func ReadDSN(path string, pragmas ...string) string { return dsn(path, true, pragmas...) }
 
 // dsn is the data source name of a connection to the workspace at path, with pragmas
 // added to the usual ones.
@@ -345,10 +330,6 @@ func (s *Store) Path() string { return s.path }
 // ReadDB is the pool for reads. Readers see committed data only.
 func (s *Store) ReadDB() *sql.DB { return s.read }
 
-// SearchDB is the pool for searches: read-only like ReadDB, with the workspace file mapped
-// into memory (see mmapSearch). Its connections open on first use.
-func (s *Store) SearchDB() *sql.DB { return s.search }
-
 // Writer is the single writer, nil for a read-only store.
 func (s *Store) Writer() *Writer { return s.writer }
 
@@ -361,10 +342,8 @@ func (s *Store) Close() error {
 				errs = append(errs, w.Close())
 			}
 		}
-		for _, db := range []*sql.DB{s.read, s.search} {
-			if db != nil {
-				errs = append(errs, db.Close())
-			}
+		if s.read != nil {
+			errs = append(errs, s.read.Close())
 		}
 		if s.lock != nil {
 			errs = append(errs, s.lock.Unlock())

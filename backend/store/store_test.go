@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -199,60 +198,5 @@ func TestSettingsRoundTrip(t *testing.T) {
 	}
 	if got, err := st.Settings(ctx); err != nil || got != want {
 		t.Fatalf("settings = %+v, %v", got, err)
-	}
-}
-
-// TestSearchPoolFollowsTheWriter checks the search pool, which maps the file into memory,
-// against the writer: it sees each commit as the file grows by 20 MB (SQLite checkpoints
-// the WAL into it every 4 MB), and it holds one snapshot through a read transaction.
-func TestSearchPoolFollowsTheWriter(t *testing.T) {
-	ctx := context.Background()
-	st := openTest(t)
-	var mapped int64
-	if err := st.SearchDB().QueryRowContext(ctx, "PRAGMA mmap_size").Scan(&mapped); err != nil || mapped < 1<<30 {
-		t.Fatalf("search pool mmap_size = %d, %v; want the file mapped", mapped, err)
-	}
-	if err := st.ReadDB().QueryRowContext(ctx, "PRAGMA mmap_size").Scan(&mapped); err != nil || mapped != 0 {
-		t.Fatalf("store readers' mmap_size = %d, %v; want 0", mapped, err)
-	}
-	body := make([]byte, 64<<10)
-	for i := range body {
-		body[i] = byte('a' + i%26)
-	}
-	held, err := st.SearchDB().BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer held.Rollback()
-	var before int
-	if err := held.QueryRowContext(ctx, `SELECT count(*) FROM settings`).Scan(&before); err != nil {
-		t.Fatal(err)
-	}
-	for round := 1; round <= 8; round++ {
-		if err := st.Writer().Do(ctx, func(tx *Tx) error {
-			for i := range 40 {
-				if _, err := tx.ExecContext(ctx, `INSERT INTO settings(key, value) VALUES (?, ?)`,
-					fmt.Sprintf("k%d-%d", round, i), string(body)); err != nil {
-					return err
-				}
-			}
-			return nil
-		}); err != nil {
-			t.Fatal(err)
-		}
-		if err := st.Writer().Flush(ctx); err != nil {
-			t.Fatal(err)
-		}
-		var n, size int
-		if err := st.SearchDB().QueryRowContext(ctx, `SELECT count(*), sum(length(value)) FROM settings WHERE key GLOB 'k*'`).Scan(&n, &size); err != nil {
-			t.Fatal(err)
-		}
-		if n != 40*round || size != n*len(body) {
-			t.Fatalf("round %d: search pool sees %d rows (%d bytes), want %d", round, n, size, 40*round)
-		}
-	}
-	var still int
-	if err := held.QueryRowContext(ctx, `SELECT count(*) FROM settings`).Scan(&still); err != nil || still != before {
-		t.Fatalf("a read transaction saw %d rows after others committed, had %d (%v)", still, before, err)
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"fmt"
 )
 
-// Version is one content a page had (see migration 0014).
+// Version is one content a page had (see migration 0019).
 type Version struct {
 	ID, PageID      int64
 	Hash            string

@@ -52,9 +52,10 @@ type op struct {
 // shared transaction that commits every BatchSize operations, every BatchDelay, on Flush and
 // on Close. A kill before a commit loses only uncommitted operations, never part of one.
 //
-// Operations run without savepoints (FTS5 flushes its pending index at every savepoint,
-// which would cost more than the batching saves). When one fails, the batch is rolled back
-// and the operations before it are run again in a new transaction, their results discarded
+// Operations run without savepoints of their own (cheaper, and the only way when the
+// workspace still held an FTS5 index, which flushes at every savepoint). When one fails,
+// the batch is rolled back and the operations before it are run again in a new
+// transaction, their results discarded
 // (they were already delivered): so an operation must return its results rather than
 // assign them to variables its caller reads.
 type Writer struct {
@@ -71,8 +72,6 @@ type Writer struct {
 	// outside the database when a batch is rolled back.
 	beforeCommit func(context.Context, *Tx) error
 	reset        func()
-	// full reports that the batch holds as much outside the database as it should.
-	full func() bool
 	// gate, when set, is entered before each batch transaction begins and left after it
 	// ends: how the owner of a workspace and the short writes of other processes take
 	// turns (see shared.go).
@@ -84,7 +83,7 @@ type Writer struct {
 	err       error
 }
 
-func newWriter(db *sql.DB, batchSize int, batchDelay time.Duration, beforeCommit func(context.Context, *Tx) error, reset func(), full func() bool) *Writer {
+func newWriter(db *sql.DB, batchSize int, batchDelay time.Duration, beforeCommit func(context.Context, *Tx) error, reset func()) *Writer {
 	if batchSize <= 0 {
 		batchSize = 4096
 	}
@@ -94,7 +93,7 @@ func newWriter(db *sql.DB, batchSize int, batchDelay time.Duration, beforeCommit
 	w := &Writer{
 		db: db, ops: make(chan op, 64), batchSize: batchSize, batchDelay: batchDelay,
 		stmts: map[string]*sql.Stmt{}, toPrepare: map[string]struct{}{},
-		beforeCommit: beforeCommit, reset: reset, full: full,
+		beforeCommit: beforeCommit, reset: reset,
 		closed: make(chan struct{}), stopped: make(chan struct{}),
 	}
 	go w.loop()
@@ -218,7 +217,7 @@ func (w *Writer) batch(first op) {
 			o.done <- reply{v: v}
 			ran = append(ran, o)
 		}
-		if len(ran) >= w.batchSize || (w.full != nil && w.full()) {
+		if len(ran) >= w.batchSize {
 			break
 		}
 		select {

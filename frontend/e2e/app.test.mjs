@@ -460,6 +460,13 @@ test('settings: a round trip, an invalid value, the theme', async () => {
   assert.equal(stored.userAgentSuffix, '+https://mundaneum.example/e2e');
   assert.equal(stored.from, 'e2e@example.org');
   assert.equal(stored.delayMs, 250);
+  // The search index: how far behind it is, and a rebuild that ends up to date.
+  const index = page.getByRole('group', { name: 'Search index' });
+  await until(async () => /\d[\d,]* of [\d,]+ pages searchable/.test(await index.textContent()), { what: 'the index summary' });
+  await index.getByRole('button', { name: 'Rebuild the index' }).click();
+  await until(async () => /up to date/.test(await index.textContent()), { what: 'the rebuilt index up to date', timeout: 30000 });
+  assert.equal((await api.call('IndexStatus')).current, true);
+  await index.screenshot({ path: path.join(shotDir, 'index.png') });
   await page.mouse.move(0, 0);
   await page.screenshot({ path: path.join(shotDir, 'settings.png') });
   await page.reload();

@@ -222,7 +222,7 @@ func run(n, queries, open int, dir, wordsPath, bin string, seed uint64) error {
 	}
 
 	// Search inside the library.
-	s := search.New(st.SearchDB())
+	s := search.New(st.ReadDB())
 	qr := rand.New(rand.NewPCG(seed, 99))
 	folder, err := l.Open(ctx, library.RootID, library.ListQuery{Limit: 1})
 	if err != nil {

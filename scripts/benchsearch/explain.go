@@ -6,19 +6,17 @@ import (
 	"runtime"
 	"slices"
 	"time"
-
-	"mundaneum/backend/store"
 )
 
 // explain prints SQLite's plan for query and times it on the workspace's read pool (the
 // first run and the median of five more), to find out where a slow query class spends.
 func explain(ctx context.Context, path, query string) error {
-	st, err := store.Open(ctx, path, store.Options{ReadOnly: true})
+	sr, err := openSearch(ctx, path)
 	if err != nil {
 		return err
 	}
-	defer st.Close()
-	db := st.SearchDB()
+	defer sr.Close()
+	db := sr.idx.SearchDB()
 	rows, err := db.QueryContext(ctx, "EXPLAIN QUERY PLAN "+query)
 	if err != nil {
 		return fmt.Errorf("explain: %w", err)
@@ -78,12 +76,12 @@ func explain(ctx context.Context, path, query string) error {
 
 // timeOne runs one query through the engine six times and prints its timings and count.
 func timeOne(ctx context.Context, path, q string, limit int, facets bool, cpuprofile string) error {
-	st, err := store.Open(ctx, path, store.Options{ReadOnly: true})
+	sr, err := openSearch(ctx, path)
 	if err != nil {
 		return err
 	}
-	defer st.Close()
-	e := newEngine(st.SearchDB(), facets)
+	defer sr.Close()
+	e := newEngine(sr.idx.SearchDB(), facets)
 	stop, err := startProfile(cpuprofile, "")
 	if err != nil {
 		return err

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"mundaneum/backend/index"
 	"mundaneum/backend/store"
 )
 
@@ -42,20 +43,29 @@ type linkRow struct {
 	kind, anchor string
 }
 
+// ftsRow is what the index will hold of a page (counted for the statistics; the index is
+// built from the workspace afterwards, see buildIndex).
 type ftsRow struct {
 	id                                  int
 	title, headings, body, anchors, url string
 }
 
-// batch is one writer operation's worth of rows; page_fts rows are written last.
+// batch is one writer operation's worth of rows.
 type batch struct {
 	pages []pageRow
 	links []linkRow
 	fts   []ftsRow
+	texts []textRow
+}
+
+// textRow is a page's stored text, packed by the producer.
+type textRow struct {
+	id   int
+	text store.PackedText
 }
 
 // generate writes the synthetic web of m into a new workspace at path through the store's
-// writer, batchSize pages per transaction.
+// writer, batchSize pages per transaction. Its index is derived data, built by buildIndex.
 func generate(ctx context.Context, m *model, path string, batchSize int, logf func(string, ...any)) (genStats, error) {
 	start, cpu0 := time.Now(), cpuTime()
 	st, err := store.Open(ctx, path, store.Options{BatchSize: 1}) // one operation per transaction
@@ -65,8 +75,7 @@ func generate(ctx context.Context, m *model, path string, batchSize int, logf fu
 	defer st.Close()
 	w := st.Writer()
 
-	// Incoming anchor variants of every page, known before any page_fts row is written, so
-	// that each row is written once with its final anchor text.
+	// Incoming anchor variants of every page, for the statistics of what will be indexed.
 	bits := make([]uint16, m.total()+1)
 	var buf []link
 	var stats genStats
@@ -131,6 +140,37 @@ func generate(ctx context.Context, m *model, path string, batchSize int, logf fu
 	return stats, nil
 }
 
+// buildIndex opens the workspace for writing, as the app does: its index is brought up to
+// date (built from the stored pages when there is none, or one of an older format), then
+// settles: the pair index built, the segments merged. It reports progress every 15 seconds,
+// and does nothing that shows when the index is current.
+func buildIndex(ctx context.Context, path string, logf func(string, ...any)) error {
+	st, err := store.Open(ctx, path, store.Options{})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	idx, err := index.Open(ctx, st)
+	if err != nil {
+		return err
+	}
+	defer idx.Close()
+	start, last := time.Now(), time.Now()
+	err = idx.Settle(ctx, func(p index.Progress) {
+		if time.Since(last) > 15*time.Second {
+			last = time.Now()
+			logf("  index: %s; phrase index %d of %d rows (%.0fs)", p, p.Pairs.Done, p.Pairs.Total, time.Since(start).Seconds())
+		}
+	})
+	if err != nil {
+		return fmt.Errorf("index: %w", err)
+	}
+	if d := time.Since(start); d > time.Second {
+		logf("indexed in %.0fs: %s; %.2f GB (load %s)", d.Seconds(), idx.Progress(ctx), float64(fileSize(index.Path(path)))/1e9, loadavg())
+	}
+	return idx.Close()
+}
+
 func insertHostsCrawls(ctx context.Context, tx *store.Tx, m *model) error {
 	for i, h := range m.hosts {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO hosts(id, origin) VALUES (?, ?)`, i+1, h.origin); err != nil {
@@ -193,8 +233,10 @@ func produce(ctx context.Context, m *model, bits []uint16, size int, out chan<- 
 					b.links = append(b.links, linkRow{from: id, to: l.to, kind: kind, anchor: m.anchorText(l.to, l.code)})
 				}
 				if !m.isDup(id) {
-					b.fts = append(b.fts, ftsRow{id: id, title: m.title(id), headings: m.headings(id),
-						body: m.body(id), anchors: m.anchors(id, bits[id]), url: m.url(id)})
+					f := ftsRow{id: id, title: m.title(id), headings: m.headings(id),
+						body: m.body(id), anchors: m.anchors(id, bits[id]), url: m.url(id)}
+					b.fts = append(b.fts, f)
+					b.texts = append(b.texts, textRow{id: id, text: store.PackText(store.PageText{Title: f.title, Headings: f.headings, Body: f.body})})
 				}
 			case id <= m.n+m.nres:
 				b.fts = append(b.fts, m.resourceFTS(id, bits[id]))
@@ -310,16 +352,14 @@ func writeBatch(ctx context.Context, tx *store.Tx, b batch) error {
 			}
 		}
 	}
-	// Last, in their own single-row statements: FTS5 flushes its pending terms at every
-	// statement savepoint, so no other write may follow the first page_fts write.
-	if len(b.fts) > 0 {
-		ins, err := tx.Stmt(ctx, `INSERT INTO page_fts(rowid, title, headings, body, anchors, url) VALUES (?, ?, ?, ?, ?, ?)`)
+	if len(b.texts) > 0 {
+		ins, err := tx.Stmt(ctx, `INSERT INTO page_text(page_id, codec, data) VALUES (?, ?, ?)`)
 		if err != nil {
 			return err
 		}
-		for _, f := range b.fts {
-			if _, err := ins.ExecContext(ctx, f.id, f.title, f.headings, f.body, f.anchors, f.url); err != nil {
-				return fmt.Errorf("index %d: %w", f.id, err)
+		for _, t := range b.texts {
+			if _, err := ins.ExecContext(ctx, t.id, t.text.Codec(), t.text.Data()); err != nil {
+				return fmt.Errorf("text %d: %w", t.id, err)
 			}
 		}
 	}

@@ -11,8 +11,6 @@ import (
 	"slices"
 	"strings"
 	"time"
-
-	"mundaneum/backend/store"
 )
 
 // timing is one timed query.
@@ -100,12 +98,12 @@ func coldStart(ctx context.Context, path string, q string, limit int, facets, ev
 		evicted = evictCache(path) == nil
 	}
 	t0 := time.Now()
-	st, err := store.Open(ctx, path, store.Options{ReadOnly: true})
+	sr, err := openSearch(ctx, path)
 	if err != nil {
 		return 0, 0, evicted, err
 	}
-	defer st.Close()
-	e := newEngine(st.SearchDB(), facets)
+	defer sr.Close()
+	e := newEngine(sr.idx.SearchDB(), facets)
 	open = time.Since(t0)
 	t1 := time.Now()
 	if _, err := e.run(ctx, q, limit); err != nil {

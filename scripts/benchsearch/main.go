@@ -26,6 +26,7 @@ import (
 	"strings"
 	"time"
 
+	"mundaneum/backend/index"
 	"mundaneum/backend/store"
 )
 
@@ -76,6 +77,30 @@ func main() {
 
 func logf(format string, args ...any) {
 	fmt.Fprintf(os.Stderr, "benchsearch: "+format+"\n", args...)
+}
+
+// searchable is a workspace opened read-only with its index, as `mundaneum search` opens it.
+type searchable struct {
+	st  *store.Store
+	idx *index.Index
+}
+
+func openSearch(ctx context.Context, path string) (*searchable, error) {
+	st, err := store.Open(ctx, path, store.Options{ReadOnly: true})
+	if err != nil {
+		return nil, err
+	}
+	idx, err := index.Open(ctx, st)
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	return &searchable{st: st, idx: idx}, nil
+}
+
+func (s *searchable) Close() error {
+	s.idx.Close()
+	return s.st.Close()
 }
 
 func fileSize(path string) int64 {
@@ -136,12 +161,7 @@ func run(ctx context.Context, o options) error {
 		if err != nil {
 			return fmt.Errorf("generate: %w", err)
 		}
-		logf("generated %d index rows in %.0fs, %.2f GB (load %s)", gs.FTSRows, gs.Seconds, float64(gs.Bytes)/1e9, loadavg())
-		t := time.Now()
-		if err := extractVocab(ctx, ws, vocabFile); err != nil {
-			return err
-		}
-		logf("vocabulary read in %.1fs", time.Since(t).Seconds())
+		logf("generated %d pages to index in %.0fs, %.2f GB (load %s)", gs.FTSRows, gs.Seconds, float64(gs.Bytes)/1e9, loadavg())
 		md = meta{Version: genVersion, Pages: o.pages, Seed: o.seed, BodyMin: o.bodyMin, BodyMax: o.bodyMax, Gen: gs, Load: loadavg()}
 		b, _ := json.MarshalIndent(md, "", "  ")
 		if err := os.WriteFile(metaFile, b, 0o644); err != nil {
@@ -149,41 +169,22 @@ func run(ctx context.Context, o options) error {
 		}
 		generated = true
 	}
+	// A workspace from before a newer migration is upgraded once by a writable open, which
+	// also brings its index up to date (built when there is none, rebuilt when it is of an
+	// older format) and settles it (pair index built, segments merged); the benchmark
+	// itself reads through a read-only open, as search does while a crawl runs.
+	if err := buildIndex(ctx, ws, logf); err != nil {
+		return err
+	}
+	if _, err := os.Stat(vocabFile); err != nil {
+		t := time.Now()
+		if err := extractVocab(ctx, ws, vocabFile); err != nil {
+			return err
+		}
+		logf("vocabulary read in %.1fs", time.Since(t).Seconds())
+	}
 	if o.genOnly {
 		return nil
-	}
-	// A workspace from before a newer migration is upgraded once by a writable open; the
-	// benchmark itself reads through a read-only open, as search does while a crawl runs.
-	// It also builds the pair index and merges the index as the end of a crawl run does
-	// (once: then nothing is left).
-	st, err := store.Open(ctx, ws, store.Options{})
-	if err != nil {
-		return err
-	}
-	building := time.Now()
-	last := time.Now()
-	pp, err := st.BuildPairs(ctx, func(p store.PairsProgress) {
-		if time.Since(last) > 10*time.Second {
-			logf("pair index: %d words, %d of %d rows (%.0f rows/s)", p.Words, p.Done, p.Total, float64(p.Done)/time.Since(building).Seconds())
-			last = time.Now()
-		}
-	})
-	if err != nil {
-		st.Close()
-		return err
-	}
-	if d := time.Since(building); d > time.Second {
-		logf("built the pair index (%d words, %d rows) in %.0fs", pp.Words, pp.Total, d.Seconds())
-	}
-	merging := time.Now()
-	if steps, err := st.MergeIndex(ctx); err != nil {
-		st.Close()
-		return err
-	} else if steps > 0 {
-		logf("merged the index in %d steps, %.1fs", steps, time.Since(merging).Seconds())
-	}
-	if err := st.Close(); err != nil {
-		return err
 	}
 	if o.sqlText != "" {
 		return explain(ctx, ws, o.sqlText)
@@ -229,12 +230,12 @@ func run(ctx context.Context, o options) error {
 	}
 	r.WarmFirstMs = ms(first)
 
-	st, err = store.Open(ctx, ws, store.Options{ReadOnly: true})
+	sr, err := openSearch(ctx, ws)
 	if err != nil {
 		return err
 	}
-	defer st.Close()
-	e := newEngine(st.SearchDB(), o.facets)
+	defer sr.Close()
+	e := newEngine(sr.idx.SearchDB(), o.facets)
 	r.LoadBefore = loadavg()
 	ts, err := runMix(ctx, e, warm, qs, o.limit, o.timeout, o.cpuprofile, logf)
 	if err != nil {

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"mundaneum/backend/index"
 )
 
 // evictCache asks the kernel to drop the cached pages of the workspace files, so that the
@@ -14,7 +16,7 @@ import (
 // workspace out of memory). Dirty pages stay: the files are written and closed by then.
 func evictCache(path string) error {
 	var errs []error
-	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+	for _, p := range append([]string{path, path + "-wal", path + "-shm"}, index.Files(path)...) {
 		f, err := os.Open(p)
 		if errors.Is(err, os.ErrNotExist) {
 			continue

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"mundaneum/backend/index"
 )
 
 // Columns of page_fts, in order.
@@ -21,10 +23,10 @@ type vocab struct {
 }
 
 // extractVocab reads the column vocabulary of the workspace's index into file (term, column,
-// documents per line). It opens its own connection: fts5vocab tables are created in temp,
-// which the store's query-only read pool refuses.
+// documents per line). It opens its own connection to the index file: fts5vocab tables
+// are created in temp, which the search pool (query-only) refuses.
 func extractVocab(ctx context.Context, workspace, file string) error {
-	db, err := sql.Open("sqlite", "file:"+filepath.ToSlash(workspace)+"?_pragma=busy_timeout(10000)")
+	db, err := sql.Open("sqlite", "file:"+filepath.ToSlash(index.Path(workspace))+"?_pragma=busy_timeout(10000)")
 	if err != nil {
 		return err
 	}

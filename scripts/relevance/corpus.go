@@ -18,20 +18,28 @@ type corpus struct {
 	Package  string // the Debian package that installs it
 	Root     string // the directory served as the web root
 	Seed     string // the crawl's seed, relative to Root
-	Tuned    bool   // ranking may be tuned on it (false: confirmation only)
 	Required bool   // a missing package is an error rather than a skipped corpus
 }
 
-// corpora are the relevance check's documentation sets: the first is tuned on, the
-// second only confirms.
+// corpora are the relevance check's documentation sets. Each has two query files in
+// testdata/relevance: NAME.tsv, the tuning split, and NAME.heldout.tsv, the held-out split
+// that no ranking change is tuned on.
 var corpora = []corpus{
 	{
 		Name: "python", Title: "Python 3.11 documentation", Package: "python3.11-doc",
-		Root: "/usr/share/doc/python3.11/html", Seed: "index.html", Tuned: true, Required: true,
+		Root: "/usr/share/doc/python3.11/html", Seed: "index.html", Required: true,
 	},
 	{
 		Name: "postgres", Title: "PostgreSQL 15 documentation", Package: "postgresql-doc-15",
 		Root: "/usr/share/doc/postgresql-doc-15/html", Seed: "index.html",
+	},
+	{
+		Name: "git", Title: "Git 2.39 documentation", Package: "git-doc",
+		Root: "/usr/share/doc/git-doc", Seed: "git.html", Required: true, // make test's corpus
+	},
+	{
+		Name: "sqlite", Title: "SQLite 3.40 documentation", Package: "sqlite3-doc",
+		Root: "/usr/share/doc/sqlite3", Seed: "index.html",
 	},
 }
 
@@ -41,6 +49,8 @@ type query struct {
 	Expected string // path relative to the served root
 	Kind     string // api, howto, concept, typo or phrase
 	Evidence string // text the expected page contains, showing it answers the query
+	HeldOut  bool   // from the held-out split: never tuned on
+	File     string // the query file's base name
 	Line     int    // line in the query file
 }
 
@@ -49,9 +59,47 @@ var kinds = map[string]bool{"api": true, "howto": true, "concept": true, "typo":
 // maxQueries bounds a query file.
 const maxQueries = 10000
 
+// Splits a run can be limited to (-split).
+const (
+	splitAll     = "all"
+	splitTune    = "tune"
+	splitHeldOut = "heldout"
+)
+
+// loadCorpusQueries reads a corpus's two query files from dir, the tuning split NAME.tsv
+// and the held-out split NAME.heldout.tsv, and keeps those of split. A query may appear
+// in only one of them.
+func loadCorpusQueries(dir, name, split string) ([]query, error) {
+	tune, err := loadQueries(filepath.Join(dir, name+".tsv"), false)
+	if err != nil {
+		return nil, err
+	}
+	held, err := loadQueries(filepath.Join(dir, name+".heldout.tsv"), true)
+	if err != nil {
+		return nil, err
+	}
+	where := map[string]query{}
+	for _, q := range tune {
+		where[q.Text] = q
+	}
+	for _, q := range held {
+		if t, ok := where[q.Text]; ok {
+			return nil, fmt.Errorf("%s:%d: query %q is also in the tuning split (%s:%d)", q.File, q.Line, q.Text, t.File, t.Line)
+		}
+	}
+	switch split {
+	case splitTune:
+		return tune, nil
+	case splitHeldOut:
+		return held, nil
+	}
+	return append(tune, held...), nil
+}
+
 // loadQueries reads a query file: tab-separated query, expected path, kind, evidence;
-// blank lines and lines starting with # are skipped.
-func loadQueries(file string) ([]query, error) {
+// blank lines and lines starting with # are skipped. heldOut marks the queries as the
+// held-out split's.
+func loadQueries(file string, heldOut bool) ([]query, error) {
 	f, err := os.Open(file)
 	if err != nil {
 		return nil, fmt.Errorf("open queries: %w", err)
@@ -70,7 +118,8 @@ func loadQueries(file string) ([]query, error) {
 			return nil, fmt.Errorf("%s:%d: want 4 tab-separated columns, got %d", file, n, len(cols))
 		}
 		q := query{Text: strings.TrimSpace(cols[0]), Expected: strings.TrimSpace(cols[1]),
-			Kind: strings.TrimSpace(cols[2]), Evidence: strings.TrimSpace(cols[3]), Line: n}
+			Kind: strings.TrimSpace(cols[2]), Evidence: strings.TrimSpace(cols[3]),
+			HeldOut: heldOut, File: filepath.Base(file), Line: n}
 		switch {
 		case q.Text == "" || q.Expected == "" || q.Evidence == "":
 			return nil, fmt.Errorf("%s:%d: empty column", file, n)
@@ -120,7 +169,7 @@ func verifyQueries(root string, qs []query) error {
 		if !ok {
 			raw, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(q.Expected)))
 			if err != nil {
-				errs = append(errs, fmt.Errorf("line %d %q: expected page: %w", q.Line, q.Text, err))
+				errs = append(errs, fmt.Errorf("%s:%d %q: expected page: %w", q.File, q.Line, q.Text, err))
 				continue
 			}
 			text = pageText(raw)
@@ -128,7 +177,7 @@ func verifyQueries(root string, qs []query) error {
 		}
 		ev := strings.ToLower(spaces.ReplaceAllString(q.Evidence, " "))
 		if !strings.Contains(text, ev) {
-			errs = append(errs, fmt.Errorf("line %d %q: %s does not contain %q", q.Line, q.Text, q.Expected, q.Evidence))
+			errs = append(errs, fmt.Errorf("%s:%d %q: %s does not contain %q", q.File, q.Line, q.Text, q.Expected, q.Evidence))
 		}
 	}
 	return errors.Join(errs...)

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestParseQuest(t *testing.T) {
@@ -122,7 +123,7 @@ func TestLoadQueries(t *testing.T) {
 			if err := os.WriteFile(file, []byte(tt.text), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			qs, err := loadQueries(file)
+			qs, err := loadQueries(file, false)
 			if tt.err != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.err) {
 					t.Fatalf("err = %v, want %q", err, tt.err)
@@ -133,6 +134,73 @@ func TestLoadQueries(t *testing.T) {
 				t.Fatalf("got %d queries, err %v; want %d", len(qs), err, tt.n)
 			}
 		})
+	}
+}
+
+func TestLoadCorpusQueries(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("c.tsv", "# tuning\nq1\ta.html\tapi\tev\nq2\tb.html\thowto\tev\n")
+	write("c.heldout.tsv", "# held out\nq3\tc.html\ttypo\tev\n")
+	for split, want := range map[string]string{splitAll: "q1 q2 q3*", splitTune: "q1 q2", splitHeldOut: "q3*"} {
+		qs, err := loadCorpusQueries(dir, "c", split)
+		if err != nil {
+			t.Fatalf("%s: %v", split, err)
+		}
+		var got []string
+		for _, q := range qs {
+			s := q.Text
+			if q.HeldOut {
+				s += "*"
+			}
+			got = append(got, s)
+		}
+		if strings.Join(got, " ") != want {
+			t.Errorf("split %s: got %v, want %s", split, got, want)
+		}
+	}
+	write("c.heldout.tsv", "q2\tb.html\thowto\tev\n")
+	if _, err := loadCorpusQueries(dir, "c", splitAll); err == nil || !strings.Contains(err.Error(), "also in the tuning split (c.tsv:3)") {
+		t.Errorf("a query in both splits: err = %v", err)
+	}
+	if _, err := loadCorpusQueries(dir, "missing", splitAll); err == nil {
+		t.Error("a corpus without query files: no error")
+	}
+}
+
+// TestMarkdown checks the report's figures on a made-up run: per split, pooled, by kind.
+func TestMarkdown(t *testing.T) {
+	qs := []query{
+		{Text: "a", Expected: "a.html", Kind: "api"},
+		{Text: "b", Expected: "b.html", Kind: "api", HeldOut: true},
+		{Text: "c", Expected: "c.html", Kind: "typo", HeldOut: true},
+	}
+	run := corpusRun{C: corpus{Name: "t", Title: "T docs", Package: "t-doc"}, Queries: qs, Pages: 3,
+		Engines: []engineRun{
+			{Name: "Mundaneum", Results: []result{{Rank: 1, Hits: []hit{{Path: "a.html", Title: "A"}}}, {Rank: 2}, {Rank: 0}}},
+			{Name: "Xapian", Results: []result{{Rank: 1}, {Rank: 1}, {Rank: 1}}},
+		}}
+	got := markdown([]corpusRun{run}, "a test", time.Second, map[string]float64{"t": 0.5})
+	for _, want := range []string{
+		"Mundaneum MRR@10 >= 0.500 on t",
+		"| t | held-out | 2 | 0.250 | 1.000 | -0.750 | 0.000 | 1.000 | 0.500 | 1.000 |",
+		"| t | tuning | 1 | 1.000 | 1.000 | +0.000 | 1.000 | 1.000 | 1.000 | 1.000 |",
+		"| **all corpora** | **held-out** | 2 | 0.250 |",
+		"| typo | held-out | 1 | 0.000 | 1.000 | -1.000 |",
+		"| `a` | api | a.html | 1 | 1 | a.html “A” |",
+		"| `c` | held-out | typo | c.html | – | 1 |",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("report lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "| `b` | api | b.html |") {
+		t.Errorf("the worst list shows a held-out query:\n%s", got)
 	}
 }
 

@@ -36,25 +36,110 @@ const (
 const worstShown = 10
 
 // markdown renders the results as Markdown, readable as plain text too.
-func markdown(runs []corpusRun, what string, took time.Duration, floor float64) string {
+func markdown(runs []corpusRun, what string, took time.Duration, floors map[string]float64) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Measured %s with %s; the whole check took %s.\n",
 		time.Now().UTC().Format("2006-01-02"), what, took.Round(time.Second))
-	if floor > 0 {
-		fmt.Fprintf(&b, "Floor (testdata/relevance/floor.txt): Mundaneum MRR@10 on %s >= %.3f.\n", corpora[0].Name, floor)
+	if f := floorList(runs, floors); f != "" {
+		fmt.Fprintf(&b, "Floors (testdata/relevance/floor.txt, on all of a corpus's queries): Mundaneum MRR@10 %s.\n", f)
 	}
+	writeSummary(&b, runs)
 	for _, r := range runs {
 		writeCorpus(&b, r)
 	}
 	return b.String()
 }
 
-func writeCorpus(b *strings.Builder, r corpusRun) {
-	role := "confirmation set, not tuned on"
-	if r.C.Tuned {
-		role = "tuning set"
+func floorList(runs []corpusRun, floors map[string]float64) string {
+	var parts []string
+	for _, r := range runs {
+		if f, ok := floors[r.C.Name]; ok {
+			parts = append(parts, fmt.Sprintf(">= %.3f on %s", f, r.C.Name))
+		}
 	}
-	fmt.Fprintf(b, "\n### %s (`%s`, %s)\n\n", r.C.Title, r.C.Package, role)
+	return strings.Join(parts, ", ")
+}
+
+// splitName names the split a query comes from.
+func splitName(q query) string {
+	if q.HeldOut {
+		return "held-out"
+	}
+	return "tuning"
+}
+
+// pooled is the results of both engines over the queries of several corpora.
+type pooled struct {
+	qs   []query
+	m, x []result
+}
+
+func (p *pooled) add(r corpusRun) {
+	if r.Skipped != "" {
+		return
+	}
+	p.qs = append(p.qs, r.Queries...)
+	p.m = append(p.m, r.Engines[0].Results...)
+	p.x = append(p.x, r.Engines[1].Results...)
+}
+
+// row writes one table row of both engines' metrics over the queries keep accepts; nothing
+// when it accepts none.
+func (p *pooled) row(b *strings.Builder, label string, keep func(q query) bool) {
+	k := func(i int) bool { return keep(p.qs[i]) }
+	ms, xs := summarize(p.m, k), summarize(p.x, k)
+	if ms.N == 0 {
+		return
+	}
+	fmt.Fprintf(b, "| %s | %d | %.3f | %.3f | %+.3f | %.3f | %.3f | %.3f | %.3f |\n",
+		label, ms.N, ms.MRR, xs.MRR, ms.MRR-xs.MRR, ms.S1, xs.S1, ms.S10, xs.S10)
+}
+
+// metricsHeader is the head of a table of pooled.row rows labelled by two columns.
+func metricsHeader(first, second string) string {
+	return "| " + first + " | " + second + " | queries | MRR@10 Mundaneum | MRR@10 Xapian | Δ MRR@10 | S@1 M | S@1 X | S@10 M | S@10 X |\n" +
+		"|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+}
+
+var (
+	splitOrder = []string{"held-out", "tuning"}
+	kindOrder  = []string{"api", "howto", "concept", "typo", "phrase"}
+)
+
+// writeSummary writes the figures per corpus and split, pooled over the corpora, and by
+// kind of query.
+func writeSummary(b *strings.Builder, runs []corpusRun) {
+	var all pooled
+	for _, r := range runs {
+		all.add(r)
+	}
+	if len(all.qs) == 0 {
+		return
+	}
+	b.WriteString("\n### Summary: Mundaneum against Xapian, per corpus and split\n\n")
+	b.WriteString(metricsHeader("corpus", "split"))
+	for _, r := range runs {
+		var one pooled
+		one.add(r)
+		for _, sp := range splitOrder {
+			one.row(b, r.C.Name+" | "+sp, func(q query) bool { return splitName(q) == sp })
+		}
+	}
+	for _, sp := range splitOrder {
+		all.row(b, "**all corpora** | **"+sp+"**", func(q query) bool { return splitName(q) == sp })
+	}
+	all.row(b, "all corpora | both", func(query) bool { return true })
+	b.WriteString("\nBy kind of query, all corpora pooled:\n\n")
+	b.WriteString(metricsHeader("kind", "split"))
+	for _, k := range kindOrder {
+		for _, sp := range splitOrder {
+			all.row(b, k+" | "+sp, func(q query) bool { return q.Kind == k && splitName(q) == sp })
+		}
+	}
+}
+
+func writeCorpus(b *strings.Builder, r corpusRun) {
+	fmt.Fprintf(b, "\n### %s (`%s`)\n\n", r.C.Title, r.C.Package)
 	if r.Skipped != "" {
 		fmt.Fprintf(b, "Skipped: %s.\n", r.Skipped)
 		return
@@ -63,29 +148,32 @@ func writeCorpus(b *strings.Builder, r corpusRun) {
 	fmt.Fprintf(b, "%d pages crawled from %s in %s; Xapian indexed the same pages in %s; corpus done in %s.\n",
 		r.Pages, r.C.Root, m.Prepare.Round(100*time.Millisecond), x.Prepare.Round(100*time.Millisecond),
 		r.Took.Round(100*time.Millisecond))
+	fmt.Fprintf(b, "Median time per query, process start included: Mundaneum %s, Xapian %s.\n",
+		medianTook(m.Results).Round(time.Millisecond), medianTook(x.Results).Round(time.Millisecond))
 	if len(r.NotCrawled) > 0 {
 		fmt.Fprintf(b, "**Expected pages the crawler never fetched:** %s.\n", strings.Join(r.NotCrawled, ", "))
 	}
-	b.WriteString("\n| engine | MRR@10 | S@1 | S@10 | queries | median per query |\n|---|---:|---:|---:|---:|---:|\n")
-	for _, e := range r.Engines {
-		s := summarize(e.Results, nil)
-		fmt.Fprintf(b, "| %s | %.3f | %.3f | %.3f | %d | %s |\n", e.Name, s.MRR, s.S1, s.S10, s.N,
-			medianTook(e.Results).Round(time.Millisecond))
-	}
-	b.WriteString("\nMRR@10 by kind of query:\n\n| kind | queries | Mundaneum | Xapian |\n|---|---:|---:|---:|\n")
-	for _, k := range []string{"api", "howto", "concept", "typo", "phrase"} {
-		keep := func(i int) bool { return r.Queries[i].Kind == k }
-		ms, xs := summarize(m.Results, keep), summarize(x.Results, keep)
-		if ms.N > 0 {
-			fmt.Fprintf(b, "| %s | %d | %.3f | %.3f |\n", k, ms.N, ms.MRR, xs.MRR)
+	var one pooled
+	one.add(r)
+	b.WriteString("\n" + metricsHeader("kind", "split"))
+	for _, k := range kindOrder {
+		for _, sp := range splitOrder {
+			one.row(b, k+" | "+sp, func(q query) bool { return q.Kind == k && splitName(q) == sp })
 		}
 	}
-	fmt.Fprintf(b, "\nMundaneum's %d worst queries (rank of the expected page; – = not in the first %d):\n\n", worstShown, cutoff)
-	b.WriteString("| query | expected | Mundaneum | Xapian | Mundaneum's first result |\n|---|---|---:|---:|---|\n")
-	for n, i := range worst(m.Results, x.Results) {
+	// The worst list guides ranking work, so it shows the tuning split only.
+	tuneIdx := func(i int) bool { return !r.Queries[i].HeldOut }
+	fmt.Fprintf(b, "\nMundaneum's %d worst queries of the tuning split (rank of the expected page; – = not in the first %d):\n\n", worstShown, cutoff)
+	b.WriteString("| query | kind | expected | Mundaneum | Xapian | Mundaneum's first result |\n|---|---|---|---:|---:|---|\n")
+	n := 0
+	for _, i := range worst(m.Results, x.Results) {
 		if n == worstShown {
 			break
 		}
+		if !tuneIdx(i) {
+			continue
+		}
+		n++
 		first := "(nothing)"
 		if hs := m.Results[i].Hits; len(hs) > 0 {
 			title := "(no title)"
@@ -94,13 +182,13 @@ func writeCorpus(b *strings.Builder, r corpusRun) {
 			}
 			first = hs[0].Path + " " + title
 		}
-		fmt.Fprintf(b, "| %s | %s | %s | %s | %s |\n", code(r.Queries[i].Text), r.Queries[i].Expected,
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s |\n", code(r.Queries[i].Text), r.Queries[i].Kind, r.Queries[i].Expected,
 			rank(m.Results[i]), rank(x.Results[i]), first)
 	}
 	b.WriteString("\n<details><summary>Rank of the expected page, per query</summary>\n\n")
-	b.WriteString("| query | kind | expected | Mundaneum | Xapian |\n|---|---|---|---:|---:|\n")
+	b.WriteString("| query | split | kind | expected | Mundaneum | Xapian |\n|---|---|---|---|---:|---:|\n")
 	for i, q := range r.Queries {
-		fmt.Fprintf(b, "| %s | %s | %s | %s | %s |\n", code(q.Text), q.Kind, q.Expected, rank(m.Results[i]), rank(x.Results[i]))
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %s | %s |\n", code(q.Text), splitName(q), q.Kind, q.Expected, rank(m.Results[i]), rank(x.Results[i]))
 	}
 	b.WriteString("\n</details>\n")
 }

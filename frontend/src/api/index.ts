@@ -4,13 +4,14 @@ import * as App from '../../wailsjs/go/app/App';
 import * as runtime from '../../wailsjs/runtime/runtime';
 import type {
   ArchiveFormat, ExportReport, ImportReport,
-  Crawl, CrawlPages, CrawlRequest, Events, GraphData, LibAdded, LibDetail, LibEdit, LibExport, LibImport, LibInput,
-  LibPage, LibPosting, LibRecent, LibRemoval, LibRendered, LibSearchResults, LibTag, OfflineCopy, Orphans, Page,
-  PageDiff, PageRelations, PageVersion, PathResult, RulesCheck, RulesTest, SearchResults, Settings, Status, Tree, View, ViewResults,
+  Crawl, CrawlPages, CrawlRequest, Events, GraphData, IndexStatus, LibAdded, LibDetail, LibEdit, LibExport, LibImport,
+  LibInput, LibPage, LibPosting, LibRecent, LibRemoval, LibRendered, LibSearchResults, LibTag, OfflineCopy, Orphans,
+  Page, PageDiff, PageRelations, PageVersion, PathResult, RulesCheck, RulesTest, SearchResults, Settings, Status, Tree, View, ViewResults,
   WorkspaceInfo,
 } from './types';
 
 export * from './types';
+export * from './check';
 
 /** An error from the backend (or from a missing bridge), with an optional machine code. */
 export class ApiError extends Error {
@@ -64,7 +65,8 @@ export function connected(): boolean {
   return !!w.go?.app?.App;
 }
 
-async function call<T>(f: () => Promise<T>): Promise<T> {
+/** Calls a binding, turning its failures into ApiErrors (for the other modules of src/api). */
+export async function call<T>(f: () => Promise<T>): Promise<T> {
   if (!connected()) throw new ApiError('not connected to the Mundaneum backend', 'unavailable');
   try {
     return await f();
@@ -215,6 +217,16 @@ export async function orphans(crawlId: number, limit = 100): Promise<Orphans> {
 /** Returns the workspace's counts. */
 export function status(): Promise<Status> {
   return call(() => App.Status());
+}
+
+/** Says how far behind the workspace its search index is. */
+export function indexStatus(): Promise<IndexStatus> {
+  return call(() => App.IndexStatus());
+}
+
+/** Starts rebuilding the search index from the stored pages (IndexStatus follows it). */
+export function rebuildIndex(): Promise<void> {
+  return call(() => App.RebuildIndex());
 }
 
 function hasRuntime(): boolean {

@@ -1,6 +1,6 @@
 // Types of the bound API, re-exported from the generated Wails models so that features
 // never import wailsjs themselves.
-import type { app, archive, graph } from '../../wailsjs/go/models';
+import type { app, archive, graph, report } from '../../wailsjs/go/models';
 
 export type Crawl = app.Crawl;
 export type CrawlRequest = app.CrawlRequest;
@@ -24,6 +24,27 @@ export type View = app.View;
 export type ViewResults = app.ViewResults;
 export type Settings = app.Settings;
 export type WorkspaceInfo = app.WorkspaceInfo;
+export type CheckTask = app.CheckTask;
+export type CheckReportChoice = app.CheckReportChoice;
+export type CheckProgress = app.CheckProgress;
+export type CheckNotice = app.CheckNotice;
+export type CheckRun = app.CheckRun;
+export type LinkCheck = app.LinkCheck;
+export type CheckHop = app.CheckHop;
+export type CheckReportInfo = app.CheckReportInfo;
+export type CheckNewsCounts = app.CheckNewsCounts;
+export type CheckReportPage = app.CheckReportPage;
+export type AvoidRule = app.AvoidRule;
+export type RobotsSite = app.RobotsSite;
+export type CheckSettings = app.CheckSettings;
+export type CheckSMTP = app.CheckSMTP;
+export type CheckImport = app.CheckImport;
+export type ReportLink = report.Link;
+export type ReportDoc = report.Doc;
+export type ReportRef = report.Ref;
+export type NewsItem = report.Item;
+export type News = report.News;
+export type IndexStatus = app.IndexStatus;
 export type RulesCheck = app.RulesCheck;
 export type RuleSpan = app.RuleSpan;
 export type RuleError = app.RuleError;
@@ -76,6 +97,10 @@ export interface Events {
   'crawl:progress': Crawl;
   'crawl:done': Crawl;
   'workspace:changed': string;
+  'check:progress': CheckProgress;
+  'check:done': CheckProgress;
+  'index:progress': IndexStatus;
+  'index:done': IndexStatus;
   'library:changed': string;
   'archive:progress': ArchiveProgress;
 }
@@ -90,3 +115,21 @@ export interface ArchiveProgress {
   pages: number;
   note: string;
 }
+
+/** The task types: MOMspider's Site, Tree and Owner, and a library subtree. */
+export const taskTypes = ['site', 'tree', 'owner', 'library'] as const;
+export type TaskType = (typeof taskTypes)[number];
+
+/** The verdicts of a link check, most serious first. */
+export const verdicts = [
+  'broken',
+  'server_error',
+  'timeout',
+  'invalid',
+  'blocked',
+  'rate_limited',
+  'robots_excluded',
+  'redirected',
+  'ok',
+] as const;
+export type Verdict = (typeof verdicts)[number];

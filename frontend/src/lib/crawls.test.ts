@@ -31,6 +31,7 @@ function crawl(id: number, over: Partial<Crawl> = {}): Crawl {
     finishedAt: '',
     note: '',
     error: '',
+    searchable: 0,
     rules: '',
     ...over,
   };

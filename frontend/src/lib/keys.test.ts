@@ -42,6 +42,7 @@ describe('globalShortcut', () => {
     expect(globalShortcut(key('g'), g.chordAt, 1500).action).toBe('go-graph');
     expect(globalShortcut(key(','), g.chordAt, 1500).action).toBe('go-settings');
     expect(globalShortcut(key('l'), g.chordAt, 1500).action).toBe('go-library');
+    expect(globalShortcut(key('m'), g.chordAt, 1500).action).toBe('go-maintenance');
     expect(globalShortcut(key('q'), g.chordAt, 1500)).toEqual({ action: null, chordAt: 0 });
     // too late: the second key is read on its own
     expect(globalShortcut(key('c'), g.chordAt, 1000 + chordTimeout + 1).action).toBeNull();
@@ -54,7 +55,8 @@ describe('globalShortcut', () => {
     expect(globalShortcut(key('3', { ctrlKey: true }), 0, 0).action).toBe('go-settings');
     expect(globalShortcut(key('4', { ctrlKey: true }), 0, 0).action).toBe('go-graph');
     expect(globalShortcut(key('5', { ctrlKey: true }), 0, 0).action).toBe('go-library');
-    expect(globalShortcut(key('6', { ctrlKey: true }), 0, 0).action).toBeNull();
+    expect(globalShortcut(key('6', { ctrlKey: true }), 0, 0).action).toBe('go-maintenance');
+    expect(globalShortcut(key('7', { ctrlKey: true }), 0, 0).action).toBeNull();
   });
 
   it('leaves typing alone', () => {

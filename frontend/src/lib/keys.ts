@@ -7,6 +7,7 @@ export type Action =
   | 'go-search'
   | 'go-library'
   | 'go-crawls'
+  | 'go-maintenance'
   | 'go-graph'
   | 'go-settings'
   | 'back'
@@ -20,6 +21,7 @@ export const shortcuts: { keys: string[]; what: string }[] = [
   { keys: ['g c', 'Ctrl+2'], what: 'Crawls' },
   { keys: ['g ,', 'Ctrl+3'], what: 'Settings' },
   { keys: ['g g', 'Ctrl+4'], what: 'Graph of a crawl' },
+  { keys: ['g m', 'Ctrl+6'], what: 'Maintenance (link checks and reports)' },
   { keys: ['↓', '↑'], what: 'Move through results (from the search box too)' },
   { keys: ['Enter'], what: 'Open the highlighted result’s page view' },
   { keys: ['o'], what: 'Open the highlighted result’s offline copy' },
@@ -60,12 +62,27 @@ export const chordTimeout = 1200;
 export function globalShortcut(e: KeyLike, chordAt: number, now: number): { action: Action | null; chordAt: number } {
   const mod = e.ctrlKey || e.metaKey;
   if (mod && !e.altKey) {
-    const byDigit: Record<string, Action> = { '1': 'go-search', '2': 'go-crawls', '3': 'go-settings', '4': 'go-graph', '5': 'go-library', ',': 'go-settings' };
+    const byDigit: Record<string, Action> = {
+      '1': 'go-search',
+      '2': 'go-crawls',
+      '3': 'go-settings',
+      '4': 'go-graph',
+      '5': 'go-library',
+      '6': 'go-maintenance',
+      ',': 'go-settings',
+    };
     return { action: byDigit[e.key] ?? null, chordAt: 0 };
   }
   if (mod || e.altKey || editable(e.target)) return { action: null, chordAt: 0 };
   if (chordAt > 0 && now - chordAt <= chordTimeout) {
-    const byChord: Record<string, Action> = { s: 'go-search', l: 'go-library', c: 'go-crawls', g: 'go-graph', ',': 'go-settings' };
+    const byChord: Record<string, Action> = {
+      s: 'go-search',
+      l: 'go-library',
+      c: 'go-crawls',
+      g: 'go-graph',
+      m: 'go-maintenance',
+      ',': 'go-settings',
+    };
     return { action: byChord[e.key] ?? null, chordAt: 0 };
   }
   switch (e.key) {

@@ -8,6 +8,9 @@ export type PageState = (typeof pageStates)[number];
 /** Which form of the offline copy a page view shows. */
 export type CopyTab = 'text' | 'page';
 
+/** The parts of the maintenance view. */
+export const maintTabs = ['tasks', 'check', 'rules', 'sites', 'settings'] as const;
+export type MaintTab = (typeof maintTabs)[number];
 /** What a library view shows: its postings, or everything below it newest first. */
 export type LibTab = 'list' | 'new';
 
@@ -17,6 +20,8 @@ export type LibOrderParam = (typeof libOrderParams)[number];
 
 export type Route =
   | { name: 'search'; q: string; page: number; view: string }
+  | { name: 'maintenance'; tab: MaintTab }
+  | { name: 'report'; id: number; page: number }
   | { name: 'crawls' }
   | { name: 'crawl'; id: number; state: PageState; page: number }
   | { name: 'page'; id: number; copy: CopyTab | '' }
@@ -82,6 +87,16 @@ export function parseHash(hash: string): Route {
     }
     case 'settings':
       return { name: 'settings' };
+    case 'maintenance': {
+      const tab = parts[1] ?? 'tasks';
+      if (parts.length > 2 || !(maintTabs as readonly string[]).includes(tab)) return { name: 'maintenance', tab: 'tasks' };
+      return { name: 'maintenance', tab: tab as MaintTab };
+    }
+    case 'report': {
+      const id = parts.length === 2 ? positive(parts[1], 0) : 0;
+      if (id === 0) return { name: 'maintenance', tab: 'tasks' };
+      return { name: 'report', id, page: positive(params.get('page'), 1, maxPage) };
+    }
     case 'graph':
       if (parts.length > 1) return home;
       return {
@@ -135,6 +150,10 @@ export function formatRoute(r: Route): string {
       return withParams(`#/page/${r.id}`, { copy: r.copy });
     case 'settings':
       return '#/settings';
+    case 'maintenance':
+      return r.tab === 'tasks' ? '#/maintenance' : `#/maintenance/${r.tab}`;
+    case 'report':
+      return withParams(`#/report/${r.id}`, { page: r.page });
     case 'graph':
       return withParams('#/graph', {
         crawl: r.crawl === 0 ? '' : r.crawl,
@@ -150,6 +169,11 @@ export function formatRoute(r: Route): string {
     case 'posting':
       return `#/posting/${r.id}`;
   }
+}
+
+/** The hash of a maintenance report's view. */
+export function reportHref(id: number, page = 1): string {
+  return formatRoute({ name: 'report', id, page });
 }
 
 /** The hash of a library's view. */
@@ -179,6 +203,8 @@ export function parentOf(r: Route): Route | null {
       return { name: 'crawls' };
     case 'page':
       return home;
+    case 'report':
+      return { name: 'maintenance', tab: 'tasks' };
     case 'posting':
       return libraryHome;
     case 'library':
@@ -189,7 +215,7 @@ export function parentOf(r: Route): Route | null {
 }
 
 /** The top-level section a route belongs to (what the navigation marks as current). */
-export function sectionOf(r: Route): 'search' | 'library' | 'crawls' | 'graph' | 'settings' | '' {
+export function sectionOf(r: Route): 'search' | 'library' | 'crawls' | 'graph' | 'maintenance' | 'settings' | '' {
   switch (r.name) {
     case 'search':
       return 'search';
@@ -203,6 +229,9 @@ export function sectionOf(r: Route): 'search' | 'library' | 'crawls' | 'graph' |
       return 'graph';
     case 'settings':
       return 'settings';
+    case 'maintenance':
+    case 'report':
+      return 'maintenance';
     default:
       return '';
   }

@@ -124,6 +124,7 @@ class Session {
         this.updateCrawl(c);
         void this.refreshStatus();
       }),
+      onEvent('index:done', () => void this.refreshStatus()),
       onEvent('workspace:changed', () => {
         this.reload();
         onWorkspaceChanged();
@@ -140,7 +141,10 @@ class Session {
       tick++;
       if (visible() && (this.running || tick % idlePolls === 0)) void this.refreshCrawls();
     }, crawlPollMs);
-    const ts = setInterval(() => visible() && this.running && this.refreshStatus(), statusPollMs);
+    // The counts follow a running crawl, and the search index while it catches up or is
+    // rebuilt (it works on after a crawl, and when an older workspace is opened).
+    const behind = () => !!this.status?.index && !this.status.index.current;
+    const ts = setInterval(() => visible() && (this.running || behind()) && this.refreshStatus(), statusPollMs);
     return () => {
       offs.forEach((off) => off());
       clearInterval(tc);

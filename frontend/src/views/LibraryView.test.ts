@@ -39,6 +39,10 @@ function libPage(over: Partial<LibPage> = {}): LibPage {
       posting({ id: 4, title: `A ${evil}`, url: 'javascript:alert(1)', notes: `notes ${evil}`, tags: [evil] }),
       posting({ id: 5, title: 'B', url: 'https://b.example/', known: { pageId: 9, title: 'B', state: 'fetched', status: 200, fetchedAt: '', copy: true } }),
       posting({ id: 6, kind: 'report', title: 'C' }),
+      posting({
+        id: 7, title: 'Gone', url: 'https://gone.example/',
+        health: { verdict: 'broken', status: 404, finalUrl: '', reason: `not found ${evil}`, checkedAt: '2026-11-20T10:00:00Z', dead: true },
+      }),
     ],
     total: 3,
     lastChange: 'deleted "X"',
@@ -69,6 +73,11 @@ describe('LibraryView', () => {
     expect(screen.getByRole('list', { name: 'Libraries' }).textContent).toContain('2 postings');
     expect(container.textContent).toContain('fetched 200');
     expect(screen.getByRole('link', { name: 'offline copy' }).getAttribute('href')).toBe('#/page/9?copy=page');
+    // What the link checks say of a pointer.
+    const health = screen.getByLabelText('Link check');
+    expect(health.textContent).toMatch(/broken\s*404/);
+    expect(health.textContent).toContain('dead');
+    expect(screen.getAllByLabelText('Link check')).toHaveLength(1);
   });
 
   it('confirms a delete with what goes, then offers undo', async () => {

@@ -11,10 +11,12 @@ vi.mock('../api', async (importOriginal) => {
     workspace: vi.fn(),
     openWorkspace: vi.fn(),
     chooseWorkspace: vi.fn(),
+    indexStatus: vi.fn(),
+    rebuildIndex: vi.fn(),
   };
 });
 
-import { openWorkspace, saveSettings, settings, workspace, type Settings } from '../api';
+import { indexStatus, openWorkspace, rebuildIndex, saveSettings, settings, workspace, type IndexStatus, type Settings } from '../api';
 import { applyTheme } from '../lib/theme';
 import SettingsView from './SettingsView.svelte';
 
@@ -23,7 +25,14 @@ const stored: Settings = {
   maxPerHost: 100000, maxQueryVariants: 200, maxBody: 10485760,
 };
 
+const current: IndexStatus = {
+  searchable: 1200, waiting: 0, updating: 0, current: true, rebuilding: false, reason: '', phraseIndex: -1, error: '',
+  summary: '1,200 of 1,200 pages searchable',
+};
+
 beforeEach(() => {
+  vi.mocked(indexStatus).mockResolvedValue({ ...current });
+  vi.mocked(rebuildIndex).mockResolvedValue();
   vi.mocked(settings).mockResolvedValue({ ...stored });
   vi.mocked(saveSettings).mockImplementation(async (s: Settings) => ({ ...s }));
   vi.mocked(workspace).mockResolvedValue({ path: '/data/research.mundaneum', bytes: 3 * 1024 * 1024, canChoose: false });
@@ -76,5 +85,19 @@ describe('SettingsView', () => {
     await fireEvent.click(screen.getByRole('button', { name: 'Open' }));
     expect((await screen.findByRole('alert')).textContent).toBe('There is no workspace at /x.');
     expect(openWorkspace).toHaveBeenCalledWith('/x', false);
+  });
+
+  it('shows the search index and rebuilds it', async () => {
+    render(SettingsView);
+    await screen.findByText(/1,200 of 1,200 pages searchable/);
+    expect(screen.getByText(/not needed yet/)).toBeTruthy();
+    vi.mocked(indexStatus).mockResolvedValue({
+      ...current, current: false, rebuilding: true, searchable: 300, waiting: 900, reason: 'rebuild asked for',
+      summary: 'rebuilding the search index: 300 pages indexed, 900 to go (rebuild asked for)',
+    });
+    await fireEvent.click(screen.getByRole('button', { name: 'Rebuild the index' }));
+    await waitFor(() => expect(rebuildIndex).toHaveBeenCalled());
+    await screen.findByText(/300 pages indexed, 900 to go/);
+    expect((screen.getByRole('button', { name: 'Rebuild the index' }) as HTMLButtonElement).disabled).toBe(true);
   });
 });

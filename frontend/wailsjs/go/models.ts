@@ -5,6 +5,132 @@ export namespace app {
 	    title: string;
 	    extensions: string[];
 	}
+	export interface AvoidRule {
+	    id: number;
+	    taskId: number;
+	    action: string;
+	    prefix: string;
+	    expires: string;
+	    active: boolean;
+	    note: string;
+	}
+	export interface CheckHop {
+	    status: number;
+	    url: string;
+	}
+	export interface CheckImport {
+	    added: number;
+	    names: string[];
+	    skipped: string[];
+	    unknown: string[];
+	    warnings: string[];
+	}
+	export interface CheckNewsCounts {
+	    moved: number;
+	    broken: number;
+	    changed: number;
+	    expiring: number;
+	    newMoved: number;
+	    newBroken: number;
+	    newChanged: number;
+	    newExpiring: number;
+	    dead: number;
+	}
+	export interface CheckNotice {
+	    task: string;
+	    reportId: number;
+	    title: string;
+	    text: string;
+	}
+	export interface CheckProgress {
+	    runId: number;
+	    state: string;
+	    tasks: string[];
+	    tested: number;
+	    queued: number;
+	    documents: number;
+	    requests: number;
+	    verdicts: Record<string, number>;
+	    perSec: number;
+	    elapsedMs: number;
+	    notices: CheckNotice[];
+	    error: string;
+	}
+	export interface CheckReportChoice {
+	    moved: boolean;
+	    broken: boolean;
+	    changedDays: number;
+	    expiringDays: number;
+	}
+	export interface CheckReportInfo {
+	    id: number;
+	    runId: number;
+	    task: string;
+	    priorId: number;
+	    createdAt: string;
+	    documents: number;
+	    news: CheckNewsCounts;
+	}
+	export interface CheckReportPage {
+	    id: number;
+	    task: report.Task;
+	    runId: number;
+	    priorId: number;
+	    generated: string;
+	    started: string;
+	    elapsed: string;
+	    program: string;
+	    options: report.Option[];
+	    note: string;
+	    counts: report.Counts;
+	    offset: number;
+	    links: report.Link[];
+	    docs: report.Doc[];
+	    news: report.News;
+	}
+	export interface CheckRun {
+	    id: number;
+	    startedAt: string;
+	    finishedAt: string;
+	    state: string;
+	    tasks: string[];
+	    tested: number;
+	    requests: number;
+	    error: string;
+	}
+	export interface CheckSMTP {
+	    host: string;
+	    port: number;
+	    tls: string;
+	    from: string;
+	    username: string;
+	    passwordFile: string;
+	}
+	export interface CheckSettings {
+	    deadChecks: number;
+	    deadDays: number;
+	    robotsDays: number;
+	    notify: boolean;
+	    smtp: CheckSMTP;
+	}
+	export interface CheckTask {
+	    id: number;
+	    name: string;
+	    type: string;
+	    top: string;
+	    title: string;
+	    for: string;
+	    email: boolean;
+	    report: CheckReportChoice;
+	    everyMinutes: number;
+	    maxPages: number;
+	    maxDepth: number;
+	    indexFile: string;
+	    internalOnly: boolean;
+	    createdAt: string;
+	    lastRunAt: string;
+	    nextRunAt: string;
+	}
 	export interface Crawl {
 	    id: number;
 	    seeds: string[];
@@ -31,6 +157,7 @@ export namespace app {
 	    note: string;
 	    error: string;
 	    rules: string;
+	    searchable: number;
 	}
 	export interface CrawlPage {
 	    id: number;
@@ -70,6 +197,25 @@ export namespace app {
 	    count: number;
 	    refine: string;
 	}
+	export interface IndexStatus {
+	    searchable: number;
+	    waiting: number;
+	    updating: number;
+	    current: boolean;
+	    rebuilding: boolean;
+	    reason: string;
+	    phraseIndex: number;
+	    error: string;
+	    summary: string;
+	}
+	export interface LibHealth {
+	    verdict: string;
+	    status: number;
+	    finalUrl: string;
+	    reason: string;
+	    checkedAt: string;
+	    dead: boolean;
+	}
 	export interface LibView {
 	    name: string;
 	    query: string;
@@ -107,6 +253,7 @@ export namespace app {
 	    postings: number;
 	    known?: LibKnown;
 	    view?: LibView;
+	    health?: LibHealth;
 	}
 	export interface LibAdded {
 	    posting: LibPosting;
@@ -145,6 +292,7 @@ export namespace app {
 	    content: string;
 	    note: string;
 	}
+	
 	export interface LibHit {
 	    id: number;
 	    kind: string;
@@ -231,6 +379,20 @@ export namespace app {
 	    count: number;
 	}
 	
+	export interface LinkCheck {
+	    url: string;
+	    verdict: string;
+	    code: string;
+	    status: number;
+	    finalUrl: string;
+	    permanent: boolean;
+	    chain: CheckHop[];
+	    reason: string;
+	    method: string;
+	    ms: number;
+	    title: string;
+	    at: string;
+	}
 	export interface LinkRef {
 	    pageId: number;
 	    url: string;
@@ -342,6 +504,14 @@ export namespace app {
 	    changedAt: string;
 	    versions: number;
 	}
+	export interface RobotsSite {
+	    origin: string;
+	    status: number;
+	    bytes: number;
+	    fetchedAt: string;
+	    expiresAt: string;
+	    never: boolean;
+	}
 	export interface RuleError {
 	    line: number;
 	    column: number;
@@ -412,6 +582,7 @@ export namespace app {
 	    skipped: number;
 	    hosts: number;
 	    links: number;
+	    index: IndexStatus;
 	}
 	export interface View {
 	    id: number;
@@ -556,6 +727,77 @@ export namespace graph {
 	    edges: number[][];
 	    truncated: boolean;
 	    moreEdges: boolean;
+	}
+
+}
+
+export namespace report {
+	
+	export interface Counts {
+	    documents: number;
+	    references: number;
+	    links: number;
+	    tested: number;
+	    verdicts: Record<string, number>;
+	    dead: number;
+	}
+	export interface Ref {
+	    link: number;
+	    kind: string;
+	}
+	export interface Doc {
+	    link: number;
+	    depth: number;
+	    refs: Ref[];
+	}
+	export interface Item {
+	    url: string;
+	    title?: string;
+	    verdict?: string;
+	    status?: number;
+	    detail: string;
+	    finalUrl?: string;
+	    permanent?: boolean;
+	    dead?: boolean;
+	    failures?: number;
+	    when?: string;
+	    from?: string[];
+	    new: boolean;
+	}
+	export interface Link {
+	    url: string;
+	    tested: boolean;
+	    verdict?: string;
+	    status?: number;
+	    reason?: string;
+	    finalUrl?: string;
+	    permanent?: boolean;
+	    title?: string;
+	    lastModified?: string;
+	    expires?: string;
+	    owner?: string;
+	    contentType?: string;
+	    dead?: boolean;
+	    failures?: number;
+	    doc: number;
+	}
+	export interface News {
+	    moved: Item[];
+	    broken: Item[];
+	    changed: Item[];
+	    expiring: Item[];
+	}
+	export interface Option {
+	    name: string;
+	    value: string;
+	}
+	
+	export interface Task {
+	    name: string;
+	    type: string;
+	    top: string;
+	    title?: string;
+	    for?: string;
 	}
 
 }

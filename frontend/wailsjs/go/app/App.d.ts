@@ -4,11 +4,33 @@ import {app} from '../models';
 import {archive} from '../models';
 import {graph} from '../models';
 
+export function AddAvoidRule(arg1:app.AvoidRule):Promise<app.AvoidRule>;
+
 export function ArchiveFormats():Promise<Array<app.ArchiveFormat>>;
+
+export function AvoidRules(arg1:string):Promise<Array<app.AvoidRule>>;
+
+export function CancelCheck():Promise<void>;
 
 export function CancelCrawl(arg1:number):Promise<void>;
 
+export function CheckLinks(arg1:Array<string>):Promise<app.CheckProgress>;
+
+export function CheckReport(arg1:number,arg2:number,arg3:number):Promise<app.CheckReportPage>;
+
+export function CheckReports(arg1:string,arg2:number):Promise<Array<app.CheckReportInfo>>;
+
 export function CheckRules(arg1:string):Promise<app.RulesCheck>;
+
+export function CheckRunLinks(arg1:number,arg2:number):Promise<Array<app.LinkCheck>>;
+
+export function CheckRuns(arg1:number):Promise<Array<app.CheckRun>>;
+
+export function CheckSettings():Promise<app.CheckSettings>;
+
+export function CheckState():Promise<app.CheckProgress>;
+
+export function CheckTasks():Promise<Array<app.CheckTask>>;
 
 export function ChooseWorkspace(arg1:boolean):Promise<string>;
 
@@ -20,9 +42,17 @@ export function CrawlPages(arg1:number,arg2:string,arg3:number,arg4:number):Prom
 
 export function Crawls():Promise<Array<app.Crawl>>;
 
+export function DeleteAvoidRule(arg1:number):Promise<void>;
+
+export function DeleteCheckTask(arg1:string):Promise<void>;
+
 export function DeleteView(arg1:string):Promise<void>;
 
 export function ExportArchive(arg1:number,arg2:string,arg3:string):Promise<archive.ExportReport>;
+
+export function ExportCheckFile(arg1:string,arg2:string):Promise<string>;
+
+export function ExportCheckReport(arg1:number,arg2:string):Promise<string>;
 
 export function GraphLinks(arg1:number,arg2:number):Promise<app.PageRelations>;
 
@@ -33,6 +63,10 @@ export function GraphTree(arg1:number,arg2:string,arg3:number):Promise<graph.Tre
 export function GraphView(arg1:number,arg2:number):Promise<graph.View>;
 
 export function ImportArchive(arg1:string):Promise<archive.ImportReport>;
+
+export function ImportCheckFile(arg1:string,arg2:string,arg3:string):Promise<app.CheckImport>;
+
+export function IndexStatus():Promise<app.IndexStatus>;
 
 export function LibraryCopy(arg1:Array<number>,arg2:number,arg3:number):Promise<Array<app.LibPosting>>;
 
@@ -76,6 +110,8 @@ export function LibraryTags():Promise<Array<app.LibTag>>;
 
 export function LibraryUndo(arg1:string):Promise<string>;
 
+export function LinkHistory(arg1:string,arg2:number):Promise<Array<app.LinkCheck>>;
+
 export function OfflineCopy(arg1:number):Promise<app.OfflineCopy>;
 
 export function OpenView(arg1:string,arg2:number):Promise<app.ViewResults>;
@@ -90,13 +126,27 @@ export function PageVersions(arg1:number):Promise<Array<app.PageVersion>>;
 
 export function PauseCrawl(arg1:number):Promise<void>;
 
+export function RebuildIndex():Promise<void>;
+
 export function ResumeCrawl(arg1:number):Promise<app.Crawl>;
+
+export function RobotsSites():Promise<Array<app.RobotsSite>>;
+
+export function RunCheckTasks(arg1:Array<string>):Promise<app.CheckProgress>;
+
+export function SaveCheckReport(arg1:number,arg2:string):Promise<string>;
+
+export function SaveCheckSettings(arg1:app.CheckSettings):Promise<app.CheckSettings>;
+
+export function SaveCheckTask(arg1:app.CheckTask):Promise<app.CheckTask>;
 
 export function SaveSettings(arg1:app.Settings):Promise<app.Settings>;
 
 export function SaveView(arg1:string,arg2:string,arg3:boolean):Promise<app.View>;
 
 export function Search(arg1:app.SearchRequest):Promise<app.SearchResults>;
+
+export function SetRobotsExpiry(arg1:string,arg2:string):Promise<void>;
 
 export function Settings():Promise<app.Settings>;
 

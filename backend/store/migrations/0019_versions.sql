@@ -1,4 +1,4 @@
--- Mundaneum workspace schema, version 14: every version of a page's content (issue 15).
+-- Mundaneum workspace schema, version 19: every version of a page's content (issue 15).
 --
 -- A version is a content a page had, from when it was first fetched (fetched_at) to when the
 -- server last answered with it again (confirmed_at: a 304, or a 200 with the same body;

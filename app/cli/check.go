@@ -1,0 +1,356 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"mundaneum/app"
+	"mundaneum/backend/check"
+	"mundaneum/backend/check/report"
+	"mundaneum/backend/store"
+)
+
+// ExitBroken is the exit code of `check URL...` when a link fails (broken, server error,
+// timeout, invalid): scripts and CI can test for it.
+const ExitBroken = 6
+
+// errBroken makes `check URL...` exit with ExitBroken.
+var errBroken = errors.New("some links fail")
+
+func (e *env) checkCmd() *cobra.Command {
+	var tasks []string
+	var all, due bool
+	var pol politeFlags
+	cmd := &cobra.Command{
+		Use:   "check [URL...] [--task NAME]... [--all | --due]",
+		Short: "Check links now, or run maintenance tasks (MOMspider's link checks and change reports)",
+		Long: `Check the given links now, or run maintenance tasks (see 'mundaneum task').
+
+  mundaneum check https://example.org/a https://example.org/b
+  mundaneum check --task docs          run one task (repeat --task for more)
+  mundaneum check --all                run every task
+  mundaneum check --due                run the tasks whose schedule says so (for cron)
+
+A URL is tested once per run however many tasks reference it: HEAD first, GET when HEAD
+is refused or fails, behind robots.txt and per-host politeness (the workspace's settings).
+Verdicts: ok, redirected, broken, server_error, blocked, rate_limited, timeout,
+robots_excluded, invalid. Blocked and rate-limited links are never called dead; a failing
+link is dead only after several failing checks spread over time ('mundaneum check' keeps
+every check as history). Checking URLs exits 6 when one of them fails.
+
+After a task run: each task's report is stored ('mundaneum report'), its index file
+written when it has one, its news mailed when it asks for it, and a desktop notification
+shown when a session is there to show it. With --due, a workspace that is open in the
+window or in 'mundaneum serve' is left to them (they run the same schedule).`,
+		Args: usageArgs(cobra.ArbitraryArgs),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			n := 0
+			for _, b := range []bool{len(args) > 0, len(tasks) > 0, all, due} {
+				if b {
+					n++
+				}
+			}
+			if n != 1 {
+				return usageError{errors.New("give URLs, or --task NAME, or --all, or --due")}
+			}
+			return e.check(cmd.Context(), cmd, args, tasks, all, due, pol)
+		},
+	}
+	f := cmd.Flags()
+	f.IntVar(&pol.agents, "agents", 0, "parallel requests (default: the workspace's setting, 16 unless changed)")
+	f.IntVar(&pol.perHost, "per-host", 0, "parallel requests per host (default: the workspace's setting, 2 unless changed)")
+	f.DurationVar(&pol.delay, "delay", 0, "gap between requests to one host, e.g. 500ms (default: the workspace's setting, 1s\nunless changed; 0: none, for your own servers; robots.txt Crawl-delay still applies)")
+	f.StringArrayVar(&tasks, "task", nil, "run this task (repeatable)")
+	f.BoolVar(&all, "all", false, "run every task")
+	f.BoolVar(&due, "due", false, "run the tasks that are due by their schedule (for cron)")
+	return cmd
+}
+
+// linkJSON is one checked link in --json output.
+type linkJSON struct {
+	URL          string      `json:"url"`
+	Verdict      string      `json:"verdict"`
+	Status       int         `json:"status"`
+	FinalURL     string      `json:"finalUrl"`
+	Reason       string      `json:"reason"`
+	Code         string      `json:"code,omitempty"`
+	Permanent    bool        `json:"permanent,omitempty"`
+	Chain        []check.Hop `json:"chain,omitempty"`
+	Method       string      `json:"method,omitempty"`
+	Ms           int64       `json:"ms"`
+	Dead         bool        `json:"dead"`
+	Failures     int         `json:"failures"`
+	FailingSince string      `json:"failingSince,omitempty"`
+}
+
+// taskRunJSON is one task's outcome in --json output.
+type taskRunJSON struct {
+	Task     string           `json:"task"`
+	ReportID int64            `json:"reportId,omitempty"`
+	Error    string           `json:"error,omitempty"`
+	News     check.NewsCounts `json:"news"`
+	Links    []linkJSON       `json:"links"`
+}
+
+type checkJSON struct {
+	RunID    int64         `json:"runId"`
+	State    string        `json:"state"`
+	Tested   int64         `json:"tested"`
+	Requests int64         `json:"requests"`
+	Seconds  float64       `json:"seconds"`
+	Links    []linkJSON    `json:"links,omitempty"`
+	Tasks    []taskRunJSON `json:"tasks,omitempty"`
+	Error    string        `json:"error,omitempty"`
+}
+
+// politeFlags override the workspace's politeness settings for one run.
+type politeFlags struct {
+	agents, perHost int
+	delay           time.Duration
+}
+
+func (p politeFlags) apply(cmd *cobra.Command, cfg *check.Config) {
+	if cmd.Flags().Changed("agents") && p.agents > 0 {
+		cfg.Agents = p.agents
+	}
+	if cmd.Flags().Changed("per-host") && p.perHost > 0 {
+		cfg.PerHost = p.perHost
+	}
+	if cmd.Flags().Changed("delay") && p.delay >= 0 {
+		cfg.Delay = p.delay
+	}
+}
+
+func (e *env) check(ctx context.Context, cmd *cobra.Command, urls, names []string, all, due bool, pol politeFlags) error {
+	st, err := e.open(ctx, false)
+	if errors.Is(err, store.ErrLocked) {
+		if due {
+			fmt.Fprintln(e.stderr, "mundaneum: the workspace is open in Mundaneum, which runs the due tasks itself")
+			return nil
+		}
+		return fmt.Errorf("%w (its window or 'mundaneum serve' runs maintenance: use its Maintenance view)", err)
+	}
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	req := check.Request{URLs: urls, Library: app.CheckLibrary(st)}
+	if len(urls) == 0 {
+		if req.Tasks, err = e.selectTasks(ctx, st, names, all, due); err != nil {
+			return err
+		}
+		if len(req.Tasks) == 0 {
+			if !e.json {
+				fmt.Fprintln(e.stderr, "no task is due")
+				return nil
+			}
+			return e.printJSON(checkJSON{State: "idle"})
+		}
+	}
+	ws, err := st.Settings(ctx)
+	if err != nil {
+		return err
+	}
+	cs, err := check.LoadSettings(ctx, st)
+	if err != nil {
+		return err
+	}
+	cfg := check.ConfigFor(ws, cs)
+	pol.apply(cmd, &cfg)
+	bar := newCheckBar(e.stderr, isTerminal(e.stderr))
+	start := time.Now()
+	res, runErr := check.Run(ctx, st, cfg, req, bar.update)
+	bar.done()
+	if errors.Is(runErr, context.Canceled) {
+		runErr = errInterrupted
+	}
+	out := checkJSON{RunID: res.Run.ID, State: res.Run.State, Tested: res.Run.Tested, Requests: res.Run.Requests,
+		Seconds: time.Since(start).Seconds()}
+	failing := false
+	for _, l := range res.Links {
+		lj := linkOut(l)
+		failing = failing || check.Kind(lj.Verdict).Failing()
+		out.Links = append(out.Links, lj)
+	}
+	if runErr == nil {
+		notices, err := check.After(ctx, st, cs, res)
+		if err != nil {
+			fmt.Fprintln(e.stderr, "mundaneum:", err)
+		}
+		if cs.Notify {
+			for _, n := range notices {
+				_ = app.DesktopNotifier{}.Notify(ctx, n.Title, n.Text) // best effort: cron has no desktop
+			}
+		}
+		for _, rr := range res.Reports {
+			tj := taskRunJSON{Task: rr.Task.Name, ReportID: rr.ReportID, Error: rr.Err, News: rr.News, Links: []linkJSON{}}
+			if rr.ReportID > 0 && e.json {
+				m, err := check.LoadReport(ctx, st, rr.ReportID)
+				if err != nil {
+					return err
+				}
+				tj.Links = reportLinks(m)
+			}
+			out.Tasks = append(out.Tasks, tj)
+		}
+	} else {
+		out.Error = runErr.Error()
+	}
+	if e.json {
+		if err := e.printJSON(out); err != nil {
+			return err
+		}
+	} else {
+		e.printCheck(out)
+	}
+	if runErr != nil {
+		return runErr
+	}
+	if failing {
+		return errBroken
+	}
+	return nil
+}
+
+// selectTasks returns the tasks to run: named, all, or due now.
+func (e *env) selectTasks(ctx context.Context, st *store.Store, names []string, all, due bool) ([]check.Task, error) {
+	ts, err := check.Tasks(ctx, st)
+	if err != nil {
+		return nil, err
+	}
+	var out []check.Task
+	for _, name := range names {
+		found := false
+		for _, t := range ts {
+			if t.Name == name {
+				out, found = append(out, t), true
+			}
+		}
+		if !found {
+			return nil, usageError{fmt.Errorf("no task named %q (see 'mundaneum task ls')", name)}
+		}
+	}
+	now := time.Now()
+	for _, t := range ts {
+		if all || due && t.Due(now) {
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}
+
+func linkOut(l check.LinkResult) linkJSON {
+	v := l.Verdict
+	out := linkJSON{URL: l.URL, Verdict: string(v.Kind), Status: v.Status, FinalURL: v.FinalURL, Reason: v.Reason,
+		Code: v.Code, Permanent: v.Permanent, Chain: v.Chain, Method: l.Method, Ms: l.Ms, Dead: l.Dead, Failures: l.Failures}
+	if out.FinalURL == "" {
+		out.FinalURL = l.URL
+	}
+	if !l.FailingSince.IsZero() {
+		out.FailingSince = l.FailingSince.UTC().Format(time.RFC3339)
+	}
+	return out
+}
+
+// reportLinks lists every tested link of a report.
+func reportLinks(m *report.Model) []linkJSON {
+	out := make([]linkJSON, 0, len(m.Links))
+	for _, l := range m.Links {
+		if !l.Tested {
+			continue
+		}
+		fin := l.FinalURL
+		if fin == "" {
+			fin = l.URL
+		}
+		out = append(out, linkJSON{URL: l.URL, Verdict: l.Verdict, Status: l.Status, FinalURL: fin, Reason: l.Reason,
+			Permanent: l.Permanent, Dead: l.Dead, Failures: l.Failures})
+	}
+	return out
+}
+
+func (e *env) printCheck(out checkJSON) {
+	for _, l := range out.Links {
+		line := fmt.Sprintf("%-15s %3s %s", l.Verdict, statusText(l.Status), clean(l.URL))
+		if l.Verdict != "ok" {
+			line += "  " + clean(l.Reason)
+		}
+		if l.Dead {
+			line += " [dead]"
+		}
+		fmt.Fprintln(e.stdout, line)
+	}
+	for _, t := range out.Tasks {
+		if t.Error != "" {
+			fmt.Fprintf(e.stdout, "task %s: %s\n", clean(t.Task), clean(t.Error))
+			continue
+		}
+		n := t.News
+		fmt.Fprintf(e.stdout, "task %s: report %d: %d moved, %d broken, %d changed, %d expiring", clean(t.Task), t.ReportID,
+			n.Moved, n.Broken, n.Changed, n.Expiring)
+		if n.Tell() > 0 {
+			fmt.Fprintf(e.stdout, " (new: %d dead, %d moved, %d changed, %d expiring)", n.TellDead, n.TellMoved, n.TellChanged, n.TellExpire)
+		}
+		fmt.Fprintln(e.stdout)
+	}
+	fmt.Fprintf(e.stdout, "run %d %s: %d links tested with %d requests in %.1fs\n", out.RunID, out.State, out.Tested, out.Requests, out.Seconds)
+}
+
+func statusText(s int) string {
+	if s == 0 {
+		return "-"
+	}
+	return fmt.Sprint(s)
+}
+
+// checkBar shows a check run's progress: a live line on a terminal, a line every few
+// seconds otherwise.
+type checkBar struct {
+	w     io.Writer
+	tty   bool
+	last  time.Time
+	drawn bool
+}
+
+func newCheckBar(w io.Writer, tty bool) *checkBar { return &checkBar{w: w, tty: tty} }
+
+func (b *checkBar) update(p check.Progress) {
+	now := time.Now()
+	every := 5 * time.Second
+	if b.tty {
+		every = 100 * time.Millisecond
+	}
+	if now.Sub(b.last) < every && p.State == store.RunRunning {
+		return
+	}
+	b.last = now
+	var bad []string
+	for _, k := range check.Kinds {
+		if n := p.Verdicts[k]; n > 0 && k != check.OK {
+			bad = append(bad, fmt.Sprintf("%d %s", n, strings.ReplaceAll(string(k), "_", " ")))
+		}
+	}
+	line := fmt.Sprintf("%d tested · %d documents · %d queued · %.0f links/s · %s", p.Tested, p.Documents, p.Queued,
+		p.PerSec, p.Elapsed.Round(time.Second))
+	if len(bad) > 0 {
+		line += " · " + strings.Join(bad, ", ")
+	}
+	if b.tty {
+		fmt.Fprintf(b.w, "\r\x1b[K%s", line)
+		b.drawn = true
+		return
+	}
+	fmt.Fprintln(b.w, line)
+}
+
+func (b *checkBar) done() {
+	if b.tty && b.drawn {
+		fmt.Fprintln(b.w)
+	}
+}

@@ -1,0 +1,64 @@
+package app
+
+import (
+	"context"
+	"time"
+
+	"mundaneum/backend/index"
+)
+
+// IndexStatus is how far behind the workspace its search index is: searches find only what
+// is indexed.
+type IndexStatus struct {
+	Searchable int64  `json:"searchable"` // pages (and resources known from links) searchable
+	Waiting    int64  `json:"waiting"`    // fetched pages not searchable yet
+	Updating   int64  `json:"updating"`   // searchable pages whose changes are not indexed yet
+	Current    bool   `json:"current"`    // everything stored is searchable
+	Rebuilding bool   `json:"rebuilding"`
+	Reason     string `json:"reason"` // why it is being rebuilt
+	// PhraseIndex is how far the index of word pairs (fast phrases) is built, 0-100, or -1
+	// when the workspace is too small to need one yet.
+	PhraseIndex int    `json:"phraseIndex"`
+	Error       string `json:"error"`
+	Summary     string `json:"summary"` // e.g. "12,400 of 20,000 pages searchable"
+}
+
+func indexDTO(p index.Progress) IndexStatus {
+	pairs := -1
+	switch {
+	case p.Pairs.Complete && p.Pairs.Words > 0:
+		pairs = 100
+	case p.Pairs.Words > 0 && p.Pairs.Total > 0:
+		pairs = int(100 * p.Pairs.Done / p.Pairs.Total)
+	}
+	return IndexStatus{Searchable: p.Indexed, Waiting: p.Waiting, Updating: p.Updating, Current: p.Current(),
+		Rebuilding: p.Rebuilding || p.Missing, Reason: p.Reason, PhraseIndex: pairs, Error: p.Err, Summary: p.String()}
+}
+
+// IndexStatus says how far behind the workspace its search index is.
+func (a *App) IndexStatus() (IndexStatus, error) {
+	return indexDTO(a.ws().idx.Progress(context.Background())), nil
+}
+
+// RebuildIndex empties the search index and indexes every stored page again, in the
+// background (after a change of tokenizer or ranking, or to recover); IndexStatus and the
+// "index:progress" events follow it, "index:done" ends it.
+func (a *App) RebuildIndex() error {
+	w := a.ws()
+	go func() {
+		ctx := context.Background()
+		last := time.Time{}
+		err := w.idx.Rebuild(ctx, func(p index.Progress) {
+			if time.Since(last) >= 250*time.Millisecond {
+				last = time.Now()
+				a.emit(EventIndexProgress, indexDTO(p))
+			}
+		})
+		dto := indexDTO(w.idx.Progress(ctx))
+		if err != nil {
+			dto.Error = err.Error()
+		}
+		a.emit(EventIndexDone, dto)
+	}()
+	return nil
+}

@@ -1,0 +1,137 @@
+// Package report holds a maintenance report's data (MOMspider's index document: how and
+// when it was made, each document of the infostructure with its header information and
+// its typed references, cross-references, and the closing table of news) and writes it as
+// HTML, CSV or JSON.
+//
+// Everything in a report came from crawled servers and pages: titles, URLs, reasons and
+// headers are hostile text. The HTML writer escapes all of it (html/template) and only
+// ever links to http and https URLs; nothing in a report can run script.
+package report
+
+import "time"
+
+// News kinds: MOMspider's four kinds of document change.
+const (
+	NewsMoved    = "moved"    // references that redirect
+	NewsBroken   = "broken"   // references that fail
+	NewsChanged  = "changed"  // references modified recently, or whose content changed
+	NewsExpiring = "expiring" // documents of the infostructure that expire soon
+)
+
+// Model is one report.
+type Model struct {
+	ID        int64     `json:"id"`
+	Task      Task      `json:"task"`
+	RunID     int64     `json:"runId"`
+	Generated time.Time `json:"generated"`
+	Started   time.Time `json:"started"`
+	Elapsed   string    `json:"elapsed"`
+	Program   string    `json:"program"` // the User-Agent it ran as
+	Options   []Option  `json:"options"` // how it ran: politeness, the dead-link rule, limits
+	Note      string    `json:"note,omitempty"`
+	// PriorID is the task's previous report (0 if none); PriorHref, when set, is where
+	// the HTML writer links to it.
+	PriorID   int64  `json:"priorId,omitempty"`
+	PriorHref string `json:"-"`
+
+	Counts Counts `json:"counts"`
+	// Links holds every URL the documents reference, each once; Docs refer to them by index.
+	Links []Link `json:"links"`
+	Docs  []Doc  `json:"documents"`
+	News  News   `json:"news"`
+}
+
+// Task is the task a report is about, as it was when it ran.
+type Task struct {
+	Name  string `json:"name"`
+	Type  string `json:"type"`
+	Top   string `json:"top"`
+	Title string `json:"title,omitempty"`
+	For   string `json:"for,omitempty"`
+}
+
+// Option is one setting of the run, for the report's header.
+type Option struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
+// Counts are a report's totals.
+type Counts struct {
+	Documents  int            `json:"documents"`
+	References int            `json:"references"`
+	Links      int            `json:"links"`    // distinct URLs referenced
+	Tested     int            `json:"tested"`   // of which were tested
+	Verdicts   map[string]int `json:"verdicts"` // tested links by verdict
+	Dead       int            `json:"dead"`
+}
+
+// Link is one URL a report's documents reference, with what its test found.
+type Link struct {
+	URL          string `json:"url"`
+	Tested       bool   `json:"tested"` // false: avoided by a rule (or left when the run was cut short)
+	Verdict      string `json:"verdict,omitempty"`
+	Status       int    `json:"status,omitempty"`
+	Reason       string `json:"reason,omitempty"`
+	FinalURL     string `json:"finalUrl,omitempty"`
+	Permanent    bool   `json:"permanent,omitempty"`
+	Title        string `json:"title,omitempty"`
+	LastModified string `json:"lastModified,omitempty"`
+	Expires      string `json:"expires,omitempty"`
+	Owner        string `json:"owner,omitempty"`
+	ContentType  string `json:"contentType,omitempty"`
+	Dead         bool   `json:"dead,omitempty"`
+	Failures     int    `json:"failures,omitempty"` // failing checks in a row, this one included
+	Doc          int    `json:"doc"`                // index in Docs when the link is a document of the report, else -1
+}
+
+// Doc is one document of the infostructure, in breadth-first order.
+type Doc struct {
+	Link  int   `json:"link"` // index in Links
+	Depth int   `json:"depth"`
+	Refs  []Ref `json:"refs"`
+}
+
+// Ref is one reference a document makes.
+type Ref struct {
+	Link int    `json:"link"` // index in Links
+	Kind string `json:"kind"` // a, img, link, script, frame, ... (MOMspider: link, img, query)
+}
+
+// News is the closing table: MOMspider's four lists.
+type News struct {
+	Moved    []Item `json:"moved"`
+	Broken   []Item `json:"broken"`
+	Changed  []Item `json:"changed"`
+	Expiring []Item `json:"expiring"`
+}
+
+// Lists returns the four lists with their kinds, in MOMspider's order.
+func (n *News) Lists() []List {
+	return []List{{NewsMoved, n.Moved}, {NewsBroken, n.Broken}, {NewsChanged, n.Changed}, {NewsExpiring, n.Expiring}}
+}
+
+// List is one kind of news.
+type List struct {
+	Kind  string
+	Items []Item
+}
+
+// Item is one piece of news about a URL.
+type Item struct {
+	URL     string `json:"url"`
+	Title   string `json:"title,omitempty"`
+	Verdict string `json:"verdict,omitempty"`
+	Status  int    `json:"status,omitempty"`
+	// Detail says what is news: where it moved, why it fails, when it changed or expires.
+	Detail    string `json:"detail"`
+	FinalURL  string `json:"finalUrl,omitempty"`
+	Permanent bool   `json:"permanent,omitempty"`
+	Dead      bool   `json:"dead,omitempty"`
+	Failures  int    `json:"failures,omitempty"`
+	When      string `json:"when,omitempty"` // the date in question (Last-Modified, Expires), RFC 3339
+	// From lists documents that reference it (a few): MOMspider's cross-references.
+	From []string `json:"from,omitempty"`
+	// New is set when the item was not in the same list of the task's previous report.
+	New bool `json:"new"`
+}

@@ -1,0 +1,213 @@
+package check
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"mundaneum/backend/extract"
+	"mundaneum/backend/fetch"
+	"mundaneum/backend/politeness"
+	"mundaneum/backend/robots"
+)
+
+// What robots.txt said about a request that was not sent.
+const (
+	robotsDisallowed  = "disallowed"
+	robotsUnreachable = "unreachable"  // the site did not answer for its robots.txt
+	robotsServerError = "server-error" // robots.txt answered 429 or 5xx
+)
+
+// job is one request to make: a target's URL or a hop of its redirect chain.
+type job struct {
+	t         *target
+	url       string // this hop
+	u         *url.URL
+	origin    string // the politeness key of this hop
+	mode      uint8
+	chain     []Hop
+	tries     int
+	notBefore time.Time
+	referer   string
+}
+
+// outcome is what a worker saw for a job.
+type outcome struct {
+	j          *job
+	robots     string
+	crawlDelay time.Duration
+	err        error
+	status     int
+	header     http.Header
+	location   string
+	mediaType  string
+	size       int64
+	ms         int64
+	method     string
+	retryAfter time.Duration
+	doc        *docInfo
+}
+
+// docInfo is what was read from an HTML document.
+type docInfo struct {
+	title, owner, expires string
+	hash                  string
+	links                 []docLink
+	truncated             bool
+}
+
+// docLink is one of a document's links in canonical form ("" with bad set when the link
+// cannot be requested).
+type docLink struct {
+	url  string
+	kind uint8
+	bad  error
+}
+
+// worker makes requests: robots.txt first, then HEAD/GET, reading documents' links.
+type worker struct {
+	fetch  *fetch.Client
+	robots *robots.Cache
+	rg     *robotsGetter
+	canon  *sync.Map // absolute link URL -> canonical string, or error
+}
+
+// do makes one job's request. It never returns without an outcome.
+func (w *worker) do(ctx context.Context, j *job) *outcome {
+	o := &outcome{j: j}
+	start := time.Now()
+	defer func() { o.ms = time.Since(start).Milliseconds() }()
+	dec, err := w.robots.Check(ctx, j.u)
+	if err != nil {
+		o.err = err
+		return o
+	}
+	o.crawlDelay = dec.CrawlDelay
+	switch {
+	case dec.Allowed:
+	case dec.Reason == robots.ReasonUnreachable:
+		// The site did not answer for its robots.txt; the test says why (DNS, refused,
+		// timeout, TLS) from that request rather than asking again.
+		o.robots = robotsUnreachable
+		if o.err = w.rg.lastErr(j.origin); o.err != nil {
+			return o
+		}
+		o.robots = "" // a robots.txt failure remembered from an earlier process: ask the page
+	case dec.Reason == robots.ReasonServerError:
+		o.robots = robotsServerError
+		return o
+	default:
+		o.robots = robotsDisallowed
+		return o
+	}
+	req := fetch.Request{URL: j.url, Referer: j.referer}
+	var resp *fetch.Response
+	if j.mode == modeDoc {
+		resp, err = w.fetch.Do(ctx, req)
+		if err != nil && resp != nil && resp.Truncated {
+			err = nil // a document over the size cap: read what came
+		}
+	} else {
+		resp, err = w.fetch.Probe(ctx, req)
+	}
+	if err != nil {
+		o.err = err
+		return o
+	}
+	o.status, o.header, o.location, o.mediaType = resp.Status, resp.Header, resp.Location, resp.MediaType
+	o.method, o.size = resp.Method, resp.ContentLength
+	if d, ok := politeness.ParseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
+		o.retryAfter = d
+	}
+	if resp.Wanted && resp.Body != nil {
+		o.size = int64(len(resp.Body))
+		o.doc = w.read(resp, j.u)
+	}
+	return o
+}
+
+// read summarises a fetched HTML document: title, owner, expiry and links.
+func (w *worker) read(resp *fetch.Response, u *url.URL) *docInfo {
+	sum := sha256.Sum256(resp.Body)
+	text, _ := fetch.DecodeText(resp.Body, resp.Header.Get("Content-Type"))
+	s := extract.Links(text, u)
+	d := &docInfo{title: s.Title, owner: s.Owner, expires: s.Expires, hash: hex.EncodeToString(sum[:]),
+		truncated: resp.Truncated}
+	if d.owner == "" {
+		d.owner = strings.TrimSpace(resp.Header.Get("Owner"))
+	}
+	d.links = make([]docLink, 0, len(s.Links))
+	seen := make(map[docLink]bool, len(s.Links))
+	for i := range s.Links {
+		l := &s.Links[i]
+		if !tested(l) {
+			continue
+		}
+		dl := docLink{kind: kindCodes[l.Kind]}
+		dl.url, dl.bad = w.canonical(l.URL)
+		if dl.bad != nil {
+			dl.url = l.URL
+		}
+		if seen[docLink{url: dl.url, kind: dl.kind}] {
+			continue
+		}
+		seen[docLink{url: dl.url, kind: dl.kind}] = true
+		d.links = append(d.links, dl)
+	}
+	return d
+}
+
+// canonical is urlnorm.Parse(raw).String(), remembered across the run's documents: the
+// same few thousand URLs recur on every page of a site.
+func (w *worker) canonical(raw string) (string, error) {
+	if v, ok := w.canon.Load(raw); ok {
+		if err, bad := v.(error); bad {
+			return "", err
+		}
+		return v.(string), nil
+	}
+	u, err := canonical(raw)
+	if err != nil {
+		w.canon.Store(raw, err)
+		return "", err
+	}
+	s := u.String()
+	w.canon.Store(raw, s)
+	return s, nil
+}
+
+// robotsGetter fetches robots.txt files and remembers, per origin, the error of the last
+// one that got no answer, so that a site that does not answer is reported as such.
+type robotsGetter struct {
+	c    *fetch.Client
+	mu   sync.Mutex
+	errs map[string]error
+}
+
+func (g *robotsGetter) GetRobots(ctx context.Context, robotsURL string) (int, []byte, error) {
+	status, body, err := g.c.GetRobots(ctx, robotsURL)
+	origin := strings.TrimSuffix(robotsURL, "/robots.txt")
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.errs == nil {
+		g.errs = map[string]error{}
+	}
+	if err != nil && !errors.Is(err, context.Canceled) {
+		g.errs[origin] = err
+	} else {
+		delete(g.errs, origin)
+	}
+	return status, body, err
+}
+
+func (g *robotsGetter) lastErr(origin string) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.errs[origin]
+}

@@ -1,0 +1,202 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"mundaneum/backend/pairs"
+	"mundaneum/backend/store"
+)
+
+// Doc is one row of the index: a page's searchable text by field, the columns of page_fts
+// (and of page_pairs) in order. Search ranks the fields apart (title and anchor text
+// weigh most) and cuts its snippets from them.
+type Doc struct {
+	ID                                  int64
+	Title, Headings, Body, Anchors, URL string
+}
+
+// Columns returns the fields in page_fts's order.
+func (d Doc) Columns() [5]string { return [5]string{d.Title, d.Headings, d.Body, d.Anchors, d.URL} }
+
+// DocOf builds the row of a page from what its workspace stores; ok is false when the page
+// has no row (see store.IndexInputs for which pages have one).
+func DocOf(in store.IndexInput) (d Doc, ok bool) {
+	switch in.Kind {
+	case store.IndexedText:
+		return Doc{ID: in.ID, Title: store.Clean(in.Text.Title), Headings: store.Clean(in.Text.Headings),
+			Body: store.Clean(in.Text.Body), Anchors: store.Clean(in.Anchors), URL: store.Clean(in.URL)}, true
+	case store.IndexedResource:
+		// The titles of the pages citing a resource stand in for its headings.
+		return Doc{ID: in.ID, Headings: store.Clean(in.Citers), Anchors: store.Clean(in.Anchors), URL: store.Clean(in.URL)}, true
+	}
+	return Doc{}, false
+}
+
+// rowWriter writes rows in one transaction of the index's writer.
+type rowWriter struct {
+	tx                 *sql.Tx
+	size, del, ins     *sql.Stmt
+	psize, pdel, pins  *sql.Stmt
+	words              *pairs.Words // nil before the pair index's words are chosen
+	textBytes, written int
+}
+
+func newRowWriter(ctx context.Context, tx *sql.Tx, words *pairs.Words) (*rowWriter, error) {
+	w := &rowWriter{tx: tx, words: words}
+	for _, p := range []struct {
+		st **sql.Stmt
+		q  string
+	}{
+		{&w.size, `SELECT sz FROM page_fts_docsize WHERE id = ?`},
+		{&w.del, `DELETE FROM page_fts WHERE rowid = ?`},
+		{&w.ins, `INSERT INTO page_fts(rowid, title, headings, body, anchors, url) VALUES (?, ?, ?, ?, ?, ?)`},
+		{&w.psize, `SELECT sz FROM page_pairs_docsize WHERE id = ?`},
+		{&w.pdel, `DELETE FROM page_pairs WHERE rowid = ?`},
+		{&w.pins, `INSERT INTO page_pairs(rowid, title, headings, body, anchors, url) VALUES (?, ?, ?, ?, ?, ?)`},
+	} {
+		var err error
+		if *p.st, err = tx.PrepareContext(ctx, p.q); err != nil {
+			return nil, fmt.Errorf("index: %w", err)
+		}
+	}
+	return w, nil
+}
+
+func (w *rowWriter) close() {
+	for _, st := range []*sql.Stmt{w.size, w.del, w.ins, w.psize, w.pdel, w.pins} {
+		if st != nil {
+			st.Close()
+		}
+	}
+}
+
+// sizes returns a row's column sizes (its %_docsize record) in the word index or the pair
+// index, and whether it has a row there.
+func sizes(ctx context.Context, st *sql.Stmt, id int64) ([]byte, bool, error) {
+	var sz []byte
+	err := st.QueryRowContext(ctx, id).Scan(&sz)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("index: %w", err)
+	}
+	return sz, true, nil
+}
+
+// indexed reports whether a page has a row.
+func (w *rowWriter) indexed(ctx context.Context, id int64) (bool, error) {
+	_, ok, err := sizes(ctx, w.size, id)
+	return ok, err
+}
+
+// plan is what writing a batch of pages will do, worked out before any FTS5 write (FTS5
+// writes its pending terms out at every statement savepoint once it has joined a
+// transaction, so the batch's plain writes come first).
+type plan struct {
+	had  map[int64]bool
+	docs []Doc
+	gone []int64 // pages that lose their row
+	rows int64   // change in the number of rows
+	fix  fix     // what the rows deleted leave in FTS5's totals (see totals.go)
+}
+
+func (w *rowWriter) plan(ctx context.Context, ins []store.IndexInput) (*plan, error) {
+	p := &plan{had: make(map[int64]bool, len(ins))}
+	for _, in := range ins {
+		sz, had, err := sizes(ctx, w.size, in.ID)
+		if err != nil {
+			return nil, err
+		}
+		p.had[in.ID] = had
+		if had {
+			// Every row that has one loses it (rewritten rows are deleted first).
+			p.fix.FTS.addSizes(sz)
+			if w.words != nil {
+				psz, ok, err := sizes(ctx, w.psize, in.ID)
+				if err != nil {
+					return nil, err
+				}
+				if ok {
+					p.fix.Pairs.addSizes(psz)
+				}
+			}
+		}
+		d, ok := DocOf(in)
+		switch {
+		case ok:
+			p.docs = append(p.docs, d)
+			if !had {
+				p.rows++
+			}
+		case had:
+			p.gone = append(p.gone, in.ID)
+			p.rows--
+		}
+	}
+	return p, nil
+}
+
+// apply writes the planned rows: the word index's, then the pair index's.
+func (w *rowWriter) apply(ctx context.Context, p *plan) error {
+	for _, id := range p.gone {
+		if err := w.remove(ctx, id); err != nil {
+			return err
+		}
+	}
+	for _, d := range p.docs {
+		if p.had[d.ID] {
+			if err := w.remove(ctx, d.ID); err != nil {
+				return err
+			}
+		}
+		c := d.Columns()
+		if _, err := w.ins.ExecContext(ctx, d.ID, c[0], c[1], c[2], c[3], c[4]); err != nil {
+			return fmt.Errorf("index page %d: %w", d.ID, err)
+		}
+		w.textBytes += len(c[0]) + len(c[1]) + len(c[2]) + len(c[3]) + len(c[4])
+		w.written++
+	}
+	if w.words == nil {
+		return nil
+	}
+	for _, d := range p.docs {
+		if err := w.writePairs(ctx, d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (w *rowWriter) remove(ctx context.Context, id int64) error {
+	if _, err := w.del.ExecContext(ctx, id); err != nil {
+		return fmt.Errorf("unindex page %d: %w", id, err)
+	}
+	if w.words != nil {
+		if _, err := w.pdel.ExecContext(ctx, id); err != nil {
+			return fmt.Errorf("unindex page %d: %w", id, err)
+		}
+	}
+	return nil
+}
+
+// writePairs writes a row's pairs row (none when no column has a pair). Its old one, if
+// any, is gone already: removed with the word index's row, or never written.
+func (w *rowWriter) writePairs(ctx context.Context, d Doc) error {
+	var p [5]string
+	empty := true
+	for i, col := range d.Columns() {
+		p[i] = w.words.Text(col)
+		empty = empty && p[i] == ""
+	}
+	if empty {
+		return nil
+	}
+	if _, err := w.pins.ExecContext(ctx, d.ID, p[0], p[1], p[2], p[3], p[4]); err != nil {
+		return fmt.Errorf("pairs of page %d: %w", d.ID, err)
+	}
+	return nil
+}

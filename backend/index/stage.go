@@ -1,0 +1,269 @@
+package index
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"mundaneum/backend/pairs"
+)
+
+// How the stage paces itself.
+const (
+	// batchPages is the most pages one transaction (re)indexes (about 5 MB of text). FTS5
+	// writes a segment per megabyte of terms it collects; a larger hash (its 'hashsize')
+	// measured slower here: more memory handed back to the OS and faulted in again.
+	batchPages = 256
+	// logRead is the most log notes read at a time.
+	logRead = 8192
+	// anchorDelay is how long the log must have been quiet before the rows of pages whose
+	// incoming anchor text changed are rewritten: a crawl adds anchors to the same pages
+	// again and again, and a row is rewritten whole (its body too).
+	anchorDelay = 2 * time.Second
+	// maxDefer is the longest a row waits for its anchor text while the log is busy.
+	maxDefer = 5 * time.Minute
+	// maintainDelay is how long the stage must have been idle before it works on the pair
+	// index and merges segments (both only make searches faster).
+	maintainDelay = 5 * time.Second
+	// pollEvery is how often an idle stage looks at the log: other processes may write
+	// the workspace too.
+	pollEvery = 2 * time.Second
+	// trimEvery is how many applied notes the stage lets pile up before it trims the log.
+	trimEvery = 50_000
+)
+
+// stage is the goroutine that keeps the index up to date.
+type stage struct {
+	x      *Index
+	ctx    context.Context
+	cancel context.CancelFunc
+	notify chan struct{}
+	done   chan struct{}
+
+	// The stage goroutine's own state.
+	state     state
+	deferred  int64 // rows of the deferred table
+	words     *pairs.Words
+	lastNote  time.Time // when the stage last applied log notes
+	lastFlush time.Time // when deferred anchors were last rewritten
+	trimmed   int64     // the log was last trimmed up to here
+	merged    bool      // nothing left to merge since the last write
+	settled   bool      // nothing left to do at all since the last write
+	covered   covers    // rows written from a state newer than some notes still to read
+	ahead     *ahead    // the next batch, read beside the current one's writing
+
+	mu       sync.Mutex
+	waiters  []*waiter
+	urgent   int    // waiters want deferred rows rewritten now
+	resetWhy string // a rebuild was asked for
+	pub      published
+}
+
+// published is what the stage tells other goroutines.
+type published struct {
+	state    state
+	deferred int64
+	pairs    PairsProgress
+	err      error
+	why      string // why the index is being rebuilt
+	busy     bool   // the stage is working, not waiting
+}
+
+type waiter struct {
+	target int64 // log seq to reach
+	settle bool  // and the idle work done (pair index, merges)
+	done   chan error
+}
+
+func newStage(x *Index) *stage {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &stage{x: x, ctx: ctx, cancel: cancel, notify: make(chan struct{}, 1), done: make(chan struct{})}
+}
+
+// kick wakes the stage: the workspace noted changes.
+func (s *stage) kick() {
+	select {
+	case s.notify <- struct{}{}:
+	default:
+	}
+}
+
+func (s *stage) close() error {
+	s.cancel()
+	<-s.done
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, w := range s.waiters {
+		w.done <- errClosed
+	}
+	s.waiters = nil
+	return nil
+}
+
+var errClosed = errors.New("index closed")
+
+// run is the stage's loop. Its steps run on a thread of the lowest CPU priority (see
+// lowerPriority), so that indexing takes what the crawl leaves of the machine, unless
+// someone waits for the index (the end of a crawl, a search catching up, a rebuild asked
+// for): then at the usual priority.
+func (s *stage) run() {
+	defer close(s.done)
+	low := newRunner()
+	defer low.stop()
+	var err error
+	low.do(func() { err = s.load() })
+	if err != nil {
+		s.fail(err)
+		return
+	}
+	backoff := time.Duration(0)
+	for s.ctx.Err() == nil {
+		var did bool
+		if s.waited() {
+			did, err = s.step()
+		} else {
+			low.do(func() { did, err = s.step() })
+		}
+		switch {
+		case err != nil && s.ctx.Err() == nil:
+			s.fail(err)
+			backoff = min(max(2*backoff, time.Second), time.Minute)
+		case err == nil:
+			backoff = 0
+			s.clearErr()
+		}
+		s.answerWaiters()
+		if did && err == nil {
+			continue
+		}
+		s.setBusy(false)
+		wait := pollEvery
+		if backoff > 0 {
+			wait = backoff
+		} else if s.deferred > 0 || !s.merged {
+			wait = anchorDelay / 2 // come back for the deferred rows or the merges
+		}
+		t := time.NewTimer(wait)
+		select {
+		case <-s.ctx.Done():
+		case <-s.notify:
+		case <-t.C:
+		}
+		t.Stop()
+		s.setBusy(true)
+	}
+}
+
+// waited reports whether someone waits for the index.
+func (s *stage) waited() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.waiters) > 0 || s.resetWhy != ""
+}
+
+// load reads the state the stage starts from.
+func (s *stage) load() error {
+	st, err := readState(s.ctx, s.x.db, "")
+	if err != nil {
+		return fmt.Errorf("index: %w", err)
+	}
+	s.state = st
+	if err := s.x.applyFix(s.ctx); err != nil { // left by a kill after a batch
+		return err
+	}
+	if err := s.x.db.QueryRowContext(s.ctx, `SELECT count(*) FROM deferred`).Scan(&s.deferred); err != nil {
+		return fmt.Errorf("index: %w", err)
+	}
+	if s.words, err = PairWords(s.ctx, s.x.db); err != nil {
+		return err
+	}
+	s.trimmed = st.Applied
+	s.covered = covers{}
+	s.takeAhead(nil)
+	s.lastFlush = time.Now()
+	s.merged, s.settled = false, false
+	s.mu.Lock()
+	s.pub.why = ""
+	if st.Rebuilding {
+		s.pub.why = s.x.why
+	}
+	s.pub.pairs = readPairs(s.ctx, s.x.db, st.Rows)
+	s.mu.Unlock()
+	s.publish()
+	return nil
+}
+
+// requestReset asks the stage to empty the index and rebuild it.
+func (s *stage) requestReset(why string) {
+	s.mu.Lock()
+	s.resetWhy = why
+	s.mu.Unlock()
+	s.kick()
+}
+
+func (s *stage) takeReset() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	why := s.resetWhy
+	s.resetWhy = ""
+	return why
+}
+
+// step does one piece of work and reports whether there was any.
+func (s *stage) step() (bool, error) {
+	if why := s.takeReset(); why != "" {
+		if err := s.x.reset(s.ctx, why); err != nil {
+			return false, err
+		}
+		return true, s.load()
+	}
+	if s.state.Rebuilding {
+		return true, s.rebuildStep()
+	}
+	now := time.Now()
+	// Rows waiting too long for their anchor text are rewritten even while the log is busy.
+	if s.deferred > 0 && now.Sub(s.lastFlush) > maxDefer {
+		return true, s.anchorStep()
+	}
+	n, err := s.logStep()
+	if err != nil || n > 0 {
+		return true, err
+	}
+	if s.state.Applied-s.trimmed >= trimEvery || (s.state.Applied > s.trimmed && now.Sub(s.lastNote) > anchorDelay) {
+		if err := s.x.src.TrimIndexLog(s.ctx, s.state.Applied); err != nil {
+			return false, err
+		}
+		s.trimmed = s.state.Applied
+	}
+	if s.deferred > 0 && (s.wantUrgent() || now.Sub(s.lastNote) >= anchorDelay) {
+		return true, s.anchorStep()
+	}
+	settle := s.wantSettle()
+	if !settle && (s.wantUrgent() || now.Sub(s.lastNote) < maintainDelay) {
+		return false, nil
+	}
+	did, err := s.maintainStep()
+	if err == nil && !did {
+		s.settled = true
+	}
+	return did, err
+}
+
+func (s *stage) wantUrgent() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.urgent > 0
+}
+
+func (s *stage) wantSettle() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, w := range s.waiters {
+		if w.settle {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,130 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+)
+
+// IndexKind says what kind of index row a page has.
+type IndexKind int
+
+// Kinds of index rows.
+const (
+	// NotIndexed: the page has no row (never fetched, gone, a duplicate, noindex, ...).
+	NotIndexed IndexKind = iota
+	// IndexedText: a fetched page, indexed by its text, URL and the anchor text of links
+	// to it.
+	IndexedText
+	// IndexedResource: a non-HTML resource known from links (never downloaded), indexed,
+	// as WWWW did for images and movies, by the anchor text of links to it and the titles
+	// of the pages citing it, so that a search for what pages say about a file finds it.
+	IndexedResource
+)
+
+// Bounds on what one row holds of the links pointing at a page.
+const (
+	MaxAnchors = 100 // distinct anchor texts
+	MaxCiters  = 20  // titles of citing pages (resources)
+)
+
+// IndexInput is what the index reads of one page to build its row.
+type IndexInput struct {
+	ID      int64
+	Kind    IndexKind
+	URL     string
+	Text    PageText // IndexedText
+	Anchors string   // distinct anchor texts of links to the page, " | " between them
+	Citers  string   // IndexedResource: distinct titles of the citing pages, " | " between them
+}
+
+// IndexInputs reads what the index needs of the pages ids, from db: the store's read pool,
+// or any pool over the workspace. Pages that do not exist come back NotIndexed.
+//
+// Which pages have a row is decided here, from the stored state: a page with stored text
+// keeps its row while it is fetched, or failed other than as gone (a server error leaves
+// the last good copy searchable); a 404 or 410, a redirect, a duplicate or a noindex page
+// has none.
+func IndexInputs(ctx context.Context, db *sql.DB, ids []int64) ([]IndexInput, error) {
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	js, _ := json.Marshal(ids)
+	rows, err := db.QueryContext(ctx, `SELECT j.value, coalesce(p.url, ''),
+		CASE
+			WHEN p.id IS NULL THEN 0
+			WHEN p.state = 'skipped' AND p.reason = 'type' THEN 2
+			WHEN t.page_id IS NOT NULL AND p.noindex = 0 AND p.duplicate_of IS NULL
+				AND p.state <> 'redirected' AND NOT (p.state = 'failed' AND coalesce(p.status, 0) IN (404, 410)) THEN 1
+			ELSE 0 END,
+		t.codec, t.data
+		FROM json_each(?) j LEFT JOIN pages p ON p.id = j.value LEFT JOIN page_text t ON t.page_id = p.id`, string(js))
+	if err != nil {
+		return nil, fmt.Errorf("index inputs: %w", err)
+	}
+	out := make([]IndexInput, 0, len(ids))
+	for rows.Next() {
+		var in IndexInput
+		var codec sql.NullString
+		var data []byte
+		if err := rows.Scan(&in.ID, &in.URL, &in.Kind, &codec, &data); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("index inputs: %w", err)
+		}
+		if in.Kind == IndexedText {
+			if in.Text, err = UnpackText(codec.String, data); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("page %d: %w", in.ID, err)
+			}
+		}
+		out = append(out, in)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("index inputs: %w", err)
+	}
+	// The distinct anchors in order, each found by a seek past the one before in links_to
+	// (to_id, anchor): a popular page's thousands of links are not read.
+	anchors, err := db.PrepareContext(ctx, `WITH RECURSIVE a(anchor, n) AS (
+			SELECT (SELECT min(anchor) FROM links WHERE to_id = ?1 AND anchor > ''), 1
+			UNION ALL
+			SELECT (SELECT min(anchor) FROM links WHERE to_id = ?1 AND anchor > a.anchor), n + 1
+			FROM a WHERE a.anchor IS NOT NULL AND n < ?2)
+		SELECT coalesce(group_concat(anchor, ' | '), '') FROM a WHERE anchor IS NOT NULL`)
+	if err != nil {
+		return nil, fmt.Errorf("index inputs: %w", err)
+	}
+	defer anchors.Close()
+	var citers *sql.Stmt
+	for i := range out {
+		in := &out[i]
+		if in.Kind == NotIndexed {
+			continue
+		}
+		if err := anchors.QueryRowContext(ctx, in.ID, MaxAnchors).Scan(&in.Anchors); err != nil {
+			return nil, fmt.Errorf("anchors of page %d: %w", in.ID, err)
+		}
+		if in.Kind != IndexedResource {
+			continue
+		}
+		if citers == nil {
+			if citers, err = db.PrepareContext(ctx, `SELECT coalesce(group_concat(title, ' | '), '') FROM (
+				SELECT DISTINCT c.title FROM links l JOIN pages c ON c.id = l.from_id
+				WHERE l.to_id = ? AND c.title <> '' LIMIT ?)`); err != nil {
+				return nil, fmt.Errorf("index inputs: %w", err)
+			}
+			defer citers.Close()
+		}
+		if err := citers.QueryRowContext(ctx, in.ID, MaxCiters).Scan(&in.Citers); err != nil {
+			return nil, fmt.Errorf("citers of page %d: %w", in.ID, err)
+		}
+	}
+	return out, nil
+}
+
+// IndexInputs reads what the index needs of the pages ids from the read pool (see the
+// package function IndexInputs).
+func (s *Store) IndexInputs(ctx context.Context, ids []int64) ([]IndexInput, error) {
+	return IndexInputs(ctx, s.read, ids)
+}

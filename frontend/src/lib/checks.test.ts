@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { everyText, minutesOf, newsSummary, parseLinks, scheduleOf, verdictLabel, verdictTone } from './checks';
+
+describe('verdicts', () => {
+  it('words and tones', () => {
+    expect(verdictLabel('server_error')).toBe('server error');
+    expect(verdictTone('broken')).toBe('bad');
+    expect(verdictTone('timeout')).toBe('bad');
+    expect(verdictTone('blocked')).toBe('muted');
+    expect(verdictTone('rate_limited')).toBe('muted');
+    expect(verdictTone('redirected')).toBe('warn');
+    expect(verdictTone('ok')).toBe('ok');
+  });
+});
+
+describe('schedules', () => {
+  it.each([
+    [0, 'when asked'],
+    [60, 'every hour'],
+    [360, 'every 6 hours'],
+    [1440, 'every day'],
+    [10080, 'every week'],
+    [2880, 'every 2 days'],
+  ])('%d minutes is %s', (m, text) => {
+    expect(everyText(m)).toBe(text);
+    expect(minutesOf(scheduleOf(m))).toBe(m);
+  });
+  it('off and nonsense give 0', () => {
+    expect(minutesOf({ on: false, n: 3, unit: 'days' })).toBe(0);
+    expect(minutesOf({ on: true, n: -1, unit: 'hours' })).toBe(0);
+    expect(minutesOf({ on: true, n: Number.NaN, unit: 'hours' })).toBe(0);
+  });
+});
+
+describe('newsSummary', () => {
+  it('lists what there is', () => {
+    const zero = { moved: 0, broken: 0, changed: 0, expiring: 0, newMoved: 0, newBroken: 0, newChanged: 0, newExpiring: 0, dead: 0 };
+    expect(newsSummary(zero)).toBe('no news');
+    expect(newsSummary({ ...zero, broken: 2, dead: 1, moved: 3 })).toBe('2 broken (1 dead) · 3 moved');
+  });
+});
+
+describe('parseLinks', () => {
+  it('splits, trims and dedupes', () => {
+    expect(parseLinks(' https://a/\n\nhttps://b/  https://a/\t')).toEqual(['https://a/', 'https://b/']);
+    expect(parseLinks('   ')).toEqual([]);
+  });
+});
