@@ -20,6 +20,7 @@ import (
 
 	"mundaneum/backend/crawl"
 	"mundaneum/backend/formats/warc"
+	"mundaneum/backend/index"
 	"mundaneum/backend/search"
 	"mundaneum/backend/store"
 )
@@ -131,9 +132,25 @@ func versions(t *testing.T, st *store.Store, url string) []store.Version {
 	return vs
 }
 
+// searcher searches st's pages once its index (opened here, as the window opens it) has
+// caught up with what the import stored.
+func searcher(t *testing.T, st *store.Store) *search.Searcher {
+	t.Helper()
+	ctx := context.Background()
+	idx, err := index.Open(ctx, st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { idx.Close() })
+	if err := idx.Wait(ctx, func(index.Progress) {}); err != nil {
+		t.Fatal(err)
+	}
+	return search.New(idx.SearchDB())
+}
+
 func hits(t *testing.T, st *store.Store, q string) []string {
 	t.Helper()
-	res, err := search.New(st.ReadDB()).Search(context.Background(), search.Request{Query: q})
+	res, err := searcher(t, st).Search(context.Background(), search.Request{Query: q})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,7 +279,7 @@ func TestWARCExportImport(t *testing.T) {
 	if got := hits(t, dst, "zygomorph"); len(got) != 1 || got[0] != base+"/a.html" {
 		t.Errorf("search zygomorph: %v", got)
 	}
-	if res, err := search.New(dst.ReadDB()).Search(ctx, search.Request{Query: "zygomorph"}); err != nil ||
+	if res, err := searcher(t, dst).Search(ctx, search.Request{Query: "zygomorph"}); err != nil ||
 		res.Results[0].Versions != 2 || res.Results[0].ChangedAt != a[1].FetchedAt {
 		t.Errorf("a changed result says so: %+v %v", res.Results, err)
 	}
