@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	vlib "mundaneum/backend/library"
 )
@@ -72,12 +73,20 @@ const LibraryRankCap = 500
 // libColumns maps text fields to lib_fts columns ("" has none: nothing matches).
 var libColumns = map[string]string{FieldTitle: "title", FieldURL: "url", FieldBody: "notes body", FieldAnchor: "", FieldHeading: ""}
 
+// libText is the columns of lib_fts that hold text: words without a field are looked for
+// there, not in path (the node's ancestors' ids, for folder:).
+const libText = "{title url notes tags body} : "
+
 // libPart is a query compiled for the library: an FTS5 expression (positive text) and SQL
 // conditions on lib_nodes n.
 type libPart struct {
 	match string // "" when no text must match
 	where string // "" when no condition
 	args  []any  // of where
+	// narrow is an FTS5 expression that every node where holds for matches (a superset:
+	// where still decides): folder: and tag: as terms of lib_fts, so that FTS5 intersects
+	// them with the words instead of SQLite looking up every node the words match.
+	narrow string
 }
 
 var errPagesOnly = errors.New("a query about pages")
@@ -106,7 +115,7 @@ func (c *libCompiler) column(field, e string) (string, error) {
 	cols, ok := libColumns[field]
 	switch {
 	case !ok:
-		return e, nil
+		return libText + e, nil
 	case cols == "":
 		return "", errPagesOnly // anchor: and heading: are about pages
 	}
@@ -138,7 +147,7 @@ func (c *libCompiler) compile(n Node) (libPart, error) {
 		return c.negate(p), nil
 	case *And:
 		var out libPart
-		var pos, neg, where []string
+		var pos, neg, where, narrow []string
 		for _, ch := range x.Nodes {
 			if not, ok := ch.(*Not); ok {
 				p, err := c.compile(not.Node)
@@ -162,7 +171,11 @@ func (c *libCompiler) compile(n Node) (libPart, error) {
 				where = append(where, p.where)
 				out.args = append(out.args, p.args...)
 			}
+			if p.narrow != "" {
+				narrow = append(narrow, p.narrow)
+			}
 		}
+		out.narrow = strings.Join(narrow, " AND ")
 		if len(pos) > 0 {
 			out.match = "(" + strings.Join(pos, " AND ") + ")"
 			for _, m := range neg {
@@ -235,9 +248,15 @@ func (c *libCompiler) filter(f *Filter) (libPart, error) {
 		if f.Value == "" {
 			return libPart{where: "0"}, nil
 		}
-		return libPart{where: `n.path > ? AND n.path < ?`, args: []any{f.Value, f.Value[:len(f.Value)-1] + "0"}}, nil
+		ids := strings.Split(strings.Trim(f.Value, "/"), "/")
+		return libPart{where: `n.path > ? AND n.path < ?`, args: []any{f.Value, f.Value[:len(f.Value)-1] + "0"},
+			narrow: `{path} : ` + quote(ids[len(ids)-1])}, nil
 	case "tag":
-		return libPart{where: `EXISTS (SELECT 1 FROM lib_tags WHERE tag = ? AND node_id = n.id)`, args: []any{f.Value}}, nil
+		p := libPart{where: `EXISTS (SELECT 1 FROM lib_tags WHERE tag = ? AND node_id = n.id)`, args: []any{f.Value}}
+		if tagWords(f.Value) {
+			p.narrow = `{tags} : ` + quote(f.Value)
+		}
+		return p, nil
 	case "site", "host":
 		// The host of a pointer's canonical URL, as site: matches a page's.
 		pats := []any{"*://" + f.Value + "/*", "*://" + f.Value + ":*"}
@@ -247,6 +266,24 @@ func (c *libCompiler) filter(f *Filter) (libPart, error) {
 		return libPart{where: `(` + strings.TrimSuffix(strings.Repeat(`n.url_key GLOB ? OR `, len(pats)), " OR ") + `)`, args: pats}, nil
 	}
 	return libPart{}, errPagesOnly
+}
+
+// tagWords says whether a tag, as a phrase in the tags column of lib_fts, holds for every
+// node with the tag: the column indexes the tags' JSON (["how-to","r\u0026d"]), so the tag
+// must have words and no character that JSON escapes (&, <, >, quotes, backslashes,
+// controls), whose escape would put other words in the index than in the phrase.
+func tagWords(tag string) bool {
+	words := false
+	for _, r := range tag {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			words = true
+		case r < 0x80 && strings.ContainsRune(" !#$%'()*+,-./:;=?@[]^_`{|}~", r):
+		default:
+			return false
+		}
+	}
+	return words
 }
 
 // resolveFolders turns every folder: filter under root into a filter on the node paths
@@ -364,12 +401,18 @@ func (s *Searcher) library(ctx context.Context, root Node, r LibraryRequest, n *
 	var args []any
 	if scope != "/1/" { // everything but the root is below the root
 		conds, args = append(conds, `n.path > ? AND n.path < ?`), append(args, scope, scope[:len(scope)-1]+"0")
+		ids := strings.Split(strings.Trim(scope, "/"), "/")
+		part.narrow = strings.TrimPrefix(part.narrow+" AND {path} : "+quote(ids[len(ids)-1]), " AND ")
 	}
 	if part.where != "" {
 		conds = append(conds, part.where)
 		args = append(args, part.args...)
 	}
 	// The matches, newest first, up to one more than LibraryRankCap.
+	match := part.match
+	if match != "" && part.narrow != "" {
+		match = "(" + match + ") AND " + part.narrow
+	}
 	var q string
 	switch {
 	case part.match != "" && len(conds) == 0:
@@ -382,7 +425,7 @@ func (s *Searcher) library(ctx context.Context, root Node, r LibraryRequest, n *
 		q = `SELECT n.id, 0 FROM lib_nodes n WHERE ` + strings.Join(conds, " AND ") + ` ORDER BY n.created_at DESC, n.id DESC LIMIT ?`
 	}
 	if part.match != "" {
-		args = append([]any{part.match}, args...)
+		args = append([]any{match}, args...)
 	}
 	rows, err := s.db.QueryContext(ctx, q, append(args, LibraryRankCap+1)...)
 	if err != nil {

@@ -197,20 +197,84 @@ func (t *libTx) InsertMany(ctx context.Context, ns []library.Node) error {
 	}
 	// Then their text, in one statement (see migration 0016).
 	if len(all) == 1 {
-		_, err := t.exec(ctx, `INSERT INTO lib_fts(rowid, title, url, notes, tags, body)
-			SELECT id, title, url, notes, tags, body FROM lib_nodes WHERE id = ?`, all[0].ID)
-		return err
+		if _, err := t.exec(ctx, `INSERT INTO lib_fts(rowid, title, url, notes, tags, body, path)
+			SELECT id, title, url, notes, tags, body, path FROM lib_nodes WHERE id = ?`, all[0].ID); err != nil {
+			return fmt.Errorf("index library node: %w", err)
+		}
+		return t.addBelow(ctx, all)
 	}
 	ids := make([]int64, len(all))
 	for i, n := range all {
 		ids[i] = n.ID
 	}
 	js, _ := json.Marshal(ids)
-	if _, err := t.exec(ctx, `INSERT INTO lib_fts(rowid, title, url, notes, tags, body)
-		SELECT id, title, url, notes, tags, body FROM lib_nodes WHERE id IN (SELECT value FROM json_each(?))`, string(js)); err != nil {
+	if _, err := t.exec(ctx, `INSERT INTO lib_fts(rowid, title, url, notes, tags, body, path)
+		SELECT id, title, url, notes, tags, body, path FROM lib_nodes WHERE id IN (SELECT value FROM json_each(?))`, string(js)); err != nil {
 		return fmt.Errorf("index library nodes: %w", err)
 	}
+	return t.addBelow(ctx, all)
+}
+
+// below is what a subtree adds to the counts of the libraries above it (migration 0017).
+type below struct{ libs, postings int }
+
+// addBelow adds the nodes ns, just inserted, to the counts of their ancestors: once per
+// ancestor, whatever the number of nodes (an import's 100,000 bookmarks update its ~1,000
+// libraries and those above).
+func (t *libTx) addBelow(ctx context.Context, ns []library.Node) error {
+	add := map[int64]below{}
+	for _, n := range ns {
+		ids, err := pathIDs(n.Path)
+		if err != nil {
+			return err
+		}
+		for _, a := range ids[:len(ids)-1] {
+			b := add[a]
+			if n.Kind == library.KindLibrary {
+				b.libs++
+			} else {
+				b.postings++
+			}
+			add[a] = b
+		}
+	}
+	return t.changeBelow(ctx, add, 1)
+}
+
+// changeBelow adds (sign 1) or takes (sign -1) the counts of add to its libraries.
+func (t *libTx) changeBelow(ctx context.Context, add map[int64]below, sign int) error {
+	for id, b := range add {
+		if _, err := t.exec(ctx, `UPDATE lib_nodes SET libs_below = libs_below + ?, postings_below = postings_below + ? WHERE id = ?`,
+			sign*b.libs, sign*b.postings, id); err != nil {
+			return fmt.Errorf("library counts: %w", err)
+		}
+	}
 	return nil
+}
+
+// subtreeBelow is what the subtree of the node of kind and path adds to each ancestor's
+// counts, keyed by those ancestors.
+func (t *libTx) subtreeBelow(ctx context.Context, id int64, path string) (map[int64]below, error) {
+	var b below
+	var kind string
+	if err := t.tx.QueryRowContext(ctx, `SELECT kind, libs_below, postings_below FROM lib_nodes WHERE id = ?`, id).
+		Scan(&kind, &b.libs, &b.postings); err != nil {
+		return nil, fmt.Errorf("library counts: %w", err)
+	}
+	if kind == string(library.KindLibrary) {
+		b.libs++
+	} else {
+		b.postings++
+	}
+	ids, err := pathIDs(path)
+	if err != nil {
+		return nil, err
+	}
+	out := map[int64]below{}
+	for _, a := range ids[:len(ids)-1] {
+		out[a] = b
+	}
+	return out, nil
 }
 
 const (
@@ -242,6 +306,21 @@ func (t *libTx) Move(ctx context.Context, id, parent int64, parentPath string, p
 	}
 	if newPath == n.Path {
 		return nil
+	}
+	// The subtree's counts leave the old ancestors and join the new ones.
+	from, err := t.subtreeBelow(ctx, id, n.Path)
+	if err != nil {
+		return err
+	}
+	to, err := t.subtreeBelow(ctx, id, newPath)
+	if err != nil {
+		return err
+	}
+	if err := t.changeBelow(ctx, from, -1); err != nil {
+		return err
+	}
+	if err := t.changeBelow(ctx, to, 1); err != nil {
+		return err
 	}
 	lo, hi := subtreeRange(n.Path)
 	if _, err := t.tx.ExecContext(ctx, `UPDATE lib_nodes SET path = ? || substr(path, ?) WHERE path >= ? AND path < ?`,

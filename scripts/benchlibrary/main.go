@@ -252,7 +252,7 @@ func run(n, queries, open int, dir, wordsPath, bin string, seed uint64) error {
 		_, q := mix()
 		s.Library(ctx, search.LibraryRequest{Query: q, Limit: 50})
 	}
-	byClass := map[string][]time.Duration{}
+	byClass, byClassCPU := map[string][]time.Duration{}, map[string][]time.Duration{}
 	var all, cpus []time.Duration
 	var worst time.Duration
 	worstQ := ""
@@ -264,6 +264,7 @@ func run(n, queries, open int, dir, wordsPath, bin string, seed uint64) error {
 		}
 		d := time.Since(t0)
 		cpus = append(cpus, cpuTime()-c0)
+		byClassCPU[class] = append(byClassCPU[class], cpus[len(cpus)-1])
 		all = append(all, d)
 		byClass[class] = append(byClass[class], d)
 		if d > worst {
@@ -281,7 +282,8 @@ func run(n, queries, open int, dir, wordsPath, bin string, seed uint64) error {
 	sort.Strings(classes)
 	for _, c := range classes {
 		ds := byClass[c]
-		fmt.Printf("  %-12s n=%4d p50 %9s p99 %9s\n", c, len(ds), ms(percentile(ds, .5)), ms(percentile(ds, .99)))
+		fmt.Printf("  %-12s n=%4d p50 %9s p99 %9s   CPU p50 %9s p99 %9s\n", c, len(ds), ms(percentile(ds, .5)), ms(percentile(ds, .99)),
+			ms(percentile(byClassCPU[c], .5)), ms(percentile(byClassCPU[c], .99)))
 	}
 	st.Close()
 
