@@ -73,9 +73,21 @@ const LibraryRankCap = 500
 // libColumns maps text fields to lib_fts columns ("" has none: nothing matches).
 var libColumns = map[string]string{FieldTitle: "title", FieldURL: "url", FieldBody: "notes body", FieldAnchor: "", FieldHeading: ""}
 
-// libText is the columns of lib_fts that hold text: words without a field are looked for
-// there, not in path (the node's ancestors' ids, for folder:).
+// libText is the columns of lib_fts that hold text: words without a field that could
+// match a token of path (the ancestors' ids, for folder:: numbers) are looked for there.
+// Only those: a column filter makes FTS5 read every match's positions, and for a prefix
+// that matches most of the library that doubles the time of the query.
 const libText = "{title url notes tags body} : "
+
+// numeric says whether any of words has a digit: only such a word can be a token of path.
+func numeric(words ...string) bool {
+	for _, w := range words {
+		if strings.IndexFunc(w, unicode.IsNumber) >= 0 {
+			return true
+		}
+	}
+	return false
+}
 
 // libPart is a query compiled for the library: an FTS5 expression (positive text) and SQL
 // conditions on lib_nodes n.
@@ -108,14 +120,16 @@ func (c *libCompiler) text(t *Text) (string, error) {
 			e = "(" + e + ")"
 		}
 	}
-	return c.column(t.Field, e)
+	return c.column(t.Field, e, numeric(t.Words...))
 }
 
-func (c *libCompiler) column(field, e string) (string, error) {
+func (c *libCompiler) column(field, e string, numeric bool) (string, error) {
 	cols, ok := libColumns[field]
 	switch {
-	case !ok:
+	case !ok && numeric:
 		return libText + e, nil
+	case !ok:
+		return e, nil
 	case cols == "":
 		return "", errPagesOnly // anchor: and heading: are about pages
 	}
@@ -130,10 +144,12 @@ func (c *libCompiler) compile(n Node) (libPart, error) {
 		return libPart{match: e}, err
 	case *Near:
 		var gs []string
+		num := false
 		for _, g := range x.Groups {
 			gs = append(gs, phrase(g.Words, g.Prefix))
+			num = num || numeric(g.Words...)
 		}
-		e, err := c.column(x.Field, "NEAR("+strings.Join(gs, " ")+", "+strconv.Itoa(x.Distance)+")")
+		e, err := c.column(x.Field, "NEAR("+strings.Join(gs, " ")+", "+strconv.Itoa(x.Distance)+")", num)
 		return libPart{match: e}, err
 	case *Filter:
 		return c.filter(x)

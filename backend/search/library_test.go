@@ -89,3 +89,55 @@ func TestLibraryHits(t *testing.T) {
 		t.Errorf("hit %+v", h)
 	}
 }
+
+// folder:, tag: and the search scope narrow the text match inside lib_fts (the node path is
+// indexed, migration 0017); the SQL condition still decides, and numbers in a query do not
+// match the ids of the path.
+func TestLibraryFolderAndTagInTheIndex(t *testing.T) {
+	st := workspace(t, library)
+	shelve(t, st)
+	ctx := context.Background()
+	l := vlib.New(st)
+	elsewhere, err := l.Resolve(ctx, "/Elsewhere")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := l.Point(ctx, elsewhere.ID, vlib.PointerInput{URL: "http://d.test/", Title: "Lab notes 2", Tags: []string{"R&D", "how-to"}}); err != nil {
+		t.Fatal(err)
+	}
+	s := New(st.SearchDB())
+	check := func(q string, in int64, want ...string) {
+		t.Helper()
+		res, err := s.Library(ctx, LibraryRequest{Query: q, In: in})
+		if err != nil {
+			t.Fatalf("%q: %v", q, err)
+		}
+		var got []string
+		for _, h := range res.Hits {
+			got = append(got, h.Title)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%q in #%d: got %v, want %v", q, in, got, want)
+		}
+	}
+	check("folder:/Research otlet", 0, "Paul Otlet", "Card indexes")
+	check("folder:/Research/Belgium libraries", 0, "Belgian libraries")
+	check("folder:/Elsewhere libraries", 0)
+	check("libraries", 2, "Belgian libraries")
+	check("tag:R&D lab", 0, "Lab notes 2")
+	check("tag:how-to lab", 0, "Lab notes 2")
+	check("tag:how lab", 0) // the tag is how-to: its words are not the tag
+	check("tag:people -folder:/Research/Belgium otlet", 0, "Paul Otlet")
+	// 2 is Research's id, in the path of everything below it, and only Lab notes 2 says it.
+	check("2", 0, "Lab notes 2")
+	check("folder:/Research 2", 0)
+
+	// A move re-indexes the paths of the subtree.
+	if err := l.Move(ctx, []int64{3}, elsewhere.ID, 0, ""); err != nil {
+		t.Fatal(err)
+	}
+	check("folder:/Elsewhere libraries", 0, "Belgian libraries")
+	check("folder:/Research libraries", 0)
+	check("libraries", 2)
+	check("libraries", elsewhere.ID, "Belgian libraries")
+}
