@@ -144,10 +144,13 @@ func (s *Store) LibList(ctx context.Context, parent int64, q library.ListQuery) 
 	if err != nil {
 		return l, fmt.Errorf("list library %d: %w", parent, err)
 	}
-	err = s.read.QueryRowContext(ctx, `SELECT count(*) FROM lib_nodes WHERE parent_id = ? AND kind <> 'library'`, parent).Scan(&l.Total)
+	// The children, from the index alone (kind would read each of them from the table),
+	// less the sub-libraries listed above.
+	err = s.read.QueryRowContext(ctx, `SELECT count(*) FROM lib_nodes WHERE parent_id = ?`, parent).Scan(&l.Total)
 	if err != nil {
 		return l, fmt.Errorf("list library %d: %w", parent, err)
 	}
+	l.Total -= len(l.Libraries)
 	return l, nil
 }
 
