@@ -10,7 +10,7 @@
 --        them to the new ones;
 --      - deletes: the trigger below, row by row, whatever deletes (a subtree, or a saved
 --        view whose placed postings go with it by ON DELETE CASCADE).
---    A test recounts after every operation (store/library_counts_test.go).
+--    A test recounts after every operation (backend/library/counts_test.go).
 --
 -- 2. The node path in the library's full-text index: path "/1/5/17/" indexes the tokens
 --    1, 5 and 17 in the column path, so that folder:PATH (the subtree of node 5) is the
