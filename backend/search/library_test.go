@@ -91,13 +91,13 @@ func TestLibraryHits(t *testing.T) {
 }
 
 // folder:, tag: and the search scope narrow the text match inside lib_fts (the node path is
-// indexed, migration 0018); the SQL condition still decides, and numbers in a query do not
+// indexed, migration 0019); the SQL condition still decides, and numbers in a query do not
 // match the ids of the path.
 func TestLibraryFolderAndTagInTheIndex(t *testing.T) {
 	st := workspace(t, library)
-	shelve(t, st)
+	shelve(t, st.Store)
 	ctx := context.Background()
-	l := vlib.New(st)
+	l := vlib.New(st.Store)
 	elsewhere, err := l.Resolve(ctx, "/Elsewhere")
 	if err != nil {
 		t.Fatal(err)
