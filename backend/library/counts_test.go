@@ -10,7 +10,7 @@ import (
 )
 
 // checkCounts compares the counts every library's page shows (stored in lib_nodes,
-// migration 0019) with a recount of the nodes below it.
+// migration 0020) with a recount of the nodes below it.
 func checkCounts(t *testing.T, st *store.Store, lib *library.Library, after string) {
 	t.Helper()
 	ctx := context.Background()

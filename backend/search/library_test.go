@@ -91,7 +91,7 @@ func TestLibraryHits(t *testing.T) {
 }
 
 // folder:, tag: and the search scope narrow the text match inside lib_fts (the node path is
-// indexed, migration 0019); the SQL condition still decides, and numbers in a query do not
+// indexed, migration 0020); the SQL condition still decides, and numbers in a query do not
 // match the ids of the path.
 func TestLibraryFolderAndTagInTheIndex(t *testing.T) {
 	st := workspace(t, library)

@@ -215,7 +215,7 @@ func (t *libTx) InsertMany(ctx context.Context, ns []library.Node) error {
 	return t.addBelow(ctx, all)
 }
 
-// below is what a subtree adds to the counts of the libraries above it (migration 0019).
+// below is what a subtree adds to the counts of the libraries above it (migration 0020).
 type below struct{ libs, postings int }
 
 // addBelow adds the nodes ns, just inserted, to the counts of their ancestors: once per

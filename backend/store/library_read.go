@@ -155,7 +155,7 @@ func (s *Store) LibList(ctx context.Context, parent int64, q library.ListQuery) 
 }
 
 // LibRecount counts what is below library id by reading every node there (the counts a
-// page shows are stored: migration 0019); for tests and checks.
+// page shows are stored: migration 0020); for tests and checks.
 func (s *Store) LibRecount(ctx context.Context, id int64) (libs, postings int, err error) {
 	n, err := s.LibNode(ctx, id)
 	if err != nil {

@@ -1,4 +1,4 @@
--- Mundaneum workspace schema, version 19: the library's speed (issue 12's figures).
+-- Mundaneum workspace schema, version 20: the library's speed (issue 12's figures).
 --
 -- 1. Counts below each library, stored: a library's page shows, for itself and for each of
 --    its sub-libraries, how many libraries and postings are below it at any depth, and
