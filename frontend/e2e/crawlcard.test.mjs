@@ -158,7 +158,7 @@ test('a failed seed says what failed and why, and no rate', async () => {
     await startFromForm(seed, { 'delay': '0' });
     const label = seed.includes('://') ? seed : `http://${seed}/`;
     const row = card(label);
-    await row.getByText(/^failed$/).waitFor({ timeout: 20000 });
+    await row.getByText(/^failed$/).waitFor({ timeout: 45000 });
     const text = await row.textContent();
     assert.match(text, /no seed could be reached/);
     assert.match(text, why);
