@@ -46,7 +46,7 @@ function closedPort() {
 
 before(async () => {
   tmp = await tempDir('mundaneum-e2e-card-');
-  slow = await slowSite(400, 40);
+  slow = await slowSite(400, 150);
   app = await startApp(tmp.dir);
   api = await apiClient(app);
   browser = await launchBrowser(tmp.dir);
