@@ -94,8 +94,9 @@ test('the rule test box honours LOCAL blocks, for a crawled page and for a URL n
   // Otlet's card was reached through the seed, which the block selects: the block rejects it.
   await page.locator('#rules-test-url').fill(`${site.url}cards/otlet.html`);
   await page.getByRole('button', { name: 'Test', exact: true }).click();
-  await until(async () => /REJECTED/i.test((await result.textContent().catch(() => '')) ?? ''), { what: 'the crawled page rejected by the block' });
-  assert.match(await result.textContent(), /-path:\/cards\/otlet\.html matched.*line 2/);
+  await until(async () => /otlet\.html matched/.test((await result.textContent().catch(() => '')) ?? ''), { what: 'the crawled page rejected by the block' });
+  assert.match(await result.textContent(), /rejected.*-path:\/cards\/otlet\.html matched.*line 2/i);
+  await until(async () => /Tested as element/.test((await locals.textContent().catch(() => '')) ?? ''), { what: 'the path tested' });
   assert.match(await locals.textContent(), /Tested as element 01(\.\d\d)+ of crawl/);
   assert.match(await locals.textContent(), new RegExp(`applies: reached through ${site.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
   assert.equal((await page.locator('.highlight .decided').allTextContents()).join(''), '-path:/cards/otlet.html');
