@@ -27,7 +27,7 @@ DIST := frontend/dist/index.html
 # Steps depend on each other's side effects (setup installs what the rest use): one at a time.
 .NOTPARALLEL:
 
-.PHONY: help setup build run test test-go lint test-frontend smoke bindings frontend clean bench bench-window relevance relevance-check bench-search bench-graph bench-check check-build fuzz bench-library bench-warc
+.PHONY: help setup build run test test-go lint test-frontend smoke bindings frontend clean bench bench-window relevance relevance-check bench-search bench-graph bench-graphview bench-check check-build fuzz bench-library bench-warc
 
 help: ## list the targets
 	@awk 'BEGIN { FS = ":.*## " } /^[a-z-]+:.*## / { printf "  make %-14s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
@@ -148,6 +148,9 @@ bench-search: ## search latency on a synthetic index (PAGES=100000 QUERIES=2000 
 bench-graph: ## path questions on a synthetic web of LINKS links (LINKS=1000000 PAIRS=300 CPUPROFILE=)
 	CGO_ENABLED=0 go run ./scripts/benchgraph -links "$(or $(LINKS),1000000)" -pairs "$(or $(PAIRS),300)" \
 		$(if $(CPUPROFILE),-cpuprofile "$(CPUPROFILE)")
+
+bench-graphview: build ## the Graph view at 10,000 pages in headless chromium: paint, frames while moving, force layout (PAGES=10000 RUNS=2 PROFILE=1)
+	PAGES="$(or $(PAGES),10000)" RUNS="$(or $(RUNS),2)" BIN="$(BIN)" $(if $(PROFILE),PROFILE=1) scripts/bench-graphview.sh
 
 bench-library: build ## the library: import 100k bookmarks, search in it, open 10k postings in the window (BOOKMARKS=100000 QUERIES=2000 OPEN=10000)
 	@[[ -r /usr/share/dict/words ]] || { echo "bench-library: installing wamerican (the word list)"; \

@@ -7,8 +7,10 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"mundaneum/backend/store"
 )
@@ -80,6 +82,23 @@ func TestRulesAndGraphThroughBoundAPI(t *testing.T) {
 	rt, err = a.TestRules("-title:*café*", "http://elsewhere.example/")
 	if err != nil || rt.Stored || rt.Value != "untested" || rt.Potential != "next" {
 		t.Fatalf("test a URL: %+v %v", rt, err)
+	}
+	// LOCAL blocks: /a was reached through the seed, so a block the seed's URL selects holds
+	// for it (and says through which page); one on another selector says what it would do.
+	rules := "+url:*\n{LOCAL url:" + srv.URL + "/ -title:café}\n{LOCAL host:elsewhere.* -url:*}"
+	rt, err = a.TestRules(rules, srv.URL+"/a")
+	if err != nil || rt.Value != "rejected" || rt.Atom != "-title:café" || rt.Element != "01.01" || len(rt.Elements) != 1 ||
+		len(rt.Elements[0].Locals) != 1 || rt.Elements[0].Locals[0] != 0 {
+		t.Fatalf("test with LOCAL: %+v %v", rt, err)
+	}
+	if l := rt.Locals; len(l) != 2 || !l[0].Active || l[0].Through != srv.URL+"/" || l[0].From != 7 ||
+		l[0].To != utf8.RuneCountInString(rules[:strings.Index(rules, "}")+1]) || l[1].Active || l[1].IfActive.Value != "rejected" ||
+		l[1].Selector != "host:elsewhere.*" {
+		t.Fatalf("LOCAL blocks: %+v", rt.Locals)
+	}
+	rt, err = a.TestRules(rules, "http://elsewhere.example/a")
+	if err != nil || rt.Element != "" || rt.Value != "next" || rt.Locals[0].Active || rt.Locals[0].IfActive.Value != "untested" {
+		t.Fatalf("LOCAL blocks for a URL never crawled: %+v %v", rt, err)
 	}
 
 	v, err := a.GraphView(c.ID, 100)

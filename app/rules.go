@@ -60,10 +60,20 @@ func (a *App) CheckRules(text string) (RulesCheck, error) {
 
 // RulesTest says what rules make of one URL or crawled page, and which atom decided.
 type RulesTest struct {
-	URL       string `json:"url"`
-	PageID    int64  `json:"pageId"` // 0: not in the workspace
-	Stored    bool   `json:"stored"` // a fetched page: its page fields were tested
-	Value     string `json:"value"`  // first next last rejected, or untested (waits for the page)
+	URL    string `json:"url"`
+	PageID int64  `json:"pageId"` // 0: not in the workspace
+	Stored bool   `json:"stored"` // a fetched page: its page fields were tested
+	RuleVerdict
+	// Element is the family index of the element decided (the crawl's first path to the
+	// page), "" when no crawl reached it: then only the global rules decide.
+	Element  string            `json:"element"`
+	Elements []RuleElementTest `json:"elements"` // every recorded path to the page
+	Locals   []RuleLocalTest   `json:"locals"`   // the LOCAL blocks of the text, in order
+}
+
+// RuleVerdict is a decision and the atom that made it.
+type RuleVerdict struct {
+	Value     string `json:"value"` // first next last rejected, or untested (waits for the page)
 	Potential string `json:"potential"`
 	Reason    string `json:"reason"`
 	Atom      string `json:"atom"` // the atom that decided, canonical; "" when none did
@@ -73,8 +83,34 @@ type RulesTest struct {
 	To        int    `json:"to"`
 }
 
-// TestRules applies rule text to a URL: a crawled page is tested with what was read of it
-// (title, head, body, status...), any other URL with the URL alone.
+// RuleElementTest is one path by which a crawl reached the page, and its decision.
+type RuleElementTest struct {
+	CrawlID int64  `json:"crawlId"`
+	Family  string `json:"family"`
+	Visited bool   `json:"visited"` // the crawl visited the page as this element
+	Locals  []int  `json:"locals"`  // indexes of the LOCAL blocks in force
+	// Complete is false when an ancestor is no longer recorded: blocks may be missing.
+	Complete bool `json:"complete"`
+	RuleVerdict
+}
+
+// RuleLocalTest is one LOCAL block: in force for the element decided (and through which
+// page), or what the URL would get were it reached through a page the selector matches.
+type RuleLocalTest struct {
+	Selector string      `json:"selector"` // url:PATTERN
+	Line     int         `json:"line"`
+	Column   int         `json:"column"`
+	From     int         `json:"from"` // the block's place in the text, as JavaScript indexes
+	To       int         `json:"to"`
+	Active   bool        `json:"active"`
+	Through  string      `json:"through"` // the page whose match put it in force
+	IfActive RuleVerdict `json:"ifActive"`
+}
+
+// TestRules applies rule text to a URL: a crawled page is tested as each path reached it,
+// with the LOCAL blocks in force on that path and with what was read of it (title, head,
+// body, status...); any other URL with the URL alone and the global rules, and for each
+// LOCAL block what it would make of the URL.
 func (a *App) TestRules(text, url string) (RulesTest, error) {
 	set, err := rules.Parse(text)
 	if err != nil {
@@ -85,19 +121,44 @@ func (a *App) TestRules(text, url string) (RulesTest, error) {
 		return RulesTest{}, &Error{Code: CodeInvalid, Message: "not a URL: " + err.Error()}
 	}
 	st := a.ws().st
-	sub, err := graph.New(st.ReadDB()).SubjectOf(context.Background(), u, st)
+	t, err := graph.TestRules(context.Background(), graph.New(st.ReadDB()), set, u, st)
 	if err != nil {
 		return RulesTest{}, apiError(err)
 	}
-	d := set.Decide(sub.Element, 0)
-	res := RulesTest{URL: u, PageID: sub.Page.ID, Stored: sub.Stored, Value: d.Value.String(), Reason: d.Reason(),
-		Potential: d.Potential.String()}
-	if d.By != nil {
-		idx := newUTF16Index(text)
-		res.Atom, res.Line, res.Column = d.By.String(), d.By.Pos.Line, d.By.Pos.Col
-		res.From, res.To = idx.at(d.By.Start), idx.at(d.By.End)
+	idx := newUTF16Index(text)
+	res := RulesTest{URL: u, PageID: t.Subject.Page.ID, Stored: t.Subject.Stored, RuleVerdict: verdict(t.Decision, idx),
+		Elements: []RuleElementTest{}, Locals: []RuleLocalTest{}}
+	if t.Element != nil {
+		res.Element = t.Element.Family.String()
+	}
+	for _, e := range t.Elements {
+		re := RuleElementTest{CrawlID: e.CrawlID, Family: e.Family.String(), Visited: e.Visited, Complete: e.Complete,
+			Locals: []int{}, RuleVerdict: verdict(e.Decision, idx)}
+		for i := range set.Locals {
+			if e.Local&(1<<i) != 0 {
+				re.Locals = append(re.Locals, i)
+			}
+		}
+		res.Elements = append(res.Elements, re)
+	}
+	for _, l := range t.Locals {
+		rl := RuleLocalTest{Selector: l.Block.Selector(), Line: l.Block.Pos.Line, Column: l.Block.Pos.Col,
+			From: idx.at(l.Block.Start), To: idx.at(l.Block.End), Active: l.Active, Through: l.Through}
+		if !l.Active {
+			rl.IfActive = verdict(l.IfActive, idx)
+		}
+		res.Locals = append(res.Locals, rl)
 	}
 	return res, nil
+}
+
+func verdict(d rules.Decision, idx utf16Index) RuleVerdict {
+	v := RuleVerdict{Value: d.Value.String(), Potential: d.Potential.String(), Reason: d.Reason()}
+	if d.By != nil {
+		v.Atom, v.Line, v.Column = d.By.String(), d.By.Pos.Line, d.By.Pos.Col
+		v.From, v.To = idx.at(d.By.Start), idx.at(d.By.End)
+	}
+	return v
 }
 
 // utf16Index turns byte offsets of a text into UTF-16 offsets.

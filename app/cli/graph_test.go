@@ -115,6 +115,25 @@ func TestGraphVerbs(t *testing.T) {
 	if !tests[0].Stored || tests[0].Value != "rejected" || tests[0].Atom != "-body:*end*" || tests[1].Value != "untested" {
 		t.Fatalf("rules test: %+v", tests)
 	}
+	// A LOCAL block holds below the page its selector matches: /c is reached through /a.
+	local := "+url:*\n{LOCAL url:*/a -url:*/c}"
+	code, out, _ = run(t, "rules", "test", "--db", db, "--json", "--", local, srv.URL+"/c", "http://elsewhere.example/c")
+	tests = nil
+	if code != ExitOK || json.Unmarshal([]byte(out), &tests) != nil || len(tests) != 2 {
+		t.Fatalf("rules test with LOCAL: %d %s", code, out)
+	}
+	if c := tests[0]; c.Value != "rejected" || c.Atom != "-url:*/c" || c.Element == "" || len(c.Locals) != 1 ||
+		!c.Locals[0].Active || c.Locals[0].Through != srv.URL+"/a" || len(c.Elements) != 1 || c.Elements[0].Locals[0] != 1 {
+		t.Fatalf("rules test with LOCAL, crawled page: %s", out)
+	}
+	if c := tests[1]; c.Value != "next" || c.Element != "" || c.Locals[0].Active || c.Locals[0].IfActive == nil ||
+		c.Locals[0].IfActive.Value != "rejected" {
+		t.Fatalf("rules test with LOCAL, a URL never crawled: %s", out)
+	}
+	code, out, _ = run(t, "rules", "test", "--db", db, "--", local, "http://elsewhere.example/c")
+	if code != ExitOK || !strings.Contains(out, "LOCAL url:*/a (2:1) could apply: reached through a page it matches, rejected") {
+		t.Fatalf("rules test with LOCAL, text: %d %s", code, out)
+	}
 	code, _, errOut = run(t, "rules", "check", "-url:*x*")
 	if code != ExitUsage || !strings.Contains(errOut, "after --") {
 		t.Fatalf("a rule that looks like a flag: %d %s", code, errOut)

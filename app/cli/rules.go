@@ -150,14 +150,51 @@ func (e *env) rulesCheck(text string) error {
 }
 
 type ruleTestJSON struct {
-	URL       string `json:"url"`
-	Stored    bool   `json:"stored"` // a fetched page of the workspace: its page fields were tested
+	URL    string `json:"url"`
+	Stored bool   `json:"stored"` // a fetched page of the workspace: its page fields were tested
+	ruleVerdictJSON
+	Element  string            `json:"element,omitempty"` // the family index decided: the crawl's first path to the page
+	Elements []ruleElementJSON `json:"elements,omitempty"`
+	Locals   []ruleLocalJSON   `json:"locals,omitempty"`
+}
+
+type ruleVerdictJSON struct {
 	Value     string `json:"value"`
 	Potential string `json:"potential,omitempty"` // when the value waits for the page
 	Reason    string `json:"reason"`
 	Atom      string `json:"atom,omitempty"`
 	Line      int    `json:"line,omitempty"`
 	Column    int    `json:"column,omitempty"`
+}
+
+type ruleElementJSON struct {
+	Crawl    int64  `json:"crawl"`
+	Family   string `json:"family"`
+	Visited  bool   `json:"visited"`
+	Locals   []int  `json:"locals"` // the LOCAL blocks in force, numbered from 1
+	Complete bool   `json:"complete"`
+	ruleVerdictJSON
+}
+
+type ruleLocalJSON struct {
+	Block    int              `json:"block"` // numbered from 1, in the text's order
+	Selector string           `json:"selector"`
+	Line     int              `json:"line"`
+	Column   int              `json:"column"`
+	Active   bool             `json:"active"`
+	Through  string           `json:"through,omitempty"`
+	IfActive *ruleVerdictJSON `json:"ifActive,omitempty"` // what the block makes of the URL when in force
+}
+
+func verdictJSON(d rules.Decision) ruleVerdictJSON {
+	r := ruleVerdictJSON{Value: d.Value.String(), Reason: d.Reason()}
+	if d.Value == rules.Untested {
+		r.Potential = d.Potential.String()
+	}
+	if d.By != nil {
+		r.Atom, r.Line, r.Column = d.By.String(), d.By.Pos.Line, d.By.Pos.Col
+	}
+	return r
 }
 
 func (e *env) rulesTest(ctx context.Context, text string, urls []string) error {
@@ -183,19 +220,32 @@ func (e *env) rulesTest(ctx context.Context, text string, urls []string) error {
 		if err != nil {
 			return usageError{fmt.Errorf("%s: %w", raw, err)}
 		}
-		sub := graph.Subject{Element: &rules.Element{URL: u}}
-		if g != nil {
-			if sub, err = g.SubjectOf(ctx, u, texts); err != nil {
-				return err
+		t, err := graph.TestRules(ctx, g, set, u, texts)
+		if err != nil {
+			return err
+		}
+		r := ruleTestJSON{URL: u, Stored: t.Subject.Stored, ruleVerdictJSON: verdictJSON(t.Decision)}
+		if t.Element != nil {
+			r.Element = t.Element.Family.String()
+		}
+		for _, el := range t.Elements {
+			ej := ruleElementJSON{Crawl: el.CrawlID, Family: el.Family.String(), Visited: el.Visited, Locals: []int{},
+				Complete: el.Complete, ruleVerdictJSON: verdictJSON(el.Decision)}
+			for i := range set.Locals {
+				if el.Local&(1<<i) != 0 {
+					ej.Locals = append(ej.Locals, i+1)
+				}
 			}
+			r.Elements = append(r.Elements, ej)
 		}
-		d := set.Decide(sub.Element, 0)
-		r := ruleTestJSON{URL: u, Stored: sub.Stored, Value: d.Value.String(), Reason: d.Reason()}
-		if d.Value == rules.Untested {
-			r.Potential = d.Potential.String()
-		}
-		if d.By != nil {
-			r.Atom, r.Line, r.Column = d.By.String(), d.By.Pos.Line, d.By.Pos.Col
+		for i, l := range t.Locals {
+			lj := ruleLocalJSON{Block: i + 1, Selector: l.Block.Selector(), Line: l.Block.Pos.Line, Column: l.Block.Pos.Col,
+				Active: l.Active, Through: l.Through}
+			if !l.Active {
+				v := verdictJSON(l.IfActive)
+				lj.IfActive = &v
+			}
+			r.Locals = append(r.Locals, lj)
 		}
 		out = append(out, r)
 	}
@@ -204,7 +254,13 @@ func (e *env) rulesTest(ctx context.Context, text string, urls []string) error {
 	}
 	for _, r := range out {
 		where := "the URL alone"
-		if r.Stored {
+		switch {
+		case r.Element != "":
+			where = "the stored page reached as element " + r.Element
+			if !r.Stored {
+				where = "the URL reached as element " + r.Element
+			}
+		case r.Stored:
 			where = "the stored page"
 		}
 		fmt.Fprintf(e.stdout, "%-8s %s\n         %s (from %s", r.Value, r.URL, r.Reason, where)
@@ -212,6 +268,21 @@ func (e *env) rulesTest(ctx context.Context, text string, urls []string) error {
 			fmt.Fprintf(e.stdout, "; atom at %d:%d", r.Line, r.Column)
 		}
 		fmt.Fprintln(e.stdout, ")")
+		for _, el := range r.Elements[min(1, len(r.Elements)):] {
+			fmt.Fprintf(e.stdout, "         also reached as %s in crawl %d: %s (%s)\n", el.Family, el.Crawl, el.Value, el.Reason)
+		}
+		for _, l := range r.Locals {
+			switch {
+			case l.Active:
+				fmt.Fprintf(e.stdout, "         LOCAL %s (%d:%d) in force: reached through %s\n", l.Selector, l.Line, l.Column, l.Through)
+			case r.Element != "":
+				fmt.Fprintf(e.stdout, "         LOCAL %s (%d:%d) not in force on this path; through a page it matches: %s\n",
+					l.Selector, l.Line, l.Column, l.IfActive.Value)
+			default:
+				fmt.Fprintf(e.stdout, "         LOCAL %s (%d:%d) could apply: reached through a page it matches, %s (%s)\n",
+					l.Selector, l.Line, l.Column, l.IfActive.Value, l.IfActive.Reason)
+			}
+		}
 	}
 	return nil
 }

@@ -60,6 +60,8 @@ type Local struct {
 	Pat   Pattern
 	Rules []Node
 	Pos   Pos
+	// Start and End are the block's byte offsets in the text it was parsed from, braces included.
+	Start, End int
 }
 
 // Set is a parsed rule text: global rules and blocks of local rules.

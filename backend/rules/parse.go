@@ -210,6 +210,7 @@ func (p *parser) op(depth int) (Node, error) {
 
 func (p *parser) local() (*Local, error) {
 	at := p.pos()
+	start := p.off
 	p.next() // {
 	p.mark(SpanPunct, p.off-1)
 	p.space()
@@ -217,7 +218,7 @@ func (p *parser) local() (*Local, error) {
 	p.word() // LOCAL
 	p.mark(SpanKeyword, wstart)
 	p.space()
-	l := &Local{Pos: at}
+	l := &Local{Pos: at, Start: start}
 	if p.eof() {
 		return nil, p.errorf(p.pos(), "expected a selector such as url:http://example.org/docs/* after LOCAL")
 	}
@@ -241,6 +242,7 @@ func (p *parser) local() (*Local, error) {
 		if p.peek() == '}' {
 			p.next()
 			p.mark(SpanPunct, p.off-1)
+			l.End = p.off
 			return l, nil
 		}
 		n, err := p.rule(1)

@@ -43,7 +43,7 @@ func (o *Op) String() string {
 func (l *Local) String() string {
 	var b strings.Builder
 	b.WriteString("{LOCAL ")
-	b.WriteString(l.Field.Name + ":" + l.Pat.format(l.Field))
+	b.WriteString(l.Selector())
 	for _, n := range l.Rules {
 		b.WriteByte(' ')
 		b.WriteString(n.String())
@@ -51,6 +51,9 @@ func (l *Local) String() string {
 	b.WriteByte('}')
 	return b.String()
 }
+
+// Selector is the block's selector in canonical form (url:PATTERN).
+func (l *Local) Selector() string { return l.Field.Name + ":" + l.Pat.format(l.Field) }
 
 // format writes a pattern so that it reads back as the same pattern for field f.
 func (p Pattern) format(f *Field) string {

@@ -82,6 +82,32 @@ test('a crawl follows the rules', async () => {
   assert.equal(micro?.reason, 'rule', JSON.stringify(skipped.pages));
 });
 
+test('the rule test box honours LOCAL blocks, for a crawled page and for a URL no crawl reached', async () => {
+  await page.goto(`${app.url}#/crawls`);
+  const editor = page.locator('#rules-text');
+  const status = page.locator('#rules-status');
+  const text = `+url:${site.url}*\n{LOCAL url:${site.url}* -path:/cards/otlet.html}`;
+  await editor.fill(text);
+  await until(async () => /Rules read/.test(await status.textContent()), { what: 'the rules to read' });
+  const result = page.getByTestId('rules-test-result');
+  const locals = page.getByTestId('rules-test-locals');
+  // Otlet's card was reached through the seed, which the block selects: the block rejects it.
+  await page.locator('#rules-test-url').fill(`${site.url}cards/otlet.html`);
+  await page.getByRole('button', { name: 'Test', exact: true }).click();
+  await until(async () => /otlet\.html matched/.test((await result.textContent().catch(() => '')) ?? ''), { what: 'the crawled page rejected by the block' });
+  assert.match(await result.textContent(), /rejected.*-path:\/cards\/otlet\.html matched.*line 2/i);
+  await until(async () => /Tested as element/.test((await locals.textContent().catch(() => '')) ?? ''), { what: 'the path tested' });
+  assert.match(await locals.textContent(), /Tested as element 01(\.\d\d)+ of crawl/);
+  assert.match(await locals.textContent(), new RegExp(`applies: reached through ${site.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+  assert.equal((await page.locator('.highlight .decided').allTextContents()).join(''), '-path:/cards/otlet.html');
+  // A URL no crawl reached: the global rules decide, and the box says what the block could do.
+  await page.locator('#rules-test-url').fill('http://elsewhere.example/cards/otlet.html');
+  await page.getByRole('button', { name: 'Test', exact: true }).click();
+  await until(async () => /could apply/.test((await locals.textContent().catch(() => '')) ?? ''), { what: 'the blocks that could apply' });
+  assert.match(await locals.textContent(), /No crawl reached this URL/);
+  assert.match(await locals.textContent(), /could apply: through a page it selects, this would be rejected \(-path:\/cards\/otlet\.html matched\)/);
+});
+
 test('the graph view draws the crawl and the shortest path between two pages', async () => {
   await page.goto(`${app.url}#/search`);
   await page.evaluate(() => document.activeElement instanceof HTMLElement && document.activeElement.blur());

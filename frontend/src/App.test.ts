@@ -53,7 +53,8 @@ describe('App', () => {
     await key('/');
     await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('searchbox')));
     expect(location.hash).toBe('#/search');
-  });
+    // It renders every view in turn: 5-6 s on two cores at load 30, so more than vitest's 5 s.
+  }, 20000);
 
   it('opens a page view from a link and comes back with Esc', async () => {
     render(App);

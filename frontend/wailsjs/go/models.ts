@@ -512,16 +512,52 @@ export namespace app {
 	    expiresAt: string;
 	    never: boolean;
 	}
+	export interface RuleElementTest {
+	    crawlId: number;
+	    family: string;
+	    visited: boolean;
+	    locals: number[];
+	    complete: boolean;
+	    value: string;
+	    potential: string;
+	    reason: string;
+	    atom: string;
+	    line: number;
+	    column: number;
+	    from: number;
+	    to: number;
+	}
 	export interface RuleError {
 	    line: number;
 	    column: number;
 	    message: string;
+	}
+	export interface RuleVerdict {
+	    value: string;
+	    potential: string;
+	    reason: string;
+	    atom: string;
+	    line: number;
+	    column: number;
+	    from: number;
+	    to: number;
+	}
+	export interface RuleLocalTest {
+	    selector: string;
+	    line: number;
+	    column: number;
+	    from: number;
+	    to: number;
+	    active: boolean;
+	    through: string;
+	    ifActive: RuleVerdict;
 	}
 	export interface RuleSpan {
 	    kind: string;
 	    from: number;
 	    to: number;
 	}
+	
 	export interface RulesCheck {
 	    ok: boolean;
 	    canonical: string;
@@ -541,6 +577,9 @@ export namespace app {
 	    column: number;
 	    from: number;
 	    to: number;
+	    element: string;
+	    elements: RuleElementTest[];
+	    locals: RuleLocalTest[];
 	}
 	export interface SearchRequest {
 	    query: string;
