@@ -54,11 +54,11 @@ type Node struct {
 	// Aliases are the pointer's former URLs (a redirect accepted into it): it is still found
 	// by them. Oldest first.
 	Aliases []Alias
-	Notes    string // a pointer's notes
-	Body     string // a report's Markdown
-	Tags     []string
-	Purpose  string // a library's statement of purpose
-	ImageID  int64  // 0: the enclosing library's image
+	Notes   string // a pointer's notes
+	Body    string // a report's Markdown
+	Tags    []string
+	Purpose string // a library's statement of purpose
+	ImageID int64  // 0: the enclosing library's image
 	// CreateOnly: only sub-libraries may be added to this library.
 	CreateOnly bool
 	Sort       Order // a library's order
