@@ -10,7 +10,7 @@ import (
 // scan is the link checker's reader (Links): it feeds the handlers the tags of body as the
 // golang.org/x/net/html tokenizer would, but skips the text between tags with
 // bytes.IndexByte instead of tokenising it (a link checker reads no words: in the profile
-// of a documentation site, tokenising was 40% of the CPU). It follows the tokenizer's own
+// of a documentation site, the tokenizer was a quarter of the CPU). It follows the tokenizer's own
 // rules for where a tag, a comment, a declaration and raw text (script, style, textarea,
 // title...) end. Whatever it does not follow byte for byte it leaves to the tokenizer: it
 // returns false, having read nothing for certain, and Links starts again with it. Those
