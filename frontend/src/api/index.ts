@@ -419,6 +419,11 @@ export function libraryEdit(id: number, e: Partial<LibEdit>, password = ''): Pro
   return call(() => App.LibraryEdit(id, libEdit(e), password));
 }
 
+/** Takes a pointer's permanent redirect: its URL becomes the new address, the old one an alias (undoable). */
+export function libraryAcceptRedirect(id: number, password = ''): Promise<LibPosting> {
+  return call(() => App.LibraryAcceptRedirect(id, password));
+}
+
 /** What deleting ids would remove. */
 export function libraryPreviewDelete(ids: number[]): Promise<LibRemoval> {
   return call(() => App.LibraryPreviewDelete(ids));

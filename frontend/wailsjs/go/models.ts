@@ -215,6 +215,7 @@ export namespace app {
 	    reason: string;
 	    checkedAt: string;
 	    dead: boolean;
+	    permanent: boolean;
 	}
 	export interface LibView {
 	    name: string;
@@ -237,6 +238,7 @@ export namespace app {
 	    kind: string;
 	    title: string;
 	    url: string;
+	    aliases: string[];
 	    notes: string;
 	    tags: string[];
 	    purpose: string;

@@ -68,6 +68,8 @@ export function ImportCheckFile(arg1:string,arg2:string,arg3:string):Promise<app
 
 export function IndexStatus():Promise<app.IndexStatus>;
 
+export function LibraryAcceptRedirect(arg1:number,arg2:string):Promise<app.LibPosting>;
+
 export function LibraryCopy(arg1:Array<number>,arg2:number,arg3:number):Promise<Array<app.LibPosting>>;
 
 export function LibraryCrawl(arg1:number,arg2:string,arg3:number):Promise<app.Crawl>;

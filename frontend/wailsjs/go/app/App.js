@@ -130,6 +130,10 @@ export function IndexStatus() {
   return window['go']['app']['App']['IndexStatus']();
 }
 
+export function LibraryAcceptRedirect(arg1, arg2) {
+  return window['go']['app']['App']['LibraryAcceptRedirect'](arg1, arg2);
+}
+
 export function LibraryCopy(arg1, arg2, arg3) {
   return window['go']['app']['App']['LibraryCopy'](arg1, arg2, arg3);
 }
