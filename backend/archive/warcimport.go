@@ -152,8 +152,11 @@ func (im *warcImport) run(ctx context.Context, cr *countReader) error {
 		last := time.Now()
 		for done := range order {
 			it := <-done
-			if err == nil {
-				if err = im.save(ctx, it); err != nil {
+			// A record is saved whole or not at all: once begun, its writes are not cut
+			// short by a cancel (an interrupted write would fail the writer's batch); the
+			// cancel stops the import between records.
+			if err == nil && ctx.Err() == nil {
+				if err = im.save(context.WithoutCancel(ctx), it); err != nil {
 					cancel()
 				}
 			}
