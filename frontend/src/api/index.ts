@@ -3,7 +3,7 @@
 import * as App from '../../wailsjs/go/app/App';
 import * as runtime from '../../wailsjs/runtime/runtime';
 import type {
-  ArchiveFormat, ArchiveJob,
+  ArchiveFormat, ArchiveJob, RetentionInfo,
   Crawl, CrawlPages, CrawlRequest, Events, GraphData, IndexStatus, LibAdded, LibDetail, LibEdit, LibExport, LibImport,
   LibInput, LibPage, LibPosting, LibRecent, LibRemoval, LibRendered, LibSearchResults, LibTag, OfflineCopy, Orphans,
   Page, PageDiff, PageRelations, PageVersion, PathResult, RulesCheck, RulesTest, SearchResults, Settings, Status, Tree, View, ViewResults,
@@ -226,6 +226,16 @@ export function uploadArchive(file: File, onprogress: (sent: number, total: numb
 /** In a browser (mundaneum serve): the address that downloads an export as it is written. */
 export function exportDownloadURL(crawlId: number, format: string): string {
   return `/files/export?format=${encodeURIComponent(format)}&crawl=${crawlId}&token=${encodeURIComponent(doorToken())}`;
+}
+
+/** The workspace's retention of page versions (crawlId 0) or a crawl's, with its disk. */
+export function retention(crawlId: number): Promise<RetentionInfo> {
+  return call(() => App.Retention(crawlId));
+}
+
+/** Sets and applies a retention: all, last (with last), none, or for a crawl default. */
+export function setRetention(crawlId: number, keep: string, last: number): Promise<RetentionInfo> {
+  return call(() => App.SetRetention(crawlId, keep, last));
 }
 
 /** Parses rule text: its highlighting, and its canonical form or its error (line, column). */

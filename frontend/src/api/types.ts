@@ -17,6 +17,7 @@ export type OfflineCopy = app.OfflineCopy;
 export type PageVersion = app.PageVersion;
 export type ArchiveFormat = app.ArchiveFormat;
 export type ArchiveJob = app.ArchiveJob;
+export type RetentionInfo = app.RetentionInfo;
 export type ExportReport = archive.ExportReport;
 export type ImportReport = archive.ImportReport;
 export type PageDiff = app.PageDiff;

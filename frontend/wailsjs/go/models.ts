@@ -526,6 +526,17 @@ export namespace app {
 	    changedAt: string;
 	    versions: number;
 	}
+	export interface RetentionInfo {
+	    crawlId: number;
+	    keep: string;
+	    last: number;
+	    own: boolean;
+	    versions: number;
+	    bodies: number;
+	    bytes: number;
+	    prunedVersions: number;
+	    prunedBytes: number;
+	}
 	export interface RobotsSite {
 	    origin: string;
 	    status: number;

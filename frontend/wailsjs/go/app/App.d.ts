@@ -135,6 +135,8 @@ export function RebuildIndex():Promise<void>;
 
 export function ResumeCrawl(arg1:number):Promise<app.Crawl>;
 
+export function Retention(arg1:number):Promise<app.RetentionInfo>;
+
 export function RobotsSites():Promise<Array<app.RobotsSite>>;
 
 export function RunCheckTasks(arg1:Array<string>):Promise<app.CheckProgress>;
@@ -150,6 +152,8 @@ export function SaveSettings(arg1:app.Settings):Promise<app.Settings>;
 export function SaveView(arg1:string,arg2:string,arg3:boolean):Promise<app.View>;
 
 export function Search(arg1:app.SearchRequest):Promise<app.SearchResults>;
+
+export function SetRetention(arg1:number,arg2:string,arg3:number):Promise<app.RetentionInfo>;
 
 export function SetRobotsExpiry(arg1:string,arg2:string):Promise<void>;
 

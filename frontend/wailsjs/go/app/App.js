@@ -266,6 +266,10 @@ export function ResumeCrawl(arg1) {
   return window['go']['app']['App']['ResumeCrawl'](arg1);
 }
 
+export function Retention(arg1) {
+  return window['go']['app']['App']['Retention'](arg1);
+}
+
 export function RobotsSites() {
   return window['go']['app']['App']['RobotsSites']();
 }
@@ -296,6 +300,10 @@ export function SaveView(arg1, arg2, arg3) {
 
 export function Search(arg1) {
   return window['go']['app']['App']['Search'](arg1);
+}
+
+export function SetRetention(arg1, arg2, arg3) {
+  return window['go']['app']['App']['SetRetention'](arg1, arg2, arg3);
 }
 
 export function SetRobotsExpiry(arg1, arg2) {
