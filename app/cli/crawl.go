@@ -19,7 +19,7 @@ func (e *env) crawlCmd() *cobra.Command {
 	cfg := crawl.Config{}
 	def := crawl.DefaultConfig(store.DefaultSettings())
 	var delay time.Duration
-	var rulesArg string
+	var rulesArg, retention string
 	cmd := &cobra.Command{
 		Use:   "crawl URL...",
 		Short: "Crawl from seed URLs into the workspace (resumes or refreshes the same crawl)",
@@ -55,7 +55,18 @@ settings, which the window's Settings change.`,
 			if err := cfg.Validate(); err != nil {
 				return usageError{err}
 			}
-			return e.crawl(cmd.Context(), cfg)
+			var keep *store.Retention
+			if cmd.Flags().Changed("retention") {
+				r, err := parseRetention(strings.Fields(retention), true)
+				if err != nil {
+					return usageError{fmt.Errorf("--retention: %w", err)}
+				}
+				keep = r
+				if keep == nil {
+					keep = &store.Retention{} // "default": the workspace's setting
+				}
+			}
+			return e.crawl(cmd.Context(), cfg, keep)
 		},
 	}
 	f := cmd.Flags()
@@ -73,6 +84,7 @@ settings, which the window's Settings change.`,
 	f.DurationVar(&delay, "delay", 0, fmt.Sprintf("gap between requests to one host, e.g. 500ms (default: the workspace's setting, %s\nunless changed; 0: none; robots.txt Crawl-delay still applies)", time.Duration(store.DefaultSettings().DelayMs)*time.Millisecond))
 	f.BoolVar(&cfg.Refresh, "refresh", false, "re-check every page with conditional requests, not only those due")
 	f.StringVar(&cfg.From, "from", "", "your e-mail address, sent in the From header (default: the workspace's setting)")
+	f.StringVar(&retention, "retention", "", "this crawl's own retention of page versions: all, \"last N\", none, or default (the\nworkspace's; see 'mundaneum retention --help')")
 	f.StringVar(&rulesArg, "rules", "", "the webbot's rules: what to follow and in which order, as TEXT or @FILE\n(see 'mundaneum rules --help'); an imperative rule reaches outside the scope")
 	return cmd
 }
@@ -129,7 +141,9 @@ func summarize(p crawl.Progress, secs float64, runErr error) crawlSummary {
 	return sum
 }
 
-func (e *env) crawl(ctx context.Context, cfg crawl.Config) error {
+// crawl runs the crawl cfg describes; keep, when set, becomes its own retention setting
+// (its zero value: the workspace's again).
+func (e *env) crawl(ctx context.Context, cfg crawl.Config, keep *store.Retention) error {
 	w, err := e.openIndexed(ctx, false)
 	if err != nil {
 		return err
@@ -139,6 +153,15 @@ func (e *env) crawl(ctx context.Context, cfg crawl.Config) error {
 	cr, err := crawl.Open(ctx, st, w.idx, cfg)
 	if err != nil {
 		return err
+	}
+	if keep != nil {
+		r := keep
+		if r.Keep == "" {
+			r = nil
+		}
+		if _, err := st.SetCrawlRetention(ctx, cr.ID(), r); err != nil {
+			return err
+		}
 	}
 	bar := newProgressBar(e.stderr, isTerminal(e.stderr))
 	// Ctrl-C pauses the crawl: it is resumable by running the same command.

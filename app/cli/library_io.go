@@ -297,7 +297,7 @@ func (e *env) libCrawlCmd() *cobra.Command {
 				return usageError{fmt.Errorf("%s has no pointers to crawl from", args[0])}
 			}
 			cfg.Delay = -1
-			crawlErr := e.crawl(ctx, cfg)
+			crawlErr := e.crawl(ctx, cfg, nil)
 			// Pointers added without a title take their page's, now that it is known.
 			if err := e.libWrite(context.WithoutCancel(ctx), func(l *library.Library, _ *store.Store) error {
 				_, err := l.FillTitles(ctx, cfg.Seeds)

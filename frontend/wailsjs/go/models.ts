@@ -5,6 +5,26 @@ export namespace app {
 	    title: string;
 	    extensions: string[];
 	}
+	export interface ArchiveJob {
+	    id: number;
+	    op: string;
+	    format: string;
+	    name: string;
+	    path: string;
+	    state: string;
+	    done: number;
+	    total: number;
+	    pages: number;
+	    bytes: number;
+	    elapsedMs: number;
+	    rate: number;
+	    byteRate: number;
+	    note: string;
+	    error: string;
+	    crawlId: number;
+	    import?: archive.ImportReport;
+	    export?: archive.ExportReport;
+	}
 	export interface AvoidRule {
 	    id: number;
 	    taskId: number;
@@ -505,6 +525,17 @@ export namespace app {
 	    new: boolean;
 	    changedAt: string;
 	    versions: number;
+	}
+	export interface RetentionInfo {
+	    crawlId: number;
+	    keep: string;
+	    last: number;
+	    own: boolean;
+	    versions: number;
+	    bodies: number;
+	    bytes: number;
+	    prunedVersions: number;
+	    prunedBytes: number;
 	}
 	export interface RobotsSite {
 	    origin: string;
