@@ -36,6 +36,7 @@ type Text struct {
 	Words  []string // the tokens, as FTS5's unicode61 tokenizer would see them
 	Phrase bool     // the words must be adjacent, in order (quoted, or one token like o'reilly)
 	Prefix bool     // the last word is a prefix (word*)
+	Fuzzy  int      // word~N: also the words of the index within N edits (one word, 1 or 2)
 }
 
 // Near matches its groups (each a word or phrase) within Distance tokens of each other.
@@ -75,6 +76,9 @@ func (n *Text) String() string {
 	b.WriteString(s)
 	if n.Prefix {
 		b.WriteByte('*')
+	}
+	if n.Fuzzy > 0 {
+		b.WriteString("~" + strconv.Itoa(n.Fuzzy))
 	}
 	return b.String()
 }

@@ -95,6 +95,14 @@ func lex(q string, n *Notes) []token {
 				t.prefix = true
 				j++
 			}
+			if j < len(rs) && rs[j] == '~' {
+				// "a b"~1: a phrase is not approximate (and ~N is not a word of it).
+				j++
+				for j < len(rs) && rs[j] >= '0' && rs[j] <= '9' {
+					j++
+				}
+				n.Add("a phrase cannot be approximate (~): searched for it exactly")
+			}
 			emit(t)
 			i = j
 		case c == '-' && i+1 < len(rs) && !isSpace(rs[i+1]) && rs[i+1] != ')':

@@ -155,11 +155,67 @@ func (p *parser) primary(depth int) Node {
 	return nil
 }
 
-// word reads a bare word: word* is a prefix, and a word the tokenizer splits (o'reilly,
-// e-mail, example.com) is a phrase of its parts.
+// word reads a bare word: word* is a prefix, word~N approximate, and a word the tokenizer
+// splits (o'reilly, e-mail, example.com) is a phrase of its parts.
 func (p *parser) word(raw string) Node {
+	raw, fuzzy, approx := cutFuzzy(raw)
 	prefix := strings.HasSuffix(raw, "*")
-	return p.text(strings.TrimRight(raw, "*"), false, prefix)
+	x := p.text(strings.TrimRight(raw, "*"), false, prefix)
+	t, ok := x.(*Text)
+	if !approx || !ok || fuzzy == 0 {
+		return x
+	}
+	if fuzzy > MaxFuzzy {
+		p.n.Add("approximate words (~) go to two edits: searched within two")
+		fuzzy = MaxFuzzy
+	}
+	switch n := len([]rune(t.Words[0])); {
+	case t.Phrase:
+		p.n.Add("a word the tokenizer splits cannot be approximate (~): searched for it exactly")
+		return x
+	case n < minFuzzyLen:
+		p.n.Add("an approximate word (~) needs three letters or more: searched for the word itself")
+		return x
+	case n < 5 && fuzzy > 1:
+		p.n.Add("a word under five letters is approximate within one edit: searched for it within one")
+		fuzzy = 1
+	}
+	if t.Prefix {
+		p.n.Add("a word cannot be both a prefix (*) and approximate (~): searched for it approximately")
+		t.Prefix = false
+	}
+	t.Fuzzy = fuzzy
+	return t
+}
+
+// Approximate words: word~1 and word~2 (word~ is word~1) match the words of the index within
+// that many edits (Damerau-Levenshtein: a letter added, left out, changed, or two swapped).
+const (
+	MaxFuzzy    = 2 // edits an approximate word may have
+	minFuzzyLen = 3 // letters an approximate word needs
+)
+
+// cutFuzzy splits "word~N" (or "word*~N", "word~N*") into "word" (or "word*") and N;
+// approx is false when raw has no such suffix. N is at most MaxFuzzy.
+func cutFuzzy(raw string) (word string, n int, approx bool) {
+	star := ""
+	if strings.HasSuffix(raw, "*") {
+		star, raw = "*", strings.TrimRight(raw, "*")
+	}
+	i := strings.LastIndexByte(raw, '~')
+	if i <= 0 {
+		return raw + star, 0, false
+	}
+	d := raw[i+1:]
+	switch {
+	case d == "":
+		n = 1
+	case len(d) <= 3 && strings.Trim(d, "0123456789") == "":
+		n, _ = strconv.Atoi(d)
+	default:
+		return raw + star, 0, false
+	}
+	return raw[:i] + star, n, true
 }
 
 func (p *parser) text(raw string, phrase, prefix bool) Node {
@@ -195,6 +251,12 @@ func (p *parser) near() Node {
 	n := &Near{Distance: 10}
 	var groups []Text
 	add := func(raw string, phrase, prefix bool) {
+		if w, d, approx := cutFuzzy(raw); approx && !phrase {
+			if d > 0 {
+				p.n.Add("NEAR(...) takes exact words: searched for the word without ~")
+			}
+			raw = w
+		}
 		if x, ok := p.text(strings.TrimRight(raw, "*"), phrase, prefix || strings.HasSuffix(raw, "*")).(*Text); ok {
 			groups = append(groups, *x)
 		}
