@@ -221,6 +221,17 @@ func (c *compiler) fts(n Node) (expr string, positive, ok bool) {
 // matches the words of its stem (see stemForms); a document with the word as typed
 // matches both alternatives, so it ranks above one with another form only.
 func (c *compiler) ftsText(t *Text) string {
+	if t.Fuzzy > 0 && len(t.Words) == 1 {
+		// word~N: the word and its terms within N edits (approx.go), one atom.
+		w := strings.ToLower(t.Words[0])
+		alts := []string{quote(w)}
+		for _, term := range c.expand[approxKey(w, t.Fuzzy)] {
+			alts = append(alts, quote(term))
+		}
+		e := "(" + strings.Join(alts, " OR ") + ")"
+		c.atoms = append(c.atoms, e)
+		return colFilter(t.Field, e)
+	}
 	if t.Prefix && !t.Phrase && len(t.Words) == 1 {
 		if terms := c.expand[strings.ToLower(t.Words[0])]; len(terms) > 0 {
 			alts := make([]string, len(terms))

@@ -255,6 +255,9 @@ func (s *Searcher) run(ctx context.Context, root Node, r Request, n *notes) (Res
 // stem forms the index lacks are left out of the plan.
 func (s *Searcher) compile(ctx context.Context, root Node, n *notes) (*plan, error) {
 	expand, err := s.expandPrefixes(ctx, root)
+	if err == nil {
+		expand, err = s.expandApprox(ctx, root, expand)
+	}
 	if err != nil {
 		return nil, err
 	}
