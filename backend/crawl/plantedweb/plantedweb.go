@@ -3,8 +3,8 @@
 // anchors, among which Planted pages on one topic that only descriptive links reach. A few
 // entry pages, anywhere in the web, link to the topic (one with a descriptive anchor, one
 // with a vague anchor in descriptive text); the planted pages link to each other with
-// descriptive anchors, as a chain, so that breadth-first finds the last ones only once it
-// has gone as deep as the chain. The web is the same for the same seed.
+// descriptive anchors, in a ring, so that breadth-first finds the farthest ones only once
+// it has gone as deep as the ring is long. The web is the same for the same seed.
 package plantedweb
 
 import (
@@ -108,11 +108,12 @@ func New(cfg Config) *Web {
 			w.links[p] = append(w.links[p], link{to: p + 1, anchor: "next " + words(1)})
 		}
 	}
-	// A chain through the planted pages, each also linking two further along.
+	// A ring through the planted pages, each also linking three further along: the topic
+	// is one cluster, whichever entry leads into it.
 	for i, p := range plantedList {
 		for _, j := range []int{i + 1, i + 3} {
-			if j < len(plantedList) {
-				w.links[p] = append(w.links[p], link{to: plantedList[j], anchor: topicAnchors[r.IntN(len(topicAnchors))]})
+			if j%len(plantedList) != i {
+				w.links[p] = append(w.links[p], link{to: plantedList[j%len(plantedList)], anchor: topicAnchors[r.IntN(len(topicAnchors))]})
 			}
 		}
 	}
