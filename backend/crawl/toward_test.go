@@ -1,6 +1,7 @@
 package crawl
 
 import (
+	"context"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -61,5 +62,40 @@ func TestTowardStrategy(t *testing.T) {
 	}
 	if got := n.around("see here"); got == "" {
 		t.Fatal("the second occurrence has a context too")
+	}
+}
+
+// TestTowardResumes checks that a query-directed crawl stopped by a limit resumes toward
+// the same query (the query is in its stored configuration, the priorities in its queue)
+// and that the same seeds without it are another crawl.
+func TestTowardResumes(t *testing.T) {
+	web := plantedweb.New(plantedweb.Config{Pages: 120, Planted: 4, Entries: 1, OutMin: 3, OutMax: 5, Seed: 2})
+	srv := httptest.NewServer(web)
+	defer srv.Close()
+	st := openStore(t)
+	cfg := Config{Seeds: []string{srv.URL + "/p/0"}, Scope: ScopeSite, Agents: 1, PerHost: 1, Toward: plantedweb.Topic, MaxPages: 10}
+	p := run(t, st, cfg)
+	cr, err := Resume(context.Background(), st.Store, st.idx, p.CrawlID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, ok := cr.strategy.(frontier.Toward); !ok || cr.Config().Toward != plantedweb.Topic || s.Match == nil {
+		t.Fatalf("resumed crawl: strategy %s, toward %q", cr.strategy.Name(), cr.Config().Toward)
+	}
+	var queued int
+	if err := st.ReadDB().QueryRow(`SELECT count(*) FROM frontier WHERE crawl_id = ? AND priority > 1`, p.CrawlID).Scan(&queued); err != nil {
+		t.Fatal(err)
+	}
+	if queued == 0 {
+		t.Fatal("the queue should keep the links' priorities")
+	}
+	plain := cfg
+	plain.Toward = ""
+	other, err := Open(context.Background(), st.Store, st.idx, plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if other.ID() == p.CrawlID {
+		t.Fatal("the same seeds without --toward should be another crawl")
 	}
 }
