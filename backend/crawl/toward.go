@@ -16,8 +16,13 @@ type nearLinks struct {
 	page   float64 // how well the page matched the query
 }
 
-// contextBytes is how much text either side of an anchor counts as its context.
-const contextBytes = 160
+// contextBytes is how much text either side of an anchor counts as its context; an anchor
+// is looked for within searchBytes after the previous one (then before it), so that a page
+// of many links costs a bounded scan per link.
+const (
+	contextBytes = 160
+	searchBytes  = 16 << 10
+)
 
 // nearLinks returns the scoring state of a page for a query-directed crawl (nil otherwise).
 func (c *Crawler) nearLinks(title, text string) *nearLinks {
@@ -43,17 +48,21 @@ func (c *Crawler) storedNear(ctx context.Context, it frontier.Item) *nearLinks {
 	return c.nearLinks(title, body)
 }
 
-// around returns the text around an anchor: its next occurrence in the page's text (from
-// where the previous anchor was found, else from the start), less the anchor itself.
+// around returns the text around an anchor: its next occurrence in the page's text (after
+// where the previous anchor was found, else shortly before), less the anchor itself.
 func (n *nearLinks) around(anchor string) string {
 	if n == nil || anchor == "" || n.text == "" {
 		return ""
 	}
-	i := strings.Index(n.text[n.cursor:], anchor)
+	i := strings.Index(n.text[n.cursor:min(len(n.text), n.cursor+searchBytes)], anchor)
 	if i >= 0 {
 		i += n.cursor
-	} else if i = strings.Index(n.text[:n.cursor], anchor); i < 0 {
-		return ""
+	} else {
+		lo := max(0, n.cursor-searchBytes)
+		if i = strings.Index(n.text[lo:n.cursor], anchor); i < 0 {
+			return ""
+		}
+		i += lo
 	}
 	end := i + len(anchor)
 	n.cursor = end
