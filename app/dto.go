@@ -52,9 +52,9 @@ type Crawl struct {
 	MaxSeconds int     `json:"maxSeconds"`
 	StartedAt  string  `json:"startedAt"`
 	FinishedAt string  `json:"finishedAt"`
-	Note       string  `json:"note"`  // what the run is doing, or what cut it short
-	Error      string  `json:"error"` // why it failed (an unreachable seed: which, and why)
-	Rules      string  `json:"rules"` // the webbot's rules the crawl runs under
+	Note       string  `json:"note"`   // what the run is doing, or what cut it short
+	Error      string  `json:"error"`  // why it failed (an unreachable seed: which, and why)
+	Rules      string  `json:"rules"`  // the webbot's rules the crawl runs under
 	Toward     string  `json:"toward"` // the query a query-directed crawl goes toward
 	// Searchable counts the pages searchable so far while the crawl runs (0 otherwise).
 	Searchable int64 `json:"searchable"`
