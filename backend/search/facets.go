@@ -8,6 +8,8 @@ import (
 	"net/url"
 	"sort"
 	"strconv"
+
+	"mundaneum/backend/query"
 )
 
 // maxFacetValues bounds the values listed per facet (the most frequent first).
@@ -55,7 +57,7 @@ func (st *statement) facets(ctx context.Context, db *sql.DB) (map[string][]Facet
 	}
 	out["host"] = ranked(hostCounts, func(v string) string { return "host:" + v })
 	out["type"] = ranked(counts["type"], func(v string) string {
-		if familyNamed(v) != nil || reMedia.MatchString(v) {
+		if query.FamilyNamed(v) != nil || query.IsMediaType(v) {
 			return "type:" + v
 		}
 		return "ext:" + v

@@ -348,7 +348,7 @@ func resolveFolders(ctx context.Context, db *sql.DB, root Node, n *notes) error 
 		}
 		var p string
 		if p, err = folderPath(ctx, db, f.Value); err == nil && p == "" {
-			n.add("folder:" + clip(f.Value, 40) + " is not a library: nothing is in it")
+			n.Add("folder:" + clip(f.Value, 40) + " is not a library: nothing is in it")
 		}
 		f.Field, f.Value = "libpath", p
 	})
@@ -412,7 +412,7 @@ func (s *Searcher) Library(ctx context.Context, r LibraryRequest) (LibraryResult
 	r.Limit = min(r.Limit, maxLimit)
 	r.Offset = min(max(r.Offset, 0), maxOffset)
 	q := Parse(r.Query)
-	n := &notes{list: q.Notes}
+	n := &notes{List: q.Notes}
 	res, err := s.library(ctx, q.Root, r, n)
 	if err != nil {
 		return res, fmt.Errorf("search the library for %q: %w", clip(r.Query, 80), err)
@@ -498,7 +498,7 @@ func (s *Searcher) library(ctx context.Context, root Node, r LibraryRequest, n *
 	if res.TotalApprox {
 		found = found[:LibraryRankCap]
 		if part.match != "" {
-			n.add(fmt.Sprintf("more than %d postings match: ranked the newest %d", LibraryRankCap, LibraryRankCap))
+			n.Add(fmt.Sprintf("more than %d postings match: ranked the newest %d", LibraryRankCap, LibraryRankCap))
 		}
 	}
 	if part.match != "" && len(found) > 1 {

@@ -177,6 +177,7 @@ export namespace app {
 	    note: string;
 	    error: string;
 	    rules: string;
+	    toward: string;
 	    searchable: number;
 	}
 	export interface CrawlPage {
@@ -207,6 +208,7 @@ export namespace app {
 	    delayMs: number;
 	    refresh: boolean;
 	    rules: string;
+	    toward: string;
 	}
 	export interface DiffOp {
 	    kind: string;
