@@ -4,12 +4,14 @@ package app
 
 import (
 	"context"
+	"slices"
 	"sync/atomic"
 	"time"
 
 	"mundaneum/backend/crawl"
 	"mundaneum/backend/search"
 	"mundaneum/backend/store"
+	"mundaneum/backend/summary"
 )
 
 // Emitter delivers a named event with a payload to the front end (Wails events in the
@@ -68,7 +70,7 @@ func (a *App) StartCrawl(req CrawlRequest) (Crawl, error) {
 	cfg := crawl.Config{Seeds: req.Seeds, Scope: req.Scope, MaxDepth: req.MaxDepth, MaxPages: req.MaxPages,
 		MaxTime: time.Duration(req.MaxSeconds) * time.Second, MaxPerHost: req.MaxPerHost,
 		MaxQueryVariants: req.MaxQueryVariants, Sitemaps: req.Sitemaps, Agents: req.Agents, PerHost: req.PerHost,
-		Delay: time.Duration(req.DelayMs) * time.Millisecond, Refresh: req.Refresh, Rules: req.Rules}
+		Delay: time.Duration(req.DelayMs) * time.Millisecond, Refresh: req.Refresh, Rules: req.Rules, Types: req.Types}
 	if req.DelayMs < 0 {
 		cfg.Delay = -1
 	}
@@ -90,7 +92,8 @@ func (a *App) CrawlDefaults() (CrawlRequest, error) {
 	c := crawl.DefaultConfig(set)
 	return CrawlRequest{Seeds: []string{}, Scope: c.Scope, MaxDepth: c.MaxDepth, MaxPages: c.MaxPages,
 		MaxSeconds: int(c.MaxTime / time.Second), MaxPerHost: c.MaxPerHost, MaxQueryVariants: c.MaxQueryVariants,
-		Sitemaps: c.Sitemaps, Agents: c.Agents, PerHost: c.PerHost, DelayMs: set.DelayMs, Refresh: c.Refresh}, nil
+		Sitemaps: c.Sitemaps, Agents: c.Agents, PerHost: c.PerHost, DelayMs: set.DelayMs, Refresh: c.Refresh,
+		Types: slices.Clone(summary.DefaultTypes)}, nil
 }
 
 // PauseCrawl stops a running crawl, keeping its queue for ResumeCrawl.

@@ -20,6 +20,8 @@ type CrawlRequest struct {
 	DelayMs          int      `json:"delayMs"` // -1 means the default delay
 	Refresh          bool     `json:"refresh"`
 	Rules            string   `json:"rules"` // the webbot's rules (CheckRules); "" for the scope alone
+	// Types are the document types downloaded (DocumentTypes lists them); empty: the defaults.
+	Types []string `json:"types"`
 }
 
 // Crawl is one crawl job: its pages, counted by state the one way the page list, status and

@@ -48,14 +48,18 @@ func seed(f *testing.F, name string) []byte {
 	return b
 }
 
-func FuzzText(f *testing.F) { fuzzKind(f, "text", []byte("see http://a.test/x."), []byte("\xff\xfeh\x00i\x00")) }
+func FuzzText(f *testing.F) {
+	fuzzKind(f, "text", []byte("see http://a.test/x."), []byte("\xff\xfeh\x00i\x00"))
+}
 func FuzzHTML(f *testing.F) {
 	fuzzKind(f, "html", []byte("<title>t</title><a href=x>a</a>"), []byte("<html><p>"))
 }
 func FuzzMarkdown(f *testing.F) {
 	fuzzKind(f, "markdown", []byte("# T\n[a](http://b.test/) *x*"), []byte("> > > > [[[[(((("))
 }
-func FuzzFeed(f *testing.F) { fuzzKind(f, "feed", []byte(rss), []byte(atom), []byte("<rss><item><title>")) }
+func FuzzFeed(f *testing.F) {
+	fuzzKind(f, "feed", []byte(rss), []byte(atom), []byte("<rss><item><title>"))
+}
 func FuzzGzip(f *testing.F) {
 	fuzzKind(f, "gzip", gz([]byte("text")), gz(gz([]byte("x"))), gz(make([]byte, 4<<20)))
 }

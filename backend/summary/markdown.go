@@ -50,4 +50,3 @@ func markdownSummary(_ context.Context, in Input, b *Budget) (*Result, error) {
 	}
 	return r, nil
 }
-
