@@ -114,6 +114,10 @@ type Result struct {
 	New        bool   `json:"new"`       // (an opened view) new or changed since it was last opened
 	ChangedAt  string `json:"changedAt"` // when its content last changed (or it was found)
 	Versions   int    `json:"versions"`  // contents kept of it: more than one means it changed
+	// From the page's summary: the author, a document's page count (0: none), the summariser.
+	Author     string `json:"author"`
+	Pages      int    `json:"pages"`
+	Summariser string `json:"summariser"`
 }
 
 // Status is the workspace's counts.

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"mundaneum/backend/search"
 	"mundaneum/backend/store"
 )
 
@@ -41,12 +42,16 @@ func docWeb(t *testing.T) *httptest.Server {
 		z.Close()
 		return b.Bytes()
 	}
+	release, err := os.ReadFile("../summary/testdata/sqlite-copyright-release.pdf")
+	if err != nil {
+		t.Fatal(err)
+	}
 	files := map[string]struct {
 		ct   string
 		body []byte
 	}{
 		"/paper.pdf":        {"application/pdf", pdf},
-		"/download?id=7":    {"application/octet-stream", pdf}, // a PDF without its name
+		"/download?id=7":    {"application/octet-stream", release}, // a PDF without its name
 		"/notes.txt":        {"text/plain; charset=utf-8", []byte("plain notes on the xylograph")},
 		"/feed.xml":         {"application/rss+xml", []byte(`<rss><channel><title>Index news</title><item><title>An entry about vellum</title><link>/entry</link></item></channel></rss>`)},
 		"/readme.md":        {"text/markdown", []byte("# Readme\nthe *marginalia* of cards")},
@@ -128,8 +133,26 @@ func TestCrawlDocuments(t *testing.T) {
 	if p := pageOf(t, st, u("/paper.pdf")); p.title != "A planted paper" || p.state != store.StateFetched {
 		t.Errorf("pdf page: %+v", p)
 	}
-	if p := pageOf(t, st, u("/download?id=7")); p.title != "A planted paper" {
+	if p := pageOf(t, st, u("/download?id=7")); !strings.Contains(p.title, "Copyright") {
 		t.Errorf("a PDF served as application/octet-stream: %+v", p)
+	}
+	// The attributes are search fields, and a PDF result shows its author and pages.
+	sr := search.New(st.idx.SearchDB())
+	for q, want := range map[string]int{`author:otlet`: 1, `author:"paul otlet" quoxilated`: 1, `pages:>10`: 1, `pages:12`: 1, `pages:1 copyright`: 1,
+		`pages:<=3`: 0, `author:nobody`: 0, `quoxilated -author:otlet`: 0} {
+		res, err := sr.Search(context.Background(), search.Request{Query: q})
+		if err != nil || res.Total != want {
+			t.Errorf("%s: %d results (%v), want %d", q, res.Total, err, want)
+		}
+	}
+	res, _ := sr.Search(context.Background(), search.Request{Query: "quoxilated"})
+	if len(res.Results) == 0 || res.Results[0].Author != "Paul Otlet" || res.Results[0].Pages != 12 ||
+		res.Results[0].Summariser != "pdf" || res.Results[0].Type != "pdf" {
+		t.Errorf("pdf result: %+v", res.Results)
+	}
+	res, _ = sr.Search(context.Background(), search.Request{Query: "copyright release"})
+	if len(res.Results) == 0 || res.Results[0].Type != "pdf" { // served as application/octet-stream
+		t.Errorf("pdf result: %+v", res.Results)
 	}
 	// Hostile documents are fetched pages with their problem recorded.
 	for path, want := range map[string]string{"/broken.pdf": "unreadable", "/bomb.gz": "bomb", "/zipbomb.zip": "bomb"} {
