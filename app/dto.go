@@ -21,7 +21,7 @@ type CrawlRequest struct {
 	Refresh          bool     `json:"refresh"`
 	Rules            string   `json:"rules"` // the webbot's rules (CheckRules); "" for the scope alone
 	// Types are the document types downloaded (DocumentTypes lists them); empty: the defaults.
-	Types []string `json:"types"`
+	Types []string `json:"types,omitempty"`
 }
 
 // Crawl is one crawl job: its pages, counted by state the one way the page list, status and
@@ -115,9 +115,9 @@ type Result struct {
 	ChangedAt  string `json:"changedAt"` // when its content last changed (or it was found)
 	Versions   int    `json:"versions"`  // contents kept of it: more than one means it changed
 	// From the page's summary: the author, a document's page count (0: none), the summariser.
-	Author     string `json:"author"`
-	Pages      int    `json:"pages"`
-	Summariser string `json:"summariser"`
+	Author     string `json:"author,omitempty"`
+	Pages      int    `json:"pages,omitempty"`
+	Summariser string `json:"summariser,omitempty"`
 }
 
 // Status is the workspace's counts.
@@ -219,6 +219,18 @@ type OfflineCopy struct {
 	FetchedAt   string `json:"fetchedAt"`
 	Document    string `json:"document"`
 	Text        string `json:"text"`
+	// Summariser read the page (html, pdf, feed...; "" before they were recorded); Attrs
+	// are its type's attributes (a PDF's author and pages). CanOpen: the copy is a PDF that
+	// OpenDocument opens in the system's viewer.
+	Summariser string        `json:"summariser,omitempty"`
+	Attrs      []SummaryAttr `json:"attrs,omitempty"`
+	CanOpen    bool          `json:"canOpen,omitempty"`
+}
+
+// SummaryAttr is one attribute of a page's automatic summary.
+type SummaryAttr struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
 }
 
 // WorkspaceInfo describes the open workspace.

@@ -114,6 +114,8 @@ export interface CrawlFormValues {
   refresh: boolean;
   /** The webbot's rules; optional. */
   rules?: string;
+  /** The document types to download (pdf, feed, zip...); optional: empty is the defaults. */
+  types?: string[];
 }
 
 /** A field of the crawl form: its label, what empty means, and its bounds. */
@@ -182,6 +184,7 @@ export function buildCrawlRequest(f: CrawlFormValues): CrawlRequest {
     delayMs: f.delayMs === null || !Number.isFinite(f.delayMs) ? -1 : f.delayMs,
     refresh: f.refresh,
     rules: (f.rules ?? '').trim(),
+    types: f.types ?? [],
   };
 }
 
@@ -200,6 +203,7 @@ export function formDefaults(d: CrawlRequest): Omit<CrawlFormValues, 'seeds'> {
     perHost: null,
     delayMs: null,
     refresh: d.refresh,
+    types: d.types ?? [],
   };
 }
 

@@ -207,10 +207,18 @@ export namespace app {
 	    delayMs: number;
 	    refresh: boolean;
 	    rules: string;
+	    types?: string[];
 	}
 	export interface DiffOp {
 	    kind: string;
 	    text: string;
+	}
+	export interface DocumentType {
+	    type: string;
+	    summariser: string;
+	    description: string;
+	    default: boolean;
+	    always: boolean;
 	}
 	export interface FacetCount {
 	    value: string;
@@ -425,6 +433,10 @@ export namespace app {
 	    anchor: string;
 	    rel: string;
 	}
+	export interface SummaryAttr {
+	    name: string;
+	    value: string;
+	}
 	export interface OfflineCopy {
 	    pageId: number;
 	    url: string;
@@ -433,6 +445,9 @@ export namespace app {
 	    fetchedAt: string;
 	    document: string;
 	    text: string;
+	    summariser?: string;
+	    attrs?: SummaryAttr[];
+	    canOpen?: boolean;
 	}
 	export interface Page {
 	    id: number;
@@ -525,6 +540,9 @@ export namespace app {
 	    new: boolean;
 	    changedAt: string;
 	    versions: number;
+	    author?: string;
+	    pages?: number;
+	    summariser?: string;
 	}
 	export interface RetentionInfo {
 	    crawlId: number;
@@ -656,6 +674,7 @@ export namespace app {
 	    links: number;
 	    index: IndexStatus;
 	}
+	
 	export interface View {
 	    id: number;
 	    name: string;

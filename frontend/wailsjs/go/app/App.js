@@ -10,16 +10,8 @@ export function ArchiveFormats() {
   return window['go']['app']['App']['ArchiveFormats']();
 }
 
-export function ArchiveJobs() {
-  return window['go']['app']['App']['ArchiveJobs']();
-}
-
 export function AvoidRules(arg1) {
   return window['go']['app']['App']['AvoidRules'](arg1);
-}
-
-export function CancelArchiveJob(arg1) {
-  return window['go']['app']['App']['CancelArchiveJob'](arg1);
 }
 
 export function CancelCheck() {
@@ -66,14 +58,6 @@ export function CheckTasks() {
   return window['go']['app']['App']['CheckTasks']();
 }
 
-export function ChooseExportFile(arg1, arg2) {
-  return window['go']['app']['App']['ChooseExportFile'](arg1, arg2);
-}
-
-export function ChooseImportFile() {
-  return window['go']['app']['App']['ChooseImportFile']();
-}
-
 export function ChooseWorkspace(arg1) {
   return window['go']['app']['App']['ChooseWorkspace'](arg1);
 }
@@ -106,6 +90,14 @@ export function DeleteView(arg1) {
   return window['go']['app']['App']['DeleteView'](arg1);
 }
 
+export function DocumentTypes() {
+  return window['go']['app']['App']['DocumentTypes']();
+}
+
+export function ExportArchive(arg1, arg2, arg3) {
+  return window['go']['app']['App']['ExportArchive'](arg1, arg2, arg3);
+}
+
 export function ExportCheckFile(arg1, arg2) {
   return window['go']['app']['App']['ExportCheckFile'](arg1, arg2);
 }
@@ -130,16 +122,16 @@ export function GraphView(arg1, arg2) {
   return window['go']['app']['App']['GraphView'](arg1, arg2);
 }
 
+export function ImportArchive(arg1) {
+  return window['go']['app']['App']['ImportArchive'](arg1);
+}
+
 export function ImportCheckFile(arg1, arg2, arg3) {
   return window['go']['app']['App']['ImportCheckFile'](arg1, arg2, arg3);
 }
 
 export function IndexStatus() {
   return window['go']['app']['App']['IndexStatus']();
-}
-
-export function LibraryAcceptRedirect(arg1, arg2) {
-  return window['go']['app']['App']['LibraryAcceptRedirect'](arg1, arg2);
 }
 
 export function LibraryCopy(arg1, arg2, arg3) {
@@ -234,6 +226,10 @@ export function OfflineCopy(arg1) {
   return window['go']['app']['App']['OfflineCopy'](arg1);
 }
 
+export function OpenDocument(arg1) {
+  return window['go']['app']['App']['OpenDocument'](arg1);
+}
+
 export function OpenView(arg1, arg2) {
   return window['go']['app']['App']['OpenView'](arg1, arg2);
 }
@@ -264,10 +260,6 @@ export function RebuildIndex() {
 
 export function ResumeCrawl(arg1) {
   return window['go']['app']['App']['ResumeCrawl'](arg1);
-}
-
-export function Retention(arg1) {
-  return window['go']['app']['App']['Retention'](arg1);
 }
 
 export function RobotsSites() {
@@ -302,10 +294,6 @@ export function Search(arg1) {
   return window['go']['app']['App']['Search'](arg1);
 }
 
-export function SetRetention(arg1, arg2, arg3) {
-  return window['go']['app']['App']['SetRetention'](arg1, arg2, arg3);
-}
-
 export function SetRobotsExpiry(arg1, arg2) {
   return window['go']['app']['App']['SetRobotsExpiry'](arg1, arg2);
 }
@@ -316,14 +304,6 @@ export function Settings() {
 
 export function StartCrawl(arg1) {
   return window['go']['app']['App']['StartCrawl'](arg1);
-}
-
-export function StartExport(arg1, arg2, arg3) {
-  return window['go']['app']['App']['StartExport'](arg1, arg2, arg3);
-}
-
-export function StartImport(arg1) {
-  return window['go']['app']['App']['StartImport'](arg1);
 }
 
 export function Status() {
