@@ -16,7 +16,7 @@ type Doc struct {
 	Problems                                   []string
 	NoIndex, NoFollow                          bool
 	// Summariser names the summariser that made the summary (backend/summary's kinds);
-	// Attrs are its type's attributes, stored in summary_attrs (migration 0021).
+	// Attrs are its type's attributes, stored in summary_attrs (migration 0023).
 	Summariser string
 	Attrs      []Attr
 }

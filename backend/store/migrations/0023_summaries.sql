@@ -1,4 +1,4 @@
--- Mundaneum workspace schema: type-specific summaries (issue 14, Harvest's Essence).
+-- Mundaneum workspace schema, version 23: type-specific summaries (issue 14, Harvest's Essence).
 --
 -- pages.summariser names the summariser that made the page's summary (backend/summary:
 -- html, text, markdown, feed, pdf, gzip, zip, tar); NULL for pages summarised before it
