@@ -20,6 +20,7 @@ import (
 	"mundaneum/backend/robots"
 	"mundaneum/backend/rules"
 	"mundaneum/backend/store"
+	"mundaneum/backend/summary"
 	"mundaneum/backend/urlnorm"
 )
 
@@ -314,7 +315,12 @@ func (c *Crawler) content(ctx context.Context, it frontier.Item, u *url.URL, res
 		sr.ETag, sr.LastModified = resp.Header.Get("ETag"), resp.Header.Get("Last-Modified")
 		return sr
 	}
-	s, found := Summarize(r, u, resp.Status, resp.Header, resp.MediaType, resp.Body, extract.Options{MaxText: int(c.cfg.MaxBody)})
+	s, found, err := Summarize(ctx, r, u, resp.Status, resp.Header, resp.MediaType, resp.Body,
+		summary.Budget{MaxText: int(c.cfg.MaxBody)}, c.types)
+	if err != nil { // a type this crawl does not download, found by its content
+		r.State, r.Reason, r.Detail = store.StateSkipped, ReasonType, err.Error()
+		return r
+	}
 	if resp.Truncated && !slices.Contains(r.Doc.Problems, extract.ProblemTruncated) {
 		// The body was longer than --max-body: its beginning is kept, and indexed.
 		r.Doc.Problems = append(r.Doc.Problems, extract.ProblemTruncated)
@@ -349,7 +355,7 @@ func (c *Crawler) target(it frontier.Item, from, u *url.URL, kind, anchor, rel s
 		Category: uint8(rules.Next)}
 	follows := followKinds[kind] || kind == extract.KindLink && hasToken(rel, "canonical")
 	switch {
-	case !follows || !LooksLikePage(u):
+	case !follows || !c.downloads(u):
 		t.Skip = ReasonType
 	case pageNoFollow || linkNoFollow:
 		t.Skip = ReasonNoFollow

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"mundaneum/backend/index"
 	"mundaneum/backend/store"
@@ -65,7 +66,8 @@ func (s *Searcher) metadata(ctx context.Context, page []hit) (map[int64]*Result,
 	rows, err := s.db.QueryContext(ctx, `SELECT p.id, p.url, coalesce(p.title, ''), coalesce(h.origin, ''),
 		coalesce(p.content_type, ''), coalesce(p.status, 0), p.state, coalesce(p.reason, ''), coalesce(p.fetched_at, 0),
 		coalesce(p.changed_at, p.discovered_at), coalesce(p.hash, ''),
-		(SELECT count(*) FROM versions v WHERE v.page_id = p.id)
+		(SELECT count(*) FROM versions v WHERE v.page_id = p.id), coalesce(p.author, ''), coalesce(p.summariser, ''),
+		coalesce((SELECT CAST(a.num AS INTEGER) FROM summary_attrs a WHERE a.page_id = p.id AND a.name = 'pages'), 0)
 		FROM pages p LEFT JOIN hosts h ON h.id = p.host_id WHERE p.id IN (SELECT value FROM json_each(?))`, idsJSON(page))
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("results: %w", err)
@@ -76,11 +78,14 @@ func (s *Searcher) metadata(ctx context.Context, page []hit) (map[int64]*Result,
 		var r Result
 		var ct, hash string
 		if err := rows.Scan(&r.PageID, &r.URL, &r.Title, &r.Host, &ct, &r.Status, &r.State, &r.Reason, &r.FetchedAt,
-			&r.ChangedAt, &hash, &r.Versions); err != nil {
+			&r.ChangedAt, &hash, &r.Versions, &r.Author, &r.Summariser, &r.Pages); err != nil {
 			rows.Close()
 			return nil, nil, nil, err
 		}
 		r.Type = typeOf(ct, r.URL)
+		if t, ok := summariserType[r.Summariser]; ok && (ct == "" || strings.HasSuffix(ct, "octet-stream")) {
+			r.Type = t // what its content turned out to be, when the server did not say
+		}
 		byID[r.PageID] = &r
 		hashes[r.PageID] = hash
 	}
@@ -147,3 +152,7 @@ func (s *Searcher) copies(ctx context.Context, hashes map[int64]string) (map[str
 	}
 	return out, rows.Err()
 }
+
+// summariserType is the type family of what each summariser reads.
+var summariserType = map[string]string{"pdf": "pdf", "feed": "data", "gzip": "archive", "zip": "archive", "tar": "archive",
+	"markdown": "text", "text": "text", "html": "html"}

@@ -72,6 +72,12 @@ type Result struct {
 	New bool
 	// Versions counts the contents kept of the page: more than one means it changed.
 	Versions int
+	// Author, Pages and Summariser come from the page's summary: the author its summariser
+	// found (a PDF's, a page's meta author), a document's page count (0: none or unknown),
+	// and which summariser read it (pdf, html, feed...; "" before summarisers were recorded).
+	Author     string
+	Pages      int
+	Summariser string
 }
 
 // FacetCount is one value of a facet, with the query term that narrows to it.

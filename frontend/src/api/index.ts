@@ -4,7 +4,7 @@ import * as App from '../../wailsjs/go/app/App';
 import * as runtime from '../../wailsjs/runtime/runtime';
 import type {
   ArchiveFormat, ArchiveJob, RetentionInfo,
-  Crawl, CrawlPages, CrawlRequest, Events, GraphData, IndexStatus, LibAdded, LibDetail, LibEdit, LibExport, LibImport,
+  Crawl, CrawlPages, CrawlRequest, DocumentType, Events, GraphData, IndexStatus, LibAdded, LibDetail, LibEdit, LibExport, LibImport,
   LibInput, LibPage, LibPosting, LibRecent, LibRemoval, LibRendered, LibSearchResults, LibTag, OfflineCopy, Orphans,
   Page, PageDiff, PageRelations, PageVersion, PathResult, RulesCheck, RulesTest, SearchResults, Settings, Status, Tree, View, ViewResults,
   WorkspaceInfo,
@@ -78,6 +78,16 @@ export async function call<T>(f: () => Promise<T>): Promise<T> {
 /** The values a new crawl starts from: the CLI's defaults with the workspace's settings. */
 export function crawlDefaults(): Promise<CrawlRequest> {
   return call(() => App.CrawlDefaults());
+}
+
+/** The document types a crawl can download (PDF, feeds, archives...), with the defaults. */
+export function documentTypes(): Promise<DocumentType[]> {
+  return call(() => App.DocumentTypes());
+}
+
+/** Opens a page's offline PDF in the system's PDF viewer (desktop only). */
+export function openDocument(pageId: number): Promise<void> {
+  return call(() => App.OpenDocument(pageId));
 }
 
 /** Starts a crawl; progress then arrives as crawl:progress events. */

@@ -4,6 +4,8 @@ import type { app, archive, graph, report } from '../../wailsjs/go/models';
 
 export type Crawl = app.Crawl;
 export type CrawlRequest = app.CrawlRequest;
+export type DocumentType = app.DocumentType;
+export type SummaryAttr = app.SummaryAttr;
 export type SearchResults = app.SearchResults;
 export type Result = app.Result;
 export type Status = app.Status;

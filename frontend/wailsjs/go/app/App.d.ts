@@ -55,6 +55,8 @@ export function DeleteCheckTask(arg1:string):Promise<void>;
 
 export function DeleteView(arg1:string):Promise<void>;
 
+export function DocumentTypes():Promise<Array<app.DocumentType>>;
+
 export function ExportCheckFile(arg1:string,arg2:string):Promise<string>;
 
 export function ExportCheckReport(arg1:number,arg2:string):Promise<string>;
@@ -118,6 +120,8 @@ export function LibraryUndo(arg1:string):Promise<string>;
 export function LinkHistory(arg1:string,arg2:number):Promise<Array<app.LinkCheck>>;
 
 export function OfflineCopy(arg1:number):Promise<app.OfflineCopy>;
+
+export function OpenDocument(arg1:number):Promise<void>;
 
 export function OpenView(arg1:string,arg2:number):Promise<app.ViewResults>;
 

@@ -106,6 +106,10 @@ export function DeleteView(arg1) {
   return window['go']['app']['App']['DeleteView'](arg1);
 }
 
+export function DocumentTypes() {
+  return window['go']['app']['App']['DocumentTypes']();
+}
+
 export function ExportCheckFile(arg1, arg2) {
   return window['go']['app']['App']['ExportCheckFile'](arg1, arg2);
 }
@@ -232,6 +236,10 @@ export function LinkHistory(arg1, arg2) {
 
 export function OfflineCopy(arg1) {
   return window['go']['app']['App']['OfflineCopy'](arg1);
+}
+
+export function OpenDocument(arg1) {
+  return window['go']['app']['App']['OpenDocument'](arg1);
 }
 
 export function OpenView(arg1, arg2) {
