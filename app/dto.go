@@ -112,6 +112,8 @@ type Result struct {
 	New        bool   `json:"new"`       // (an opened view) new or changed since it was last opened
 	ChangedAt  string `json:"changedAt"` // when its content last changed (or it was found)
 	Versions   int    `json:"versions"`  // contents kept of it: more than one means it changed
+	// Source names the instance or SOIF file the page's summary came from ("": crawled here).
+	Source string `json:"source,omitempty"`
 }
 
 // Status is the workspace's counts.

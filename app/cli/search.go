@@ -127,6 +127,8 @@ type resultJSON struct {
 	Alternates int      `json:"alternates,omitempty"` // pages naming it as their canonical URL
 	FetchedAt  int64    `json:"fetchedAt,omitempty"`
 	New        bool     `json:"new,omitempty"` // (views open) new or changed since last opened
+	// Source names the instance or SOIF file the page's summary came from (absent: crawled here).
+	Source string `json:"source,omitempty"`
 }
 
 type facetJSON struct {
@@ -195,7 +197,7 @@ func toJSON(res search.Results) searchJSON {
 		out.Results = append(out.Results, resultJSON{URL: r.URL, Title: r.Title, Score: r.Score,
 			Snippet: strings.Join(r.Snippet, ""), Highlights: r.Snippet, Host: r.Host, Type: r.Type,
 			State: r.State, Reason: r.Reason, Status: r.Status, Copies: r.Copies, Alternates: r.Alternates,
-			FetchedAt: r.FetchedAt, New: r.New})
+			FetchedAt: r.FetchedAt, New: r.New, Source: r.Source})
 	}
 	if res.Facets != nil {
 		out.Facets = map[string][]facetJSON{}

@@ -31,6 +31,9 @@ type Options struct {
 	// Bind lists the objects whose exported methods are the API, as for the Wails window:
 	// the method M of a *pkg.T is window.go.pkg.T.M in the page and POST /api/T.M here.
 	Bind []any
+	// Mounts are handlers of their own paths (exact), outside the API's token and
+	// same-site checks: each checks its own callers (the exchange's read-only tokens).
+	Mounts map[string]http.Handler
 	// Logf reports server-side failures (panics, internal errors); nil logs to the
 	// standard logger.
 	Logf func(format string, args ...any)
@@ -42,6 +45,7 @@ type Server struct {
 	api    *api
 	static *static
 	events *hub
+	mounts map[string]http.Handler
 	logf   func(format string, args ...any)
 }
 
@@ -67,7 +71,7 @@ func New(opts Options) (*Server, error) {
 	if logf == nil {
 		logf = log.Printf
 	}
-	return &Server{token: token, api: a, static: st, events: newHub(), logf: logf}, nil
+	return &Server{token: token, api: a, static: st, events: newHub(), mounts: opts.Mounts, logf: logf}, nil
 }
 
 // Token is the per-process secret every API and event request must carry (in the

@@ -72,6 +72,9 @@ type Result struct {
 	New bool
 	// Versions counts the contents kept of the page: more than one means it changed.
 	Versions int
+	// Source names where the page's summary came from (another instance or a SOIF file),
+	// "" when it was crawled here.
+	Source string
 }
 
 // FacetCount is one value of a facet, with the query term that narrows to it.
