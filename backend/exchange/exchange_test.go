@@ -388,3 +388,46 @@ func TestCursorEqualTimes(t *testing.T) {
 		t.Fatalf("after equal times: %+v %v", rep, err)
 	}
 }
+
+// FuzzSummary: any template a stream holds becomes a summary and a result to save, or a
+// reason to leave it out, without a panic; a page's template reads back as its summary.
+func FuzzSummary(f *testing.F) {
+	f.Add([]byte("@FILE { http://a.test/\nTitle{1}:\tx\nURL-References{9}:\thttp://b/\nUpdate-Time{3}:\t-12\n}\n"))
+	f.Add([]byte("@FILE { javascript:alert(1)\nFull-Text{2}:\tab\nURL-References{13}:\tfile:///etc/\n}\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r := soif.NewReader(bytes.NewReader(data), soif.Limits{MaxValue: 1 << 12, MaxTemplate: 1 << 14, MaxAttrs: 64})
+		for {
+			tp, err := r.Next()
+			if err != nil {
+				return
+			}
+			s := FromTemplate(tp)
+			res, _, why := result(&s, 1)
+			if why == "" {
+				if res.URL == "" || len(res.Hash) != 64 {
+					t.Fatalf("result %+v", res)
+				}
+				for _, l := range res.Links {
+					if !strings.HasPrefix(l.URL, "http://") && !strings.HasPrefix(l.URL, "https://") {
+						t.Fatalf("link %q kept", l.URL)
+					}
+				}
+			}
+			back := FromTemplate(Template(&s, Gatherer{}))
+			if back.Title != s.Title || back.Text != s.Text || back.Hash != s.Hash || len(back.Links) != len(s.Links) {
+				if soifSafe(s) {
+					t.Fatalf("summary %+v read back as %+v", s, back)
+				}
+			}
+		}
+	})
+}
+
+// soifSafe: a summary whose template writes (its URL is one trimmed line).
+func soifSafe(s Summary) bool {
+	return writesOK(s.URL)
+}
+
+func writesOK(u string) bool {
+	return soif.NewWriter(io.Discard).Write(&soif.Template{Type: TemplateType, URL: u}) == nil
+}
