@@ -505,6 +505,7 @@ export namespace app {
 	    new: boolean;
 	    changedAt: string;
 	    versions: number;
+	    source?: string;
 	}
 	export interface RobotsSite {
 	    origin: string;
@@ -678,6 +679,36 @@ export namespace archive {
 	    problemCount: number;
 	    bytes: number;
 	    rerunCrawlId?: number;
+	}
+
+}
+
+export namespace exchange {
+	
+	export interface Cursor {
+	    seq: number;
+	    time: number;
+	}
+	export interface Source {
+	    id: number;
+	    kind: string;
+	    url: string;
+	    name: string;
+	    crawlId: number;
+	    cursor: Cursor;
+	    createdAt: number;
+	    pulledAt?: number;
+	    summaries: number;
+	    error?: string;
+	}
+	export interface Token {
+	    id: number;
+	    name: string;
+	    secret?: string;
+	    createdAt: number;
+	    revokedAt?: number;
+	    usedAt?: number;
+	    uses: number;
 	}
 
 }
