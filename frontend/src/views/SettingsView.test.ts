@@ -13,6 +13,8 @@ vi.mock('../api', async (importOriginal) => {
     chooseWorkspace: vi.fn(),
     indexStatus: vi.fn(),
     rebuildIndex: vi.fn(),
+    exchangeTokens: vi.fn(async () => []),
+    sources: vi.fn(async () => []),
   };
 });
 
