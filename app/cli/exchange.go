@@ -266,8 +266,9 @@ stream before applying any of it, and marks each page with the source it came fr
 				if err != nil {
 					if firstErr == nil {
 						firstErr = exchangeError(err)
+					} else {
+						fmt.Fprintf(e.stderr, "source %d: %s\n", id, clean(err.Error()))
 					}
-					fmt.Fprintf(e.stderr, "source %d: %s\n", id, clean(err.Error()))
 					continue
 				}
 				if !e.json {
