@@ -188,34 +188,63 @@ func check(ctx context.Context, r io.Reader, opt ImportOptions, progress func(Pr
 	return c, nil
 }
 
-// apply saves the summaries of a checked stream into the source's crawl.
+// prepared is a template made ready to save, or why it is left out.
+type prepared struct {
+	off    int64
+	url    string
+	result *store.Result
+	target store.Target
+	why    string
+	bytes  int64
+}
+
+// apply saves the summaries of a checked stream into the source's crawl: one goroutine
+// reads and prepares templates (parse, normalise, compress the text), this one saves them
+// in the stream's order, so that both cores work.
 func apply(ctx context.Context, st *store.Store, src Source, c *checked, rep *ImportReport, opt ImportOptions) error {
-	sr := soif.NewReader(bufio.NewReaderSize(c.file, 256<<10), Limits)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	items := make(chan prepared, 64)
+	readErr := make(chan error, 1)
+	go func() {
+		defer close(items)
+		sr := soif.NewReader(bufio.NewReaderSize(c.file, 256<<10), Limits)
+		for {
+			off := sr.Offset()
+			t, err := sr.Next()
+			if errors.Is(err, io.EOF) {
+				readErr <- nil
+				return
+			}
+			if err != nil {
+				readErr <- fmt.Errorf("%w: %v", ErrMalformed, err) // it read a moment ago: the disk is at fault
+				return
+			}
+			if t.Type == TypeGatherer || t.Type == TypeEnd {
+				continue
+			}
+			s := FromTemplate(t)
+			r, target, why := result(&s, src.CrawlID)
+			select {
+			case items <- prepared{off: off, url: t.URL, result: r, target: target, why: why, bytes: sr.Offset()}:
+			case <-ctx.Done():
+				readErr <- ctx.Err()
+				return
+			}
+		}
+	}()
 	start, last := time.Now(), time.Now()
-	for {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		off := sr.Offset()
-		t, err := sr.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			return fmt.Errorf("%w: %v", ErrMalformed, err) // it read a moment ago: the disk is at fault
-		}
-		if t.Type == TypeGatherer || t.Type == TypeEnd {
-			continue
-		}
+	for it := range items {
 		rep.Templates++
-		s := FromTemplate(t)
-		r, target, why := result(&s, src.CrawlID)
-		if why != "" {
-			rep.problem(off, t.URL, why)
+		if it.why != "" {
+			rep.problem(it.off, it.url, it.why)
 			continue
 		}
-		out, err := st.ImportSummary(ctx, r, target, src.ID)
+		out, err := st.ImportSummary(ctx, it.result, it.target, src.ID)
 		if err != nil {
+			cancel()
+			for range items {
+			}
 			return err
 		}
 		switch {
@@ -228,11 +257,14 @@ func apply(ctx context.Context, st *store.Store, src Source, c *checked, rep *Im
 		}
 		if opt.Progress != nil && time.Since(last) > 200*time.Millisecond {
 			last = time.Now()
-			opt.Progress(Progress{Templates: int64(rep.Templates), Total: int64(c.templates), Bytes: sr.Offset(),
+			opt.Progress(Progress{Templates: int64(rep.Templates), Total: int64(c.templates), Bytes: it.bytes,
 				Applied: int64(rep.Applied), Elapsed: time.Since(start), Phase: "apply"})
 		}
 	}
-	return nil
+	if err := <-readErr; err != nil {
+		return err
+	}
+	return ctx.Err()
 }
 
 // result turns a summary into what the store saves, or says why it cannot be.
@@ -262,6 +294,8 @@ func result(s *Summary, crawlID int64) (*store.Result, store.Target, string) {
 		Doc: &store.Doc{Title: s.Title, Headings: s.Headings, Text: s.Text, Lang: s.Lang, Description: s.Description,
 			Keywords: s.Keywords, Author: s.Author},
 		ReplaceLinks: true, Links: []store.Target{}}
+	// Packed here, off the writer's goroutine (the writer would pack it otherwise).
+	r.Text = store.PackText(store.PageText{Title: s.Title, Headings: s.Headings, Body: s.Text})
 	for i, l := range s.Links {
 		lu, err := u.Parse(l.URL)
 		if err != nil {
