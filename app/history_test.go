@@ -133,7 +133,7 @@ func TestArchivesThroughBoundAPI(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-done
-	if fs := a.ArchiveFormats(); len(fs) != 2 || fs[0].Name != "warc" || fs[1].Name != "wwww" {
+	if fs := a.ArchiveFormats(); len(fs) != 3 || fs[0].Name != "soif" || fs[1].Name != "warc" || fs[2].Name != "wwww" {
 		t.Errorf("formats %+v", fs)
 	}
 	file := filepath.Join(dir, "c.warc.gz")
@@ -153,6 +153,14 @@ func TestArchivesThroughBoundAPI(t *testing.T) {
 	}
 	if _, err := a.ImportArchive(filepath.Join(dir, "none.warc")); !isCode(err, CodeNotFound) {
 		t.Errorf("missing file: %v", err)
+	}
+	// SOIF summaries go out and come in the same way; the pages are there already.
+	sfile := filepath.Join(dir, "c.soif")
+	if rep, err := a.ExportArchive(c.ID, "soif", sfile); err != nil || rep.Records != 2 {
+		t.Fatalf("soif export %+v %v", rep, err)
+	}
+	if irep, err := a.ImportArchive(sfile); err != nil || irep.Format != "soif" || irep.Records != 2 || irep.Duplicates != 2 {
+		t.Fatalf("soif import %+v %v", irep, err)
 	}
 	mu.Lock()
 	defer mu.Unlock()
