@@ -121,6 +121,8 @@ type Result struct {
 	Author     string `json:"author,omitempty"`
 	Pages      int    `json:"pages,omitempty"`
 	Summariser string `json:"summariser,omitempty"`
+	// Source names the instance or SOIF file the page's summary came from ("": crawled here).
+	Source string `json:"source,omitempty"`
 }
 
 // Status is the workspace's counts.

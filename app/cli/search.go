@@ -135,6 +135,8 @@ type resultJSON struct {
 	Author     string   `json:"author,omitempty"`
 	Pages      int      `json:"pages,omitempty"`      // a document's page count
 	Summariser string   `json:"summariser,omitempty"` // which summariser read it: html, pdf, feed...
+	// Source names the instance or SOIF file the page's summary came from (absent: crawled here).
+	Source string `json:"source,omitempty"`
 }
 
 type facetJSON struct {
@@ -203,7 +205,8 @@ func toJSON(res search.Results) searchJSON {
 		out.Results = append(out.Results, resultJSON{URL: r.URL, Title: r.Title, Score: r.Score,
 			Snippet: strings.Join(r.Snippet, ""), Highlights: r.Snippet, Host: r.Host, Type: r.Type,
 			State: r.State, Reason: r.Reason, Status: r.Status, Copies: r.Copies, Alternates: r.Alternates,
-			FetchedAt: r.FetchedAt, New: r.New, Author: r.Author, Pages: r.Pages, Summariser: r.Summariser})
+			FetchedAt: r.FetchedAt, New: r.New, Author: r.Author, Pages: r.Pages, Summariser: r.Summariser,
+			Source: r.Source})
 	}
 	if res.Facets != nil {
 		out.Facets = map[string][]facetJSON{}

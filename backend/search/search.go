@@ -78,6 +78,9 @@ type Result struct {
 	Author     string
 	Pages      int
 	Summariser string
+	// Source names where the page's summary came from (another instance or a SOIF file),
+	// "" when it was crawled here.
+	Source string
 }
 
 // FacetCount is one value of a facet, with the query term that narrows to it.
