@@ -545,6 +545,7 @@ export namespace app {
 	    author?: string;
 	    pages?: number;
 	    summariser?: string;
+	    source?: string;
 	}
 	export interface RetentionInfo {
 	    crawlId: number;
@@ -730,6 +731,36 @@ export namespace archive {
 	    problemCount: number;
 	    bytes: number;
 	    rerunCrawlId?: number;
+	}
+
+}
+
+export namespace exchange {
+	
+	export interface Cursor {
+	    seq: number;
+	    time: number;
+	}
+	export interface Source {
+	    id: number;
+	    kind: string;
+	    url: string;
+	    name: string;
+	    crawlId: number;
+	    cursor: Cursor;
+	    createdAt: number;
+	    pulledAt?: number;
+	    summaries: number;
+	    error?: string;
+	}
+	export interface Token {
+	    id: number;
+	    name: string;
+	    secret?: string;
+	    createdAt: number;
+	    revokedAt?: number;
+	    usedAt?: number;
+	    uses: number;
 	}
 
 }
