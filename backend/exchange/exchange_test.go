@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -308,13 +309,18 @@ func TestExportImportAgree(t *testing.T) {
 		"/":       `<title>Home</title><meta name="description" content="A home"><h1>Welcome</h1><a href="/b.html">bee</a> <a href="/c.pdf">a paper</a>`,
 		"/b.html": "<title>B</title><p>Line one\nline two {with braces}\n}\n@FILE { not a template</p>",
 	}}
+	pdf, err := os.ReadFile("../summary/testdata/paper.pdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	web.pages["/c.pdf"] = string(pdf)
 	origin := httptest.NewServer(web)
 	defer origin.Close()
 	a, b := newInstance(t, "a"), newInstance(t, "b")
 	a.crawl(t, crawl.Config{Seeds: []string{origin.URL + "/"}, Scope: crawl.ScopeSite, Delay: 0})
 	var first bytes.Buffer
 	rep, err := Export(ctx, a.st, &first, ExportOptions{})
-	if err != nil || rep.Templates != 2 {
+	if err != nil || rep.Templates != 3 {
 		t.Fatalf("export: %+v %v", rep, err)
 	}
 	if _, err := ImportFile(ctx, b.st, "a.soif", bytes.NewReader(first.Bytes()), ImportOptions{Index: b.idx}); err != nil {
@@ -348,7 +354,7 @@ func TestExportImportAgree(t *testing.T) {
 		}
 	}
 	one, two := pages(first.Bytes()), pages(second.Bytes())
-	if len(one) != 2 || len(two) != 2 {
+	if len(one) != 3 || len(two) != 3 {
 		t.Fatalf("%d and %d templates", len(one), len(two))
 	}
 	for u, tp := range one {
@@ -358,6 +364,27 @@ func TestExportImportAgree(t *testing.T) {
 	}
 	if refs := one[origin.URL+"/"].String("URL-References"); !strings.Contains(refs, "/c.pdf") {
 		t.Errorf("references: %q", refs)
+	}
+	// A document's summary travels with the summariser that made it and that summariser's
+	// own attributes, and the receiving workspace keeps them as its own crawl would.
+	paper := one[origin.URL+"/c.pdf"]
+	if paper == nil || paper.String("Summariser") != "pdf" || paper.String("pages") == "" {
+		t.Fatalf("the PDF's template: %+v", paper)
+	}
+	var id int64
+	if err := b.st.ReadDB().QueryRowContext(ctx, `SELECT id FROM pages WHERE url = ?`, origin.URL+"/c.pdf").Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	sum, attrs, err := b.st.PageAttrs(ctx, id)
+	if err != nil || sum != "pdf" {
+		t.Fatalf("the PDF at the receiver: %q %v", sum, err)
+	}
+	got := map[string]string{}
+	for _, a := range attrs {
+		got[a.Name] = a.Value
+	}
+	if got["pages"] != paper.String("pages") {
+		t.Errorf("the PDF's attributes at the receiver: %v", got)
 	}
 	// --since: nothing changed after now.
 	var none bytes.Buffer

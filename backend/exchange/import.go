@@ -292,7 +292,7 @@ func result(s *Summary, crawlID int64) (*store.Result, store.Target, string) {
 	r := &store.Result{URL: u.String(), CrawlID: crawlID, State: store.StateFetched, Status: 200, FetchedAt: at,
 		ContentType: s.ContentType, Size: s.Size, Hash: s.Hash, LastModified: s.LastModified,
 		Doc: &store.Doc{Title: s.Title, Headings: s.Headings, Text: s.Text, Lang: s.Lang, Description: s.Description,
-			Keywords: s.Keywords, Author: s.Author},
+			Keywords: s.Keywords, Author: s.Author, Summariser: s.Summariser, Attrs: storeAttrs(s)},
 		ReplaceLinks: true, Links: []store.Target{}}
 	// Packed here, off the writer's goroutine (the writer would pack it otherwise).
 	r.Text = store.PackText(store.PageText{Title: s.Title, Headings: s.Headings, Body: s.Text})
@@ -383,3 +383,16 @@ func looksLikeSOIF(head []byte) bool {
 
 // LooksLikeSOIF reports whether the start of a file is a SOIF stream (plain or gzip).
 func LooksLikeSOIF(head []byte) bool { return looksLikeSOIF(head) }
+
+// storeAttrs are the attributes a page keeps of its summary: the summariser's own, as they
+// came, and the author, which the summarisers record among them too.
+func storeAttrs(s *Summary) []store.Attr {
+	var out []store.Attr
+	if s.Author != "" {
+		out = append(out, store.Attr{Name: "author", Value: s.Author})
+	}
+	for _, a := range s.Attrs {
+		out = append(out, store.Attr{Name: a.Name, Value: string(a.Value)})
+	}
+	return out
+}

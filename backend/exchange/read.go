@@ -5,12 +5,14 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 
+	"mundaneum/backend/formats/soif"
 	"mundaneum/backend/store"
 )
 
 // Cursor is where a stream of summaries stands: Seq is the summary log's (see migration
-// 0022), Time the Update-Time of the last summary, for people.
+// 0024), Time the Update-Time of the last summary, for people.
 type Cursor struct {
 	Seq  int64 `json:"seq"`
 	Time int64 `json:"time"` // unix ms
@@ -89,6 +91,18 @@ func (r *reader) fill(ctx context.Context, w *row) error {
 	w.sum.Headings, w.sum.Text = t.Headings, t.Body
 	if w.sum.Title == "" {
 		w.sum.Title = t.Title
+	}
+	// The summariser's own attributes (a PDF's pages, a feed's entries...). Those SOIF has a
+	// name of its own for (title, author, keywords) travel under that name already.
+	sum, attrs, err := r.st.PageAttrs(ctx, w.id)
+	if err != nil {
+		return fmt.Errorf("attributes of %s: %w", w.sum.URL, err)
+	}
+	w.sum.Summariser = sum
+	for _, a := range attrs {
+		if !known[strings.ToLower(a.Name)] {
+			w.sum.Attrs = append(w.sum.Attrs, soif.Attr{Name: a.Name, Value: []byte(a.Value)})
+		}
 	}
 	rows, err := r.db.QueryContext(ctx, `SELECT t.url, l.anchor FROM links l JOIN pages t ON t.id = l.to_id
 		WHERE l.from_id = ? AND l.kind IN `+linkKinds+` ORDER BY l.pos, l.to_id`, w.id)
