@@ -94,7 +94,7 @@ func TestArchiveJobsExportAndImport(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-ev.crawl
-	if fs := a.ArchiveFormats(); len(fs) != 2 || fs[0].Name != "warc" || fs[1].Name != "wwww" {
+	if fs := a.ArchiveFormats(); len(fs) != 3 || fs[0].Name != "soif" || fs[1].Name != "warc" || fs[2].Name != "wwww" {
 		t.Errorf("formats %+v", fs)
 	}
 	file := filepath.Join(dir, "c.warc.gz")
