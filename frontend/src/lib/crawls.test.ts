@@ -116,8 +116,7 @@ describe('buildCrawlRequest and validateCrawlForm', () => {
   it('leaves empty politeness to the workspace and empty limits off', () => {
     expect(buildCrawlRequest(form)).toEqual({
       seeds: ['https://a.org/'], scope: 'tree', maxDepth: 3, maxPages: 500, maxSeconds: 0, maxPerHost: 0, maxQueryVariants: 0,
-      sitemaps: false, agents: 0, perHost: 0, delayMs: -1, refresh: false, rules: '', toward: '',
-      sitemaps: false, agents: 0, perHost: 0, delayMs: -1, refresh: false, rules: '', types: [],
+      sitemaps: false, agents: 0, perHost: 0, delayMs: -1, refresh: false, rules: '', toward: '', types: [],
     });
     expect(buildCrawlRequest({ ...form, types: ['pdf', 'feed'] }).types).toEqual(['pdf', 'feed']);
   });
