@@ -27,6 +27,13 @@ type parser struct {
 	foreign int       // depth inside svg and math
 	hDepth  int       // depth inside h1-h6
 
+	// Chrome (see chrome.go): the open chrome element and its nesting, the open
+	// article/main/section elements, and the chrome's text.
+	chromeTag   atom.Atom
+	chromeDepth int
+	scoped      int
+	chromeText  textBuf
+
 	linksOnly bool // Links: no visible text is gathered
 
 	inA    bool   // an <a> is open
@@ -56,7 +63,7 @@ func newParser() *parser {
 func (p *parser) reset(pageURL *url.URL, maxText int) {
 	clear(p.links) // drop references to the previous page's strings
 	links, seen, aImgs, cands := p.links[:0], p.seen, p.aImgs[:0], p.cands[:0]
-	text, title, heading, headings, aText, scratch := p.text, p.title, p.heading, p.headings, p.aText, p.scratch
+	text, title, heading, headings, aText, scratch, chrome := p.text, p.title, p.heading, p.headings, p.aText, p.scratch, p.chromeText
 	if len(seen) > 1024 {
 		seen = make(map[linkKey]int, 64) // clearing costs the map's peak size
 	} else {
@@ -66,7 +73,7 @@ func (p *parser) reset(pageURL *url.URL, maxText int) {
 		page: pageURL, base: pageURL, aLink: -1,
 		links: links, seen: seen, aImgs: aImgs, cands: cands,
 	}
-	p.text, p.title, p.heading, p.headings, p.aText, p.scratch = text, title, heading, headings, aText, scratch
+	p.text, p.title, p.heading, p.headings, p.aText, p.scratch, p.chromeText = text, title, heading, headings, aText, scratch, chrome
 	p.setFastBase()
 	if cap(p.text.b) > 1<<20 {
 		p.text.b = nil // a big page's buffer is not kept for the next, mostly small, one
@@ -76,6 +83,7 @@ func (p *parser) reset(pageURL *url.URL, maxText int) {
 	p.heading.reset(MaxHeadings)
 	p.headings.reset(MaxHeadings)
 	p.aText.reset(MaxAnchor)
+	p.chromeText.reset(MaxHeadings)
 }
 
 func (p *parser) problem(x problemSet) { p.problems |= x }

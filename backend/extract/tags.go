@@ -17,6 +17,7 @@ func (p *parser) onStart(selfClosing bool) {
 	if isBlock(a) {
 		p.brk()
 	}
+	p.chromeStart(a, selfClosing)
 	switch a {
 	case atom.A:
 		p.startA(selfClosing)
@@ -133,6 +134,7 @@ func (p *parser) onEnd() {
 	if isBlock(a) {
 		p.brk()
 	}
+	p.chromeEnd(a)
 	switch a {
 	case atom.A:
 		if p.inA {
