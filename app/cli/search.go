@@ -266,7 +266,7 @@ func printResults(w io.Writer, res search.Results, r search.Request, tty bool) {
 	if len(res.Facets) > 0 {
 		approx := ""
 		if res.FacetsApprox {
-			approx = fmt.Sprintf(" (over the first %d matches)", search.FacetCap)
+			approx = fmt.Sprintf(" (estimated from a sample of %d matches)", search.FacetCap)
 		}
 		fmt.Fprintf(w, "\nFacets%s:\n", approx)
 		for _, name := range []string{"host", "type", "crawl", "status"} {

@@ -34,6 +34,16 @@ type Weights struct {
 	// Pairs answers phrases of frequent words from the pair index once it is built (see
 	// pairs.go); off, they are asked of the word index as any phrase.
 	Pairs bool
+	// Intent reads a query as meant (see intent.go): filler words of how-to phrasing are
+	// not required, and "-x" (one character) is an option word, not an exclusion.
+	Intent bool
+	// Rerank scores the first BoostDepth hits again by their titles and URLs (rerank.go):
+	// TitleCover per share of the query's words in the title or the URL's last segment,
+	// TitleAll when it has them all, TitleExact when the title is the query; KindScale
+	// multiplies changelogs, release notes and indexes the query did not ask for.
+	Rerank                           bool
+	TitleCover, TitleAll, TitleExact float64
+	KindScale                        float64
 }
 
 // DefaultWeights are the weights a new Searcher uses.
@@ -45,6 +55,8 @@ var DefaultWeights = Weights{
 	RankBudget: 50_000,
 	SpreadRows: 200_000,
 	Pairs:      true,
+	Intent:     true,
+	Rerank:     true, TitleCover: 0.5, TitleAll: 0.5, TitleExact: 1, KindScale: 0.5,
 }
 
 // bm25SQL is the rank expression for the weights over page_fts (numbers formatted here,
@@ -63,9 +75,10 @@ type hit struct {
 	score float64
 }
 
-// boost multiplies the scores of the first BoostDepth hits by their citation boost, sorts
-// them again, and returns the best score of the query (the 1000 of normalised scores).
-func (s *Searcher) boost(ctx context.Context, hits []hit) (float64, error) {
+// boost multiplies the scores of the first BoostDepth hits by their citation boost and
+// the second stage's factors (see rerank.go), sorts them again, and returns the best score
+// of the query (the 1000 of normalised scores). root is nil when nothing ranks the hits.
+func (s *Searcher) boost(ctx context.Context, root Node, hits []hit) (float64, error) {
 	n := min(len(hits), s.w.BoostDepth)
 	if n == 0 {
 		return 0, nil
@@ -78,16 +91,21 @@ func (s *Searcher) boost(ctx context.Context, hits []hit) (float64, error) {
 		for i := range hits[:n] {
 			hits[i].score *= 1 + s.w.Links*math.Log1p(float64(cites[hits[i].id]))
 		}
-		slices.SortStableFunc(hits[:n], func(a, b hit) int {
-			switch {
-			case a.score > b.score:
-				return -1
-			case a.score < b.score:
-				return 1
-			}
-			return 0
-		})
 	}
+	if root != nil {
+		if err := s.rerank(ctx, root, hits[:n], nil); err != nil {
+			return 0, err
+		}
+	}
+	slices.SortStableFunc(hits[:n], func(a, b hit) int {
+		switch {
+		case a.score > b.score:
+			return -1
+		case a.score < b.score:
+			return 1
+		}
+		return 0
+	})
 	return hits[0].score, nil
 }
 

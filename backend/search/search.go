@@ -41,8 +41,9 @@ type Results struct {
 	RankApprox bool // too many matches to score them all: the first found were ranked
 	Took       time.Duration
 	Results    []Result
-	// Facets maps "host", "type", "crawl" and "status" to counts over the matches (the
-	// first FacetCap of them; FacetsApprox when there were more).
+	// Facets maps "host", "type", "crawl" and "status" to counts over the matches: exact up
+	// to FacetCap matches, estimated from a sample spread over the index beyond
+	// (FacetsApprox).
 	Facets       map[string][]FacetCount
 	FacetsApprox bool
 	Note         string // what the engine did with a query it could not take as written
@@ -84,7 +85,7 @@ type FacetCount struct {
 // Caps that keep every query fast whatever the index size.
 const (
 	TotalCap = 10_000 // matches counted exactly
-	FacetCap = 10_000 // matches facets are computed over
+	FacetCap = 2_000  // matches facets count exactly; beyond, they are estimated from a sample of as many (facets.go)
 	// RankCap bounds the matches scored (bm25 reads each one's column sizes, ~4 us a
 	// row): beyond it, the first RankCap matches in index order are ranked (RankApprox).
 	RankCap      = 500
@@ -125,6 +126,7 @@ func (s *Searcher) Search(ctx context.Context, r Request) (Results, error) {
 	r.Offset = min(max(r.Offset, 0), maxOffset)
 	q := Parse(r.Query)
 	n := &notes{list: q.Notes}
+	q.Root = s.meant(q.Root, n)
 	res, err := s.run(ctx, q.Root, r, n)
 	if err != nil {
 		return res, fmt.Errorf("search %q: %w", clip(r.Query, 80), err)
@@ -138,6 +140,7 @@ func (s *Searcher) Search(ctx context.Context, r Request) (Results, error) {
 			res.DidYouMean = fix
 			q2 := Parse(fix)
 			n2 := &notes{list: q2.Notes}
+			q2.Root = s.meant(q2.Root, n2)
 			alt, err := s.run(ctx, q2.Root, r, n2)
 			if err != nil {
 				return res, fmt.Errorf("search %q: %w", clip(fix, 80), err)
@@ -224,7 +227,11 @@ func (s *Searcher) run(ctx context.Context, root Node, r Request, n *notes) (Res
 			hits[i].score = 1
 		}
 	}
-	best, err := s.boost(ctx, hits)
+	var ranked Node
+	if st.ranked {
+		ranked = root
+	}
+	best, err := s.boost(ctx, ranked, hits)
 	if err != nil {
 		return res, err
 	}
