@@ -20,7 +20,8 @@ import (
 // header and footer). Its text goes to a side buffer, not to Text or Headings; its links
 // and their anchor text are kept, since where a page links is not text it claims. Chrome
 // ends at the matching end tag, or when <main>, <article> or role=main opens (an unclosed
-// nav never swallows the content), or at </body>. A page whose every word was chrome keeps
+// nav never swallows the content), or at </body>; a block holding the page's <h1> is the
+// page's header, not chrome. A page whose every word was chrome keeps
 // that text (a menu page is still a page).
 
 // chromeNames are the class and id values (a whole class token, or the whole id) that mark
@@ -73,7 +74,22 @@ func (p *parser) chromeStart(a atom.Atom, selfClosing bool) {
 	if role || a == atom.Nav || (a == atom.Header || a == atom.Footer) && p.scoped == 0 {
 		p.chromeTag, p.chromeDepth = a, 1
 		p.brk()
+		p.chromeFrom = len(p.chromeText.b)
 	}
+}
+
+// chromeHeading is called when an h1 opens: a block taken for chrome that holds the page's
+// h1 is the page's own header (asciidoc's <div id="header"> holds the manual page's title
+// and its NAME line), so its text so far and the rest of it are the page's.
+func (p *parser) chromeHeading() {
+	if p.chromeTag == 0 || p.chromeTag == atom.Nav {
+		return
+	}
+	p.text.space()
+	p.text.writeValid(p.chromeText.b[p.chromeFrom:])
+	p.text.space()
+	p.chromeText.b = p.chromeText.b[:p.chromeFrom]
+	p.chromeTag, p.chromeDepth = 0, 0
 }
 
 // chromeEnd is called for every end tag with its atom.

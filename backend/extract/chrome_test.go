@@ -52,6 +52,11 @@ func TestChromeLeavesText(t *testing.T) {
 			text: "Alpha Beta", links: 2,
 		},
 		{
+			name: "a header block holding the h1 is the page's own (asciidoc manual pages)",
+			html: `<body><div id="header"><h1>git-rerere(1)</h1><h2>NAME</h2><p>git-rerere - Reuse recorded resolution</p></div><div id="content"><p>Body.</p></div><div id="footer">Last updated</div></body>`,
+			text: "git-rerere(1) NAME git-rerere - Reuse recorded resolution Body.", headings: "git-rerere(1) \nNAME",
+		},
+		{
 			name: "class tokens are whole words",
 			html: `<body><div class="navigation-help menus"><p>Kept text.</p></div><div id="Sidebar">gone</div></body>`,
 			text: "Kept text.",
@@ -90,6 +95,7 @@ func TestChromeRealDocs(t *testing.T) {
 		{"/usr/share/doc/postgresql-doc-15/html/sql-vacuum.html", "Prev Up", "garbage-collect and optionally analyze a database"},
 		{"/usr/share/doc/sqlite3/lang_vacuum.html", "Choose any three", "The VACUUM command rebuilds the database file"},
 		{"/usr/share/doc/python3.11/html/library/os.html", "Previous topic", "This module provides a portable way of using operating system dependent functionality"},
+		{"/usr/share/doc/git-doc/git-rerere.html", "Last updated", "Reuse recorded resolution of conflicted merges"},
 	} {
 		body, err := os.ReadFile(tt.file)
 		if err != nil {

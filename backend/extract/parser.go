@@ -33,6 +33,7 @@ type parser struct {
 	chromeDepth int
 	scoped      int
 	chromeText  textBuf
+	chromeFrom  int // where the open chrome's text starts in chromeText
 
 	linksOnly bool // Links: no visible text is gathered
 

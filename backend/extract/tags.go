@@ -107,6 +107,9 @@ func (p *parser) onStart(selfClosing bool) {
 			p.foreign++
 		}
 	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+		if a == atom.H1 {
+			p.chromeHeading()
+		}
 		p.brk()
 		if p.hDepth == 0 {
 			p.heading.reset(MaxHeadings)
