@@ -67,7 +67,7 @@ corrected from the index's own vocabulary and the corrected query is run instead
 
 func (e *env) searchCmd() *cobra.Command {
 	var limit, offset int
-	var facets bool
+	var facets, explain bool
 	cmd := &cobra.Command{
 		Use:   "search QUERY...",
 		Short: "Search the workspace offline",
@@ -83,11 +83,12 @@ func (e *env) searchCmd() *cobra.Command {
 		if offset < 0 {
 			return usageError{fmt.Errorf("--offset must not be negative")}
 		}
-		return e.search(cmd.Context(), search.Request{Query: strings.Join(words, " "), Limit: limit, Offset: offset, Facets: facets})
+		return e.search(cmd.Context(), search.Request{Query: strings.Join(words, " "), Limit: limit, Offset: offset, Facets: facets, Explain: explain})
 	})
 	cmd.Flags().IntVar(&limit, "limit", 10, "results to show")
 	cmd.Flags().IntVar(&offset, "offset", 0, "results to skip")
 	cmd.Flags().BoolVar(&facets, "facets", false, "count the matches by host, type, crawl and status")
+	cmd.Flags().BoolVar(&explain, "explain", false, "say how each result's score was made (bm25, citations, title and URL signals)")
 	return cmd
 }
 
@@ -126,7 +127,8 @@ type resultJSON struct {
 	Copies     int      `json:"copies,omitempty"`
 	Alternates int      `json:"alternates,omitempty"` // pages naming it as their canonical URL
 	FetchedAt  int64    `json:"fetchedAt,omitempty"`
-	New        bool     `json:"new,omitempty"` // (views open) new or changed since last opened
+	New        bool     `json:"new,omitempty"`     // (views open) new or changed since last opened
+	Explain    string   `json:"explain,omitempty"` // (--explain) how the score was made
 }
 
 type facetJSON struct {
@@ -195,7 +197,7 @@ func toJSON(res search.Results) searchJSON {
 		out.Results = append(out.Results, resultJSON{URL: r.URL, Title: r.Title, Score: r.Score,
 			Snippet: strings.Join(r.Snippet, ""), Highlights: r.Snippet, Host: r.Host, Type: r.Type,
 			State: r.State, Reason: r.Reason, Status: r.Status, Copies: r.Copies, Alternates: r.Alternates,
-			FetchedAt: r.FetchedAt, New: r.New})
+			FetchedAt: r.FetchedAt, New: r.New, Explain: r.Explain})
 	}
 	if res.Facets != nil {
 		out.Facets = map[string][]facetJSON{}
@@ -259,6 +261,9 @@ func printResults(w io.Writer, res search.Results, r search.Request, tty bool) {
 		fmt.Fprintf(w, "%4d  %s%s\n      %s\n", h.Score, title, tag, clean(h.URL))
 		if snip := renderSnippet(h.Snippet, tty); snip != "" {
 			fmt.Fprintf(w, "      %s\n", snip)
+		}
+		if h.Explain != "" {
+			fmt.Fprintf(w, "      why: %s\n", h.Explain)
 		}
 		fmt.Fprintln(w)
 	}

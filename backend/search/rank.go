@@ -39,10 +39,12 @@ type Weights struct {
 	Intent bool
 	// Rerank scores the first BoostDepth hits again by their titles and URLs (rerank.go):
 	// TitleCover per share of the query's words in the title or the URL's last segment,
-	// TitleAll when it has them all, TitleExact when the title is the query; KindScale
+	// TitleAll when it has them all, TitleWithin (times the coverage) when every title word
+	// is a query word; KindScale
 	// multiplies changelogs, release notes and indexes the query did not ask for.
 	Rerank                           bool
 	TitleCover, TitleAll, TitleExact float64
+	TitleWithin                      float64
 	KindScale                        float64
 }
 
@@ -56,7 +58,7 @@ var DefaultWeights = Weights{
 	SpreadRows: 200_000,
 	Pairs:      true,
 	Intent:     true,
-	Rerank:     true, TitleCover: 0.5, TitleAll: 0.5, TitleExact: 1, KindScale: 0.5,
+	Rerank:     true, TitleCover: 0.5, TitleAll: 0.5, TitleWithin: 2, KindScale: 0.5,
 }
 
 // bm25SQL is the rank expression for the weights over page_fts (numbers formatted here,
@@ -73,6 +75,10 @@ func (w Weights) bm25Of(table string) string {
 type hit struct {
 	id    int64
 	score float64
+	// Why the score is what it is, for Result.Explain (set by boost for its BoostDepth).
+	first, cites float64 // the first stage's score and the citation factor
+	second       float64 // the second stage's factor (0: not applied)
+	sig          factors
 }
 
 // boost multiplies the scores of the first BoostDepth hits by their citation boost and
@@ -89,11 +95,13 @@ func (s *Searcher) boost(ctx context.Context, root Node, hits []hit) (float64, e
 			return 0, err
 		}
 		for i := range hits[:n] {
-			hits[i].score *= 1 + s.w.Links*math.Log1p(float64(cites[hits[i].id]))
+			hits[i].first = hits[i].score
+			hits[i].cites = 1 + s.w.Links*math.Log1p(float64(cites[hits[i].id]))
+			hits[i].score *= hits[i].cites
 		}
 	}
 	if root != nil {
-		if err := s.rerank(ctx, root, hits[:n], nil); err != nil {
+		if err := s.rerank(ctx, root, hits[:n]); err != nil {
 			return 0, err
 		}
 	}

@@ -3,10 +3,10 @@ package search
 import (
 	"context"
 	"fmt"
+	"mundaneum/backend/tokenize"
 	"net/url"
 	"slices"
 	"strings"
-	"unicode"
 )
 
 // The second stage of ranking. bm25 over the weighted columns (the first stage) finds and
@@ -26,8 +26,14 @@ import (
 //     of a project once without being about it; they are scaled down unless the query asks
 //     for them (its words name the kind: "release", "changes", "new", "index").
 //
+//   - the title within the query: every title word is a query word, the page is named by
+//     part of what was asked ("VACUUM" for `vacuum full`, "git-log(1)" for `git log
+//     --follow`, "RETURNING" for `RETURNING clause`).
+//
 // score = first stage × (1 + TitleCover·coverage + TitleAll·[all covered] +
-// TitleExact·[title is the query]) × (KindScale if a changelog or index page).
+// TitleWithin·coverage·[title within the query]). A title that is the query (within it and
+// covering it) gets all three: × 4 with the default weights. Explain also says when the
+// title is exactly the query; a separate weight for that added nothing on the tuning split. × (KindScale if a changelog or index page).
 // Each factor is in Explain's output.
 
 // term is one query word with the forms that count as it.
@@ -87,7 +93,7 @@ func queryTerms(root Node, w Weights) []term {
 
 // words splits text into folded tokens as the index's tokenizer does (letters and digits).
 func words(text string) []string {
-	return strings.FieldsFunc(fold(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	return tokenize.List(text)
 }
 
 // lastSegment returns the words of a URL's last path segment without its extension (the
@@ -138,8 +144,12 @@ func isListPage(title, path []string) bool {
 // factors are a hit's second-stage signals.
 type factors struct {
 	Coverage   float64 // share of query words in the title or last URL segment
-	All, Exact bool
-	List       bool // a changelog or index page the query did not ask for
+	All, Exact bool    // Exact: the title is the query (Within and All), for Explain
+	// Within: every word of the title (or of the last URL segment) is a query word: the page
+	// is named by part of the query ("VACUUM" for `vacuum full`, "git-log(1)" for
+	// `git log --follow`). Exact is Within and All.
+	Within bool
+	List   bool // a changelog or index page the query did not ask for
 }
 
 func (w Weights) factor(f factors) float64 {
@@ -147,8 +157,8 @@ func (w Weights) factor(f factors) float64 {
 	if f.All {
 		x += w.TitleAll
 	}
-	if f.Exact {
-		x += w.TitleExact
+	if f.Within {
+		x += w.TitleWithin * f.Coverage // "git(1)" is within `git stash pop` but names a third of it
 	}
 	if f.List {
 		x *= w.KindScale
@@ -172,9 +182,8 @@ func signals(terms []term, asksList bool, title, rawURL string) factors {
 		f.Coverage = float64(covered) / float64(len(terms))
 		f.All = covered == len(terms)
 	}
-	if f.All && (len(tw) > 0 || len(last) > 0) {
-		f.Exact = allQueryWords(tw, terms) || allQueryWords(last, terms)
-	}
+	f.Within = allQueryWords(tw, terms) || allQueryWords(last, terms)
+	f.Exact = f.All && f.Within
 	f.List = !asksList && isListPage(tw, path)
 	return f
 }
@@ -207,8 +216,8 @@ func asksForList(terms []term) bool {
 }
 
 // rerank applies the second stage to hits (the first BoostDepth of them, already in
-// first-stage order); explain, when not nil, gets each page's factors.
-func (s *Searcher) rerank(ctx context.Context, root Node, hits []hit, explain map[int64]factors) error {
+// first-stage order), recording each one's signals for Explain.
+func (s *Searcher) rerank(ctx context.Context, root Node, hits []hit) error {
 	if !s.w.Rerank || len(hits) == 0 {
 		return nil
 	}
@@ -222,26 +231,55 @@ func (s *Searcher) rerank(ctx context.Context, root Node, hits []hit, explain ma
 		return fmt.Errorf("rerank: %w", err)
 	}
 	defer rows.Close()
-	mult := make(map[int64]float64, len(hits))
+	sig := make(map[int64]factors, len(hits))
 	for rows.Next() {
 		var id int64
 		var title, u string
 		if err := rows.Scan(&id, &title, &u); err != nil {
 			return fmt.Errorf("rerank: %w", err)
 		}
-		f := signals(terms, asks, title, u)
-		mult[id] = s.w.factor(f)
-		if explain != nil {
-			explain[id] = f
-		}
+		sig[id] = signals(terms, asks, title, u)
 	}
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("rerank: %w", err)
 	}
 	for i := range hits {
-		if m, ok := mult[hits[i].id]; ok {
-			hits[i].score *= m
+		if f, ok := sig[hits[i].id]; ok {
+			hits[i].sig, hits[i].second = f, s.w.factor(f)
+			hits[i].score *= hits[i].second
 		}
 	}
 	return nil
+}
+
+// explain says how a hit's score was made, for `mundaneum search --explain`.
+func (h hit) explain() string {
+	if h.first == 0 && h.second == 0 {
+		return fmt.Sprintf("score %.4g (not rescored: below the first %d)", h.score, DefaultWeights.BoostDepth)
+	}
+	first := h.first
+	if first == 0 && h.second != 0 {
+		first = h.score / h.second
+	}
+	out := fmt.Sprintf("bm25 %.4g", first)
+	if h.cites != 0 {
+		out += fmt.Sprintf(" × cited %.3g", h.cites)
+	}
+	if h.second != 0 {
+		out += fmt.Sprintf(" × title/URL %.3g (coverage %.2f", h.second, h.sig.Coverage)
+		if h.sig.All {
+			out += ", all words"
+		}
+		switch {
+		case h.sig.Exact:
+			out += ", title is the query"
+		case h.sig.Within:
+			out += ", title within the query"
+		}
+		if h.sig.List {
+			out += ", changelog/index page"
+		}
+		out += ")"
+	}
+	return out + fmt.Sprintf(" = %.4g", h.score)
 }

@@ -25,6 +25,8 @@ type Request struct {
 	// NewSince (unix ms), when set, has Results.New count the matches whose content
 	// appeared or changed after it (saved views use it).
 	NewSince int64
+	// Explain fills Result.Explain: how each score was made.
+	Explain bool
 }
 
 // Results is one page of hits for a query.
@@ -73,6 +75,9 @@ type Result struct {
 	New bool
 	// Versions counts the contents kept of the page: more than one means it changed.
 	Versions int
+	// Explain says how the score was made: the first stage's bm25, the citation factor
+	// and the second stage's title and URL signals (see rerank.go).
+	Explain string
 }
 
 // FacetCount is one value of a facet, with the query term that narrows to it.
@@ -247,6 +252,11 @@ func (s *Searcher) run(ctx context.Context, root Node, r Request, n *notes) (Res
 		page := hits[r.Offset:min(want, len(hits))]
 		if res.Results, err = s.present(ctx, root, page, best); err != nil {
 			return res, err
+		}
+		if !r.Explain {
+			for i := range res.Results {
+				res.Results[i].Explain = ""
+			}
 		}
 	}
 	if r.Facets {
