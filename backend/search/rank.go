@@ -39,13 +39,16 @@ type Weights struct {
 	Intent bool
 	// Rerank scores the first BoostDepth hits again by their titles and URLs (rerank.go):
 	// TitleCover per share of the query's words in the title or the URL's last segment,
-	// TitleAll when it has them all, TitleWithin (times the coverage) when every title word
-	// is a query word; KindScale
-	// multiplies changelogs, release notes and indexes the query did not ask for.
-	Rerank                           bool
-	TitleCover, TitleAll, TitleExact float64
-	TitleWithin                      float64
-	KindScale                        float64
+	// TitleWithin (times the coverage) when every title word is a query word; KindScale multiplies changelogs, release notes and indexes the query
+	// did not ask for.
+	Rerank                  bool
+	TitleCover, TitleWithin float64
+	KindScale               float64
+	// Proximity and HeadingAll weigh the third stage (proximity.go) over the first
+	// ProxDepth hits: the query's words standing together in the body, and a heading
+	// holding them all.
+	Proximity, HeadingAll float64
+	ProxDepth             int
 }
 
 // DefaultWeights are the weights a new Searcher uses.
@@ -58,7 +61,8 @@ var DefaultWeights = Weights{
 	SpreadRows: 200_000,
 	Pairs:      true,
 	Intent:     true,
-	Rerank:     true, TitleCover: 0.5, TitleAll: 0.5, TitleWithin: 2, KindScale: 0.5,
+	Rerank:     true, TitleCover: 1, TitleWithin: 2, KindScale: 0.5,
+	Proximity: 2, HeadingAll: 0.5, ProxDepth: 20,
 }
 
 // bm25SQL is the rank expression for the weights over page_fts (numbers formatted here,
@@ -79,6 +83,8 @@ type hit struct {
 	first, cites float64 // the first stage's score and the citation factor
 	second       float64 // the second stage's factor (0: not applied)
 	sig          factors
+	third        float64 // the third stage's factor (0: not applied)
+	text         textSignals
 }
 
 // boost multiplies the scores of the first BoostDepth hits by their citation boost and
@@ -100,12 +106,7 @@ func (s *Searcher) boost(ctx context.Context, root Node, hits []hit) (float64, e
 			hits[i].score *= hits[i].cites
 		}
 	}
-	if root != nil {
-		if err := s.rerank(ctx, root, hits[:n]); err != nil {
-			return 0, err
-		}
-	}
-	slices.SortStableFunc(hits[:n], func(a, b hit) int {
+	byScore := func(a, b hit) int {
 		switch {
 		case a.score > b.score:
 			return -1
@@ -113,7 +114,17 @@ func (s *Searcher) boost(ctx context.Context, root Node, hits []hit) (float64, e
 			return 1
 		}
 		return 0
-	})
+	}
+	if root != nil {
+		if err := s.rerank(ctx, root, hits[:n]); err != nil {
+			return 0, err
+		}
+		slices.SortStableFunc(hits[:n], byScore)
+		if err := s.proximity(ctx, root, hits[:min(n, s.w.ProxDepth)]); err != nil {
+			return 0, err
+		}
+	}
+	slices.SortStableFunc(hits[:n], byScore)
 	return hits[0].score, nil
 }
 

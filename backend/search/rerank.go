@@ -19,7 +19,6 @@ import (
 //     "sql-vacuum.html" the VACUUM reference). bm25's title column saturates: a title
 //     sharing two of three words with much repetition in the body beats the title that
 //     has all three; coverage counts words, not occurrences.
-//   - all words covered: a further step when the title (or last segment) has every word.
 //   - the title is the query: every title word is a query word (the reference page of
 //     exactly what was asked, "VACUUM" for "vacuum").
 //   - page kind: release notes, changelogs and back-of-book indexes hold every rare word
@@ -30,10 +29,10 @@ import (
 //     part of what was asked ("VACUUM" for `vacuum full`, "git-log(1)" for `git log
 //     --follow`, "RETURNING" for `RETURNING clause`).
 //
-// score = first stage × (1 + TitleCover·coverage + TitleAll·[all covered] +
-// TitleWithin·coverage·[title within the query]). A title that is the query (within it and
-// covering it) gets all three: × 4 with the default weights. Explain also says when the
-// title is exactly the query; a separate weight for that added nothing on the tuning split. × (KindScale if a changelog or index page).
+// score = first stage × (1 + TitleCover·coverage + TitleWithin·coverage·[title within the
+// query]). A title that is the query (within it and covering it) gets × 4 with the default
+// weights. Explain also says when the title has every query word and when it is exactly the
+// query; separate weights for those added nothing on the tuning split (scripts/rankgrid). × (KindScale if a changelog or index page).
 // Each factor is in Explain's output.
 
 // term is one query word with the forms that count as it.
@@ -154,9 +153,6 @@ type factors struct {
 
 func (w Weights) factor(f factors) float64 {
 	x := 1 + w.TitleCover*f.Coverage
-	if f.All {
-		x += w.TitleAll
-	}
 	if f.Within {
 		x += w.TitleWithin * f.Coverage // "git(1)" is within `git stash pop` but names a third of it
 	}
@@ -260,6 +256,9 @@ func (h hit) explain() string {
 	first := h.first
 	if first == 0 && h.second != 0 {
 		first = h.score / h.second
+		if h.third != 0 {
+			first /= h.third
+		}
 	}
 	out := fmt.Sprintf("bm25 %.4g", first)
 	if h.cites != 0 {
@@ -278,6 +277,13 @@ func (h hit) explain() string {
 		}
 		if h.sig.List {
 			out += ", changelog/index page"
+		}
+		out += ")"
+	}
+	if h.third != 0 {
+		out += fmt.Sprintf(" × text %.3g (%.0f%% of the words within %d tokens", h.third, 100*h.text.Near, proxWindow)
+		if h.text.Heading {
+			out += ", a heading has them all"
 		}
 		out += ")"
 	}

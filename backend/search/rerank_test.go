@@ -78,3 +78,16 @@ func TestSecondStage(t *testing.T) {
 		t.Errorf("explain of the reference: %q", res.Results[0].Explain)
 	}
 }
+
+func TestTextSignals(t *testing.T) {
+	root := Parse("ignore changes tracked file").Root
+	terms, h := queryTerms(root, DefaultWeights), newHighlighter(root, DefaultWeights)
+	together := textSignalsOf(terms, h, "Some intro. To ignore changes to a tracked file, use update-index. More text follows here.", "FAQ \nHow do I ignore changes to a tracked file?")
+	if together.Near != 1 || !together.Heading {
+		t.Errorf("words together, heading with all: %+v", together)
+	}
+	apart := textSignalsOf(terms, h, "ignore "+strings.Repeat("x ", 40)+"changes "+strings.Repeat("y ", 40)+"tracked file", "Tracking \nFiles")
+	if apart.Near != 0.5 || apart.Heading {
+		t.Errorf("words apart: %+v", apart)
+	}
+}

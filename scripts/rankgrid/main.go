@@ -77,13 +77,13 @@ func main() {
 		return mrr / float64(n), s1 / float64(n)
 	}
 	show := func(label string, w search.Weights, mrr, s1 float64) {
-		fmt.Printf("%-28s intent=%v rerank=%v cover=%g all=%g within=%g kind=%g  MRR@10 %.3f  S@1 %.3f\n",
-			label, w.Intent, w.Rerank, w.TitleCover, w.TitleAll, w.TitleWithin, w.KindScale, mrr, s1)
+		fmt.Printf("%-28s intent=%v rerank=%v cover=%g within=%g kind=%g prox=%g heading=%g  MRR@10 %.3f  S@1 %.3f\n",
+			label, w.Intent, w.Rerank, w.TitleCover, w.TitleWithin, w.KindScale, w.Proximity, w.HeadingAll, mrr, s1)
 	}
 	// The first stage alone, then coordinate ascent from the defaults: each weight in turn
 	// takes the value of its list that scores best (MRR@10, then S@1), the others fixed.
 	off := search.DefaultWeights
-	off.Rerank, off.Intent = false, false
+	off.Rerank, off.Intent, off.Proximity, off.HeadingAll = false, false, 0, 0
 	m, s1 := eval(off)
 	show("first stage only", off, m, s1)
 	best := search.DefaultWeights
@@ -99,7 +99,8 @@ func main() {
 		{"intent", []float64{0, 1}, func(w *search.Weights, v float64) { w.Intent = b(v) }},
 		{"within", []float64{0, 0.5, 1, 2, 4}, func(w *search.Weights, v float64) { w.TitleWithin = v }},
 		{"cover", []float64{0, 0.5, 1, 2}, func(w *search.Weights, v float64) { w.TitleCover = v }},
-		{"all", []float64{0, 0.5, 1}, func(w *search.Weights, v float64) { w.TitleAll = v }},
+		{"prox", []float64{0, 0.25, 0.5, 1, 2}, func(w *search.Weights, v float64) { w.Proximity = v }},
+		{"heading", []float64{0, 0.25, 0.5, 1}, func(w *search.Weights, v float64) { w.HeadingAll = v }},
 		{"kind", []float64{1, 0.5, 0.25}, func(w *search.Weights, v float64) { w.KindScale = v }},
 	} {
 		for _, v := range ax.vals {
