@@ -27,7 +27,7 @@ DIST := frontend/dist/index.html
 # Steps depend on each other's side effects (setup installs what the rest use): one at a time.
 .NOTPARALLEL:
 
-.PHONY: help setup build run test test-go lint test-frontend smoke bindings frontend clean bench bench-window relevance relevance-check bench-search bench-graph bench-graphview bench-check check-build fuzz bench-library bench-warc
+.PHONY: help setup build run test test-go lint test-frontend smoke bindings frontend clean bench bench-window relevance relevance-check bench-search bench-toward bench-graph bench-graphview bench-check check-build fuzz bench-library bench-warc
 
 help: ## list the targets
 	@awk 'BEGIN { FS = ":.*## " } /^[a-z-]+:.*## / { printf "  make %-14s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
@@ -144,6 +144,9 @@ bench-search: ## search latency on a synthetic index (PAGES=100000 QUERIES=2000 
 		apt-get install -y -qq wamerican >/dev/null || sudo apt-get install -y -qq wamerican; }
 	CGO_ENABLED=0 go run ./scripts/benchsearch -pages "$(or $(PAGES),100000)" -queries "$(or $(QUERIES),2000)" \
 		$(if $(FACETS),-facets) $(if $(CPUPROFILE),-cpuprofile "$(CPUPROFILE)") $(SEARCH_ARGS)
+
+bench-toward: ## query-directed crawl vs breadth-first on a planted-topic web: pages visited until the topic is found (PAGES=3000 PLANTED=30 AGENTS=1)
+	CGO_ENABLED=0 go run ./scripts/benchtoward -pages "$(or $(PAGES),3000)" -planted "$(or $(PLANTED),30)" -agents "$(or $(AGENTS),1)"
 
 bench-graph: ## path questions on a synthetic web of LINKS links (LINKS=1000000 PAIRS=300 CPUPROFILE=)
 	CGO_ENABLED=0 go run ./scripts/benchgraph -links "$(or $(LINKS),1000000)" -pairs "$(or $(PAIRS),300)" \

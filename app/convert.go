@@ -24,7 +24,7 @@ func crawlDTO(c store.Crawl) Crawl {
 	var cfg crawl.Config
 	if json.Unmarshal(c.Config, &cfg) == nil {
 		dto.MaxPages, dto.MaxSeconds = cfg.MaxPages, int(cfg.MaxTime/time.Second)
-		dto.Rules = cfg.Rules
+		dto.Rules, dto.Toward = cfg.Rules, cfg.Toward
 	}
 	// No rate for a run that is not running: a failed seed's 4 ms are not "250 pages/s".
 	return dto

@@ -17,6 +17,8 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options/mac"
 	"github.com/wailsapp/wails/v2/pkg/options/windows"
 	wailsruntime "github.com/wailsapp/wails/v2/pkg/runtime"
+
+	"mundaneum/backend/archive"
 )
 
 // This file is the only importer of the Wails runtime: the backend reports progress through
@@ -163,6 +165,18 @@ func (d dialogs) OpenFile(title string) (string, error) {
 func (d dialogs) SaveFile(title, defaultName string) (string, error) {
 	return wailsruntime.SaveFileDialog(d.ctx, wailsruntime.SaveDialogOptions{Title: title, DefaultFilename: defaultName,
 		Filters: workspaceFilter, CanCreateDirectories: true})
+}
+
+func (d dialogs) OpenArchive(title string) (string, error) {
+	var pats []string
+	for _, f := range archive.Formats() {
+		for _, ext := range f.Extensions {
+			pats = append(pats, "*"+ext)
+		}
+	}
+	return wailsruntime.OpenFileDialog(d.ctx, wailsruntime.OpenDialogOptions{Title: title, Filters: []wailsruntime.FileFilter{
+		{DisplayName: "Web archives (" + strings.Join(pats, ", ") + ")", Pattern: strings.Join(pats, ";")},
+		{DisplayName: "All files", Pattern: "*"}}})
 }
 
 func (d dialogs) SaveDocument(title, defaultName string) (string, error) {

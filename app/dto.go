@@ -20,6 +20,8 @@ type CrawlRequest struct {
 	DelayMs          int      `json:"delayMs"` // -1 means the default delay
 	Refresh          bool     `json:"refresh"`
 	Rules            string   `json:"rules"` // the webbot's rules (CheckRules); "" for the scope alone
+	// Toward makes the crawl query-directed (best links for this query first); "" for none.
+	Toward string `json:"toward"`
 }
 
 // Crawl is one crawl job: its pages, counted by state the one way the page list, status and
@@ -50,9 +52,10 @@ type Crawl struct {
 	MaxSeconds int     `json:"maxSeconds"`
 	StartedAt  string  `json:"startedAt"`
 	FinishedAt string  `json:"finishedAt"`
-	Note       string  `json:"note"`  // what the run is doing, or what cut it short
-	Error      string  `json:"error"` // why it failed (an unreachable seed: which, and why)
-	Rules      string  `json:"rules"` // the webbot's rules the crawl runs under
+	Note       string  `json:"note"`   // what the run is doing, or what cut it short
+	Error      string  `json:"error"`  // why it failed (an unreachable seed: which, and why)
+	Rules      string  `json:"rules"`  // the webbot's rules the crawl runs under
+	Toward     string  `json:"toward"` // the query a query-directed crawl goes toward
 	// Searchable counts the pages searchable so far while the crawl runs (0 otherwise).
 	Searchable int64 `json:"searchable"`
 }

@@ -15,6 +15,7 @@ type LibPosting struct {
 	Kind       string     `json:"kind"` // library | pointer | report | view
 	Title      string     `json:"title"`
 	URL        string     `json:"url"`
+	Aliases    []string   `json:"aliases"` // former URLs (accepted redirects), oldest first
 	Notes      string     `json:"notes"`
 	Tags       []string   `json:"tags"`
 	Purpose    string     `json:"purpose"`
@@ -41,7 +42,8 @@ type LibHealth struct {
 	FinalURL  string `json:"finalUrl"`
 	Reason    string `json:"reason"`
 	CheckedAt string `json:"checkedAt"`
-	Dead      bool   `json:"dead"` // failed on several checks spread over time
+	Dead      bool   `json:"dead"`      // failed on several checks spread over time
+	Permanent bool   `json:"permanent"` // redirected permanently (301/308): LibraryAcceptRedirect takes it
 }
 
 // LibKnown is what the crawler knows of a pointer's URL.
@@ -225,7 +227,11 @@ func libPostingDTO(p library.Posting, path string) LibPosting {
 	}
 	if h := p.Health; h != nil {
 		d.Health = &LibHealth{Verdict: h.Verdict, Status: h.Status, FinalURL: h.FinalURL, Reason: h.Reason,
-			CheckedAt: rfc3339(h.CheckedAt), Dead: h.Dead}
+			CheckedAt: rfc3339(h.CheckedAt), Dead: h.Dead, Permanent: h.Permanent}
+	}
+	d.Aliases = []string{}
+	for _, a := range p.Aliases {
+		d.Aliases = append(d.Aliases, a.URL)
 	}
 	if v := p.View; v != nil {
 		d.View = &LibView{Name: v.Name, Query: v.Query, OpenedAt: rfc3339(v.OpenedAt), LastTotal: v.LastTotal}

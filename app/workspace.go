@@ -24,6 +24,8 @@ type workspace struct {
 	jobs   *crawl.Jobs
 	search *search.Searcher
 	checks *check.Jobs
+	// archives are the imports and exports under way.
+	archives *archiveJobs
 
 	stopScheduler func() // set once the scheduler runs
 	mu            sync.Mutex
@@ -35,7 +37,8 @@ func newWorkspace(st *store.Store) (*workspace, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open the search index of %s: %w", st.Path(), err)
 	}
-	return &workspace{st: st, idx: idx, jobs: crawl.NewJobs(st, idx), search: search.New(idx.SearchDB()), checks: check.NewJobs(st, CheckLibrary(st))}, nil
+	return &workspace{st: st, idx: idx, jobs: crawl.NewJobs(st, idx), search: search.New(idx.SearchDB()),
+		checks: check.NewJobs(st, CheckLibrary(st)), archives: newArchiveJobs()}, nil
 }
 
 // close stops what runs on the workspace (crawls pause, a check run stops) and closes it.
@@ -44,6 +47,7 @@ func (w *workspace) close() {
 		w.stopScheduler()
 	}
 	w.checks.Close()
+	w.archives.close()
 	w.jobs.Close()
 	w.idx.Close()
 	w.st.Close()
@@ -72,6 +76,8 @@ type Dialogs interface {
 	SaveFile(title, defaultName string) (string, error)
 	// SaveDocument asks where to save a document of any kind; "" when the user cancels.
 	SaveDocument(title, defaultName string) (string, error)
+	// OpenArchive asks for an archive file to import (WARC, WWWW); "" when the user cancels.
+	OpenArchive(title string) (string, error)
 }
 
 // Extension is the file name extension of workspaces.

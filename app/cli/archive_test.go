@@ -93,3 +93,60 @@ func TestHistoryDiffExportImport(t *testing.T) {
 		t.Errorf("import of a text file: %d %q", code, errOut)
 	}
 }
+
+func TestCrawlRetentionVerbs(t *testing.T) {
+	var mu sync.Mutex
+	a := `<title>A</title>first words`
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		w.Write([]byte(a))
+	}))
+	defer srv.Close()
+	db := filepath.Join(t.TempDir(), "w.mundaneum")
+	crawlOnce := func(args ...string) {
+		t.Helper()
+		args = append([]string{"crawl", "--db", db, "--delay", "0", "--refresh", "--scope", "list"}, append(args, srv.URL+"/")...)
+		if code, _, errOut := run(t, args...); code != ExitOK {
+			t.Fatalf("crawl: %d %s", code, errOut)
+		}
+	}
+	crawlOnce("--retention", "last 2")
+	for _, w := range []string{"second", "third"} {
+		mu.Lock()
+		a = `<title>A</title>` + w + ` words`
+		mu.Unlock()
+		crawlOnce()
+	}
+	code, out, errOut := run(t, "retention", "--db", db, "--crawl", "1", "--json")
+	var got struct {
+		Own      bool   `json:"own"`
+		Keep     string `json:"keep"`
+		Last     int    `json:"last"`
+		Versions int    `json:"versions"`
+		Bytes    int64  `json:"bytes"`
+		Pruned   struct {
+			Versions int `json:"versions"`
+		} `json:"pruned"`
+	}
+	if code != ExitOK || json.Unmarshal([]byte(out), &got) != nil || !got.Own || got.Keep != "last" || got.Last != 2 || got.Versions != 2 || got.Bytes <= 0 {
+		t.Fatalf("retention --crawl 1: %d %s %s", code, out, errOut)
+	}
+	code, out, _ = run(t, "retention", "--db", db, "--crawl", "1", "none")
+	if code != ExitOK || !strings.Contains(out, "pruned 1 version(s)") || !strings.Contains(out, "crawl 1 keeps no history (each page's content now only) (its own setting)") {
+		t.Errorf("retention --crawl 1 none: %d %s", code, out)
+	}
+	code, out, _ = run(t, "retention", "--db", db, "--crawl", "1", "default")
+	if code != ExitOK || !strings.Contains(out, "every version (the workspace's setting)") {
+		t.Errorf("retention --crawl 1 default: %d %s", code, out)
+	}
+	if code, _, _ := run(t, "retention", "--db", db, "--crawl", "7", "all"); code != ExitUsage {
+		t.Errorf("retention of no crawl: %d", code)
+	}
+	if code, _, _ := run(t, "retention", "--db", db, "default"); code != ExitUsage {
+		t.Errorf("default without --crawl: %d", code)
+	}
+	if code, _, _ := run(t, "crawl", "--db", db, "--retention", "some", srv.URL+"/"); code != ExitUsage {
+		t.Errorf("crawl --retention some: %d", code)
+	}
+}

@@ -12,6 +12,7 @@ import (
 
 	"mundaneum/backend/crawl"
 	"mundaneum/backend/rules"
+	"mundaneum/backend/search"
 	"mundaneum/backend/store"
 )
 
@@ -19,7 +20,7 @@ func (e *env) crawlCmd() *cobra.Command {
 	cfg := crawl.Config{}
 	def := crawl.DefaultConfig(store.DefaultSettings())
 	var delay time.Duration
-	var rulesArg string
+	var rulesArg, retention string
 	cmd := &cobra.Command{
 		Use:   "crawl URL...",
 		Short: "Crawl from seed URLs into the workspace (resumes or refreshes the same crawl)",
@@ -55,7 +56,18 @@ settings, which the window's Settings change.`,
 			if err := cfg.Validate(); err != nil {
 				return usageError{err}
 			}
-			return e.crawl(cmd.Context(), cfg)
+			var keep *store.Retention
+			if cmd.Flags().Changed("retention") {
+				r, err := parseRetention(strings.Fields(retention), true)
+				if err != nil {
+					return usageError{fmt.Errorf("--retention: %w", err)}
+				}
+				keep = r
+				if keep == nil {
+					keep = &store.Retention{} // "default": the workspace's setting
+				}
+			}
+			return e.crawl(cmd.Context(), cfg, keep)
 		},
 	}
 	f := cmd.Flags()
@@ -73,6 +85,8 @@ settings, which the window's Settings change.`,
 	f.DurationVar(&delay, "delay", 0, fmt.Sprintf("gap between requests to one host, e.g. 500ms (default: the workspace's setting, %s\nunless changed; 0: none; robots.txt Crawl-delay still applies)", time.Duration(store.DefaultSettings().DelayMs)*time.Millisecond))
 	f.BoolVar(&cfg.Refresh, "refresh", false, "re-check every page with conditional requests, not only those due")
 	f.StringVar(&cfg.From, "from", "", "your e-mail address, sent in the From header (default: the workspace's setting)")
+	f.StringVar(&retention, "retention", "", "this crawl's own retention of page versions: all, \"last N\", none, or default (the\nworkspace's; see 'mundaneum retention --help')")
+	f.StringVar(&cfg.Toward, "toward", "", "crawl toward a query (WebCrawler's real-time search): follow first the links whose\nanchor text, nearby text and page best match it, and show the matching pages as they are found")
 	f.StringVar(&rulesArg, "rules", "", "the webbot's rules: what to follow and in which order, as TEXT or @FILE\n(see 'mundaneum rules --help'); an imperative rule reaches outside the scope")
 	return cmd
 }
@@ -96,6 +110,8 @@ type crawlSummary struct {
 	// Searchable is how many pages the search index holds at the end of the run.
 	Searchable int64  `json:"searchable"`
 	index      string // how far the index is, in words
+	// Matches are, for a crawl --toward, its pages that match the query, best first.
+	Matches []resultJSON `json:"matches,omitempty"`
 }
 
 // runSummary is what one run of a crawl did.
@@ -129,7 +145,9 @@ func summarize(p crawl.Progress, secs float64, runErr error) crawlSummary {
 	return sum
 }
 
-func (e *env) crawl(ctx context.Context, cfg crawl.Config) error {
+// crawl runs the crawl cfg describes; keep, when set, becomes its own retention setting
+// (its zero value: the workspace's again).
+func (e *env) crawl(ctx context.Context, cfg crawl.Config, keep *store.Retention) error {
 	w, err := e.openIndexed(ctx, false)
 	if err != nil {
 		return err
@@ -139,6 +157,15 @@ func (e *env) crawl(ctx context.Context, cfg crawl.Config) error {
 	cr, err := crawl.Open(ctx, st, w.idx, cfg)
 	if err != nil {
 		return err
+	}
+	if keep != nil {
+		r := keep
+		if r.Keep == "" {
+			r = nil
+		}
+		if _, err := st.SetCrawlRetention(ctx, cr.ID(), r); err != nil {
+			return err
+		}
 	}
 	bar := newProgressBar(e.stderr, isTerminal(e.stderr))
 	// Ctrl-C pauses the crawl: it is resumable by running the same command.
@@ -154,16 +181,34 @@ func (e *env) crawl(ctx context.Context, cfg crawl.Config) error {
 	if !e.json {
 		fmt.Fprintf(e.stderr, "crawl %d: %s scope, %d seed(s), workspace %s\n", cr.ID(), cr.Config().Scope, len(cr.Config().Seeds), st.Path())
 	}
+	var live *towardResults
+	if q := cr.Config().Toward; q != "" {
+		live = &towardResults{s: search.New(w.idx.SearchDB()), query: towardQuery(cr.ID(), q), shown: map[string]bool{}}
+		if !e.json {
+			live.out = e.stdout
+			fmt.Fprintf(e.stderr, "toward %q: the best links first; matching pages as the index takes them in\n", q)
+		}
+		wctx, stop := context.WithCancel(rctx)
+		defer stop()
+		go live.watch(wctx, 2*time.Second)
+	}
 	start := time.Now()
 	p, runErr := cr.Run(rctx, bar.update)
 	bar.done()
 	sum := summarize(p, time.Since(start).Seconds(), runErr)
+	if live != nil {
+		live.poll(context.WithoutCancel(ctx)) // the crawl waited for the index: the final ranking
+		sum.Matches = toJSON(live.last).Results
+	}
 	if e.json {
 		if err := e.printJSON(sum); err != nil {
 			return err
 		}
 	} else {
 		printSummary(e.stdout, sum)
+		if live != nil {
+			printToward(e.stdout, live.last)
+		}
 	}
 	if runErr != nil {
 		return runErr
@@ -200,6 +245,18 @@ func printSummary(w io.Writer, s crawlSummary) {
 	}
 	if note != "" {
 		fmt.Fprintln(w, note)
+	}
+}
+
+// printToward lists a query-directed crawl's matching pages, best first.
+func printToward(w io.Writer, res search.Results) {
+	if len(res.Results) == 0 {
+		fmt.Fprintln(w, "no page of this crawl matches the query yet")
+		return
+	}
+	fmt.Fprintf(w, "%d pages of this crawl match the query; the best:\n", res.Total)
+	for i, r := range res.Results {
+		fmt.Fprintf(w, "%2d. %4d  %s  %s\n", i+1, r.Score, r.URL, clean(r.Title))
 	}
 }
 

@@ -292,35 +292,30 @@ func cleanKeepLines(s string) string {
 }
 
 func (e *env) retentionCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "retention [all | last N | none]",
-		Short: "How many versions of each page the workspace keeps, and the disk they take",
+	var crawlID int64
+	cmd := &cobra.Command{
+		Use:   "retention [--crawl N] [all | last N | none | default]",
+		Short: "How many versions of each page the workspace (or a crawl) keeps, and the disk they take",
 		Long: `Without arguments, show the retention setting and what the history takes on disk.
 With one, set it and apply it at once:
 
   all       keep every version (the default: a crawl is evidence)
   last N    keep the newest N versions of each page
   none      keep only each page's content now (no history)
+  default   with --crawl: follow the workspace's setting again
 
-Applying it deletes the versions beyond it and the bodies nothing names any more.`,
+With --crawl N the setting is that crawl's own and overrides the workspace's for its pages
+(a page of several crawls keeps as many versions as the most generous of them); the disk
+shown is what the crawl's pages' versions take.
+
+Applying it deletes the versions beyond it and the bodies nothing names any more, in one
+transaction: a body another page or version names is never deleted, and a kill before the
+end leaves everything as it was.`,
 		Args: usageArgs(cobra.RangeArgs(0, 2)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
-			var r store.Retention
-			switch {
-			case len(args) == 0:
-			case args[0] == store.KeepLast && len(args) == 2:
-				n, err := strconv.Atoi(args[1])
-				if err != nil {
-					return usageError{fmt.Errorf("last N: %q is not a number", args[1])}
-				}
-				r = store.Retention{Keep: store.KeepLast, Last: n}
-			case (args[0] == store.KeepAll || args[0] == store.KeepNone) && len(args) == 1:
-				r = store.Retention{Keep: args[0]}
-			default:
-				return usageError{fmt.Errorf("usage: retention [all | last N | none]")}
-			}
-			if err := r.Valid(); len(args) > 0 && err != nil {
+			r, err := parseRetention(args, crawlID != 0)
+			if err != nil {
 				return usageError{err}
 			}
 			st, err := e.open(ctx, len(args) == 0)
@@ -328,9 +323,12 @@ Applying it deletes the versions beyond it and the bodies nothing names any more
 				return err
 			}
 			defer st.Close()
+			if crawlID != 0 {
+				return e.crawlRetention(cmd, st, crawlID, args, r)
+			}
 			var pr store.Prune
 			if len(args) > 0 {
-				if pr, err = st.SetRetention(ctx, r); err != nil {
+				if pr, err = st.SetRetention(ctx, *r); err != nil {
 					return err
 				}
 			}
@@ -351,14 +349,7 @@ Applying it deletes the versions beyond it and the bodies nothing names any more
 			if len(args) > 0 {
 				fmt.Fprintf(e.stdout, "pruned %d version(s) and %d bod(ies), %s\n", pr.Versions, pr.Bodies, humanBytes(pr.Bytes))
 			}
-			policy := "every version"
-			switch cur.Keep {
-			case store.KeepLast:
-				policy = fmt.Sprintf("the newest %d versions of each page", cur.Last)
-			case store.KeepNone:
-				policy = "no history (each page's content now only)"
-			}
-			fmt.Fprintf(e.stdout, "keeps %s\n%d version(s); %d page(s) with more than one\n", policy, u.Versions, u.Pages)
+			fmt.Fprintf(e.stdout, "keeps %s\n%d version(s); %d page(s) with more than one\n", policyWords(cur), u.Versions, u.Pages)
 			fmt.Fprintf(e.stdout, "earlier versions' bodies: %d, %s\n", u.Bodies, humanBytes(u.Bytes))
 			if u.Unnamed > 0 {
 				fmt.Fprintf(e.stdout, "bodies nothing names (older workspaces): %d, %s; setting a retention frees them\n",
@@ -367,4 +358,87 @@ Applying it deletes the versions beyond it and the bodies nothing names any more
 			return nil
 		},
 	}
+	cmd.Flags().Int64Var(&crawlID, "crawl", 0, "the crawl whose own setting to show or set")
+	return cmd
+}
+
+// parseRetention reads "all", "last N", "none" (and with a crawl "default": nil) from args;
+// no args give nil.
+func parseRetention(args []string, crawl bool) (*store.Retention, error) {
+	var r store.Retention
+	switch {
+	case len(args) == 0:
+		return nil, nil
+	case crawl && args[0] == "default" && len(args) == 1:
+		return nil, nil
+	case args[0] == store.KeepLast && len(args) == 2:
+		n, err := strconv.Atoi(args[1])
+		if err != nil {
+			return nil, fmt.Errorf("last N: %q is not a number", args[1])
+		}
+		r = store.Retention{Keep: store.KeepLast, Last: n}
+	case (args[0] == store.KeepAll || args[0] == store.KeepNone) && len(args) == 1:
+		r = store.Retention{Keep: args[0]}
+	default:
+		return nil, fmt.Errorf("usage: retention [--crawl N] [all | last N | none | default]")
+	}
+	if err := r.Valid(); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+func policyWords(r store.Retention) string {
+	switch r.Keep {
+	case store.KeepLast:
+		return fmt.Sprintf("the newest %d versions of each page", r.Last)
+	case store.KeepNone:
+		return "no history (each page's content now only)"
+	}
+	return "every version"
+}
+
+// crawlRetention shows (and with args sets) a crawl's own retention and its disk.
+func (e *env) crawlRetention(cmd *cobra.Command, st *store.Store, id int64, args []string, r *store.Retention) error {
+	ctx := cmd.Context()
+	var pr store.Prune
+	var err error
+	if len(args) > 0 {
+		if pr, err = st.SetCrawlRetention(ctx, id, r); err != nil {
+			if errors.Is(err, store.ErrNotFound) {
+				return usageError{fmt.Errorf("no crawl %d", id)}
+			}
+			return err
+		}
+	}
+	h, err := st.CrawlHistoryUsage(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return usageError{fmt.Errorf("no crawl %d", id)}
+	}
+	if err != nil {
+		return err
+	}
+	ws, err := st.Retention(ctx)
+	if err != nil {
+		return err
+	}
+	eff, own := ws, h.Retention != nil
+	if own {
+		eff = *h.Retention
+	}
+	if e.json {
+		return e.printJSON(map[string]any{"crawlId": id, "own": own, "keep": eff.Keep, "last": eff.Last,
+			"versions": h.Versions, "bodies": h.Bodies, "bytes": h.Bytes,
+			"pruned": map[string]any{"versions": pr.Versions, "bodies": pr.Bodies, "bytes": pr.Bytes}})
+	}
+	if len(args) > 0 {
+		fmt.Fprintf(e.stdout, "pruned %d version(s) and %d bod(ies), %s\n", pr.Versions, pr.Bodies, humanBytes(pr.Bytes))
+	}
+	whose := "its own setting"
+	if !own {
+		whose = "the workspace's setting"
+	}
+	fmt.Fprintf(e.stdout, "crawl %d keeps %s (%s)\n%d version(s) of its pages, %d bod(ies), %s\n",
+		id, policyWords(eff), whose, h.Versions, h.Bodies, humanBytes(h.Bytes))
+	return nil
 }

@@ -199,7 +199,9 @@ func (e *env) libSearchCmd() *cobra.Command {
 		Use:   "search QUERY...",
 		Short: "Search the library: titles, URLs, notes, tags and report text",
 		Long: `Search the library's own index with the query language of 'mundaneum search'
-(words, "phrases", -word, OR, title:, url:, site:, folder:PATH, tag:NAME).`,
+(words, "phrases", -word, OR, title:, url:, site:, folder:PATH, tag:NAME), and what the link
+checks found: is:broken (dead: failing on several checks over time), is:redirect, is:failed,
+is:blocked, is:ok. A URL alone also finds the pointers that had it (accepted redirects).`,
 		Example: `  mundaneum library search concurrency --in /Computing
   mundaneum library search 'tag:go -title:tour'`,
 		Args: usageArgs(cobra.MinimumNArgs(1)),
@@ -295,7 +297,7 @@ func (e *env) libCrawlCmd() *cobra.Command {
 				return usageError{fmt.Errorf("%s has no pointers to crawl from", args[0])}
 			}
 			cfg.Delay = -1
-			crawlErr := e.crawl(ctx, cfg)
+			crawlErr := e.crawl(ctx, cfg, nil)
 			// Pointers added without a title take their page's, now that it is known.
 			if err := e.libWrite(context.WithoutCancel(ctx), func(l *library.Library, _ *store.Store) error {
 				_, err := l.FillTitles(ctx, cfg.Seeds)

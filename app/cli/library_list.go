@@ -21,6 +21,7 @@ type postingJSON struct {
 	Kind       string        `json:"kind"`
 	Title      string        `json:"title"`
 	URL        string        `json:"url"`
+	Aliases    []string      `json:"aliases,omitempty"` // former URLs (accepted redirects)
 	Notes      string        `json:"notes,omitempty"`
 	Body       string        `json:"body,omitempty"`
 	Tags       []string      `json:"tags,omitempty"`
@@ -47,6 +48,7 @@ type healthJSON struct {
 	Reason    string `json:"reason,omitempty"`
 	CheckedAt string `json:"checkedAt"`
 	Dead      bool   `json:"dead"`
+	Permanent bool   `json:"permanent,omitempty"` // a permanent redirect: 'library accept-redirect' takes it
 }
 
 type knownJSON struct {
@@ -92,7 +94,10 @@ func toPostingJSON(p library.Posting, path string) postingJSON {
 	}
 	if h := p.Health; h != nil {
 		j.Health = &healthJSON{Verdict: h.Verdict, Status: h.Status, FinalURL: h.FinalURL, Reason: h.Reason,
-			CheckedAt: rfc3339ms(h.CheckedAt), Dead: h.Dead}
+			CheckedAt: rfc3339ms(h.CheckedAt), Dead: h.Dead, Permanent: h.Permanent}
+	}
+	for _, a := range p.Aliases {
+		j.Aliases = append(j.Aliases, a.URL)
 	}
 	if v := p.View; v != nil {
 		j.View = &viewInfoJSON{Name: v.Name, Query: v.Query, OpenedAt: rfc3339ms(v.OpenedAt), LastTotal: v.LastTotal}
@@ -239,10 +244,13 @@ func health(h *library.Health) string {
 	if h.Dead {
 		s = "  link: dead (" + strings.ReplaceAll(h.Verdict, "_", " ") + ")"
 	}
-	if h.Status != 0 {
+	if h.Status != 0 && h.Verdict != "redirected" {
 		s += fmt.Sprintf(" %d", h.Status)
 	}
 	if h.Verdict == "redirected" && h.FinalURL != "" {
+		if h.Permanent {
+			s += " permanently"
+		}
 		s += " to " + clean(h.FinalURL)
 	}
 	return s + " " + time.UnixMilli(h.CheckedAt).Format("2006-01-02")
@@ -281,6 +289,12 @@ func (e *env) printPosting(d library.Detail) error {
 	fmt.Fprintf(e.stdout, "%s (%s #%d)\n", clean(d.Path), d.Kind, d.ID)
 	if d.URL != "" {
 		fmt.Fprintf(e.stdout, "  url:     %s\n  crawler: %s\n", clean(d.URL), known(d.Known))
+	}
+	for _, a := range d.Aliases {
+		fmt.Fprintf(e.stdout, "  was:     %s\n", clean(a.URL))
+	}
+	if h := d.Health; h != nil {
+		fmt.Fprintf(e.stdout, "  link:   %s\n", strings.TrimPrefix(health(h), "  link:"))
 	}
 	if len(d.Tags) > 0 {
 		fmt.Fprintf(e.stdout, "  tags:    %s\n", clean(strings.Join(d.Tags, ", ")))

@@ -55,7 +55,7 @@ and change the workspace.`,
 			if err != nil {
 				return err
 			}
-			srv, err := web.New(web.Options{Assets: Frontend, Bind: []any{a}, Logf: func(format string, args ...any) {
+			srv, err := web.New(web.Options{Assets: Frontend, Bind: []any{a}, Files: app.ArchiveHandler(a), Logf: func(format string, args ...any) {
 				fmt.Fprintf(e.stderr, "mundaneum serve: "+format+"\n", args...)
 			}})
 			if err != nil {

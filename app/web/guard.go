@@ -66,6 +66,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		s.events.serve(w, r)
+	case s.files != nil && strings.HasPrefix(p, "/files/"):
+		if !sameSite(r) || !s.tokenOK(r, r.Method == http.MethodGet) {
+			fail(w, http.StatusForbidden, codeForbidden, "missing or wrong token")
+			return
+		}
+		s.files.ServeHTTP(w, r)
 	case p == "/api" || strings.HasPrefix(p, "/api/"):
 		if !sameSite(r) || !s.tokenOK(r, false) {
 			fail(w, http.StatusForbidden, codeForbidden, "missing or wrong token")

@@ -31,6 +31,10 @@ type Options struct {
 	// Bind lists the objects whose exported methods are the API, as for the Wails window:
 	// the method M of a *pkg.T is window.go.pkg.T.M in the page and POST /api/T.M here.
 	Bind []any
+	// Files, when set, answers under /files/ (uploads and downloads of whole files, which
+	// the JSON API does not carry), behind the same door: same site and the token, in the
+	// X-Mundaneum-Token header, or for a GET (a download link) in the token query parameter.
+	Files http.Handler
 	// Logf reports server-side failures (panics, internal errors); nil logs to the
 	// standard logger.
 	Logf func(format string, args ...any)
@@ -42,6 +46,7 @@ type Server struct {
 	api    *api
 	static *static
 	events *hub
+	files  http.Handler
 	logf   func(format string, args ...any)
 }
 
@@ -67,7 +72,7 @@ func New(opts Options) (*Server, error) {
 	if logf == nil {
 		logf = log.Printf
 	}
-	return &Server{token: token, api: a, static: st, events: newHub(), logf: logf}, nil
+	return &Server{token: token, api: a, static: st, events: newHub(), files: opts.Files, logf: logf}, nil
 }
 
 // Token is the per-process secret every API and event request must carry (in the

@@ -76,20 +76,12 @@ type warcImport struct {
 	rep    ImportReport
 	crawl  int64
 	hashes map[string]string // WARC payload digest -> content hash, of responses stored
-	dirty  bool              // a result was saved since the writer's last flush
-	// What this import saved, so that revisits need neither a commit nor a read: each
-	// page's content hash (up to maxCurrent pages, then overflow), and the latest bodies.
-	current  map[string]string
-	overflow bool
-	bodies   map[string][]byte
-	queue    []string // bodies' hashes, oldest first
-	held     int      // bytes in bodies
-	start    time.Time
+	start  time.Time
 }
 
 func importWARC(ctx context.Context, st *store.Store, r io.Reader, opt ImportOptions) (ImportReport, error) {
 	im := &warcImport{st: st, opt: opt, rep: ImportReport{Format: "warc", Problems: []Problem{}},
-		hashes: map[string]string{}, current: map[string]string{}, bodies: map[string][]byte{}, start: time.Now()}
+		hashes: map[string]string{}, start: time.Now()}
 	cfg, _ := json.Marshal(map[string]any{"import": map[string]string{"format": "warc", "file": opt.Name}})
 	c, err := st.CreateCrawl(ctx, "import warc "+opt.Name+" "+time.Now().UTC().Format(time.RFC3339Nano),
 		[]string{}, store.ScopeImport, cfg)
@@ -160,8 +152,11 @@ func (im *warcImport) run(ctx context.Context, cr *countReader) error {
 		last := time.Now()
 		for done := range order {
 			it := <-done
-			if err == nil {
-				if err = im.save(ctx, it); err != nil {
+			// A record is saved whole or not at all: once begun, its writes are not cut
+			// short by a cancel (an interrupted write would fail the writer's batch); the
+			// cancel stops the import between records.
+			if err == nil && ctx.Err() == nil {
+				if err = im.save(context.WithoutCancel(ctx), it); err != nil {
 					cancel()
 				}
 			}
@@ -455,13 +450,6 @@ func (im *warcImport) save(ctx context.Context, it item) error {
 	if err != nil {
 		return err
 	}
-	im.dirty = true
-	switch _, known := im.current[it.result.URL]; {
-	case it.kind == itemContent || it.kind == itemRevisit:
-		im.remember(it.result.URL, it.result.Hash, it.body)
-	case it.kind == itemOther && !known:
-		im.remember(it.result.URL, "", nil) // the page exists now, with no content
-	}
 	switch it.kind {
 	case itemContent, itemRevisit:
 		im.rep.Pages++
@@ -479,75 +467,18 @@ func (im *warcImport) save(ctx context.Context, it item) error {
 }
 
 // maxDigests bounds the payload digests an import remembers for revisits (beyond it, a
-// revisit finds its content through the page it refers to).
-const maxDigests = 1 << 20
-
-// Bounds of what an import remembers of what it saved.
-const (
-	maxCurrent     = 1 << 18
-	bodyCacheBytes = 64 << 20
-)
-
-// remember notes what was saved for url: its content hash and body.
-func (im *warcImport) remember(url, hash string, body []byte) {
-	if _, ok := im.current[url]; ok || len(im.current) < maxCurrent {
-		im.current[url] = hash
-	} else {
-		im.overflow = true
-	}
-	if hash == "" || body == nil || im.bodies[hash] != nil || len(body) > bodyCacheBytes/4 {
-		return
-	}
-	im.bodies[hash] = body
-	im.queue = append(im.queue, hash)
-	im.held += len(body)
-	for im.held > bodyCacheBytes {
-		old := im.queue[0]
-		im.queue = im.queue[1:]
-		im.held -= len(im.bodies[old])
-		delete(im.bodies, old)
-	}
-}
-
-// flush commits the writer's open batch, so that reads see what this import saved.
-func (im *warcImport) flush(ctx context.Context) error {
-	if !im.dirty {
-		return nil
-	}
-	im.dirty = false
-	return im.st.Writer().Flush(ctx)
-}
+// revisit finds its content through the page it refers to). About 100 bytes each.
+const maxDigests = 1 << 18
 
 // pageHash returns the content hash of the page at url ("" when it has none) and whether
-// the workspace holds the page.
+// the workspace holds the page, counting what this import saved and the writer has not yet
+// committed: the question is asked inside the writer's open transaction, so no commit is
+// forced and nothing is kept in memory.
 func (im *warcImport) pageHash(ctx context.Context, url string) (string, bool, error) {
-	if h, ok := im.current[url]; ok {
-		return h, true, nil
-	}
-	if im.overflow {
-		if err := im.flush(ctx); err != nil {
-			return "", false, err
-		}
-	}
-	// Otherwise a page this import did not save was committed before it began.
-	id, err := im.st.PageID(ctx, url)
-	if errors.Is(err, store.ErrNotFound) {
-		return "", false, nil
-	}
-	if err != nil {
-		return "", false, err
-	}
-	p, err := im.st.Page(ctx, id)
-	return p.Hash, err == nil, err
+	return im.st.PendingPage(ctx, url)
 }
 
-// body returns the content with hash, from memory or the workspace.
+// body returns the content with hash, as the writer sees it (see pageHash).
 func (im *warcImport) body(ctx context.Context, hash string) ([]byte, error) {
-	if b, ok := im.bodies[hash]; ok {
-		return b, nil
-	}
-	if err := im.flush(ctx); err != nil {
-		return nil, err
-	}
-	return im.st.BlobBody(ctx, hash)
+	return im.st.PendingBlob(ctx, hash)
 }

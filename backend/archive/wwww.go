@@ -166,7 +166,7 @@ func importWWWW(ctx context.Context, st *store.Store, r io.Reader, opt ImportOpt
 		if p.complete {
 			res.RefreshAt = crawl.RefreshAt(nil, now) // not due: the rerun follows its stored references
 		}
-		out, err := st.ImportResult(ctx, res, store.Target{URL: key, Origin: urlnorm.Origin(p.url), Kind: "seed"}, true)
+		out, err := st.ImportResult(context.WithoutCancel(ctx), res, store.Target{URL: key, Origin: urlnorm.Origin(p.url), Kind: "seed"}, true)
 		if err != nil {
 			saveErr = err
 			break

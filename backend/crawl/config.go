@@ -89,6 +89,11 @@ type Config struct {
 	// crawl with its LOCAL blocks; empty: the scope alone decides. An imperative rule
 	// takes a page outside the scope; the categories order the queue.
 	Rules string `json:"rules,omitempty"`
+	// Toward makes the crawl query-directed (WebCrawler's real-time search): the links whose
+	// anchor text, surrounding text and page best match this query (the search language)
+	// are followed first. Part of the crawl's identity: the same seeds toward another query
+	// are another crawl.
+	Toward string `json:"toward,omitempty"`
 
 	UserAgent string `json:"userAgent"`
 	From      string `json:"from"`
@@ -136,6 +141,7 @@ func (c *Config) Validate() error {
 
 // Bounds of Validate.
 const (
+	maxToward       = 500
 	maxAgents       = 256
 	maxPerHostConns = 64
 	maxDelay        = 10 * time.Minute
@@ -171,6 +177,10 @@ func (c *Config) normalize() error {
 	}
 	if c.Scope == "" {
 		c.Scope = ScopeSite
+	}
+	c.Toward = strings.Join(strings.Fields(c.Toward), " ")
+	if len(c.Toward) > maxToward {
+		return fmt.Errorf("%w: the --toward query is longer than %d bytes", ErrConfig, maxToward)
 	}
 	if !slices.Contains([]string{ScopeSite, ScopeTree, ScopeDomain, ScopeList}, c.Scope) {
 		return fmt.Errorf("%w: unknown scope %q (site, tree, domain or list)", ErrConfig, c.Scope)
@@ -211,5 +221,9 @@ func (c *Config) normalize() error {
 func (c *Config) key() string {
 	s := slices.Clone(c.Seeds)
 	slices.Sort(s)
-	return c.Scope + " " + strings.Join(s, " ")
+	k := c.Scope + " " + strings.Join(s, " ")
+	if c.Toward != "" {
+		k += " toward " + c.Toward
+	}
+	return k
 }

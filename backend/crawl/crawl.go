@@ -195,7 +195,7 @@ func newCrawler(st *store.Store, idx Index, cfg Config, set *rules.Set, rec stor
 		MaxConnsPerHost: cfg.PerHost})
 	return &Crawler{
 		st: st, idx: idx, cfg: cfg, rec: rec, fresh: fresh, scope: newScope(cfg.Scope, seeds),
-		rules: set, strategy: strategyFor(set),
+		rules: set, strategy: strategyFor(set, cfg.Toward),
 		fetcher: fc,
 		robots:  robots.New(fc, st, "mundaneum", 0),
 		limiter: politeness.New(politeness.Config{Delay: cfg.Delay, PerHost: cfg.PerHost}),

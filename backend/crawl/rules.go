@@ -8,6 +8,7 @@ import (
 
 	"mundaneum/backend/frontier"
 	"mundaneum/backend/rules"
+	"mundaneum/backend/search"
 	"mundaneum/backend/store"
 )
 
@@ -15,11 +16,16 @@ import (
 // they rejected after reading it).
 const ReasonRule = "rule"
 
-// strategyFor picks the order of a crawl's queue, here and nowhere else. With rules, the
-// webbot's tiers: their categories are the order the user asked for (imperative pages
-// first, last-resort pages only when nothing else is left). Without, WebCrawler's
-// server-first breadth-first order, which reaches every server early and spreads the load.
-func strategyFor(set *rules.Set) frontier.Strategy {
+// strategyFor picks the order of a crawl's queue, here and nowhere else. Toward a query,
+// WebCrawler's real-time search: best first by how well a link matches the query (within
+// the rules' tiers when there are rules). With rules, the webbot's tiers: their categories
+// are the order the user asked for (imperative pages first, last-resort pages only when
+// nothing else is left). Otherwise WebCrawler's server-first breadth-first order, which
+// reaches every server early and spreads the load.
+func strategyFor(set *rules.Set, toward string) frontier.Strategy {
+	if m := search.NewMatcher(toward); !m.Empty() {
+		return frontier.Toward{Match: m.Score, Tiers: !set.Empty()}
+	}
 	if !set.Empty() {
 		return frontier.Tiers{}
 	}

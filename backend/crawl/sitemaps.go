@@ -104,7 +104,7 @@ func (c *Crawler) sitemap(ctx context.Context, it frontier.Item, u *url.URL) (*s
 				Priority: c.strategy.Priority(frontier.Link{URL: raw, Seed: true, Value: rules.First})})
 			continue
 		}
-		r.Links = append(r.Links, c.target(it, u, lu, kindSitemap, "", "", false, false))
+		r.Links = append(r.Links, c.target(it, u, lu, kindSitemap, "", "", false, false, nil))
 	}
 	return r, fb
 }

@@ -165,12 +165,13 @@ func (c *Crawler) storedResult(ctx context.Context, it frontier.Item, checked bo
 		return &store.Result{State: store.StateFailed, Reason: ReasonHTTP, Detail: err.Error()}
 	}
 	base, _ := url.Parse(it.URL)
+	near := c.storedNear(ctx, it)
 	for _, l := range links {
 		u, err := url.Parse(l.URL)
 		if err != nil {
 			continue
 		}
-		r.Links = append(r.Links, c.target(it, base, u, l.Kind, l.Anchor, l.Rel, relNoFollow(l.Rel), it.NoFollow))
+		r.Links = append(r.Links, c.target(it, base, u, l.Kind, l.Anchor, l.Rel, relNoFollow(l.Rel), it.NoFollow, near))
 	}
 	return r
 }
@@ -292,7 +293,7 @@ func (c *Crawler) redirect(it frontier.Item, u *url.URL, resp *fetch.Response, r
 		return r
 	}
 	r.FinalURL = to.String()
-	t := c.target(it, u, to, "redirect", "", "", false, false)
+	t := c.target(it, u, to, "redirect", "", "", false, false, nil)
 	t.Depth, t.Hops, t.Sitemap = it.Depth, it.Hops+1, it.Sitemap && t.Follow
 	if t.Follow && t.Hops > maxRedirects {
 		t.Follow, t.Skip, t.Sitemap = false, ReasonRedirects, false
@@ -322,8 +323,9 @@ func (c *Crawler) content(ctx context.Context, it frontier.Item, u *url.URL, res
 		r.Flag = c.judgeChange(ctx, it.Lease, u, resp.MediaType, history.Text{Title: s.Title, Body: s.Text})
 	}
 	r.Links = make([]store.Target, 0, len(found))
+	near := c.nearLinks(s.Title, s.Text)
 	for _, l := range found {
-		r.Links = append(r.Links, c.target(it, u, l.URL, l.Kind, l.Anchor, l.Rel, l.NoFollow, r.Doc.NoFollow))
+		r.Links = append(r.Links, c.target(it, u, l.URL, l.Kind, l.Anchor, l.Rel, l.NoFollow, r.Doc.NoFollow, near))
 	}
 	return r
 }
@@ -341,7 +343,7 @@ func canonicalHeader(values []string, page *url.URL) string {
 // target decides whether a link found on it's page is followed, and with what priority:
 // kind, nofollow, depth and trap guards first, then the rules (an imperative rule takes a
 // page outside the scope), then the scope, the per-host cap and the query-variant budget.
-func (c *Crawler) target(it frontier.Item, from, u *url.URL, kind, anchor, rel string, linkNoFollow, pageNoFollow bool) store.Target {
+func (c *Crawler) target(it frontier.Item, from, u *url.URL, kind, anchor, rel string, linkNoFollow, pageNoFollow bool, near *nearLinks) store.Target {
 	origin := urlnorm.Origin(u)
 	t := store.Target{URL: u.String(), Origin: origin, Kind: kind, Anchor: anchor, Rel: rel, Depth: it.Depth + 1,
 		Category: uint8(rules.Next)}
@@ -388,8 +390,14 @@ func (c *Crawler) target(it frontier.Item, from, u *url.URL, kind, anchor, rel s
 	t.Follow = true
 	newHost := !c.hostSeen[origin]
 	c.hostSeen[origin] = true
-	t.Priority = c.strategy.Priority(frontier.Link{URL: t.URL, Anchor: anchor, Depth: t.Depth, NewHost: newHost,
-		Value: d.Potential})
+	l := frontier.Link{URL: t.URL, Anchor: anchor, Depth: t.Depth, NewHost: newHost, Value: d.Potential}
+	if near != nil {
+		l.Context, l.Page = near.around(anchor), near.page
+	}
+	t.Priority = c.strategy.Priority(l)
+	if _, toward := c.strategy.(frontier.Toward); toward && kind == "redirect" {
+		t.Priority = max(t.Priority, it.Priority) // a redirect is worth what its source was
+	}
 	return t
 }
 

@@ -24,11 +24,16 @@ type attrIter struct {
 
 func (p *parser) attrs() *attrIter {
 	it := &p.attrIt
-	raw := p.z.Raw()
+	raw := p.cur
 	*it = attrIter{z: p.z, more: true}
-	if bytes.IndexByte(raw, '&') < 0 && bytes.IndexByte(raw, 0) < 0 && bytes.IndexByte(raw, '\r') < 0 {
+	switch {
+	case bytes.IndexByte(raw, '&') < 0 && bytes.IndexByte(raw, 0) < 0 && bytes.IndexByte(raw, '\r') < 0:
 		it.raw = raw
 		it.i = skipTagName(raw)
+	case it.z == nil:
+		// The scanner's tag (see scan): the tokenizer reads it alone, as it would in place.
+		it.z = html.NewTokenizer(bytes.NewReader(raw))
+		it.z.Next()
 	}
 	return it
 }

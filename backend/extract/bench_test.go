@@ -101,3 +101,40 @@ func BenchmarkLinks(b *testing.B) {
 		Links(body, page)
 	}
 }
+
+// BenchmarkLinksTokenized is BenchmarkLinks without the scanner: the tokenizer alone.
+func BenchmarkLinksTokenized(b *testing.B) {
+	body, err := os.ReadFile("testdata/bench.html")
+	if err != nil {
+		b.Fatal(err)
+	}
+	page, _ := url.Parse("https://example.org/articles/wwww")
+	b.SetBytes(int64(len(body)))
+	b.ReportAllocs()
+	for b.Loop() {
+		linksTokenized(body, page)
+	}
+}
+
+// BenchmarkLinksRustDocs reads a page of the Rust standard library's documentation (the
+// link benchmark's big set) both ways, when the machine has it.
+func BenchmarkLinksRustDocs(b *testing.B) {
+	const file = "/usr/share/doc/rust-doc/html/std/vec/struct.Vec.html"
+	body, err := os.ReadFile(file)
+	if err != nil {
+		b.Skip("rust-doc is not installed")
+	}
+	page, _ := url.Parse("http://127.0.0.1:8080/std/vec/struct.Vec.html")
+	for _, c := range []struct {
+		name string
+		fn   func([]byte, *url.URL) *Summary
+	}{{"scan", Links}, {"tokenizer", linksTokenized}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(len(body)))
+			b.ReportAllocs()
+			for b.Loop() {
+				c.fn(body, page)
+			}
+		})
+	}
+}

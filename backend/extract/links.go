@@ -46,7 +46,7 @@ func (p *parser) addLink(href []byte, kind, anchor string, rel []byte) (int, boo
 	}
 	l := Link{URL: u, Kind: kind, Anchor: anchor}
 	if len(rel) > 0 {
-		lowerASCII(rel)
+		rel = p.lowered(rel)
 		l.Rel = p.relString(rel)
 		l.NoFollow = hasToken(rel, "nofollow") || hasToken(rel, "ugc") || hasToken(rel, "sponsored")
 	}
@@ -313,6 +313,22 @@ func hasToken(s []byte, tok string) bool {
 		s = s[j:]
 	}
 	return false
+}
+
+// lowered returns a lower-case copy of v (nil stays nil): attribute values may be bytes of
+// the caller's document (see scan), which is never written to.
+func (p *parser) lowered(v []byte) []byte {
+	if v == nil {
+		return nil
+	}
+	if len(p.low) > 4096 {
+		p.low = nil // the copies handed out stay valid; a new buffer takes the next
+	}
+	start := len(p.low)
+	p.low = append(p.low, v...)
+	out := p.low[start:len(p.low):len(p.low)]
+	lowerASCII(out)
+	return out
 }
 
 func lowerASCII(b []byte) {

@@ -24,8 +24,7 @@ func (p *parser) onMeta() {
 	if content == nil {
 		return
 	}
-	lowerASCII(name)
-	lowerASCII(equiv)
+	name, equiv = p.lowered(name), p.lowered(equiv)
 	switch string(name) {
 	case "description":
 		p.setMeta(&p.description, content)

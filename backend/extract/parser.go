@@ -47,6 +47,9 @@ type parser struct {
 	owner, expires, generator, canonical          string
 	noIndex, noFollow                             bool
 
+	cur []byte // the raw text of the current tag ("<a href=x>")
+	low []byte // lowered copies of attribute values (see lowered)
+
 	links    []Link
 	seen     map[linkKey]int
 	cands    [][]byte // srcset candidates, reused
@@ -63,7 +66,7 @@ func newParser() *parser {
 // reset prepares a pooled parser for a new document.
 func (p *parser) reset(pageURL *url.URL, maxText int) {
 	clear(p.links) // drop references to the previous page's strings
-	links, seen, aImgs, cands := p.links[:0], p.seen, p.aImgs[:0], p.cands[:0]
+	links, seen, aImgs, cands, low := p.links[:0], p.seen, p.aImgs[:0], p.cands[:0], p.low[:0]
 	text, title, heading, headings, aText, scratch, chrome := p.text, p.title, p.heading, p.headings, p.aText, p.scratch, p.chromeText
 	if len(seen) > 1024 {
 		seen = make(map[linkKey]int, 64) // clearing costs the map's peak size
@@ -72,7 +75,7 @@ func (p *parser) reset(pageURL *url.URL, maxText int) {
 	}
 	*p = parser{
 		page: pageURL, base: pageURL, aLink: -1,
-		links: links, seen: seen, aImgs: aImgs, cands: cands,
+		links: links, seen: seen, aImgs: aImgs, cands: cands, low: low,
 	}
 	p.text, p.title, p.heading, p.headings, p.aText, p.scratch, p.chromeText = text, title, heading, headings, aText, scratch, chrome
 	p.setFastBase()

@@ -8,8 +8,8 @@ import (
 
 // onStart handles a start (or self-closing) tag.
 func (p *parser) onStart(selfClosing bool) {
-	z := p.z
-	raw := z.Raw()
+	z := p.z // nil when scan feeds the tags: it decides raw text from p.raw
+	raw := p.cur
 	if pr := tagProblem(raw, false); pr != 0 {
 		p.problem(pr)
 	}
@@ -85,18 +85,24 @@ func (p *parser) onStart(selfClosing bool) {
 		}
 	case atom.Title:
 		if p.foreign > 0 {
-			z.NextIsNotRawText() // an SVG <title> is a tooltip, not the page title
+			if z != nil {
+				z.NextIsNotRawText() // an SVG <title> is a tooltip, not the page title
+			}
 			return
 		}
 		p.titles++
 		p.raw = a
 	case atom.Noscript:
-		z.NextIsNotRawText() // parse its markup: links inside count, its text does not
+		if z != nil {
+			z.NextIsNotRawText() // parse its markup: links inside count, its text does not
+		}
 		if !selfClosing {
 			p.skip++
 		}
 	case atom.Noframes:
-		z.NextIsNotRawText() // the frameless version of the page: text and links count
+		if z != nil {
+			z.NextIsNotRawText() // the frameless version of the page: text and links count
+		}
 	case atom.Template:
 		if !selfClosing {
 			p.skip++
@@ -125,8 +131,7 @@ func (p *parser) onStart(selfClosing bool) {
 
 // onEnd handles an end tag.
 func (p *parser) onEnd() {
-	raw := p.z.Raw()
-	a := tagAtom(raw)
+	a := tagAtom(p.cur)
 	if p.raw != 0 {
 		// The tokenizer ends raw text only at the matching end tag.
 		if a == p.raw {
@@ -317,8 +322,7 @@ func (p *parser) onLinkTag() {
 	if href == nil {
 		return
 	}
-	lowerASCII(rel)
-	lowerASCII(rev)
+	rel, rev = p.lowered(rel), p.lowered(rev)
 	if p.owner == "" && (hasToken(rev, "made") || hasToken(rel, "made")) {
 		if addr, ok := mailtoAddress(href); ok {
 			p.owner = p.collapse(addr, MaxMeta)

@@ -19,6 +19,11 @@ type Source interface {
 	Lease(ctx context.Context, crawlID int64, n int) ([]store.Lease, error)
 }
 
+// Releaser returns leased pages to a crawl's persisted queue (store.Store satisfies it).
+type Releaser interface {
+	Release(ctx context.Context, crawlID int64, pageIDs []int64) error
+}
+
 // Gate decides whether a host may be sent a request now (politeness.Limiter satisfies it).
 type Gate interface {
 	TryAcquire(host string, now time.Time) (ok bool, retryAt time.Time)
@@ -130,8 +135,17 @@ func (f *Frontier) Fill(ctx context.Context, low int, needsGate func(store.Lease
 	if f.drained {
 		return nil
 	}
-	if f.buffered >= low && !(f.urgent && f.buffered < 4*f.batch) {
+	if f.buffered >= low && !f.urgent {
 		return nil
+	}
+	if f.buffered >= low && f.buffered >= 4*f.batch {
+		// Higher priorities wait in the persisted queue and memory is full: hand the
+		// lowest buffered pages back so that they make room (a best-first crawl finds better
+		// links all the time, and must not visit thousands of stale ones first).
+		if err := f.evictLowest(ctx, f.batch/4); err != nil || f.buffered >= 4*f.batch {
+			f.urgent = false
+			return err
+		}
 	}
 	f.urgent = false
 	leases, err := f.src.Lease(ctx, f.crawlID, f.batch)
@@ -245,4 +259,55 @@ func (f *Frontier) dropEmpty() {
 		}
 		i++
 	}
+}
+
+// evictLowest returns to the persisted queue up to n buffered pages of the lowest priority
+// (all of that priority if fewer), when the source can take them back.
+func (f *Frontier) evictLowest(ctx context.Context, n int) error {
+	rel, ok := f.src.(Releaser)
+	if !ok || f.buffered == 0 {
+		return nil
+	}
+	low := f.lowest()
+	var ids []int64
+	for host, q := range f.hosts {
+		if len(ids) >= n {
+			break
+		}
+		if (*q)[0].Priority != low {
+			// The head is the host's highest: drop only its pages of the lowest priority.
+			kept := (*q)[:0]
+			for _, it := range *q {
+				if it.Priority == low && len(ids) < n {
+					ids = append(ids, it.PageID)
+					continue
+				}
+				kept = append(kept, it)
+			}
+			clear((*q)[len(kept):])
+			*q = kept
+			heap.Init(q)
+			continue
+		}
+		// Every page of the host has the lowest priority.
+		take := min(q.Len(), n-len(ids))
+		for range take {
+			ids = append(ids, heap.Pop(q).(Item).PageID)
+		}
+		if q.Len() == 0 {
+			delete(f.hosts, host)
+			f.rings[low].remove(host)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	f.buffered -= len(ids)
+	f.counts[low] -= len(ids)
+	f.dropEmpty()
+	if err := rel.Release(ctx, f.crawlID, ids); err != nil {
+		return err
+	}
+	f.drained = false
+	return nil
 }

@@ -51,11 +51,14 @@ type Node struct {
 	Title    string
 	URL      string // pointers; a report may have one too
 	URLKey   string // the canonical form of URL (urlnorm), "" when it has none
-	Notes    string // a pointer's notes
-	Body     string // a report's Markdown
-	Tags     []string
-	Purpose  string // a library's statement of purpose
-	ImageID  int64  // 0: the enclosing library's image
+	// Aliases are the pointer's former URLs (a redirect accepted into it): it is still found
+	// by them. Oldest first.
+	Aliases []Alias
+	Notes   string // a pointer's notes
+	Body    string // a report's Markdown
+	Tags    []string
+	Purpose string // a library's statement of purpose
+	ImageID int64  // 0: the enclosing library's image
 	// CreateOnly: only sub-libraries may be added to this library.
 	CreateOnly bool
 	Sort       Order // a library's order
@@ -65,6 +68,12 @@ type Node struct {
 	ViewID     int64  // a view posting's saved view
 	CreatedAt  int64  // unix ms: added to the library
 	UpdatedAt  int64  // unix ms
+}
+
+// Alias is a former URL of a pointer, as given and in canonical form.
+type Alias struct {
+	URL string `json:"url"`
+	Key string `json:"key"`
 }
 
 // Protected reports whether the node has a password.
@@ -88,6 +97,7 @@ type Health struct {
 	Reason    string
 	CheckedAt int64 // unix ms
 	Dead      bool  // failed on several checks spread over time
+	Permanent bool  // redirected by permanent redirects only (301, 308): it may be accepted
 }
 
 // Posting is a node as listed in a library's page: with what the crawler knows of its URL,
@@ -206,11 +216,11 @@ type Tx interface {
 	Delete(ctx context.Context, id int64) (int, error)
 	// SetPositions numbers parent's children in the order of ids.
 	SetPositions(ctx context.Context, ids []int64) error
-	// WithURL lists the nodes whose URL has the canonical form key.
+	// WithURL lists the nodes whose URL, or one of whose aliases, has the canonical form key.
 	WithURL(ctx context.Context, key string) ([]Node, error)
-	// URLParents lists the parents of the pointers to key with ids below before.
+	// URLParents lists the parents of the pointers to key (by URL or alias) with ids below before.
 	URLParents(ctx context.Context, key string, before int64) ([]int64, error)
-	// PointerURLs maps the canonical URL of every pointer to the parents that hold it.
+	// PointerURLs maps the canonical URL (and aliases) of every pointer to the parents that hold it.
 	PointerURLs(ctx context.Context) (map[string][]int64, error)
 	// SaveImage stores an image (once per content) and returns its id.
 	SaveImage(ctx context.Context, mime string, data []byte) (int64, error)

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"mundaneum/backend/query"
 	"mundaneum/backend/urlnorm"
 )
 
@@ -138,7 +139,7 @@ func compileWithout(root Node, w Weights, n *notes, absent map[string]bool, expa
 			})
 		}
 		if root != nil && !positive {
-			n.add("the query only says what to leave out: showing every page without it")
+			n.Add("the query only says what to leave out: showing every page without it")
 		}
 		u := universeSQL
 		if statusy {
@@ -220,6 +221,17 @@ func (c *compiler) fts(n Node) (expr string, positive, ok bool) {
 // matches the words of its stem (see stemForms); a document with the word as typed
 // matches both alternatives, so it ranks above one with another form only.
 func (c *compiler) ftsText(t *Text) string {
+	if t.Fuzzy > 0 && len(t.Words) == 1 {
+		// word~N: the word and its terms within N edits (approx.go), one atom.
+		w := strings.ToLower(t.Words[0])
+		alts := []string{quote(w)}
+		for _, term := range c.expand[approxKey(w, t.Fuzzy)] {
+			alts = append(alts, quote(term))
+		}
+		e := "(" + strings.Join(alts, " OR ") + ")"
+		c.atoms = append(c.atoms, e)
+		return colFilter(t.Field, e)
+	}
 	if t.Prefix && !t.Phrase && len(t.Words) == 1 {
 		if terms := c.expand[strings.ToLower(t.Words[0])]; len(terms) > 0 {
 			alts := make([]string, len(terms))
@@ -399,23 +411,23 @@ func (c *compiler) filter(f *Filter) string {
 	case "type":
 		// Media types are stored in lower case; GLOB with a literal prefix and the OR of
 		// indexed terms let SQLite use pages_type and pages_ext instead of a scan.
-		fam := familyNamed(v)
+		fam := query.FamilyNamed(v)
 		if fam == nil { // a media type
 			return c.mediaPrefix(v)
 		}
 		var media []string
-		for _, m := range fam.media {
+		for _, m := range fam.Media {
 			media = append(media, c.mediaPrefix(strings.TrimSuffix(m, "*")))
 		}
-		for _, e := range fam.exts {
+		for _, e := range fam.Exts {
 			c.bind(e)
 		}
 		return `(` + strings.Join(media, " OR ") + ` OR (p.content_type IS NULL AND ` + extSQL + ` IN (` +
-			placeholders(len(fam.exts)) + `)))`
+			placeholders(len(fam.Exts)) + `)))`
 	case "inlinks", "linkto":
 		urls := urlVariants(v)
 		if len(urls) == 0 {
-			c.notes.add(f.Field + ":" + clip(v, 40) + " is not a URL: nothing matches it")
+			c.notes.Add(f.Field + ":" + clip(v, 40) + " is not a URL: nothing matches it")
 			return "0"
 		}
 		for _, u := range urls {

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+
+	"mundaneum/backend/query"
 )
 
 // maxFacetValues bounds the values listed per facet (the most frequent first).
@@ -142,7 +144,7 @@ func (st *statement) facetRows(ctx context.Context, db *sql.DB, lo, hi int64, li
 func (st *statement) facetLists(out map[string][]FacetCount, hostCounts map[string]int, counts map[string]map[string]int) map[string][]FacetCount {
 	out["host"] = ranked(hostCounts, func(v string) string { return "host:" + v })
 	out["type"] = ranked(counts["type"], func(v string) string {
-		if familyNamed(v) != nil || reMedia.MatchString(v) {
+		if query.FamilyNamed(v) != nil || query.IsMediaType(v) {
 			return "type:" + v
 		}
 		return "ext:" + v

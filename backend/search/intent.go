@@ -40,7 +40,7 @@ func (s *Searcher) meant(root Node, n *notes) Node {
 	}
 	root, list := intent(root)
 	for _, x := range list {
-		n.add(x)
+		n.Add(x)
 	}
 	return root
 }

@@ -13,6 +13,7 @@ import (
 	"unicode"
 
 	vlib "mundaneum/backend/library"
+	"mundaneum/backend/urlnorm"
 )
 
 // The library in searches. The same query language searches the library's own index
@@ -21,8 +22,12 @@ import (
 // folder:PATH and tag:NAME narrow both the library hits and the pages: to the pages the
 // library's pointers under PATH (or with the tag) point at.
 //
-// A query about pages only (status:, is:, ext:, type:, links, dates, languages, crawls,
-// regular expressions) has no library hits.
+// is: asks the link checks ('mundaneum check') about a pointer's URL: is:broken is a dead
+// link (failing on several checks spread over time, never one failure), is:redirect a
+// redirected one, is:failed a failing latest check, is:ok and is:blocked the latest check's
+// verdict. A query that is one URL also finds the pointers that have it as an alias (a
+// redirect accepted into them). A query about pages only (status:, is:resource, ext:,
+// type:, links, dates, languages, crawls, regular expressions) has no library hits.
 
 // LibraryRequest is a search of the library.
 type LibraryRequest struct {
@@ -273,6 +278,12 @@ func (c *libCompiler) filter(f *Filter) (libPart, error) {
 			p.narrow = `{tags} : ` + quote(f.Value)
 		}
 		return p, nil
+	case "is":
+		cond, ok := libIsSQL[f.Value]
+		if !ok {
+			return libPart{}, errPagesOnly
+		}
+		return libPart{where: `n.url_key IN (SELECT url FROM check_urls WHERE ` + cond + `)`}, nil
 	case "site", "host":
 		// The host of a pointer's canonical URL, as site: matches a page's.
 		pats := []any{"*://" + f.Value + "/*", "*://" + f.Value + ":*"}
@@ -283,6 +294,29 @@ func (c *libCompiler) filter(f *Filter) (libPart, error) {
 	}
 	return libPart{}, errPagesOnly
 }
+
+// libIsSQL is is: over the library: conditions on a pointer's row of check_urls.
+var libIsSQL = map[string]string{
+	"broken":   `dead_at IS NOT NULL`,
+	"redirect": `verdict = 'redirected'`,
+	"failed":   `verdict IN ('broken', 'server_error', 'timeout', 'invalid')`,
+	"ok":       `verdict = 'ok'`,
+	"blocked":  `verdict IN ('blocked', 'rate_limited', 'robots_excluded')`,
+}
+
+// aliasKey returns the canonical form of a query that is one http(s) URL, which may be a
+// pointer's alias.
+func aliasKey(query string) (string, bool) {
+	q := strings.TrimSpace(query)
+	if strings.ContainsAny(q, " \t\n\"") || !(strings.HasPrefix(strings.ToLower(q), "http://") || strings.HasPrefix(strings.ToLower(q), "https://")) {
+		return "", false
+	}
+	k, err := urlnorm.Normalize(q)
+	return k, err == nil
+}
+
+// libAlias is the condition "has the alias ?".
+const libAlias = `n.id IN (SELECT node_id FROM lib_aliases WHERE url_key = ?)`
 
 // tagWords says whether a tag, as a phrase in the tags column of lib_fts, holds for every
 // node with the tag: the column indexes the tags' JSON (["how-to","r\u0026d"]), so the tag
@@ -314,7 +348,7 @@ func resolveFolders(ctx context.Context, db *sql.DB, root Node, n *notes) error 
 		}
 		var p string
 		if p, err = folderPath(ctx, db, f.Value); err == nil && p == "" {
-			n.add("folder:" + clip(f.Value, 40) + " is not a library: nothing is in it")
+			n.Add("folder:" + clip(f.Value, 40) + " is not a library: nothing is in it")
 		}
 		f.Field, f.Value = "libpath", p
 	})
@@ -378,7 +412,7 @@ func (s *Searcher) Library(ctx context.Context, r LibraryRequest) (LibraryResult
 	r.Limit = min(r.Limit, maxLimit)
 	r.Offset = min(max(r.Offset, 0), maxOffset)
 	q := Parse(r.Query)
-	n := &notes{list: q.Notes}
+	n := &notes{List: q.Notes}
 	res, err := s.library(ctx, q.Root, r, n)
 	if err != nil {
 		return res, fmt.Errorf("search the library for %q: %w", clip(r.Query, 80), err)
@@ -398,11 +432,20 @@ func (s *Searcher) library(ctx context.Context, root Node, r LibraryRequest, n *
 	}
 	lc := &libCompiler{}
 	part, err := lc.compile(root)
-	if errors.Is(err, errPagesOnly) {
+	key, isURL := aliasKey(r.Query)
+	if errors.Is(err, errPagesOnly) && !isURL {
 		return res, nil
 	}
-	if err != nil {
+	if err != nil && !errors.Is(err, errPagesOnly) {
 		return res, err
+	}
+	if isURL {
+		// The URL's own words, or the alias: as one condition (the hits by date).
+		cond, args := "0", []any(nil)
+		if err == nil {
+			cond, args = part.condition()
+		}
+		part = libPart{where: "(" + cond + " OR " + libAlias + ")", args: append(args, key)}
 	}
 	scope := "/1/"
 	if r.In != 0 && r.In != vlib.RootID {
@@ -455,7 +498,7 @@ func (s *Searcher) library(ctx context.Context, root Node, r LibraryRequest, n *
 	if res.TotalApprox {
 		found = found[:LibraryRankCap]
 		if part.match != "" {
-			n.add(fmt.Sprintf("more than %d postings match: ranked the newest %d", LibraryRankCap, LibraryRankCap))
+			n.Add(fmt.Sprintf("more than %d postings match: ranked the newest %d", LibraryRankCap, LibraryRankCap))
 		}
 	}
 	if part.match != "" && len(found) > 1 {

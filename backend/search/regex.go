@@ -106,7 +106,7 @@ func (s *Searcher) scanRegexps(ctx context.Context, st *statement, res []topRege
 		return "", fmt.Errorf("regexp candidates: %w", err)
 	}
 	if capped != "" {
-		n.add("a regular expression was tested on " + capped + " only")
+		n.Add("a regular expression was tested on " + capped + " only")
 	}
 	if ids == nil {
 		ids = []int64{}

@@ -130,7 +130,7 @@ func (s *Searcher) Search(ctx context.Context, r Request) (Results, error) {
 	r.Limit = min(r.Limit, maxLimit)
 	r.Offset = min(max(r.Offset, 0), maxOffset)
 	q := Parse(r.Query)
-	n := &notes{list: q.Notes}
+	n := &notes{List: q.Notes}
 	q.Root = s.meant(q.Root, n)
 	res, err := s.run(ctx, q.Root, r, n)
 	if err != nil {
@@ -144,7 +144,7 @@ func (s *Searcher) Search(ctx context.Context, r Request) (Results, error) {
 		if fix != "" {
 			res.DidYouMean = fix
 			q2 := Parse(fix)
-			n2 := &notes{list: q2.Notes}
+			n2 := &notes{List: q2.Notes}
 			q2.Root = s.meant(q2.Root, n2)
 			alt, err := s.run(ctx, q2.Root, r, n2)
 			if err != nil {
@@ -153,13 +153,13 @@ func (s *Searcher) Search(ctx context.Context, r Request) (Results, error) {
 			if alt.Total > 0 {
 				alt.DidYouMean, alt.Corrected = fix, true
 				n = n2
-				n.add("nothing matched the query as typed: showing results for " + fix)
+				n.Add("nothing matched the query as typed: showing results for " + fix)
 				res = alt
 			}
 		}
 	}
 	if q.Root == nil && strings.TrimSpace(r.Query) != "" {
-		n.add("the query has no words to look for")
+		n.Add("the query has no words to look for")
 	}
 	res.Query = r.Query
 	res.Note = n.String()
@@ -217,9 +217,9 @@ func (s *Searcher) run(ctx context.Context, root Node, r Request, n *notes) (Res
 	}
 	switch {
 	case read < 1:
-		n.add(fmt.Sprintf("common words, few matches: ranked the %d found in the first %d%% of the index", len(hits), int(math.Ceil(100*read))))
+		n.Add(fmt.Sprintf("common words, few matches: ranked the %d found in the first %d%% of the index", len(hits), int(math.Ceil(100*read))))
 	case res.RankApprox:
-		n.add(fmt.Sprintf("more than %d matches: ranked the first %d found", RankCap, RankCap))
+		n.Add(fmt.Sprintf("more than %d matches: ranked the first %d found", RankCap, RankCap))
 	}
 	if r.NewSince > 0 {
 		if res.New, err = st.countNew(ctx, s.db, r.NewSince); err != nil {
@@ -272,6 +272,9 @@ func (s *Searcher) run(ctx context.Context, root Node, r Request, n *notes) (Res
 // stem forms the index lacks are left out of the plan.
 func (s *Searcher) compile(ctx context.Context, root Node, n *notes) (*plan, error) {
 	expand, err := s.expandPrefixes(ctx, root)
+	if err == nil {
+		expand, err = s.expandApprox(ctx, root, expand)
+	}
 	if err != nil {
 		return nil, err
 	}

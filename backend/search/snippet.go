@@ -25,6 +25,13 @@ const (
 type highlighter struct {
 	exact    map[string]bool
 	prefixes []string
+	approx   []approxWord
+}
+
+// approxWord is a word~N of the query: tokens within N edits of it are highlighted.
+type approxWord struct {
+	w []rune
+	d int
 }
 
 // newHighlighter collects the positive words of a query (with their stem forms, as the
@@ -34,6 +41,9 @@ func newHighlighter(root Node, w Weights) *highlighter {
 	addText := func(t *Text) {
 		for i, word := range t.Words {
 			f := fold(word)
+			if t.Fuzzy > 0 {
+				h.approx = append(h.approx, approxWord{[]rune(f), t.Fuzzy})
+			}
 			if t.Prefix && i == len(t.Words)-1 {
 				h.prefixes = append(h.prefixes, f)
 				continue
@@ -66,7 +76,9 @@ func newHighlighter(root Node, w Weights) *highlighter {
 	return h
 }
 
-func (h *highlighter) empty() bool { return len(h.exact) == 0 && len(h.prefixes) == 0 }
+func (h *highlighter) empty() bool {
+	return len(h.exact) == 0 && len(h.prefixes) == 0 && len(h.approx) == 0
+}
 
 func (h *highlighter) match(tok string) bool {
 	if h.exact[tok] {
@@ -74,6 +86,11 @@ func (h *highlighter) match(tok string) bool {
 	}
 	for _, p := range h.prefixes {
 		if strings.HasPrefix(tok, p) {
+			return true
+		}
+	}
+	for _, a := range h.approx {
+		if n := utf8.RuneCountInString(tok); abs(n-len(a.w)) <= a.d && distance(a.w, []rune(tok), a.d) <= a.d {
 			return true
 		}
 	}

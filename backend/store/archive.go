@@ -182,3 +182,58 @@ func (s *Store) Unfinished(ctx context.Context, crawlID int64) (map[int64]bool, 
 	}
 	return out, rows.Err()
 }
+
+// PendingPage returns the content hash of the page at url ("" when it has none) and whether
+// the workspace holds the page, as the writer sees it: what was saved but not yet committed
+// counts, so an import can ask about what it saved a moment ago without forcing a commit.
+func (s *Store) PendingPage(ctx context.Context, url string) (hash string, exists bool, err error) {
+	type answer struct {
+		hash   string
+		exists bool
+	}
+	a, err := Get(ctx, s.writer, func(tx *Tx) (answer, error) {
+		st, err := tx.Stmt(ctx, `SELECT coalesce(hash, '') FROM pages WHERE url = ?`)
+		if err != nil {
+			return answer{}, err
+		}
+		var h string
+		switch err := st.QueryRowContext(ctx, url).Scan(&h); {
+		case errors.Is(err, sql.ErrNoRows):
+			return answer{}, nil
+		case err != nil:
+			return answer{}, err
+		}
+		return answer{h, true}, nil
+	})
+	return a.hash, a.exists, err
+}
+
+// PendingBlob returns the content stored under hash as the writer sees it (uncommitted
+// bodies included), or ErrNotFound.
+func (s *Store) PendingBlob(ctx context.Context, hash string) ([]byte, error) {
+	type blob struct {
+		codec string
+		data  []byte
+	}
+	b, err := Get(ctx, s.writer, func(tx *Tx) (blob, error) {
+		st, err := tx.Stmt(ctx, `SELECT codec, data FROM blobs WHERE hash = ?`)
+		if err != nil {
+			return blob{}, err
+		}
+		var b blob
+		if err := st.QueryRowContext(ctx, hash).Scan(&b.codec, &b.data); errors.Is(err, sql.ErrNoRows) {
+			return blob{}, fmt.Errorf("body %.12s: %w", hash, ErrNotFound)
+		} else if err != nil {
+			return blob{}, err
+		}
+		return b, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	body, err := decodeBlob(b.codec, b.data)
+	if err != nil {
+		return nil, fmt.Errorf("body %.12s: %w", hash, err)
+	}
+	return body, nil
+}

@@ -181,10 +181,11 @@ func (s *Store) SaveChecks(ctx context.Context, runID int64, recs []CheckRecord,
 		}
 		// One statement per URL whether it is new or known: its health, returning its id.
 		put, err := tx.Stmt(ctx, `INSERT INTO check_urls(url, verdict, status, final_url, reason, checked_at, failing_since,
-			failures, dead_at, hash, etag, last_modified, changed_at)
+			failures, dead_at, hash, etag, last_modified, changed_at, permanent)
 			VALUES (?, ?, nullif(?, 0), nullif(?, ''), nullif(?, ''), ?, nullif(?, 0), ?, nullif(?, 0), nullif(?, ''),
-			nullif(?, ''), nullif(?, ''), nullif(?, 0))
+			nullif(?, ''), nullif(?, ''), nullif(?, 0), ?)
 			ON CONFLICT(url) DO UPDATE SET verdict = excluded.verdict, status = excluded.status,
+			permanent = excluded.permanent,
 			final_url = excluded.final_url, reason = excluded.reason, checked_at = excluded.checked_at,
 			failing_since = excluded.failing_since, failures = excluded.failures, dead_at = excluded.dead_at,
 			hash = excluded.hash, etag = excluded.etag, last_modified = excluded.last_modified,
@@ -208,7 +209,7 @@ func (s *Store) SaveChecks(ctx context.Context, runID int64, recs []CheckRecord,
 			h := next(sc.Prev, r)
 			sc.Next = h
 			if err := put.QueryRowContext(ctx, r.URL, h.Verdict, h.Status, h.FinalURL, h.Reason, h.CheckedAt, h.FailingSince,
-				h.Failures, h.DeadAt, h.Hash, h.ETag, h.LastModified, h.ChangedAt).Scan(&sc.ID); err != nil {
+				h.Failures, h.DeadAt, h.Hash, h.ETag, h.LastModified, h.ChangedAt, r.Permanent).Scan(&sc.ID); err != nil {
 				return nil, fmt.Errorf("save %s: %w", r.URL, err)
 			}
 			if _, err := add.ExecContext(ctx, runID, sc.ID, r.At, r.Verdict, r.Status, r.FinalURL, r.Permanent, r.Chain,

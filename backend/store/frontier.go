@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -304,6 +305,26 @@ func (s *Store) Enqueue(ctx context.Context, crawlID int64, targets []Target) (i
 		}
 		return added, err
 	})
+}
+
+// Release returns leased pages to a crawl's queue (the frontier makes room for better ones).
+func (s *Store) Release(ctx context.Context, crawlID int64, pageIDs []int64) error {
+	ids, err := json.Marshal(pageIDs)
+	if err != nil {
+		return err
+	}
+	_, err = Get(ctx, s.writer, func(tx *Tx) (int64, error) {
+		res, err := tx.ExecContext(ctx, `UPDATE frontier SET state = 0
+			WHERE crawl_id = ? AND state = 1 AND page_id IN (SELECT value FROM json_each(?))`, crawlID, string(ids))
+		if err != nil {
+			return 0, err
+		}
+		return res.RowsAffected()
+	})
+	if err != nil {
+		return fmt.Errorf("release: %w", err)
+	}
+	return nil
 }
 
 // Lease takes up to n queued pages of a crawl, in priority, depth and discovery order, and

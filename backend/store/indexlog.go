@@ -35,7 +35,11 @@ func (s *Store) logAnchors(id int64) {
 	}
 }
 
-func (s *Store) resetLog() { clear(s.log.pages) }
+func (s *Store) resetLog() {
+	clear(s.log.pages)
+	// The retention settings are read again: a rolled-back batch may have changed them.
+	s.keep, s.crawlKeep = -1, nil
+}
 
 // writeLog writes the batch's notes, in page order, as the batch's last statements.
 func (s *Store) writeLog(ctx context.Context, tx *Tx) error {

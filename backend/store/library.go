@@ -18,19 +18,24 @@ import (
 
 const libColumns = `n.id, coalesce(n.parent_id, 0), n.path, n.kind, n.position, n.title, coalesce(n.url, ''),
 	coalesce(n.url_key, ''), n.notes, n.body, n.tags, n.purpose, coalesce(n.image_id, 0), n.create_only, n.sort,
-	n.author, n.email, coalesce(n.password, ''), coalesce(n.view_id, 0), n.created_at, n.updated_at`
+	n.author, n.email, coalesce(n.password, ''), coalesce(n.view_id, 0), n.created_at, n.updated_at, n.aliases`
 
 func scanLibNode(row interface{ Scan(...any) error }, extra ...any) (library.Node, error) {
 	var n library.Node
-	var tags string
+	var tags, aliases string
 	dest := append([]any{&n.ID, &n.Parent, &n.Path, &n.Kind, &n.Position, &n.Title, &n.URL, &n.URLKey, &n.Notes,
 		&n.Body, &tags, &n.Purpose, &n.ImageID, &n.CreateOnly, &n.Sort, &n.Author, &n.Email, &n.Password,
-		&n.ViewID, &n.CreatedAt, &n.UpdatedAt}, extra...)
+		&n.ViewID, &n.CreatedAt, &n.UpdatedAt, &aliases}, extra...)
 	if err := row.Scan(dest...); err != nil {
 		return n, err
 	}
 	if err := json.Unmarshal([]byte(tags), &n.Tags); err != nil {
 		return n, fmt.Errorf("node %d: tags: %w", n.ID, err)
+	}
+	if aliases != "[]" {
+		if err := json.Unmarshal([]byte(aliases), &n.Aliases); err != nil {
+			return n, fmt.Errorf("node %d: aliases: %w", n.ID, err)
+		}
 	}
 	return n, nil
 }
@@ -61,6 +66,14 @@ func tagsJSON(tags []string) string {
 		return "[]"
 	}
 	b, _ := json.Marshal(tags)
+	return string(b)
+}
+
+func aliasesJSON(as []library.Alias) string {
+	if len(as) == 0 {
+		return "[]"
+	}
+	b, _ := json.Marshal(as)
 	return string(b)
 }
 
@@ -174,7 +187,7 @@ func (t *libTx) Insert(ctx context.Context, n *library.Node) error {
 // that writes lib_nodes opens a statement savepoint (its triggers write two tables), and at
 // every savepoint FTS5 writes out its pending terms as a new segment: one row at a time,
 // an import of 100,000 bookmarks would write (and merge) 100,000 segments.
-const insertManyChunk = 500 // x 21 columns: within SQLite's 32,766 parameters
+const insertManyChunk = 500 // x 22 columns: within SQLite's 32,766 parameters
 
 func (t *libTx) InsertMany(ctx context.Context, ns []library.Node) error {
 	all := ns
@@ -188,7 +201,7 @@ func (t *libTx) InsertMany(ctx context.Context, ns []library.Node) error {
 		for _, n := range chunk {
 			args = append(args, n.ID, nullIf(n.Parent, 0), n.Path, n.Kind, n.Position, n.Title, nullIf(n.URL, ""),
 				nullIf(n.URLKey, ""), n.Notes, n.Body, tagsJSON(n.Tags), n.Purpose, nullIf(n.ImageID, 0), n.CreateOnly, n.Sort,
-				n.Author, n.Email, nullIf(n.Password, ""), nullIf(n.ViewID, 0), n.CreatedAt, n.UpdatedAt)
+				n.Author, n.Email, nullIf(n.Password, ""), nullIf(n.ViewID, 0), n.CreatedAt, n.UpdatedAt, aliasesJSON(n.Aliases))
 		}
 		row := "(" + strings.TrimSuffix(strings.Repeat("?, ", libInsertCols), ", ") + ")"
 		if _, err := t.exec(ctx, libInsert+strings.TrimSuffix(strings.Repeat(row+", ", len(chunk)), ", "), args...); err != nil {
@@ -279,16 +292,17 @@ func (t *libTx) subtreeBelow(ctx context.Context, id int64, path string) (map[in
 
 const (
 	libInsert = `INSERT INTO lib_nodes(id, parent_id, path, kind, position, title, url, url_key, notes, body, tags, purpose,
-		image_id, create_only, sort, author, email, password, view_id, created_at, updated_at) VALUES `
-	libInsertCols = 21
+		image_id, create_only, sort, author, email, password, view_id, created_at, updated_at, aliases) VALUES `
+	libInsertCols = 22
 )
 
 func (t *libTx) Update(ctx context.Context, n *library.Node) error {
 	_, err := t.exec(ctx, `UPDATE lib_nodes SET title = ?, url = ?, url_key = ?, notes = ?, body = ?, tags = ?,
-		purpose = ?, image_id = ?, create_only = ?, sort = ?, author = ?, email = ?, password = ?, updated_at = ?
-		WHERE id = ?`,
+		purpose = ?, image_id = ?, create_only = ?, sort = ?, author = ?, email = ?, password = ?, updated_at = ?,
+		aliases = ? WHERE id = ?`,
 		n.Title, nullIf(n.URL, ""), nullIf(n.URLKey, ""), n.Notes, n.Body, tagsJSON(n.Tags), n.Purpose,
-		nullIf(n.ImageID, 0), n.CreateOnly, n.Sort, n.Author, n.Email, nullIf(n.Password, ""), n.UpdatedAt, n.ID)
+		nullIf(n.ImageID, 0), n.CreateOnly, n.Sort, n.Author, n.Email, nullIf(n.Password, ""), n.UpdatedAt,
+		aliasesJSON(n.Aliases), n.ID)
 	if err != nil {
 		return fmt.Errorf("update library node %d: %w", n.ID, err)
 	}
@@ -354,7 +368,9 @@ func (t *libTx) SetPositions(ctx context.Context, ids []int64) error {
 }
 
 func (t *libTx) URLParents(ctx context.Context, key string, before int64) ([]int64, error) {
-	st, err := t.stmt(ctx, `SELECT parent_id FROM lib_nodes WHERE url_key = ? AND kind = 'pointer' AND id < ?`)
+	st, err := t.stmt(ctx, `SELECT parent_id FROM lib_nodes WHERE url_key = ?1 AND kind = 'pointer' AND id < ?2
+		UNION ALL SELECT n.parent_id FROM lib_aliases a JOIN lib_nodes n ON n.id = a.node_id
+		WHERE a.url_key = ?1 AND n.kind = 'pointer' AND n.id < ?2 AND n.url_key IS NOT ?1`)
 	if err != nil {
 		return nil, err
 	}
@@ -375,7 +391,9 @@ func (t *libTx) URLParents(ctx context.Context, key string, before int64) ([]int
 }
 
 func (t *libTx) PointerURLs(ctx context.Context) (map[string][]int64, error) {
-	rows, err := t.tx.QueryContext(ctx, `SELECT url_key, parent_id FROM lib_nodes WHERE url_key IS NOT NULL AND kind = 'pointer'`)
+	rows, err := t.tx.QueryContext(ctx, `SELECT url_key, parent_id FROM lib_nodes WHERE url_key IS NOT NULL AND kind = 'pointer'
+		UNION ALL SELECT a.url_key, n.parent_id FROM lib_aliases a JOIN lib_nodes n ON n.id = a.node_id
+		WHERE n.kind = 'pointer' AND n.url_key IS NOT a.url_key`)
 	if err != nil {
 		return nil, err
 	}
@@ -393,7 +411,8 @@ func (t *libTx) PointerURLs(ctx context.Context) (map[string][]int64, error) {
 }
 
 func (t *libTx) WithURL(ctx context.Context, key string) ([]library.Node, error) {
-	st, err := t.stmt(ctx, `SELECT `+libColumns+` FROM lib_nodes n WHERE n.url_key = ? ORDER BY n.id`)
+	st, err := t.stmt(ctx, `SELECT `+libColumns+` FROM lib_nodes n WHERE n.url_key = ?1
+		OR n.id IN (SELECT node_id FROM lib_aliases WHERE url_key = ?1) ORDER BY n.id`)
 	if err != nil {
 		return nil, err
 	}

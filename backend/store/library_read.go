@@ -16,7 +16,7 @@ const postingColumns = libColumns + `, coalesce(pg.id, 0), coalesce(pg.title, ''
 	coalesce(pg.status, 0), coalesce(pg.fetched_at, 0), pg.hash IS NOT NULL,
 	v.name, coalesce(v.query, ''), coalesce(v.opened_at, 0), coalesce(v.last_total, 0),
 	cu.verdict, coalesce(cu.status, 0), coalesce(cu.final_url, ''), coalesce(cu.reason, ''),
-	coalesce(cu.checked_at, 0), cu.dead_at IS NOT NULL,
+	coalesce(cu.checked_at, 0), cu.dead_at IS NOT NULL, coalesce(cu.permanent, 0),
 	n.libs_below, n.postings_below`
 
 const postingFrom = ` FROM lib_nodes n LEFT JOIN pages pg ON pg.url = n.url_key LEFT JOIN views v ON v.id = n.view_id
@@ -31,7 +31,7 @@ func scanPosting(row interface{ Scan(...any) error }) (library.Posting, error) {
 	var h library.Health
 	n, err := scanLibNode(row, &k.PageID, &k.Title, &k.State, &k.Status, &k.FetchedAt, &k.Copy,
 		&viewName, &vi.Query, &vi.OpenedAt, &vi.LastTotal,
-		&verdict, &h.Status, &h.FinalURL, &h.Reason, &h.CheckedAt, &h.Dead, &p.Libraries, &p.Postings)
+		&verdict, &h.Status, &h.FinalURL, &h.Reason, &h.CheckedAt, &h.Dead, &h.Permanent, &p.Libraries, &p.Postings)
 	if err != nil {
 		return p, err
 	}

@@ -105,7 +105,21 @@ func (s *Store) SetRetention(ctx context.Context, r Retention) (Prune, error) {
 			return p, err
 		}
 		tx.OnCommit(func() { s.keep = r.Limit() })
-		if n := r.Limit(); n > 0 {
+		own, err := s.crawlLimits(ctx, tx)
+		if err != nil {
+			return p, err
+		}
+		if len(own) > 0 {
+			// Crawls with their own setting: each page by its own limit.
+			s.keep = r.Limit()
+			pages, err := prunable(ctx, tx, "")
+			if err != nil {
+				return p, err
+			}
+			if err := s.prunePages(ctx, tx, pages, &p); err != nil {
+				return p, err
+			}
+		} else if n := r.Limit(); n > 0 {
 			res, err := tx.ExecContext(ctx, `DELETE FROM versions WHERE id IN (SELECT id FROM (
 				SELECT id, row_number() OVER (PARTITION BY page_id ORDER BY fetched_at DESC, id DESC) AS rn
 				FROM versions) WHERE rn > ?)`, n)
@@ -113,13 +127,16 @@ func (s *Store) SetRetention(ctx context.Context, r Retention) (Prune, error) {
 				return p, fmt.Errorf("prune versions: %w", err)
 			}
 			nv, _ := res.RowsAffected()
-			p.Versions = int(nv)
+			p.Versions += int(nv)
 		}
 		const unnamed = `FROM blobs b WHERE NOT EXISTS (SELECT 1 FROM versions v WHERE v.hash = b.hash)
 			AND NOT EXISTS (SELECT 1 FROM pages q WHERE q.hash = b.hash)`
-		if err := tx.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(length(b.data)), 0) `+unnamed).Scan(&p.Bodies, &p.Bytes); err != nil {
+		var bodies int
+		var size int64
+		if err := tx.QueryRowContext(ctx, `SELECT count(*), coalesce(sum(length(b.data)), 0) `+unnamed).Scan(&bodies, &size); err != nil {
 			return p, err
 		}
+		p.Bodies, p.Bytes = p.Bodies+bodies, p.Bytes+size
 		if _, err := tx.ExecContext(ctx, `DELETE FROM blobs WHERE id IN (SELECT b.id `+unnamed+`)`); err != nil {
 			return p, fmt.Errorf("prune bodies: %w", err)
 		}
@@ -131,13 +148,21 @@ func (s *Store) SetRetention(ctx context.Context, r Retention) (Prune, error) {
 	return p, s.writer.Flush(ctx)
 }
 
-// retain deletes the versions of a page beyond the retention setting, and the bodies
+// retain deletes the versions of a page beyond its retention (pageLimit), and the bodies
 // nothing names any more.
 func (s *Store) retain(ctx context.Context, tx *Tx, pageID int64) error {
-	n, err := s.retentionLimit(ctx, tx)
+	n, err := s.pageLimit(ctx, tx, pageID)
 	if err != nil || n == 0 {
 		return err
 	}
+	return pruneVersions(ctx, tx, pageID, n, nil)
+}
+
+// pruneVersions deletes the versions of a page beyond its newest n, then the bodies no page
+// and no version names any more, adding what went to p (when not nil). It runs inside the
+// writer's transaction: a kill before the commit leaves everything as it was, and a body
+// another page or version names is never deleted.
+func pruneVersions(ctx context.Context, tx *Tx, pageID int64, n int, p *Prune) error {
 	old, err := tx.Stmt(ctx, `DELETE FROM versions WHERE id IN (SELECT id FROM versions WHERE page_id = ?
 		ORDER BY fetched_at DESC, id DESC LIMIT -1 OFFSET ?) RETURNING hash`)
 	if err != nil {
@@ -160,23 +185,42 @@ func (s *Store) retain(ctx context.Context, tx *Tx, pageID int64) error {
 	if err := rows.Err(); err != nil {
 		return err
 	}
+	if p != nil {
+		p.Versions += len(hashes)
+	}
 	for _, h := range hashes {
-		if err := dropUnnamedBlob(ctx, tx, h); err != nil {
+		if err := dropUnnamedBlob(ctx, tx, h, p); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// dropUnnamedBlob deletes the body of hash unless a page or a version names it.
-func dropUnnamedBlob(ctx context.Context, tx *Tx, hash string) error {
+// dropUnnamedBlob deletes the body of hash unless a page or a version names it, adding it
+// to p (when not nil).
+func dropUnnamedBlob(ctx context.Context, tx *Tx, hash string, p *Prune) error {
 	st, err := tx.Stmt(ctx, `DELETE FROM blobs WHERE hash = ?1
-		AND NOT EXISTS (SELECT 1 FROM versions WHERE hash = ?1) AND NOT EXISTS (SELECT 1 FROM pages WHERE hash = ?1)`)
+		AND NOT EXISTS (SELECT 1 FROM versions WHERE hash = ?1) AND NOT EXISTS (SELECT 1 FROM pages WHERE hash = ?1)
+		RETURNING length(data)`)
 	if err != nil {
 		return err
 	}
-	_, err = st.ExecContext(ctx, hash)
-	return err
+	rows, err := st.QueryContext(ctx, hash)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var n int64
+		if err := rows.Scan(&n); err != nil {
+			return err
+		}
+		if p != nil {
+			p.Bodies++
+			p.Bytes += n
+		}
+	}
+	return rows.Err()
 }
 
 // HistoryUsage is what the workspace's history takes.

@@ -73,6 +73,8 @@ type Store struct {
 	err    error    // of Close
 	log    indexLog // the index's notes of the current batch
 	keep   int      // versions a page keeps, 0 all, -1 unknown yet (writer goroutine only)
+	// crawlKeep are the crawls' own settings' limits (nil: not read yet; writer goroutine only).
+	crawlKeep map[int64]int
 }
 
 // DefaultPath is the workspace in the user's data directory ($XDG_DATA_HOME or

@@ -282,6 +282,71 @@ test('paste links into a library: what is left out is reported by line', async (
   await clean();
 });
 
+test("the link checks' health shows on pointers; is:broken finds the dead; a permanent redirect is accepted with one click, and undone", async () => {
+  // Dead after two failing checks (however close together here); the checks run as the
+  // Maintenance view's "Check links" runs them.
+  const settings = await api.call('CheckSettings');
+  await api.call('SaveCheckSettings', { ...settings, deadChecks: 2, deadDays: 0 });
+  const health = await api.call('LibraryCreate', 1, input({ title: 'Link health' }));
+  const moved = `${site.url}moved/otlet.html`;
+  const gone = `${site.url}gone/traite.html`;
+  const away = `${site.url}away/udc.html`;
+  await api.call('LibraryPoint', health.id, input({ title: 'Moved card', url: moved }));
+  await api.call('LibraryPoint', health.id, input({ title: 'Gone card', url: gone }));
+  await api.call('LibraryPoint', health.id, input({ title: 'Away card', url: away }));
+  for (let i = 0; i < 2; i++) {
+    await until(async () => (await api.call('CheckState')).state === 'idle', { timeout: 30000, what: 'no check under way' });
+    await api.call('CheckLinks', [moved, gone, away]);
+    await until(async () => (await api.call('CheckState')).state === 'idle', { timeout: 30000, what: `check ${i + 1} done` });
+  }
+  await until(async () => (await pageOf(health.id)).postings.every((p) => p.health), { timeout: 30000, what: 'the checks recorded' });
+
+  await openLibrary('Link health');
+  const line = (title) => row(title).getByLabel('Link check');
+  assert.match(await line('Gone card').textContent(), /broken\s*404\s*dead/);
+  assert.match(await line('Away card').textContent(), /redirected to .*\/cards\/udc\.html/);
+  assert.equal(await line('Away card').getByRole('button', { name: 'Accept new address' }).count(), 0, 'a temporary redirect is not offered');
+  assert.match(await line('Moved card').textContent(), /redirected permanently to .*\/cards\/otlet\.html/);
+  await shot('library-health.png');
+
+  // is:broken: the dead pointer only.
+  const box = page.getByRole('searchbox', { name: 'Search this library' });
+  await box.fill('is:broken');
+  await box.press('Enter');
+  const found = page.getByRole('list', { name: 'Postings found' });
+  await found.getByRole('link', { name: 'Gone card' }).waitFor();
+  assert.equal(await found.getByRole('link').filter({ hasText: 'card' }).count(), 1);
+
+  // Accept: the pointer moves to the final URL, the old one stays as an alias.
+  await openLibrary('Link health');
+  await line('Moved card').getByRole('button', { name: 'Accept new address' }).click();
+  await page.getByText('the old address is kept as an alias').waitFor();
+  const after = row('Moved card');
+  await until(async () => (await after.textContent()).includes(`was ${moved}`), { what: 'the alias shown' });
+  assert.match(await after.textContent(), /cards\/otlet\.html/);
+  const p = (await pageOf(health.id)).postings.find((x) => x.title === 'Moved card');
+  assert.equal(p.url, `${site.url}cards/otlet.html`);
+  assert.deepEqual(p.aliases, [moved]);
+  // The old address still finds it, in a search and when added again.
+  const byOld = await api.call('LibrarySearch', moved, 0, 0, 10);
+  assert.deepEqual(byOld.hits.map((h) => h.title), ['Moved card']);
+  await assert.rejects(api.call('LibraryPoint', health.id, input({ url: moved })), /already/);
+  // The posting's own view lists the alias.
+  await after.getByRole('link', { name: 'Moved card' }).click();
+  await page.getByRole('heading', { name: 'Moved card' }).waitFor();
+  assert.match(await page.getByText('Formerly').locator('xpath=following-sibling::dd[1]').textContent(), /moved\/otlet\.html/);
+  await page.goBack();
+
+  // Undo puts the old address back.
+  await page.getByRole('heading', { name: 'Link health', level: 2 }).waitFor();
+  await page.getByRole('button', { name: /^Undo/ }).click();
+  await page.getByText(/Undone: accepted the redirect/).waitFor();
+  const undone = (await pageOf(health.id)).postings.find((x) => x.title === 'Moved card');
+  assert.equal(undone.url, moved);
+  assert.deepEqual(undone.aliases, []);
+  await clean();
+});
+
 test('no CSP violation or error in the library pages', async () => {
   assert.deepEqual(seen.csp, []);
   assert.deepEqual(await page.evaluate(() => window.__cspViolations), []);

@@ -171,6 +171,20 @@ export async function startSite() {
         );
       }
       if (url.pathname === '/hostile.html') return send(200, 'text/html; charset=utf-8', hostilePage(appURL));
+      // A card that moved for good (301, then 308), and one that moved for now (302): the
+      // link checks tell them apart, and only the first may be accepted into a pointer.
+      if (url.pathname === '/moved/otlet.html') {
+        res.writeHead(301, { Location: '/moved-again/otlet.html' });
+        return res.end();
+      }
+      if (url.pathname === '/moved-again/otlet.html') {
+        res.writeHead(308, { Location: '/cards/otlet.html' });
+        return res.end();
+      }
+      if (url.pathname === '/away/udc.html') {
+        res.writeHead(302, { Location: '/cards/udc.html' });
+        return res.end();
+      }
       if (url.pathname.startsWith('/p/')) {
         const p = payloads('urlpage');
         return send(200, 'text/html; charset=utf-8', page(`${marker} page at a hostile URL ${p.img}`, `${marker} ${p.script}`));

@@ -246,6 +246,19 @@ var classes = []struct {
 		}
 		return x.typo()
 	}},
+	// word~N (issue 14): a typo within one edit, alone or beside a word; a word within two.
+	{"approx~1", func(x *mixer) string {
+		if x.r.IntN(3) == 0 {
+			return x.word() + " " + x.typo() + "~1"
+		}
+		return x.typo() + "~1"
+	}},
+	{"approx~2", func(x *mixer) string {
+		if x.r.IntN(2) == 0 {
+			return x.pick(x.mid) + "~2"
+		}
+		return x.typo() + "~2"
+	}},
 	{"mixed", func(x *mixer) string {
 		switch x.r.IntN(4) {
 		case 0:

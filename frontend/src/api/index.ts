@@ -3,7 +3,7 @@
 import * as App from '../../wailsjs/go/app/App';
 import * as runtime from '../../wailsjs/runtime/runtime';
 import type {
-  ArchiveFormat, ExportReport, ImportReport,
+  ArchiveFormat, ArchiveJob, RetentionInfo,
   Crawl, CrawlPages, CrawlRequest, Events, GraphData, IndexStatus, LibAdded, LibDetail, LibEdit, LibExport, LibImport,
   LibInput, LibPage, LibPosting, LibRecent, LibRemoval, LibRendered, LibSearchResults, LibTag, OfflineCopy, Orphans,
   Page, PageDiff, PageRelations, PageVersion, PathResult, RulesCheck, RulesTest, SearchResults, Settings, Status, Tree, View, ViewResults,
@@ -157,15 +157,85 @@ export async function archiveFormats(): Promise<ArchiveFormat[]> {
   return (await call(() => App.ArchiveFormats())) ?? [];
 }
 
-/** Writes a crawl (0: the whole workspace) to a file; progress comes as 'archive:progress'. */
-export function exportArchive(crawlId: number, format: string, path: string): Promise<ExportReport> {
-  return call(() => App.ExportArchive(crawlId, format, path));
+/** Starts writing a crawl (0: the whole workspace) to a file; the job reports as 'archive:job'. */
+export function startExport(crawlId: number, format: string, path: string): Promise<ArchiveJob> {
+  return call(async () => job(await App.StartExport(crawlId, format, path)));
 }
 
-/** Reads a WARC file or WWWW archive into the workspace; progress comes as 'archive:progress'. */
-export async function importArchive(path: string): Promise<ImportReport> {
-  const r = await call(() => App.ImportArchive(path));
-  return { ...r, problems: r.problems ?? [] };
+/** Starts reading a WARC file or WWWW archive into the workspace; the job reports as 'archive:job'. */
+export function startImport(path: string): Promise<ArchiveJob> {
+  return call(async () => job(await App.StartImport(path)));
+}
+
+/** Stops an import or export job: the pages it committed stay, a partial export goes. */
+export function cancelArchiveJob(id: number): Promise<void> {
+  return call(() => App.CancelArchiveJob(id));
+}
+
+/** The imports and exports, running and recently ended, newest first. */
+export async function archiveJobs(): Promise<ArchiveJob[]> {
+  return ((await call(() => App.ArchiveJobs())) ?? []).map(job);
+}
+
+/** The window's file dialogs for an import or an export ('' when the user cancels). */
+export function chooseImportFile(): Promise<string> {
+  return call(() => App.ChooseImportFile());
+}
+export function chooseExportFile(crawlId: number, format: string): Promise<string> {
+  return call(() => App.ChooseExportFile(crawlId, format));
+}
+
+/** An archive job as events and calls bring it, with its lists never null. */
+export function job(j: ArchiveJob): ArchiveJob {
+  return j.import ? { ...j, import: { ...j.import, problems: j.import.problems ?? [] } } : j;
+}
+
+/** The token of the browser front door ('' in the window). */
+function doorToken(): string {
+  return document.querySelector('meta[name="mundaneum-token"]')?.getAttribute('content') ?? '';
+}
+
+/**
+ * In a browser (mundaneum serve): uploads a file to import, streaming it with its progress
+ * (bytes sent) reported to onprogress; resolves to the import job once the upload is in.
+ */
+export function uploadArchive(file: File, onprogress: (sent: number, total: number) => void, signal?: AbortSignal): Promise<ArchiveJob> {
+  return new Promise((resolve, reject) => {
+    const x = new XMLHttpRequest();
+    x.open('POST', `/files/import?name=${encodeURIComponent(file.name)}`);
+    x.setRequestHeader('X-Mundaneum-Token', doorToken());
+    x.setRequestHeader('Content-Type', 'application/octet-stream');
+    x.upload.onprogress = (e) => onprogress(e.loaded, e.lengthComputable ? e.total : file.size);
+    x.onload = () => {
+      let body: unknown;
+      try {
+        body = JSON.parse(x.responseText);
+      } catch {
+        body = null;
+      }
+      if (x.status >= 200 && x.status < 300 && body) resolve(job(body as ArchiveJob));
+      else reject(new Error(JSON.stringify(body ?? { code: 'internal', message: `upload failed (${x.status})` })));
+    };
+    x.onerror = () => reject(new Error(JSON.stringify({ code: 'unavailable', message: 'the upload was cut off' })));
+    x.onabort = () => reject(new Error(JSON.stringify({ code: 'unavailable', message: 'the upload was cancelled' })));
+    signal?.addEventListener('abort', () => x.abort());
+    x.send(file);
+  });
+}
+
+/** In a browser (mundaneum serve): the address that downloads an export as it is written. */
+export function exportDownloadURL(crawlId: number, format: string): string {
+  return `/files/export?format=${encodeURIComponent(format)}&crawl=${crawlId}&token=${encodeURIComponent(doorToken())}`;
+}
+
+/** The workspace's retention of page versions (crawlId 0) or a crawl's, with its disk. */
+export function retention(crawlId: number): Promise<RetentionInfo> {
+  return call(() => App.Retention(crawlId));
+}
+
+/** Sets and applies a retention: all, last (with last), none, or for a crawl default. */
+export function setRetention(crawlId: number, keep: string, last: number): Promise<RetentionInfo> {
+  return call(() => App.SetRetention(crawlId, keep, last));
 }
 
 /** Parses rule text: its highlighting, and its canonical form or its error (line, column). */
@@ -417,6 +487,11 @@ export function libEdit(e: Partial<LibEdit>): LibEdit {
 /** Changes a library or posting; a protected one needs its password ("forbidden" otherwise). */
 export function libraryEdit(id: number, e: Partial<LibEdit>, password = ''): Promise<LibPosting> {
   return call(() => App.LibraryEdit(id, libEdit(e), password));
+}
+
+/** Takes a pointer's permanent redirect: its URL becomes the new address, the old one an alias (undoable). */
+export function libraryAcceptRedirect(id: number, password = ''): Promise<LibPosting> {
+  return call(() => App.LibraryAcceptRedirect(id, password));
 }
 
 /** What deleting ids would remove. */

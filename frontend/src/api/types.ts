@@ -16,6 +16,8 @@ export type CrawlPage = app.CrawlPage;
 export type OfflineCopy = app.OfflineCopy;
 export type PageVersion = app.PageVersion;
 export type ArchiveFormat = app.ArchiveFormat;
+export type ArchiveJob = app.ArchiveJob;
+export type RetentionInfo = app.RetentionInfo;
 export type ExportReport = archive.ExportReport;
 export type ImportReport = archive.ImportReport;
 export type PageDiff = app.PageDiff;
@@ -102,18 +104,7 @@ export interface Events {
   'index:progress': IndexStatus;
   'index:done': IndexStatus;
   'library:changed': string;
-  'archive:progress': ArchiveProgress;
-}
-
-/** How far an import or export has gone (app.ArchiveProgress; only sent as an event). */
-export interface ArchiveProgress {
-  op: 'import' | 'export';
-  path: string;
-  /** Bytes read (import) or versions written (export). */
-  done: number;
-  total: number;
-  pages: number;
-  note: string;
+  'archive:job': ArchiveJob;
 }
 
 /** The task types: MOMspider's Site, Tree and Owner, and a library subtree. */

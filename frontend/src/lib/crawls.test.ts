@@ -33,6 +33,7 @@ function crawl(id: number, over: Partial<Crawl> = {}): Crawl {
     error: '',
     searchable: 0,
     rules: '',
+    toward: '',
     ...over,
   };
 }
@@ -115,7 +116,7 @@ describe('buildCrawlRequest and validateCrawlForm', () => {
   it('leaves empty politeness to the workspace and empty limits off', () => {
     expect(buildCrawlRequest(form)).toEqual({
       seeds: ['https://a.org/'], scope: 'tree', maxDepth: 3, maxPages: 500, maxSeconds: 0, maxPerHost: 0, maxQueryVariants: 0,
-      sitemaps: false, agents: 0, perHost: 0, delayMs: -1, refresh: false, rules: '',
+      sitemaps: false, agents: 0, perHost: 0, delayMs: -1, refresh: false, rules: '', toward: '',
     });
   });
   it('takes the values WebKit refused with "Enter a valid value" (issue 18)', () => {
@@ -134,7 +135,7 @@ describe('buildCrawlRequest and validateCrawlForm', () => {
   });
   it('starts from the backend\'s defaults', () => {
     const d = { seeds: [], scope: 'site', maxDepth: 0, maxPages: 0, maxSeconds: 0, maxPerHost: 100000, maxQueryVariants: 200,
-      sitemaps: false, agents: 16, perHost: 2, delayMs: 1000, refresh: false, rules: '' };
+      sitemaps: false, agents: 16, perHost: 2, delayMs: 1000, refresh: false, rules: '', toward: '' };
     expect(formDefaults(d)).toMatchObject({ scope: 'site', maxDepth: null, maxPages: null, maxMinutes: null, delayMs: null });
   });
   it('labels a crawl by its seeds', () => {

@@ -114,6 +114,8 @@ export interface CrawlFormValues {
   refresh: boolean;
   /** The webbot's rules; optional. */
   rules?: string;
+  /** A query the crawl goes toward (WebCrawler's real-time search); optional. */
+  toward?: string;
 }
 
 /** A field of the crawl form: its label, what empty means, and its bounds. */
@@ -182,6 +184,7 @@ export function buildCrawlRequest(f: CrawlFormValues): CrawlRequest {
     delayMs: f.delayMs === null || !Number.isFinite(f.delayMs) ? -1 : f.delayMs,
     refresh: f.refresh,
     rules: (f.rules ?? '').trim(),
+    toward: (f.toward ?? '').trim(),
   };
 }
 

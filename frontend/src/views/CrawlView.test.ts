@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 vi.mock('../api', async (importOriginal) => {
   const orig = await importOriginal<typeof import('../api')>();
-  return { ...orig, crawlPages: vi.fn() };
+  return { ...orig, crawlPages: vi.fn(), retention: vi.fn(async () => ({ crawlId: 2, keep: 'all', last: 10, own: false, versions: 0, bodies: 0, bytes: 0, prunedVersions: 0, prunedBytes: 0 })) };
 });
 
 import { crawlPages } from '../api';

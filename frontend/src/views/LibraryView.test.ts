@@ -24,7 +24,7 @@ function posting(over: Partial<LibPosting>): LibPosting {
   return {
     id: 0, parentId: 2, path: '', kind: 'pointer', title: '', url: '', notes: '', tags: [], purpose: '', createOnly: false,
     order: 'title', position: 0, protected: false, author: '', email: '', hasImage: false, created: '2026-01-01T00:00:00Z',
-    updated: '2026-01-01T00:00:00Z', libraries: 0, postings: 0, known: null, view: null, ...over,
+    updated: '2026-01-01T00:00:00Z', libraries: 0, postings: 0, known: null, view: null, aliases: [], ...over,
   } as LibPosting;
 }
 
@@ -41,7 +41,7 @@ function libPage(over: Partial<LibPage> = {}): LibPage {
       posting({ id: 6, kind: 'report', title: 'C' }),
       posting({
         id: 7, title: 'Gone', url: 'https://gone.example/',
-        health: { verdict: 'broken', status: 404, finalUrl: '', reason: `not found ${evil}`, checkedAt: '2026-11-20T10:00:00Z', dead: true },
+        health: { verdict: 'broken', status: 404, finalUrl: '', reason: `not found ${evil}`, checkedAt: '2026-11-20T10:00:00Z', dead: true, permanent: false },
       }),
     ],
     total: 3,

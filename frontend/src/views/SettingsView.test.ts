@@ -13,6 +13,7 @@ vi.mock('../api', async (importOriginal) => {
     chooseWorkspace: vi.fn(),
     indexStatus: vi.fn(),
     rebuildIndex: vi.fn(),
+    retention: vi.fn(async () => ({ crawlId: 0, keep: 'all', last: 10, own: false, versions: 3, bodies: 1, bytes: 2048, prunedVersions: 0, prunedBytes: 0 })),
   };
 });
 

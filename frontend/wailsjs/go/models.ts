@@ -5,6 +5,26 @@ export namespace app {
 	    title: string;
 	    extensions: string[];
 	}
+	export interface ArchiveJob {
+	    id: number;
+	    op: string;
+	    format: string;
+	    name: string;
+	    path: string;
+	    state: string;
+	    done: number;
+	    total: number;
+	    pages: number;
+	    bytes: number;
+	    elapsedMs: number;
+	    rate: number;
+	    byteRate: number;
+	    note: string;
+	    error: string;
+	    crawlId: number;
+	    import?: archive.ImportReport;
+	    export?: archive.ExportReport;
+	}
 	export interface AvoidRule {
 	    id: number;
 	    taskId: number;
@@ -157,6 +177,7 @@ export namespace app {
 	    note: string;
 	    error: string;
 	    rules: string;
+	    toward: string;
 	    searchable: number;
 	}
 	export interface CrawlPage {
@@ -187,6 +208,7 @@ export namespace app {
 	    delayMs: number;
 	    refresh: boolean;
 	    rules: string;
+	    toward: string;
 	}
 	export interface DiffOp {
 	    kind: string;
@@ -215,6 +237,7 @@ export namespace app {
 	    reason: string;
 	    checkedAt: string;
 	    dead: boolean;
+	    permanent: boolean;
 	}
 	export interface LibView {
 	    name: string;
@@ -237,6 +260,7 @@ export namespace app {
 	    kind: string;
 	    title: string;
 	    url: string;
+	    aliases: string[];
 	    notes: string;
 	    tags: string[];
 	    purpose: string;
@@ -503,6 +527,17 @@ export namespace app {
 	    new: boolean;
 	    changedAt: string;
 	    versions: number;
+	}
+	export interface RetentionInfo {
+	    crawlId: number;
+	    keep: string;
+	    last: number;
+	    own: boolean;
+	    versions: number;
+	    bodies: number;
+	    bytes: number;
+	    prunedVersions: number;
+	    prunedBytes: number;
 	}
 	export interface RobotsSite {
 	    origin: string;

@@ -10,8 +10,16 @@ export function ArchiveFormats() {
   return window['go']['app']['App']['ArchiveFormats']();
 }
 
+export function ArchiveJobs() {
+  return window['go']['app']['App']['ArchiveJobs']();
+}
+
 export function AvoidRules(arg1) {
   return window['go']['app']['App']['AvoidRules'](arg1);
+}
+
+export function CancelArchiveJob(arg1) {
+  return window['go']['app']['App']['CancelArchiveJob'](arg1);
 }
 
 export function CancelCheck() {
@@ -58,6 +66,14 @@ export function CheckTasks() {
   return window['go']['app']['App']['CheckTasks']();
 }
 
+export function ChooseExportFile(arg1, arg2) {
+  return window['go']['app']['App']['ChooseExportFile'](arg1, arg2);
+}
+
+export function ChooseImportFile() {
+  return window['go']['app']['App']['ChooseImportFile']();
+}
+
 export function ChooseWorkspace(arg1) {
   return window['go']['app']['App']['ChooseWorkspace'](arg1);
 }
@@ -90,10 +106,6 @@ export function DeleteView(arg1) {
   return window['go']['app']['App']['DeleteView'](arg1);
 }
 
-export function ExportArchive(arg1, arg2, arg3) {
-  return window['go']['app']['App']['ExportArchive'](arg1, arg2, arg3);
-}
-
 export function ExportCheckFile(arg1, arg2) {
   return window['go']['app']['App']['ExportCheckFile'](arg1, arg2);
 }
@@ -118,16 +130,16 @@ export function GraphView(arg1, arg2) {
   return window['go']['app']['App']['GraphView'](arg1, arg2);
 }
 
-export function ImportArchive(arg1) {
-  return window['go']['app']['App']['ImportArchive'](arg1);
-}
-
 export function ImportCheckFile(arg1, arg2, arg3) {
   return window['go']['app']['App']['ImportCheckFile'](arg1, arg2, arg3);
 }
 
 export function IndexStatus() {
   return window['go']['app']['App']['IndexStatus']();
+}
+
+export function LibraryAcceptRedirect(arg1, arg2) {
+  return window['go']['app']['App']['LibraryAcceptRedirect'](arg1, arg2);
 }
 
 export function LibraryCopy(arg1, arg2, arg3) {
@@ -254,6 +266,10 @@ export function ResumeCrawl(arg1) {
   return window['go']['app']['App']['ResumeCrawl'](arg1);
 }
 
+export function Retention(arg1) {
+  return window['go']['app']['App']['Retention'](arg1);
+}
+
 export function RobotsSites() {
   return window['go']['app']['App']['RobotsSites']();
 }
@@ -286,6 +302,10 @@ export function Search(arg1) {
   return window['go']['app']['App']['Search'](arg1);
 }
 
+export function SetRetention(arg1, arg2, arg3) {
+  return window['go']['app']['App']['SetRetention'](arg1, arg2, arg3);
+}
+
 export function SetRobotsExpiry(arg1, arg2) {
   return window['go']['app']['App']['SetRobotsExpiry'](arg1, arg2);
 }
@@ -296,6 +316,14 @@ export function Settings() {
 
 export function StartCrawl(arg1) {
   return window['go']['app']['App']['StartCrawl'](arg1);
+}
+
+export function StartExport(arg1, arg2, arg3) {
+  return window['go']['app']['App']['StartExport'](arg1, arg2, arg3);
+}
+
+export function StartImport(arg1) {
+  return window['go']['app']['App']['StartImport'](arg1);
 }
 
 export function Status() {

@@ -1,4 +1,4 @@
-package search
+package query
 
 import (
 	"regexp"
@@ -15,16 +15,16 @@ type Query struct {
 // Parse reads a query. Any input is legal: what cannot be read as an operator is read as
 // words, and each repair adds a note.
 func Parse(q string) Query {
-	var n notes
+	var n Notes
 	p := &parser{toks: lex(q, &n), n: &n}
 	root := simplify(p.seq(0))
-	return Query{Root: root, Notes: n.list}
+	return Query{Root: root, Notes: n.List}
 }
 
 type parser struct {
 	toks   []token
 	pos    int
-	n      *notes
+	n      *Notes
 	leaves int
 }
 
@@ -48,18 +48,18 @@ func (p *parser) seq(depth int) Node {
 			if depth > 0 {
 				return and
 			}
-			p.n.add("a closing parenthesis had no opening one: ignored it")
+			p.n.Add("a closing parenthesis had no opening one: ignored it")
 			p.pos++
 			continue
 		case tAnd:
 			p.pos++
 			if len(and.Nodes) == 0 || p.atEnd() {
-				p.n.add("AND needs something on both sides: ignored it")
+				p.n.Add("AND needs something on both sides: ignored it")
 			}
 			continue
 		case tOr:
 			p.pos++
-			p.n.add("OR needs something on both sides: ignored it")
+			p.n.Add("OR needs something on both sides: ignored it")
 			continue
 		}
 		at := p.pos
@@ -89,7 +89,7 @@ func (p *parser) or(depth int) Node {
 		}
 		p.pos++
 		if next, ok := p.peek(); !ok || next.kind == tRParen || next.kind == tOr || next.kind == tAnd {
-			p.n.add("OR needs something on both sides: ignored it")
+			p.n.Add("OR needs something on both sides: ignored it")
 			continue
 		}
 		or.Nodes = append(or.Nodes, p.unary(depth))
@@ -102,7 +102,7 @@ func (p *parser) unary(depth int) Node {
 	if ok && (t.kind == tMinus || t.kind == tNot) {
 		p.pos++
 		if next, ok := p.peek(); !ok || next.kind == tRParen || next.kind == tOr || next.kind == tAnd {
-			p.n.add("nothing followed - or NOT: ignored it")
+			p.n.Add("nothing followed - or NOT: ignored it")
 			return nil
 		}
 		x := p.unary(depth)
@@ -124,14 +124,14 @@ func (p *parser) primary(depth int) Node {
 	case tLParen:
 		d := depth + 1
 		if d > maxDepth {
-			p.n.add("parentheses nested too deep: read the inner ones as plain grouping")
+			p.n.Add("parentheses nested too deep: read the inner ones as plain grouping")
 			d = depth
 		}
 		inner := p.seq(d)
 		if next, ok := p.peek(); ok && next.kind == tRParen {
 			p.pos++
 		} else {
-			p.n.add("a parenthesis was not closed: read it as closed at the end")
+			p.n.Add("a parenthesis was not closed: read it as closed at the end")
 		}
 		return inner
 	case tPhrase:
@@ -146,7 +146,7 @@ func (p *parser) primary(depth int) Node {
 		p.pos-- // the caller's group ends here
 		return nil
 	case tAnd, tOr:
-		p.n.add("AND and OR need something on both sides: ignored one")
+		p.n.Add("AND and OR need something on both sides: ignored one")
 		return nil
 	case tMinus, tNot:
 		p.pos--
@@ -155,15 +155,71 @@ func (p *parser) primary(depth int) Node {
 	return nil
 }
 
-// word reads a bare word: word* is a prefix, and a word the tokenizer splits (o'reilly,
-// e-mail, example.com) is a phrase of its parts.
+// word reads a bare word: word* is a prefix, word~N approximate, and a word the tokenizer
+// splits (o'reilly, e-mail, example.com) is a phrase of its parts.
 func (p *parser) word(raw string) Node {
+	raw, fuzzy, approx := cutFuzzy(raw)
 	prefix := strings.HasSuffix(raw, "*")
-	return p.text(strings.TrimRight(raw, "*"), false, prefix)
+	x := p.text(strings.TrimRight(raw, "*"), false, prefix)
+	t, ok := x.(*Text)
+	if !approx || !ok || fuzzy == 0 {
+		return x
+	}
+	if fuzzy > MaxFuzzy {
+		p.n.Add("approximate words (~) go to two edits: searched within two")
+		fuzzy = MaxFuzzy
+	}
+	switch n := len([]rune(t.Words[0])); {
+	case t.Phrase:
+		p.n.Add("a word the tokenizer splits cannot be approximate (~): searched for it exactly")
+		return x
+	case n < minFuzzyLen:
+		p.n.Add("an approximate word (~) needs three letters or more: searched for the word itself")
+		return x
+	case n < 5 && fuzzy > 1:
+		p.n.Add("a word under five letters is approximate within one edit: searched for it within one")
+		fuzzy = 1
+	}
+	if t.Prefix {
+		p.n.Add("a word cannot be both a prefix (*) and approximate (~): searched for it approximately")
+		t.Prefix = false
+	}
+	t.Fuzzy = fuzzy
+	return t
+}
+
+// Approximate words: word~1 and word~2 (word~ is word~1) match the words of the index within
+// that many edits (Damerau-Levenshtein: a letter added, left out, changed, or two swapped).
+const (
+	MaxFuzzy    = 2 // edits an approximate word may have
+	minFuzzyLen = 3 // letters an approximate word needs
+)
+
+// cutFuzzy splits "word~N" (or "word*~N", "word~N*") into "word" (or "word*") and N;
+// approx is false when raw has no such suffix. N is at most MaxFuzzy.
+func cutFuzzy(raw string) (word string, n int, approx bool) {
+	star := ""
+	if strings.HasSuffix(raw, "*") {
+		star, raw = "*", strings.TrimRight(raw, "*")
+	}
+	i := strings.LastIndexByte(raw, '~')
+	if i <= 0 {
+		return raw + star, 0, false
+	}
+	d := raw[i+1:]
+	switch {
+	case d == "":
+		n = 1
+	case len(d) <= 3 && strings.Trim(d, "0123456789") == "":
+		n, _ = strconv.Atoi(d)
+	default:
+		return raw + star, 0, false
+	}
+	return raw[:i] + star, n, true
 }
 
 func (p *parser) text(raw string, phrase, prefix bool) Node {
-	ws := tokens(raw)
+	ws := Tokens(raw)
 	if len(ws) == 0 {
 		return nil
 	}
@@ -171,7 +227,7 @@ func (p *parser) text(raw string, phrase, prefix bool) Node {
 		return nil
 	}
 	if prefix && len([]rune(ws[len(ws)-1])) < 2 {
-		p.n.add("a prefix needs two letters or more: searched for the word itself")
+		p.n.Add("a prefix needs two letters or more: searched for the word itself")
 		prefix = false
 	}
 	return &Text{Words: ws, Phrase: phrase || len(ws) > 1, Prefix: prefix}
@@ -181,7 +237,7 @@ func (p *parser) text(raw string, phrase, prefix bool) Node {
 func (p *parser) leaf() bool {
 	p.leaves++
 	if p.leaves > maxLeaves {
-		p.n.add("the query was cut to its first 40 terms")
+		p.n.Add("the query was cut to its first 40 terms")
 		return false
 	}
 	return true
@@ -195,6 +251,12 @@ func (p *parser) near() Node {
 	n := &Near{Distance: 10}
 	var groups []Text
 	add := func(raw string, phrase, prefix bool) {
+		if w, d, approx := cutFuzzy(raw); approx && !phrase {
+			if d > 0 {
+				p.n.Add("NEAR(...) takes exact words: searched for the word without ~")
+			}
+			raw = w
+		}
 		if x, ok := p.text(strings.TrimRight(raw, "*"), phrase, prefix || strings.HasSuffix(raw, "*")).(*Text); ok {
 			groups = append(groups, *x)
 		}
@@ -230,17 +292,17 @@ loop:
 			}
 			add(w, false, false)
 		default:
-			p.n.add("NEAR(...) takes words and phrases: ignored the rest")
+			p.n.Add("NEAR(...) takes words and phrases: ignored the rest")
 		}
 	}
 	if !closed {
-		p.n.add("a parenthesis was not closed: read it as closed at the end")
+		p.n.Add("a parenthesis was not closed: read it as closed at the end")
 	}
 	switch len(groups) {
 	case 0:
 		return nil
 	case 1:
-		p.n.add("NEAR needs two words or more: searched for the word")
+		p.n.Add("NEAR needs two words or more: searched for the word")
 		return &groups[0]
 	}
 	n.Groups = groups
@@ -251,11 +313,11 @@ loop:
 func (p *parser) field(depth int, name string) Node {
 	t, ok := p.peek()
 	if !ok || t.kind == tRParen || t.kind == tOr || t.kind == tAnd {
-		p.n.add(name + ": needs a value")
+		p.n.Add(name + ": needs a value")
 		return nil
 	}
 	if t.kind == tField {
-		p.n.add(name + ": needs a value")
+		p.n.Add(name + ": needs a value")
 		return nil
 	}
 	if textFields[name] {
@@ -268,7 +330,7 @@ func (p *parser) field(depth int, name string) Node {
 		return x
 	}
 	if t.kind != tWord && t.kind != tPhrase {
-		p.n.add(name + ": needs a value")
+		p.n.Add(name + ": needs a value")
 		return nil
 	}
 	p.pos++
@@ -280,7 +342,7 @@ func (p *parser) field(depth int, name string) Node {
 
 // setField limits the text leaves under n that have no field to the given one.
 func setField(n Node, f string) {
-	walk(n, false, func(n Node, _ bool) {
+	Walk(n, false, func(n Node, _ bool) {
 		switch x := n.(type) {
 		case *Text:
 			if x.Field == "" {
@@ -309,7 +371,7 @@ func (p *parser) regex(field, pat string) Node {
 		bad = "is not a valid regular expression"
 	}
 	if bad != "" {
-		p.n.add(field + ":/" + clip(pat, 40) + "/ " + bad + ": searched for its words")
+		p.n.Add(field + ":/" + Clip(pat, 40) + "/ " + bad + ": searched for its words")
 		p.leaves--
 		x := p.text(pat, true, false)
 		setField(x, field)
@@ -318,7 +380,7 @@ func (p *parser) regex(field, pat string) Node {
 	return &Regexp{Field: field, Pattern: pat}
 }
 
-func clip(s string, n int) string {
+func Clip(s string, n int) string {
 	r := []rune(s)
 	if len(r) <= n {
 		return s

@@ -1,4 +1,4 @@
-package search
+package query
 
 import (
 	"strings"
@@ -7,7 +7,7 @@ import (
 
 // Limits that keep any input cheap to parse and to run.
 const (
-	maxQueryRunes = 2000 // longer input is cut
+	MaxQueryRunes = 2000 // longer input is cut (exported: a saved view checks it)
 	maxTokens     = 200  // further tokens are ignored
 	maxDepth      = 20   // nesting of parentheses
 	maxLeaves     = 40   // words, phrases and filters
@@ -61,11 +61,11 @@ func isSpace(r rune) bool { return unicode.IsSpace(r) || r == 0 }
 
 // lex splits a query into tokens. It never fails: every rune ends up in some token or is
 // skipped as a separator.
-func lex(q string, n *notes) []token {
+func lex(q string, n *Notes) []token {
 	rs := []rune(q)
-	if len(rs) > maxQueryRunes {
-		rs = rs[:maxQueryRunes]
-		n.add("the query was cut to its first 2000 characters")
+	if len(rs) > MaxQueryRunes {
+		rs = rs[:MaxQueryRunes]
+		n.Add("the query was cut to its first 2000 characters")
 	}
 	var out []token
 	emit := func(t token) { out = append(out, t) }
@@ -87,13 +87,21 @@ func lex(q string, n *notes) []token {
 			}
 			t := token{kind: tPhrase, text: string(rs[i+1 : j])}
 			if j >= len(rs) {
-				n.add("a quote was not closed: read it as closed at the end")
+				n.Add("a quote was not closed: read it as closed at the end")
 			} else {
 				j++
 			}
 			if j < len(rs) && rs[j] == '*' {
 				t.prefix = true
 				j++
+			}
+			if j < len(rs) && rs[j] == '~' {
+				// "a b"~1: a phrase is not approximate (and ~N is not a word of it).
+				j++
+				for j < len(rs) && rs[j] >= '0' && rs[j] <= '9' {
+					j++
+				}
+				n.Add("a phrase cannot be approximate (~): searched for it exactly")
 			}
 			emit(t)
 			i = j
@@ -105,13 +113,13 @@ func lex(q string, n *notes) []token {
 		}
 	}
 	if len(out) >= maxTokens {
-		n.add("the query was cut to its first 200 terms")
+		n.Add("the query was cut to its first 200 terms")
 	}
 	return out
 }
 
 // lexRun reads a word, an operator, or a field with its value, starting at rs[i].
-func lexRun(rs []rune, i int, n *notes, emit func(token)) int {
+func lexRun(rs []rune, i int, n *Notes, emit func(token)) int {
 	// A field name: letters followed by a colon.
 	j := i
 	for j < len(rs) && j-i < 16 && (unicode.IsLetter(rs[j]) && rs[j] < 128) {
@@ -177,7 +185,7 @@ func lexRun(rs []rune, i int, n *notes, emit func(token)) int {
 		emit(token{kind: tNear})
 	default:
 		if k := strings.IndexByte(w, ':'); k >= 2 && !strings.HasPrefix(w[k+1:], "//") && asciiLetters(w[:k]) {
-			n.add("no field " + strings.ToLower(w[:k]) + ": searched for the words")
+			n.Add("no field " + strings.ToLower(w[:k]) + ": searched for the words")
 		}
 		emit(token{kind: tWord, text: w})
 	}
@@ -221,26 +229,26 @@ func asciiLetters(s string) bool {
 	return s != ""
 }
 
-// tokens splits text into the words FTS5's unicode61 tokenizer sees: runs of letters,
+// Tokens splits text into the words FTS5's unicode61 tokenizer sees: runs of letters,
 // numbers and private-use characters. No FTS5 syntax survives this.
-func tokens(s string) []string {
+func Tokens(s string) []string {
 	return strings.FieldsFunc(s, func(r rune) bool {
 		return !unicode.IsLetter(r) && !unicode.IsNumber(r) && !unicode.Is(unicode.Co, r)
 	})
 }
 
-// notes collects the gentle remarks about what the engine did with a query, once each.
-type notes struct{ list []string }
+// Notes collects the gentle remarks about what the engine did with a query, once each.
+type Notes struct{ List []string }
 
-func (n *notes) add(s string) {
-	for _, x := range n.list {
+func (n *Notes) Add(s string) {
+	for _, x := range n.List {
 		if x == s {
 			return
 		}
 	}
-	if len(n.list) < 8 {
-		n.list = append(n.list, s)
+	if len(n.List) < 8 {
+		n.List = append(n.List, s)
 	}
 }
 
-func (n *notes) String() string { return strings.Join(n.list, "; ") }
+func (n *Notes) String() string { return strings.Join(n.List, "; ") }

@@ -1,4 +1,4 @@
-package search
+package query
 
 import (
 	"strconv"
@@ -36,6 +36,7 @@ type Text struct {
 	Words  []string // the tokens, as FTS5's unicode61 tokenizer would see them
 	Phrase bool     // the words must be adjacent, in order (quoted, or one token like o'reilly)
 	Prefix bool     // the last word is a prefix (word*)
+	Fuzzy  int      // word~N: also the words of the index within N edits (one word, 1 or 2)
 }
 
 // Near matches its groups (each a word or phrase) within Distance tokens of each other.
@@ -76,6 +77,9 @@ func (n *Text) String() string {
 	if n.Prefix {
 		b.WriteByte('*')
 	}
+	if n.Fuzzy > 0 {
+		b.WriteString("~" + strconv.Itoa(n.Fuzzy))
+	}
 	return b.String()
 }
 
@@ -104,20 +108,20 @@ func joinNodes(ns []Node) string {
 	return strings.Join(parts, " ")
 }
 
-// walk calls fn for n and every node below it, with whether the node sits under a Not.
-func walk(n Node, negated bool, fn func(n Node, negated bool)) {
+// Walk calls fn for n and every node below it, with whether the node sits under a Not.
+func Walk(n Node, negated bool, fn func(n Node, negated bool)) {
 	fn(n, negated)
 	switch n := n.(type) {
 	case *And:
 		for _, c := range n.Nodes {
-			walk(c, negated, fn)
+			Walk(c, negated, fn)
 		}
 	case *Or:
 		for _, c := range n.Nodes {
-			walk(c, negated, fn)
+			Walk(c, negated, fn)
 		}
 	case *Not:
-		walk(n.Node, !negated, fn)
+		Walk(n.Node, !negated, fn)
 	}
 }
 
@@ -173,4 +177,31 @@ func group(ns []Node, or bool) Node {
 		return &Or{Nodes: ns}
 	}
 	return &And{Nodes: ns}
+}
+
+// Drop returns n without the leaves for which drop is true (simplified: a group left with
+// one node becomes that node, an empty one nil).
+func Drop(n Node, drop func(Node) bool) Node {
+	switch x := n.(type) {
+	case nil:
+		return nil
+	case *And:
+		out := &And{}
+		for _, c := range x.Nodes {
+			out.Nodes = append(out.Nodes, Drop(c, drop))
+		}
+		return simplify(out)
+	case *Or:
+		out := &Or{}
+		for _, c := range x.Nodes {
+			out.Nodes = append(out.Nodes, Drop(c, drop))
+		}
+		return simplify(out)
+	case *Not:
+		return simplify(&Not{Node: Drop(x.Node, drop)})
+	}
+	if drop(n) {
+		return nil
+	}
+	return n
 }

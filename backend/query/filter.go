@@ -1,28 +1,24 @@
-package search
+package query
 
 import (
-	"net/url"
-	"path"
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
 
 	"golang.org/x/net/idna"
-
-	vlib "mundaneum/backend/library"
 )
 
-// family is a type family: the media types and file extensions that make it up.
-type family struct {
-	name  string
-	media []string // media type patterns (GLOB, lower case)
-	exts  []string
+// Family is a type family: the media types and file extensions that make it up.
+type Family struct {
+	Name  string
+	Media []string // media type patterns (GLOB, lower case)
+	Exts  []string
 }
 
-// families are the values of type: besides extensions and media types. Order matters for
-// typeOf: the first family whose media type or extension matches names a resource.
-var families = []family{
+// Families are the values of type: besides extensions and media types. Order matters for
+// search's typeOf: the first family whose media type or extension matches names a resource.
+var Families = []Family{
 	{"html", []string{"text/html*", "application/xhtml*"}, []string{"html", "htm", "xhtml", "shtml"}},
 	{"pdf", []string{"application/pdf*"}, []string{"pdf"}},
 	{"image", []string{"image/*"}, []string{"jpg", "jpeg", "png", "gif", "webp", "svg", "bmp", "ico", "tif", "tiff", "avif", "heic", "xbm", "jp2"}},
@@ -39,57 +35,25 @@ var families = []family{
 	{"text", []string{"text/*"}, []string{"txt", "text", "md", "asc"}},
 }
 
-func familyNamed(name string) *family {
-	for i := range families {
-		if families[i].name == name {
-			return &families[i]
+// FamilyNamed returns the family called name, or nil.
+func FamilyNamed(name string) *Family {
+	for i := range Families {
+		if Families[i].Name == name {
+			return &Families[i]
 		}
 	}
 	return nil
 }
 
-// typeOf names a result's type: a family, else the media type, else the URL's extension.
-func typeOf(contentType, rawURL string) string {
-	ct := strings.ToLower(strings.TrimSpace(contentType))
-	if i := strings.IndexByte(ct, ';'); i >= 0 {
-		ct = strings.TrimSpace(ct[:i])
-	}
-	if ct != "" {
-		for _, f := range families {
-			for _, m := range f.media {
-				if strings.HasPrefix(ct, strings.TrimSuffix(m, "*")) {
-					return f.name
-				}
-			}
-		}
-		return ct
-	}
-	ext := extOf(rawURL)
-	if ext == "" {
-		return ""
-	}
-	for _, f := range families {
-		for _, e := range f.exts {
-			if e == ext {
-				return f.name
-			}
-		}
-	}
-	return ext
-}
+// The library's limits, as backend/library has them (a test of search checks they agree;
+// search checks a folder's path further with the library's own parser).
+const (
+	MaxTag  = 100  // characters of a tag
+	maxPath = 8192 // bytes of a library path
+)
 
-// extOf returns the lower-case extension of a URL's path ("" if none).
-func extOf(rawURL string) string {
-	u, err := url.Parse(rawURL)
-	if err != nil {
-		return ""
-	}
-	e := strings.ToLower(path.Ext(u.Path))
-	if len(e) < 2 {
-		return ""
-	}
-	return e[1:]
-}
+// IsMediaType reports whether v (lower case) reads as a media type like image/png or image/*.
+func IsMediaType(v string) bool { return reMedia.MatchString(v) }
 
 var (
 	reExt     = regexp.MustCompile(`^[a-z0-9]{1,12}$`)
@@ -112,9 +76,9 @@ var isValues = map[string]string{
 
 // filter validates and normalises a filter's value; a bad value leaves the filter out, with
 // a note saying what was expected.
-func filter(name, v string, n *notes) Node {
+func filter(name, v string, n *Notes) Node {
 	bad := func(want string) Node {
-		n.add(name + ":" + clip(v, 30) + " was left out: " + want)
+		n.Add(name + ":" + Clip(v, 30) + " was left out: " + want)
 		return nil
 	}
 	lv := strings.ToLower(v)
@@ -133,7 +97,7 @@ func filter(name, v string, n *notes) Node {
 		return &Filter{Field: name, Value: e}
 	case "type":
 		switch {
-		case familyNamed(lv) != nil:
+		case FamilyNamed(lv) != nil:
 			return &Filter{Field: name, Value: lv}
 		case reMedia.MatchString(lv):
 			return &Filter{Field: name, Value: lv}
@@ -193,13 +157,13 @@ func filter(name, v string, n *notes) Node {
 		}
 		return bad("it takes a crawl number")
 	case "folder":
-		if _, err := vlib.ParsePath(v); err != nil || v == "" {
+		if v == "" || len(v) > maxPath {
 			return bad("it takes a library's path like /Computing/Go")
 		}
 		return &Filter{Field: name, Value: v}
 	case "tag":
 		t := strings.Join(strings.Fields(v), " ")
-		if t == "" || len([]rune(t)) > vlib.MaxTag || strings.ContainsRune(t, ',') {
+		if t == "" || len([]rune(t)) > MaxTag || strings.ContainsRune(t, ',') {
 			return bad("it takes a tag of the library")
 		}
 		return &Filter{Field: name, Value: t}

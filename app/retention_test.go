@@ -1,0 +1,54 @@
+package app
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+)
+
+func TestRetentionThroughBoundAPI(t *testing.T) {
+	var mu sync.Mutex
+	body := "first"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintf(w, `<title>T</title><p>%s words</p>`, body)
+	}))
+	defer srv.Close()
+	a, _, ev, _ := newJobApp(t)
+	var id int64
+	for _, b := range []string{"first", "second", "third"} {
+		mu.Lock()
+		body = b
+		mu.Unlock()
+		c, err := a.StartCrawl(CrawlRequest{Seeds: []string{srv.URL + "/"}, Scope: "list", DelayMs: 0, Refresh: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		id = c.ID
+		<-ev.crawl
+	}
+	ws, err := a.Retention(0)
+	if err != nil || ws.Keep != "all" || ws.Versions != 3 || ws.Bytes <= 0 {
+		t.Fatalf("workspace retention %+v %v", ws, err)
+	}
+	cr, err := a.SetRetention(id, "last", 2)
+	if err != nil || !cr.Own || cr.Keep != "last" || cr.Last != 2 || cr.Versions != 2 || cr.PrunedVersions != 1 {
+		t.Fatalf("crawl retention %+v %v", cr, err)
+	}
+	cr, err = a.SetRetention(id, "default", 0)
+	if err != nil || cr.Own || cr.Keep != "all" || cr.Versions != 2 {
+		t.Errorf("back to the workspace's %+v %v", cr, err)
+	}
+	if _, err := a.SetRetention(0, "default", 0); !isCode(err, CodeInvalid) {
+		t.Errorf("default for the workspace: %v", err)
+	}
+	if _, err := a.SetRetention(id, "last", 0); !isCode(err, CodeInvalid) {
+		t.Errorf("last 0: %v", err)
+	}
+	if _, err := a.Retention(999); !isCode(err, CodeNotFound) {
+		t.Errorf("no crawl: %v", err)
+	}
+}

@@ -1,0 +1,62 @@
+package search
+
+// Matcher tells how well a text matches a query, reading both as search does: the query's
+// positive words with their stem forms, prefixes and approximate words (the highlighter's
+// rules, which are the compiler's), the text cut into tokens as FTS5's tokenizer cuts it and
+// folded as it folds them. The query-directed crawl scores links with it (frontier.Toward),
+// so that the pages it goes for first are those search would find.
+type Matcher struct {
+	terms []*highlighter // one per word of the query
+}
+
+// NewMatcher reads q in the query language; a query without positive words matches nothing.
+func NewMatcher(q string) *Matcher {
+	m := &Matcher{}
+	root := Parse(q).Root
+	add := func(t *Text) {
+		for i, w := range t.Words {
+			one := &Text{Words: []string{w}, Field: t.Field, Fuzzy: t.Fuzzy,
+				Prefix: t.Prefix && i == len(t.Words)-1, Phrase: t.Phrase}
+			m.terms = append(m.terms, newHighlighter(one, DefaultWeights))
+		}
+	}
+	walk(root, false, func(n Node, negated bool) {
+		if negated {
+			return
+		}
+		switch x := n.(type) {
+		case *Text:
+			add(x)
+		case *Near:
+			for i := range x.Groups {
+				add(&x.Groups[i])
+			}
+		}
+	})
+	return m
+}
+
+// Empty reports whether the query has no word to match.
+func (m *Matcher) Empty() bool { return len(m.terms) == 0 }
+
+// Score is the share of the query's words that text holds, from 0 (none) to 1 (all).
+func (m *Matcher) Score(text string) float64 {
+	if len(m.terms) == 0 || text == "" {
+		return 0
+	}
+	found := make([]bool, len(m.terms))
+	n := 0
+	for _, tok := range tokens(text) {
+		f := fold(tok)
+		for i, h := range m.terms {
+			if !found[i] && h.match(f) {
+				found[i] = true
+				n++
+			}
+		}
+		if n == len(m.terms) {
+			break
+		}
+	}
+	return float64(n) / float64(len(m.terms))
+}
