@@ -27,7 +27,7 @@ DIST := frontend/dist/index.html
 # Steps depend on each other's side effects (setup installs what the rest use): one at a time.
 .NOTPARALLEL:
 
-.PHONY: help setup build run test test-go lint test-frontend smoke bindings frontend clean bench bench-window relevance relevance-check bench-search bench-toward bench-graph bench-graphview bench-check check-build fuzz bench-library bench-warc
+.PHONY: help setup build run test test-go lint test-frontend smoke bindings frontend clean bench bench-window relevance relevance-check bench-search bench-toward bench-graph bench-graphview bench-check check-build fuzz bench-library bench-warc bench-soif
 
 help: ## list the targets
 	@awk 'BEGIN { FS = ":.*## " } /^[a-z-]+:.*## / { printf "  make %-14s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
@@ -125,6 +125,9 @@ fuzz: ## run every Go fuzz target for FUZZTIME each (default 10m; FUZZ=pattern, 
 
 bench: ## crawl vs Colly on a loopback synthetic web: stored, searchable, bytes/page, peak RSS and WAL (PAGES=40000 HOSTS=4 RUNS=1; PAGES=100000 HOSTS=1 for the 100k figures)
 	PAGES="$(or $(PAGES),40000)" HOSTS="$(or $(HOSTS),4)" RUNS="$(or $(RUNS),1)" scripts/bench-crawl.sh
+
+bench-soif: frontend ## SOIF export and broker-to-broker pull rates on a synthetic crawl (PAGES=3000)
+	PAGES="$(or $(PAGES),3000)" scripts/bench-soif.sh
 
 bench-check: ## link checking vs linkchecker and wget on Debian's PostgreSQL and Rust docs via nginx (DOCS="postgresql rust" RUNS=3 KEEP=)
 	DOCS="$(or $(DOCS),postgresql rust)" RUNS="$(or $(RUNS),3)" $(if $(KEEP),KEEP="$(KEEP)") scripts/bench-check.sh

@@ -4,12 +4,14 @@ package app
 
 import (
 	"context"
+	"slices"
 	"sync/atomic"
 	"time"
 
 	"mundaneum/backend/crawl"
 	"mundaneum/backend/search"
 	"mundaneum/backend/store"
+	"mundaneum/backend/summary"
 )
 
 // Emitter delivers a named event with a payload to the front end (Wails events in the
@@ -69,7 +71,7 @@ func (a *App) StartCrawl(req CrawlRequest) (Crawl, error) {
 		MaxTime: time.Duration(req.MaxSeconds) * time.Second, MaxPerHost: req.MaxPerHost,
 		MaxQueryVariants: req.MaxQueryVariants, Sitemaps: req.Sitemaps, Agents: req.Agents, PerHost: req.PerHost,
 		Delay: time.Duration(req.DelayMs) * time.Millisecond, Refresh: req.Refresh, Rules: req.Rules,
-		Toward: req.Toward}
+		Toward: req.Toward, Types: req.Types}
 	if req.DelayMs < 0 {
 		cfg.Delay = -1
 	}
@@ -91,7 +93,8 @@ func (a *App) CrawlDefaults() (CrawlRequest, error) {
 	c := crawl.DefaultConfig(set)
 	return CrawlRequest{Seeds: []string{}, Scope: c.Scope, MaxDepth: c.MaxDepth, MaxPages: c.MaxPages,
 		MaxSeconds: int(c.MaxTime / time.Second), MaxPerHost: c.MaxPerHost, MaxQueryVariants: c.MaxQueryVariants,
-		Sitemaps: c.Sitemaps, Agents: c.Agents, PerHost: c.PerHost, DelayMs: set.DelayMs, Refresh: c.Refresh}, nil
+		Sitemaps: c.Sitemaps, Agents: c.Agents, PerHost: c.PerHost, DelayMs: set.DelayMs, Refresh: c.Refresh,
+		Types: slices.Clone(summary.DefaultTypes)}, nil
 }
 
 // PauseCrawl stops a running crawl, keeping its queue for ResumeCrawl.

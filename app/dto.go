@@ -22,6 +22,8 @@ type CrawlRequest struct {
 	Rules            string   `json:"rules"` // the webbot's rules (CheckRules); "" for the scope alone
 	// Toward makes the crawl query-directed (best links for this query first); "" for none.
 	Toward string `json:"toward"`
+	// Types are the document types downloaded (DocumentTypes lists them); empty: the defaults.
+	Types []string `json:"types,omitempty"`
 }
 
 // Crawl is one crawl job: its pages, counted by state the one way the page list, status and
@@ -115,6 +117,12 @@ type Result struct {
 	New        bool   `json:"new"`       // (an opened view) new or changed since it was last opened
 	ChangedAt  string `json:"changedAt"` // when its content last changed (or it was found)
 	Versions   int    `json:"versions"`  // contents kept of it: more than one means it changed
+	// From the page's summary: the author, a document's page count (0: none), the summariser.
+	Author     string `json:"author,omitempty"`
+	Pages      int    `json:"pages,omitempty"`
+	Summariser string `json:"summariser,omitempty"`
+	// Source names the instance or SOIF file the page's summary came from ("": crawled here).
+	Source string `json:"source,omitempty"`
 }
 
 // Status is the workspace's counts.
@@ -216,6 +224,18 @@ type OfflineCopy struct {
 	FetchedAt   string `json:"fetchedAt"`
 	Document    string `json:"document"`
 	Text        string `json:"text"`
+	// Summariser read the page (html, pdf, feed...; "" before they were recorded); Attrs
+	// are its type's attributes (a PDF's author and pages). CanOpen: the copy is a PDF that
+	// OpenDocument opens in the system's viewer.
+	Summariser string        `json:"summariser,omitempty"`
+	Attrs      []SummaryAttr `json:"attrs,omitempty"`
+	CanOpen    bool          `json:"canOpen,omitempty"`
+}
+
+// SummaryAttr is one attribute of a page's automatic summary.
+type SummaryAttr struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
 }
 
 // WorkspaceInfo describes the open workspace.

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"errors"
@@ -95,9 +96,20 @@ func (a *App) OfflineCopy(id int64) (OfflineCopy, error) {
 	if err != nil {
 		return OfflineCopy{}, apiError(err)
 	}
+	name, attrs, err := a.ws().st.PageAttrs(ctx, id)
+	if err != nil {
+		return OfflineCopy{}, apiError(err)
+	}
+	c.Summariser, c.CanOpen = name, name == "pdf" && bytes.HasPrefix(body, []byte("%PDF-"))
+	for _, at := range attrs {
+		c.Attrs = append(c.Attrs, SummaryAttr{Name: at.Name, Value: at.Value})
+	}
 	utf8, _ := fetch.DecodeText(body, "text/html; charset="+p.Charset)
 	base, _ := url.Parse(p.URL)
-	if ct == "text/plain" {
+	if name != "" && name != "html" {
+		// A PDF, a feed, an archive: what is shown is its summary's text, never its bytes.
+		c.Document = sanitize.Text(c.Text, p.Title)
+	} else if ct == "text/plain" {
 		c.Document = sanitize.Text(string(utf8), p.Title)
 	} else {
 		c.Document = sanitize.HTML(utf8, base, p.Title)

@@ -13,6 +13,7 @@ debian_packages=(
   xvfb xauth imagemagick x11-utils xdotool                     # the window smoke test
   chromium                                                     # browser end-to-end tests
   wamerican                                                    # a word list for benchmarks
+  poppler-utils                                                # PDF text and metadata (pdftotext, pdfinfo)
   xapian-omega xapian-tools git-doc                            # the relevance check (Git docs vs Xapian)
 )
 

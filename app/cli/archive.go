@@ -16,11 +16,11 @@ import (
 )
 
 func (e *env) exportCmd() *cobra.Command {
-	var format string
+	var format, since string
 	var crawlID int64
 	cmd := &cobra.Command{
-		Use:   "export --format NAME [--crawl N] [FILE]",
-		Short: "Write a crawl (or the whole workspace) as a WARC file or a WWWW archive",
+		Use:   "export --format NAME [--crawl N] [--since TIME] [FILE]",
+		Short: "Write a crawl (or the whole workspace) as a WARC file, a WWWW archive or SOIF summaries",
 		Long: `Write the pages of a crawl, or of the whole workspace, to FILE (or to standard output
 without one) in an archive format:
 
@@ -30,6 +30,9 @@ without one) in an archive format:
          per record unless FILE ends in .warc. Readable by warcio, pywb, ReplayWeb.page...
   wwww   the World Wide Web Worm's archive: T (page and title), R (reference and anchor),
          I (inlined image) and C (completed page) lines.
+  soif   Harvest's Summary Object Interchange Format: a @FILE template per page summary
+         (title, full text, references, times, content hash, size), byte-counted; with
+         --since TIME only the pages whose content changed since then.
 
 The file appears whole or not at all: it is written beside FILE and renamed at the end.`,
 		Args: usageArgs(cobra.MaximumNArgs(1)),
@@ -38,6 +41,13 @@ The file appears whole or not at all: it is written beside FILE and renamed at t
 			f, err := archive.Lookup(format)
 			if err != nil {
 				return usageError{err}
+			}
+			after, err := parseSince(since)
+			if err != nil {
+				return err
+			}
+			if !after.IsZero() && f.Name != "soif" {
+				return usageError{errors.New("--since is for --format soif")}
 			}
 			name := ""
 			if len(args) == 1 && args[0] != "-" {
@@ -52,7 +62,7 @@ The file appears whole or not at all: it is written beside FILE and renamed at t
 			}
 			defer st.Close()
 			bar := newArchiveBar(e.stderr, isTerminal(e.stderr), e.json, "exported")
-			opt := archive.ExportOptions{CrawlID: crawlID, Progress: bar.update}
+			opt := archive.ExportOptions{CrawlID: crawlID, Since: after, Progress: bar.update}
 			var rep archive.ExportReport
 			if name != "" {
 				rep, err = archive.ExportFile(ctx, st, f, name, opt)
@@ -84,6 +94,7 @@ The file appears whole or not at all: it is written beside FILE and renamed at t
 	}
 	cmd.Flags().StringVar(&format, "format", "", "the archive format: "+strings.Join(archive.Names(), " or "))
 	cmd.Flags().Int64Var(&crawlID, "crawl", 0, "the crawl to export (default: every page of the workspace)")
+	cmd.Flags().StringVar(&since, "since", "", "soif: only pages changed since TIME (2026-11-23, an RFC 3339 time, or 36h back)")
 	cmd.MarkFlagRequired("format")
 	return cmd
 }
@@ -94,7 +105,7 @@ func (e *env) importCmd() *cobra.Command {
 	var run bool
 	cmd := &cobra.Command{
 		Use:   "import FILE [--format NAME]",
-		Short: "Bring a WARC file or a WWWW archive into the workspace",
+		Short: "Bring a WARC file, a WWWW archive or a SOIF file into the workspace",
 		Long: `Read an archive into the workspace; its format is recognised from its contents.
 
   warc   (.warc, .warc.gz: Heritrix, wget --warc-file, Browsertrix, ArchiveBox...) every
@@ -106,6 +117,10 @@ func (e *env) importCmd() *cobra.Command {
          their anchor text, searchable at once, and a rerun crawl seeded from the pages no
          other page references, which fetches every page without a C line and none with one
          (--run runs it; else resume it later like any paused crawl).
+
+  soif   Harvest's SOIF summaries (a Mundaneum export or another Gatherer's, plain or gzip):
+         each template becomes a searchable page marked as coming from the file (its
+         source); the whole file is checked before any of it is applied.
 
 The import appears as a crawl of its own (its number is printed): search it with crawl:N
 or export it again with export --crawl N.`,
@@ -188,6 +203,9 @@ func (e *env) printImport(r archive.ImportReport) {
 	fmt.Fprintf(w, "import %d (%s): %d record(s) read, %s in %.1fs\n", r.CrawlID, r.Format, r.Records,
 		humanBytes(r.Bytes), r.Elapsed.Seconds())
 	switch r.Format {
+	case "soif":
+		fmt.Fprintf(w, "  %d summaries applied (new or changed), %d unchanged (this content is here already), %d older than the copy here\n",
+			r.Pages, r.Duplicates, r.Kept)
 	case "wwww":
 		fmt.Fprintf(w, "  %d page(s) recorded with their titles and references", r.Pages)
 		if r.Kept > 0 {

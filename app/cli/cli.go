@@ -85,6 +85,7 @@ func Main(args []string, stdout, stderr io.Writer, desktop Desktop) int {
 	root.AddCommand(e.crawlCmd(), e.searchCmd(), e.viewsCmd(), e.statusCmd(), e.serveCmd())
 	root.AddCommand(e.checkCmd(), e.taskCmd(), e.reportCmd(), e.avoidCmd(), e.sitesCmd())
 	root.AddCommand(e.reindexCmd())
+	root.AddCommand(e.tokenCmd(), e.sourceCmd())
 	root.AddCommand(e.rulesCmd(), e.pathCmd(), e.linksCmd(), e.treeCmd(), e.orphansCmd())
 	root.AddCommand(e.pageCmd(), e.pagesCmd())
 	root.AddCommand(e.libraryCmd())

@@ -14,6 +14,7 @@ import (
 	"mundaneum/backend/rules"
 	"mundaneum/backend/search"
 	"mundaneum/backend/store"
+	"mundaneum/backend/summary"
 )
 
 func (e *env) crawlCmd() *cobra.Command {
@@ -79,6 +80,8 @@ settings, which the window's Settings change.`,
 	f.IntVar(&cfg.MaxPerHost, "max-per-host", 0, fmt.Sprintf("fetch at most N pages from one host in a run; 404s and redirects do not count\n(default: the workspace's setting, %d unless changed)", def.MaxPerHost))
 	f.IntVar(&cfg.MaxQueryVariants, "max-variants", 0, fmt.Sprintf("queue at most N URLs of one path that differ only in their query (faceted\nnavigation, calendars) (default: the workspace's setting, %d unless changed)", def.MaxQueryVariants))
 	f.Int64Var(&cfg.MaxBody, "max-body", 0, fmt.Sprintf("keep at most N bytes of a document: a longer one is cut there, indexed and marked\n\"truncated\" (default: the workspace's setting, %s unless changed)", humanBytes(def.MaxBody)))
+	f.StringSliceVar(&cfg.Types, "types", nil, "the document types to download and summarise, comma-separated, from\n"+
+		strings.Join(summary.AllTypes(), ",")+" or all (default: "+strings.Join(summary.DefaultTypes, ",")+"; html is always on)")
 	f.BoolVar(&cfg.Sitemaps, "sitemaps", false, "also crawl what each seed host's sitemaps list (those robots.txt names, else /sitemap.xml)")
 	f.IntVar(&cfg.Agents, "agents", 0, fmt.Sprintf("parallel fetches (default: the workspace's setting, %d unless changed)", def.Agents))
 	f.IntVar(&cfg.PerHost, "per-host", 0, fmt.Sprintf("parallel fetches per host (default: the workspace's setting, %d unless changed)", def.PerHost))

@@ -48,8 +48,13 @@ Which pages
   is:broken            broken links (also: is:redirect, is:failed, is:ok, is:resource, is:blocked)
   problem:no-title     pages with a problem found in their HTML: no-title, empty-title,
                        multiple-titles, unclosed-quote, unclosed-comment, unclosed-element,
-                       unclosed-tag, bad-base, bad-link, truncated (cut at --max-body), or any
+                       unclosed-tag, bad-base, bad-link, truncated (cut at --max-body), or any;
+                       and in documents: unreadable, encrypted, bomb, too-deep, too-many,
+                       timeout, tool-missing
   lang:en              by the language the page declares
+  author:otlet         by the author its summary names (a PDF's, a page's meta author);
+                       author:"Paul Otlet" for a phrase
+  pages:>10            documents of more than 10 pages (also pages:12, pages:<=3)
   crawl:3              pages of crawl 3
   folder:/Computing/Go pages the library's pointers under that library point at
   tag:go               pages the library's pointers tagged go point at
@@ -127,8 +132,13 @@ type resultJSON struct {
 	Copies     int      `json:"copies,omitempty"`
 	Alternates int      `json:"alternates,omitempty"` // pages naming it as their canonical URL
 	FetchedAt  int64    `json:"fetchedAt,omitempty"`
-	New        bool     `json:"new,omitempty"`     // (views open) new or changed since last opened
-	Explain    string   `json:"explain,omitempty"` // (--explain) how the score was made
+	New        bool     `json:"new,omitempty"` // (views open) new or changed since last opened
+	Author     string   `json:"author,omitempty"`
+	Pages      int      `json:"pages,omitempty"`      // a document's page count
+	Summariser string   `json:"summariser,omitempty"` // which summariser read it: html, pdf, feed...
+	// Source names the instance or SOIF file the page's summary came from (absent: crawled here).
+	Source  string `json:"source,omitempty"`
+	Explain string `json:"explain,omitempty"` // (--explain) how the score was made
 }
 
 type facetJSON struct {
@@ -197,7 +207,8 @@ func toJSON(res search.Results) searchJSON {
 		out.Results = append(out.Results, resultJSON{URL: r.URL, Title: r.Title, Score: r.Score,
 			Snippet: strings.Join(r.Snippet, ""), Highlights: r.Snippet, Host: r.Host, Type: r.Type,
 			State: r.State, Reason: r.Reason, Status: r.Status, Copies: r.Copies, Alternates: r.Alternates,
-			FetchedAt: r.FetchedAt, New: r.New, Explain: r.Explain})
+			FetchedAt: r.FetchedAt, New: r.New, Author: r.Author, Pages: r.Pages, Summariser: r.Summariser,
+			Source: r.Source, Explain: r.Explain})
 	}
 	if res.Facets != nil {
 		out.Facets = map[string][]facetJSON{}
@@ -232,6 +243,14 @@ func printResults(w io.Writer, res search.Results, r search.Request, tty bool) {
 		}
 		if h.Type != "" && h.Type != "html" {
 			tags = append(tags, h.Type)
+		}
+		if h.Author != "" {
+			tags = append(tags, "by "+h.Author)
+		}
+		if h.Pages == 1 {
+			tags = append(tags, "1 page")
+		} else if h.Pages > 1 {
+			tags = append(tags, fmt.Sprintf("%d pages", h.Pages))
 		}
 		if h.State == "skipped" {
 			tags = append(tags, "known from links")

@@ -4,11 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/http"
 
 	"github.com/spf13/cobra"
 
 	"mundaneum/app"
 	"mundaneum/app/web"
+	"mundaneum/backend/exchange"
 )
 
 // Frontend is the built frontend `mundaneum serve` serves: the FS main embeds (holding
@@ -30,6 +32,10 @@ func (e *env) serveCmd() *cobra.Command {
 		Short: "Serve the app to a web browser on this machine (for headless machines)",
 		Long: `Serve the Mundaneum app (the same interface and API as the window) to a web browser,
 and print its URL. It listens on loopback only, on a free port unless --addr gives one.
+
+It also offers the workspace's page summaries to other instances, as a gzip SOIF stream
+at /exchange/soif, to holders of a token issued with 'mundaneum token issue' (read-only,
+revocable); they add this address with 'mundaneum source add URL --token TOKEN'.
 
 Listening on any other address needs --public: then anyone who can reach it can read
 and change the workspace.`,
@@ -55,9 +61,10 @@ and change the workspace.`,
 			if err != nil {
 				return err
 			}
+			url := web.URL(ln)
 			srv, err := web.New(web.Options{Assets: Frontend, Bind: []any{a}, Files: app.ArchiveHandler(a), Logf: func(format string, args ...any) {
 				fmt.Fprintf(e.stderr, "mundaneum serve: "+format+"\n", args...)
-			}})
+			}, Mounts: map[string]http.Handler{exchange.Path: app.ExchangeHandler(a, func() string { return url })}})
 			if err != nil {
 				return err
 			}
@@ -65,7 +72,6 @@ and change the workspace.`,
 			// Pause running crawls on the way out, so that they resume next time.
 			defer app.Detach(a)
 
-			url := web.URL(ln)
 			if exposed {
 				fmt.Fprintf(e.stderr, "mundaneum serve: WARNING: listening on %s: anyone who can reach this machine can read and change the workspace\n", ln.Addr())
 			}

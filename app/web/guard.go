@@ -55,6 +55,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	p := r.URL.Path
+	if h, ok := s.mounts[p]; ok {
+		h.ServeHTTP(w, r)
+		return
+	}
 	switch {
 	case p == "/api/events":
 		if !sameSite(r) || !s.tokenOK(r, true) {

@@ -35,6 +35,9 @@ type Options struct {
 	// the JSON API does not carry), behind the same door: same site and the token, in the
 	// X-Mundaneum-Token header, or for a GET (a download link) in the token query parameter.
 	Files http.Handler
+	// Mounts are handlers of their own paths (exact), outside the API's token and
+	// same-site checks: each checks its own callers (the exchange's read-only tokens).
+	Mounts map[string]http.Handler
 	// Logf reports server-side failures (panics, internal errors); nil logs to the
 	// standard logger.
 	Logf func(format string, args ...any)
@@ -47,6 +50,7 @@ type Server struct {
 	static *static
 	events *hub
 	files  http.Handler
+	mounts map[string]http.Handler
 	logf   func(format string, args ...any)
 }
 
@@ -72,7 +76,7 @@ func New(opts Options) (*Server, error) {
 	if logf == nil {
 		logf = log.Printf
 	}
-	return &Server{token: token, api: a, static: st, events: newHub(), files: opts.Files, logf: logf}, nil
+	return &Server{token: token, api: a, static: st, events: newHub(), files: opts.Files, mounts: opts.Mounts, logf: logf}, nil
 }
 
 // Token is the per-process secret every API and event request must carry (in the

@@ -10,6 +10,9 @@
 //   - wwww: the World Wide Web Worm's archive (T, R, I and C lines). Export writes a crawl as
 //     one; import records what it says and seeds a rerun that fetches nothing the archive
 //     completed (its C lines), as the paper's reruns did.
+//   - soif: Harvest's Summary Object Interchange Format: a template per page summary (title,
+//     text, references, times, content hash), the form in which instances exchange them
+//     (see backend/exchange). Import checks the whole file before it applies any of it.
 //
 // Imports never half-write: every archived response is saved as one transaction, and a
 // record that cannot be read is reported and left out before anything is written.
@@ -31,6 +34,7 @@ import (
 	"time"
 
 	"mundaneum/backend/crawl"
+	"mundaneum/backend/exchange"
 	"mundaneum/backend/store"
 )
 
@@ -54,6 +58,8 @@ var formats = []Format{
 		Export: exportWARC, Import: importWARC, recognise: isWARC, compression: true},
 	{Name: "wwww", Title: "World Wide Web Worm archive (T, R, I, C lines)", Extensions: []string{".wwww", ".wwww.txt"},
 		Export: exportWWWW, Import: importWWWW, recognise: isWWWW},
+	{Name: "soif", Title: "Harvest SOIF page summaries (Summary Object Interchange Format)", Extensions: []string{".soif", ".soif.gz"},
+		Export: exportSOIF, Import: importSOIF, recognise: exchange.LooksLikeSOIF},
 }
 
 // Formats lists the formats, by name.
@@ -144,6 +150,8 @@ func isWWWW(head []byte) bool {
 type ExportOptions struct {
 	CrawlID  int64 // the crawl to export; 0 for every page of the workspace
 	Compress bool  // WARC: a gzip member per record
+	// Since keeps the pages whose content changed at or after it (SOIF; zero: all).
+	Since    time.Time
 	Progress func(Progress)
 }
 

@@ -17,11 +17,11 @@ import (
 	"time"
 
 	"mundaneum/backend/crawl"
-	"mundaneum/backend/extract"
 	"mundaneum/backend/fetch"
 	"mundaneum/backend/formats/warc"
 	"mundaneum/backend/history"
 	"mundaneum/backend/store"
+	"mundaneum/backend/summary"
 	"mundaneum/backend/urlnorm"
 )
 
@@ -352,7 +352,10 @@ func (im *warcImport) summarize(ctx context.Context, r *store.Result, u *url.URL
 	if mt == "" {
 		mt = "text/html"
 	}
-	s, found := crawl.Summarize(r, u, rec.status, rec.header, mt, body, extract.Options{})
+	s, found, err := crawl.Summarize(ctx, r, u, rec.status, rec.header, mt, body, summary.Budget{}, nil)
+	if err != nil { // no type is refused without a list of types: cannot happen
+		return
+	}
 	if rec.rawHeader != "" {
 		r.Header = rec.rawHeader
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"mundaneum/backend/store"
+	"mundaneum/backend/summary"
 	"mundaneum/backend/urlnorm"
 )
 
@@ -97,10 +98,19 @@ type Config struct {
 
 	UserAgent string `json:"userAgent"`
 	From      string `json:"from"`
-	// MaxBody caps a document's body (and its text): a longer one is cut there, indexed
-	// and marked with the problem "truncated".
+	// MaxBody caps a page's body (and any document's text): a longer one is cut there,
+	// indexed and marked with the problem "truncated". Documents (PDFs, archives) may be
+	// DocumentBodyFactor times longer on the wire.
 	MaxBody int64 `json:"maxBody"`
+	// Types are the document types downloaded and summarised (backend/summary's type
+	// names: html, txt, pdf, md, feed, gz, zip, tar); empty: summary.DefaultTypes. Links
+	// to other types are recorded, not followed.
+	Types []string `json:"types,omitempty"`
 }
+
+// DocumentBodyFactor is how many times MaxBody a document's body (a PDF, an archive) may
+// be: papers and manuals run to tens of megabytes where pages are tens of kilobytes.
+const DocumentBodyFactor = 4
 
 // DefaultConfig is a crawl's configuration before the user changes anything, with the
 // workspace's settings s: what the CLI's flags and the window's form start from.
@@ -135,6 +145,9 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("%w: the delay must be at most %s", ErrConfig, maxDelay)
 	case c.MaxBody > 0 && c.MaxBody < minBody:
 		return fmt.Errorf("%w: max-body must be at least %d bytes", ErrConfig, minBody)
+	}
+	if _, err := summary.ParseTypes(strings.Join(c.Types, ",")); err != nil {
+		return fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	return nil
 }
@@ -206,6 +219,8 @@ func (c *Config) normalize() error {
 		return fmt.Errorf("%w: no seed urls", ErrConfig)
 	}
 	c.Seeds = seeds
+	types, _ := summary.ParseTypes(strings.Join(c.Types, ","))
+	c.Types = strings.Split(types.String(), ",")
 	def := store.DefaultSettings()
 	if c.Delay < 0 {
 		c.Delay = time.Duration(def.DelayMs) * time.Millisecond

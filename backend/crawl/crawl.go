@@ -23,6 +23,7 @@ import (
 	"mundaneum/backend/robots"
 	"mundaneum/backend/rules"
 	"mundaneum/backend/store"
+	"mundaneum/backend/summary"
 	"mundaneum/backend/urlnorm"
 )
 
@@ -82,6 +83,7 @@ func (p Progress) Visited() int64 { return p.Fetched + p.Failed + p.Skipped + p.
 
 // Crawler runs one crawl.
 type Crawler struct {
+	types summary.Types // the document types downloaded
 	st    *store.Store
 	idx   Index // nil: nothing to wait for
 	cfg   Config
@@ -95,7 +97,8 @@ type Crawler struct {
 	fetcher *fetch.Client
 	robots  *robots.Cache
 	limiter *politeness.Limiter
-	probes  probes // the sites' answers for URLs that cannot exist (judgeChange)
+	probes  probes        // the sites' answers for URLs that cannot exist (judgeChange)
+	freed   chan struct{} // an agent gave a politeness slot back
 
 	mu          sync.Mutex
 	hostFetched map[string]int             // pages fetched per origin this run: the per-host cap
@@ -191,14 +194,17 @@ func newCrawler(st *store.Store, idx Index, cfg Config, set *rules.Set, rec stor
 			seeds = append(seeds, u)
 		}
 	}
+	types, _ := summary.ParseTypes(strings.Join(cfg.Types, ",")) // normalize checked them
 	fc := fetch.New(fetch.Config{UserAgent: cfg.UserAgent, From: cfg.From, MaxBody: cfg.MaxBody,
-		MaxConnsPerHost: cfg.PerHost})
-	return &Crawler{
+		MaxConnsPerHost: cfg.PerHost, Accept: types.Accepts, AcceptHeader: acceptHeader(types),
+		Document: summary.Document, MaxDocumentBody: DocumentBodyFactor * cfg.MaxBody})
+	return &Crawler{types: types,
 		st: st, idx: idx, cfg: cfg, rec: rec, fresh: fresh, scope: newScope(cfg.Scope, seeds),
 		rules: set, strategy: strategyFor(set, cfg.Toward),
 		fetcher: fc,
 		robots:  robots.New(fc, st, "mundaneum", 0),
 		limiter: politeness.New(politeness.Config{Delay: cfg.Delay, PerHost: cfg.PerHost}),
+		freed:   make(chan struct{}, 1),
 	}
 }
 

@@ -41,3 +41,28 @@ func TestCrawlDelayFromTheFirstRequest(t *testing.T) {
 		}
 	}
 }
+
+// A --max-pages run whose first page is deferred (it keeps its distance from the
+// robots.txt just fetched) still fetches it: the page's place under the limit is given
+// back while its host's slot is already free again (the slot is released once the
+// response is read, and that wakes the scheduler before the visit ends).
+func TestPageLimitWithDeferredFirstPage(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/robots.txt" {
+			fmt.Fprint(w, "User-agent: *\nAllow: /\n")
+			return
+		}
+		fmt.Fprint(w, page("p", `<a href="/a">a</a> <a href="/b">b</a>`))
+	}))
+	defer srv.Close()
+	for i := range 3 {
+		st := openStore(t)
+		p := run(t, st, Config{Seeds: []string{srv.URL + "/"}, Scope: ScopeSite, MaxPages: 1, Delay: 200 * time.Millisecond})
+		if p.Fetched != 1 {
+			t.Fatalf("run %d: fetched %d pages, want 1 (%+v)", i, p.Fetched, p)
+		}
+		if p.Note != "page limit reached (1)" {
+			t.Errorf("run %d: note %q", i, p.Note)
+		}
+	}
+}

@@ -69,16 +69,17 @@ func (c *Crawler) schedule(ctx context.Context, queued int64, progress func(Prog
 			switch {
 			case ctx.Err() != nil:
 				stopping = true
-			case c.cfg.MaxPages > 0 && visited >= c.cfg.MaxPages:
-				stopping, note = true, fmt.Sprintf("page limit reached (%d)", c.cfg.MaxPages)
 			case c.cfg.MaxTime > 0 && time.Since(start) >= c.cfg.MaxTime:
 				stopping, note = true, fmt.Sprintf("time limit reached (%s)", c.cfg.MaxTime)
 			case c.cfg.MaxBytes > 0 && c.counts[cBytes].Load()-c.base[cBytes] >= c.cfg.MaxBytes:
 				stopping, note = true, fmt.Sprintf("byte limit reached (%d)", c.cfg.MaxBytes)
 			}
 		}
+		// The page limit is not latched like the others: a visit in flight that is deferred
+		// or retried gives its place back (a host's slot is free before its visit ends).
+		full := c.cfg.MaxPages > 0 && visited >= c.cfg.MaxPages
 		var next time.Time
-		if !stopping && runErr == nil {
+		if !stopping && !full && runErr == nil {
 			if err := fr.Fill(ctx, 2*agents+64, c.needsGate); err != nil && ctx.Err() == nil {
 				runErr = err
 			}
@@ -93,7 +94,10 @@ func (c *Crawler) schedule(ctx context.Context, queued int64, progress func(Prog
 				work <- it
 			}
 		}
-		if inflight == 0 && (stopping || runErr != nil || (fr.Buffered() == 0 && fr.Drained())) {
+		if inflight == 0 && (stopping || full || runErr != nil || (fr.Buffered() == 0 && fr.Drained())) {
+			if full && !stopping {
+				note = fmt.Sprintf("page limit reached (%d)", c.cfg.MaxPages)
+			}
 			break
 		}
 		if !next.IsZero() {
@@ -116,6 +120,7 @@ func (c *Crawler) schedule(ctx context.Context, queued int64, progress func(Prog
 				fr.Added(o.top)
 			}
 		case <-wake.C:
+		case <-c.freed: // a slot is free before its page is stored: dispatch again
 		case <-tick.C:
 			progress(snapshot())
 		case <-ctx.Done():

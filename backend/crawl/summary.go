@@ -1,14 +1,15 @@
 package crawl
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"net/http"
 	"net/url"
 
 	"mundaneum/backend/extract"
-	"mundaneum/backend/fetch"
 	"mundaneum/backend/store"
+	"mundaneum/backend/summary"
 	"mundaneum/backend/urlnorm"
 )
 
@@ -19,12 +20,25 @@ type Found struct {
 }
 
 // Summarize fills r with what a crawl keeps of a wanted 2xx response body (as fetched, after
-// content decoding): its hash, size and compressed copy, charset, extracted document (with
-// opt), validators and response header. It returns the document's links, once per URL and
-// kind, with its canonical URL (from the HTML or a Link header) among them, for the caller
-// to decide which to follow. Imports call it too, so that an archived response is stored
-// and indexed as the crawl would have stored it.
-func Summarize(r *store.Result, u *url.URL, status int, header http.Header, mediaType string, body []byte, opt extract.Options) (*extract.Summary, []Found) {
+// content decoding): its hash, size and compressed copy, charset, the summary its type's
+// summariser makes (backend/summary, within budget b) with that type's attributes,
+// validators and response header. It returns the document's links, once per URL and kind,
+// with its canonical URL (from the HTML or a Link header) among them, for the caller to
+// decide which to follow. Imports call it too, so that an archived response is stored and
+// indexed as the crawl would have stored it. When types is not nil and the document's type
+// (found by its content, media type or extension) is not in it, Summarize fills nothing
+// and fails with summary.ErrNotWanted.
+func Summarize(ctx context.Context, r *store.Result, u *url.URL, status int, header http.Header, mediaType string, body []byte,
+	b summary.Budget, types summary.Types) (*extract.Summary, []Found, error) {
+	ct := header.Get("Content-Type")
+	if ct == "" {
+		ct = mediaType
+	}
+	res, err := summary.Summarise(ctx, summary.Input{Body: body, ContentType: ct, URL: u}, b, types)
+	if err != nil {
+		return nil, nil, err
+	}
+	s := &res.Summary
 	sum := sha256.Sum256(body)
 	r.State = store.StateFetched
 	r.Status = status
@@ -32,14 +46,15 @@ func Summarize(r *store.Result, u *url.URL, status int, header http.Header, medi
 	r.ETag, r.LastModified = header.Get("ETag"), header.Get("Last-Modified")
 	r.Blob, r.Codec = compress(body), codecZstd
 	r.ContentType = mediaType
-	text, enc := fetch.DecodeText(body, header.Get("Content-Type"))
-	r.Charset = enc
-	s := opt.Document(text, mediaType, u)
+	r.Charset = res.Charset
 	xNoIndex, xNoFollow := extract.XRobots(header.Values("X-Robots-Tag"), "mundaneum")
 	doc := &store.Doc{Title: s.Title, Headings: s.Headings, Text: s.Text, Lang: s.Lang,
 		Description: s.Description, Keywords: s.Keywords, Author: s.Author, Owner: s.Owner,
 		Expires: s.Expires, Problems: s.Problems,
-		NoIndex: s.NoIndex || xNoIndex, NoFollow: s.NoFollow || xNoFollow}
+		NoIndex: s.NoIndex || xNoIndex, NoFollow: s.NoFollow || xNoFollow, Summariser: res.Summariser}
+	for _, a := range res.Attrs {
+		doc.Attrs = append(doc.Attrs, store.Attr{Name: a.Name, Value: a.Value})
+	}
 	if e := header.Get("Expires"); doc.Expires == "" {
 		doc.Expires = e
 	}
@@ -76,7 +91,7 @@ func Summarize(r *store.Result, u *url.URL, status int, header http.Header, medi
 			doc.Canonical = cu.String()
 		}
 	}
-	return s, found
+	return s, found, nil
 }
 
 // RefreshAt is when a page fetched at now, with response header h (nil: none known),

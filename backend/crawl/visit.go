@@ -20,6 +20,7 @@ import (
 	"mundaneum/backend/robots"
 	"mundaneum/backend/rules"
 	"mundaneum/backend/store"
+	"mundaneum/backend/summary"
 	"mundaneum/backend/urlnorm"
 )
 
@@ -70,17 +71,28 @@ func (c *Crawler) visit(sctx, fctx context.Context, it frontier.Item) visitOutco
 	var r *store.Result
 	var fb politeness.Feedback
 	retry, deferred := false, false
+	// The host's politeness slot is given back as soon as the response is read: what
+	// follows (extracting, compressing, storing) does not load the server.
+	released := false
+	release := func(fb politeness.Feedback) {
+		if it.Gated && !released {
+			released = true
+			c.limiter.Release(it.Origin, time.Now(), fb)
+			select {
+			case c.freed <- struct{}{}:
+			default:
+			}
+		}
+	}
 	if !c.holdHostCap(it.Origin) {
 		r = &store.Result{State: store.StateSkipped, Reason: ReasonHostLimit,
 			Detail: fmt.Sprintf("%d pages fetched from this host (--max-per-host)", c.cfg.MaxPerHost)}
 	} else {
 		defer c.releaseHostCap(it.Origin)
 		c.current.Store(&it.URL)
-		r, fb, retry, deferred = c.fetchPage(fctx, it)
+		r, fb, retry, deferred = c.fetchPage(fctx, it, release)
 	}
-	if it.Gated {
-		c.limiter.Release(it.Origin, time.Now(), fb)
-	}
+	release(fb)
 	if fctx.Err() != nil {
 		return out // paused or cancelled mid-visit: the lease goes back to the queue
 	}
@@ -176,10 +188,12 @@ func (c *Crawler) storedResult(ctx context.Context, it frontier.Item, checked bo
 	return r
 }
 
-// fetchPage fetches and summarises one page. retry reports a 429/503 worth retrying;
+// fetchPage fetches and summarises one page, calling release once the response is read
+// (not for a deferred page: its slot is given back by the caller). retry reports a 429/503
+// worth retrying;
 // deferred, that the host's robots.txt was just fetched and the page must keep its
 // distance from it (the slot is given back and taken again when the gap allows).
-func (c *Crawler) fetchPage(ctx context.Context, it frontier.Item) (r *store.Result, fb politeness.Feedback, retry, deferred bool) {
+func (c *Crawler) fetchPage(ctx context.Context, it frontier.Item, release func(politeness.Feedback)) (r *store.Result, fb politeness.Feedback, retry, deferred bool) {
 	u, err := urlnorm.Parse(it.URL)
 	if err != nil {
 		return &store.Result{State: store.StateFailed, Reason: fetch.Classify(err), Detail: err.Error()}, fb, false, false
@@ -238,6 +252,7 @@ func (c *Crawler) fetchPage(ctx context.Context, it frontier.Item) (r *store.Res
 	if d, ok := politeness.ParseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
 		fb.RetryAfter = d
 	}
+	release(fb)
 	now := time.Now()
 	r = &store.Result{Status: resp.Status, WireBytes: resp.WireBytes, ContentType: resp.MediaType,
 		RefreshAt: refreshAt(resp.Header, now)}
@@ -314,7 +329,12 @@ func (c *Crawler) content(ctx context.Context, it frontier.Item, u *url.URL, res
 		sr.ETag, sr.LastModified = resp.Header.Get("ETag"), resp.Header.Get("Last-Modified")
 		return sr
 	}
-	s, found := Summarize(r, u, resp.Status, resp.Header, resp.MediaType, resp.Body, extract.Options{MaxText: int(c.cfg.MaxBody)})
+	s, found, err := Summarize(ctx, r, u, resp.Status, resp.Header, resp.MediaType, resp.Body,
+		summary.Budget{MaxText: int(c.cfg.MaxBody)}, c.types)
+	if err != nil { // a type this crawl does not download, found by its content
+		r.State, r.Reason, r.Detail = store.StateSkipped, ReasonType, err.Error()
+		return r
+	}
 	if resp.Truncated && !slices.Contains(r.Doc.Problems, extract.ProblemTruncated) {
 		// The body was longer than --max-body: its beginning is kept, and indexed.
 		r.Doc.Problems = append(r.Doc.Problems, extract.ProblemTruncated)
@@ -349,7 +369,7 @@ func (c *Crawler) target(it frontier.Item, from, u *url.URL, kind, anchor, rel s
 		Category: uint8(rules.Next)}
 	follows := followKinds[kind] || kind == extract.KindLink && hasToken(rel, "canonical")
 	switch {
-	case !follows || !LooksLikePage(u):
+	case !follows || !c.downloads(u):
 		t.Skip = ReasonType
 	case pageNoFollow || linkNoFollow:
 		t.Skip = ReasonNoFollow

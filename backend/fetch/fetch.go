@@ -59,6 +59,11 @@ type Config struct {
 	Accept func(mediaType string) bool
 	// AcceptHeader is the Accept request header (default DefaultAcceptHeader).
 	AcceptHeader string
+	// Document reports whether a media type is a document (a PDF, an archive) whose body
+	// may be longer than a page's: up to MaxDocumentBody on the wire (and four times that
+	// decoded). Nil: every body has MaxBody.
+	Document        func(mediaType string) bool
+	MaxDocumentBody int64
 }
 
 // Client is an HTTP client for crawling; it is safe for concurrent use.
@@ -268,6 +273,11 @@ func (c *Client) do(ctx context.Context, req Request, lim *limits) (*Response, e
 				resp.Location = lu.String()
 			}
 		}
+	}
+	if lim == &c.page && c.cfg.Document != nil && c.cfg.MaxDocumentBody > lim.maxBody && c.cfg.Document(resp.MediaType) {
+		doc := *lim
+		doc.maxBody, doc.maxDecoded = c.cfg.MaxDocumentBody, max(4*c.cfg.MaxDocumentBody, lim.maxDecoded)
+		lim = &doc
 	}
 	wire := &wireReader{r: hresp.Body, limit: lim.maxBody + 1}
 	bodyAllowed := method == http.MethodGet && resp.Status >= 200 && resp.Status < 300 &&

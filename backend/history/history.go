@@ -17,9 +17,8 @@ import (
 	"strings"
 	"time"
 
-	"mundaneum/backend/extract"
-	"mundaneum/backend/fetch"
 	"mundaneum/backend/store"
+	"mundaneum/backend/summary"
 )
 
 // ErrNoVersion means the page has no version to compare (never fetched, or none kept).
@@ -37,8 +36,8 @@ type Text struct {
 	Title, Body string
 }
 
-// TextOf extracts the text of a body as a crawl would: decoded to UTF-8 from its charset,
-// then summarised by its media type.
+// TextOf extracts the text of a body as a crawl would: summarised by its type (sniffed,
+// declared, or from the URL's extension), text decoded to UTF-8 from its charset.
 func TextOf(body []byte, contentType, charset string, pageURL string) Text {
 	mt, _, _ := mime.ParseMediaType(contentType)
 	if mt == "" {
@@ -48,9 +47,8 @@ func TextOf(body []byte, contentType, charset string, pageURL string) Text {
 	if charset != "" {
 		ct = mt + "; charset=" + charset
 	}
-	utf8, _ := fetch.DecodeText(body, ct)
 	u, _ := url.Parse(pageURL)
-	s := extract.Document(utf8, mt, u)
+	s, _ := summary.Summarise(context.Background(), summary.Input{Body: body, ContentType: ct, URL: u}, summary.Budget{}, nil)
 	return Text{Title: s.Title, Body: s.Text}
 }
 

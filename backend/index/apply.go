@@ -4,7 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"time"
+
+	"mundaneum/backend/store"
 )
 
 // The stage's work on the index: applying the log's notes, rewriting the rows whose anchor
@@ -13,7 +16,7 @@ import (
 // logStep applies the next log notes: up to batchPages pages (re)indexed, anchor-only
 // notes of indexed pages deferred. It returns how many notes it applied.
 func (s *stage) logStep() (int, error) {
-	es, err := s.x.src.IndexLog(s.ctx, s.state.Applied, logRead)
+	es, err := s.pendingNotes()
 	if err != nil || len(es) == 0 {
 		return 0, err
 	}
@@ -68,6 +71,31 @@ func (s *stage) logStep() (int, error) {
 	s.lastNote = time.Now()
 	s.publish()
 	return b.n, nil
+}
+
+// pendingNotes returns the log notes after the last one applied. They are read in blocks
+// of up to logRead and kept: a batch takes the notes of batchPages pages, often a few
+// hundred of the thousands a crawl has written, and reading the same block again for every
+// batch cost a tenth of the stage's time.
+func (s *stage) pendingNotes() ([]store.LogEntry, error) {
+	i := 0
+	for i < len(s.notes) && s.notes[i].Seq <= s.state.Applied {
+		i++
+	}
+	s.notes = s.notes[i:]
+	if len(s.notes) >= logRead/2 {
+		return s.notes, nil
+	}
+	after := s.state.Applied
+	if n := len(s.notes); n > 0 {
+		after = s.notes[n-1].Seq
+	}
+	more, err := s.x.src.IndexLog(s.ctx, after, logRead-len(s.notes))
+	if err != nil {
+		return nil, err
+	}
+	s.notes = append(slices.Clip(s.notes), more...)
+	return s.notes, nil
 }
 
 // undefer drops pages from the deferred rows: their rows are being rewritten anyway.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"mundaneum/backend/pairs"
+	"mundaneum/backend/store"
 )
 
 // How the stage paces itself.
@@ -46,13 +47,14 @@ type stage struct {
 	state     state
 	deferred  int64 // rows of the deferred table
 	words     *pairs.Words
-	lastNote  time.Time // when the stage last applied log notes
-	lastFlush time.Time // when deferred anchors were last rewritten
-	trimmed   int64     // the log was last trimmed up to here
-	merged    bool      // nothing left to merge since the last write
-	settled   bool      // nothing left to do at all since the last write
-	covered   covers    // rows written from a state newer than some notes still to read
-	ahead     *ahead    // the next batch, read beside the current one's writing
+	lastNote  time.Time        // when the stage last applied log notes
+	lastFlush time.Time        // when deferred anchors were last rewritten
+	trimmed   int64            // the log was last trimmed up to here
+	merged    bool             // nothing left to merge since the last write
+	settled   bool             // nothing left to do at all since the last write
+	covered   covers           // rows written from a state newer than some notes still to read
+	notes     []store.LogEntry // log notes read and not applied yet (see pendingNotes)
+	ahead     *ahead           // the next batch, read beside the current one's writing
 
 	mu       sync.Mutex
 	waiters  []*waiter
@@ -181,6 +183,7 @@ func (s *stage) load() error {
 	}
 	s.trimmed = st.Applied
 	s.covered = covers{}
+	s.notes = nil
 	s.takeAhead(nil)
 	s.lastFlush = time.Now()
 	s.merged, s.settled = false, false

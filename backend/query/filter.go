@@ -167,6 +167,20 @@ func filter(name, v string, n *Notes) Node {
 			return bad("it takes a tag of the library")
 		}
 		return &Filter{Field: name, Value: t}
+	case "author":
+		a := strings.Join(strings.Fields(v), " ")
+		if a == "" || len(a) > 200 {
+			return bad("it takes (part of) an author's name, like otlet or \"Paul Otlet\"")
+		}
+		return &Filter{Field: name, Value: a}
+	case "pages":
+		// A document's page count with an optional comparison: 12, >10, <=3.
+		rest := strings.TrimLeft(v, "<>=")
+		op := v[:len(v)-len(rest)]
+		if n, err := strconv.Atoi(rest); err == nil && n >= 0 && n < 1e9 && (op == "" || op == "=" || op == ">" || op == "<" || op == ">=" || op == "<=") {
+			return &Filter{Field: name, Value: strings.TrimPrefix(op, "=") + strconv.Itoa(n)}
+		}
+		return bad("it takes a number of pages with an optional comparison: 12, >10, <=3")
 	case "problem":
 		if !reProblem.MatchString(lv) {
 			return bad("it takes a problem found in a page, like no-title, bad-link or truncated, or any")

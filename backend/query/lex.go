@@ -52,6 +52,7 @@ var fieldNames = map[string]string{
 	"status": "status", "is": "is",
 	"lang": "lang", "crawl": "crawl", "folder": "folder", "tag": "tag",
 	"problem": "problem", "problems": "problem",
+	"author": "author", "by": "author", "pages": "pages",
 }
 
 // textFields are the fields whose value is text to look for in the index.

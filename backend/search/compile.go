@@ -478,6 +478,19 @@ func (c *compiler) filter(f *Filter) string {
 		if s, ok := isSQL[v]; ok {
 			return s
 		}
+	case "author":
+		// The author a summariser found: a PDF's, an HTML page's meta author, a feed's.
+		c.bind("%" + likeEscape(v) + "%")
+		return `p.author LIKE ? ESCAPE '\'`
+	case "pages":
+		rest := strings.TrimLeft(v, "<>")
+		op := v[:len(v)-len(rest)]
+		if op == "" {
+			op = "="
+		}
+		n, _ := strconv.Atoi(rest)
+		c.bind(n)
+		return `p.id IN (SELECT page_id FROM summary_attrs WHERE name = 'pages' AND num ` + op + ` ?)`
 	case "lang":
 		c.bind(v, v+"-*")
 		return `(lower(p.lang) = ? OR lower(p.lang) GLOB ?)`
@@ -538,4 +551,9 @@ func timeSpan(v string) (from, to int64, op string) {
 		}
 	}
 	return 0, 0, op
+}
+
+// likeEscape escapes LIKE's wildcards (with backslash as the escape character).
+func likeEscape(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
 }

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"mundaneum/backend/index"
 	"mundaneum/backend/store"
@@ -60,14 +61,26 @@ func (s *Searcher) present(ctx context.Context, root Node, page []hit, best floa
 	return out, nil
 }
 
+const metadataQuery = `SELECT p.id, p.url, coalesce(p.title, ''), coalesce(h.origin, ''),
+		coalesce(p.content_type, ''), coalesce(p.status, 0), p.state, coalesce(p.reason, ''), coalesce(p.fetched_at, 0),
+		coalesce(p.changed_at, p.discovered_at), coalesce(p.hash, ''),
+		(SELECT count(*) FROM versions v WHERE v.page_id = p.id), coalesce(p.author, ''), coalesce(p.summariser, ''),
+		coalesce((SELECT CAST(a.num AS INTEGER) FROM summary_attrs a WHERE a.page_id = p.id AND a.name = 'pages'), 0), %s
+		FROM pages p LEFT JOIN hosts h ON h.id = p.host_id WHERE p.id IN (SELECT value FROM json_each(?))`
+
+// sourceOf is the source a page's summary came from (another instance, a SOIF file), while
+// the page holds the content it brought; "" for what was crawled here.
+const sourceOf = `coalesce((SELECT coalesce(nullif(s.name, ''), s.url) FROM page_sources ps JOIN sources s ON s.id = ps.source_id
+		WHERE ps.page_id = p.id AND ps.hash = p.hash), '')`
+
 // metadata reads what a result shows of each page but its snippet, and the pages' content
 // hashes with how many copies each has.
 func (s *Searcher) metadata(ctx context.Context, page []hit) (map[int64]*Result, map[int64]string, map[string]int, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT p.id, p.url, coalesce(p.title, ''), coalesce(h.origin, ''),
-		coalesce(p.content_type, ''), coalesce(p.status, 0), p.state, coalesce(p.reason, ''), coalesce(p.fetched_at, 0),
-		coalesce(p.changed_at, p.discovered_at), coalesce(p.hash, ''),
-		(SELECT count(*) FROM versions v WHERE v.page_id = p.id)
-		FROM pages p LEFT JOIN hosts h ON h.id = p.host_id WHERE p.id IN (SELECT value FROM json_each(?))`, idsJSON(page))
+	rows, err := s.db.QueryContext(ctx, fmt.Sprintf(metadataQuery, sourceOf), idsJSON(page))
+	if err != nil && strings.Contains(err.Error(), "page_sources") {
+		// A workspace from before the exchange, opened read-only (not upgraded).
+		rows, err = s.db.QueryContext(ctx, fmt.Sprintf(metadataQuery, "''"), idsJSON(page))
+	}
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("results: %w", err)
 	}
@@ -77,11 +90,14 @@ func (s *Searcher) metadata(ctx context.Context, page []hit) (map[int64]*Result,
 		var r Result
 		var ct, hash string
 		if err := rows.Scan(&r.PageID, &r.URL, &r.Title, &r.Host, &ct, &r.Status, &r.State, &r.Reason, &r.FetchedAt,
-			&r.ChangedAt, &hash, &r.Versions); err != nil {
+			&r.ChangedAt, &hash, &r.Versions, &r.Author, &r.Summariser, &r.Pages, &r.Source); err != nil {
 			rows.Close()
 			return nil, nil, nil, err
 		}
 		r.Type = typeOf(ct, r.URL)
+		if t, ok := summariserType[r.Summariser]; ok && (ct == "" || strings.HasSuffix(ct, "octet-stream")) {
+			r.Type = t // what its content turned out to be, when the server did not say
+		}
 		byID[r.PageID] = &r
 		hashes[r.PageID] = hash
 	}
@@ -148,3 +164,7 @@ func (s *Searcher) copies(ctx context.Context, hashes map[int64]string) (map[str
 	}
 	return out, rows.Err()
 }
+
+// summariserType is the type family of what each summariser reads.
+var summariserType = map[string]string{"pdf": "pdf", "feed": "data", "gzip": "archive", "zip": "archive", "tar": "archive",
+	"markdown": "text", "text": "text", "html": "html"}

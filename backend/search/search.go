@@ -75,6 +75,15 @@ type Result struct {
 	New bool
 	// Versions counts the contents kept of the page: more than one means it changed.
 	Versions int
+	// Author, Pages and Summariser come from the page's summary: the author its summariser
+	// found (a PDF's, a page's meta author), a document's page count (0: none or unknown),
+	// and which summariser read it (pdf, html, feed...; "" before summarisers were recorded).
+	Author     string
+	Pages      int
+	Summariser string
+	// Source names where the page's summary came from (another instance or a SOIF file),
+	// "" when it was crawled here.
+	Source string
 	// Explain says how the score was made: the first stage's bm25, the citation factor
 	// and the second stage's title and URL signals (see rerank.go).
 	Explain string

@@ -15,6 +15,7 @@ type ImportOutcome struct {
 	SaveOutcome
 	PageID int64
 	Kept   bool // keepContent was set and the page already had content: nothing was changed
+	Older  bool // ImportSummary: the page's copy is newer than the summary (and Kept)
 }
 
 // ImportResult saves a result read from an archive as one atomic change: the page of t
@@ -22,47 +23,60 @@ type ImportOutcome struct {
 // visit. With keepContent, a page that already has stored content is left as it is.
 func (s *Store) ImportResult(ctx context.Context, r *Result, t Target, keepContent bool) (ImportOutcome, error) {
 	out, err := Get(ctx, s.writer, func(tx *Tx) (ImportOutcome, error) {
-		var out ImportOutcome
-		o := s.newOp(tx)
-		t.Follow = true
-		if _, err := o.enqueue(ctx, r.CrawlID, 0, []Target{t}, false); err != nil {
-			return out, err
-		}
-		id, ok := o.pages[t.URL]
-		if !ok {
-			id, ok = s.ids.pages[t.URL]
-		}
-		if !ok {
-			return out, fmt.Errorf("page %s was not created", t.URL)
-		}
-		out.PageID = id
-		if keepContent {
-			st, err := tx.Stmt(ctx, `SELECT hash IS NOT NULL FROM pages WHERE id = ?`)
-			if err != nil {
-				return out, err
-			}
-			if err := st.QueryRowContext(ctx, id).Scan(&out.Kept); err != nil {
-				return out, err
-			}
-			if out.Kept {
-				if _, err := tx.ExecContext(ctx, `UPDATE frontier SET state = 2 WHERE crawl_id = ? AND page_id = ?`,
-					r.CrawlID, id); err != nil {
-					return out, err
-				}
-				o.done()
-				return out, nil
-			}
-		}
-		rr := *r
-		rr.PageID = id
-		so, err := s.saveResult(ctx, tx, o, &rr)
-		out.SaveOutcome = so
-		return out, err
+		return s.importResult(ctx, tx, r, t, keepContent, nil)
 	})
 	if err != nil {
 		return out, fmt.Errorf("import %s: %w", r.URL, err)
 	}
 	return out, nil
+}
+
+// importResult is ImportResult's operation; keep, when given, is asked with the page's id
+// whether to leave the page as it is (after keepContent's own test).
+func (s *Store) importResult(ctx context.Context, tx *Tx, r *Result, t Target, keepContent bool,
+	keep func(id int64) (bool, error)) (ImportOutcome, error) {
+	var out ImportOutcome
+	o := s.newOp(tx)
+	t.Follow = true
+	if _, err := o.enqueue(ctx, r.CrawlID, 0, []Target{t}, false); err != nil {
+		return out, err
+	}
+	id, ok := o.pages[t.URL]
+	if !ok {
+		id, ok = s.ids.pages[t.URL]
+	}
+	if !ok {
+		return out, fmt.Errorf("page %s was not created", t.URL)
+	}
+	out.PageID = id
+	if keepContent {
+		st, err := tx.Stmt(ctx, `SELECT hash IS NOT NULL FROM pages WHERE id = ?`)
+		if err != nil {
+			return out, err
+		}
+		if err := st.QueryRowContext(ctx, id).Scan(&out.Kept); err != nil {
+			return out, err
+		}
+	}
+	if !out.Kept && keep != nil {
+		var err error
+		if out.Kept, err = keep(id); err != nil {
+			return out, err
+		}
+	}
+	if out.Kept {
+		if _, err := tx.ExecContext(ctx, `UPDATE frontier SET state = 2 WHERE crawl_id = ? AND page_id = ?`,
+			r.CrawlID, id); err != nil {
+			return out, err
+		}
+		o.done()
+		return out, nil
+	}
+	rr := *r
+	rr.PageID = id
+	so, err := s.saveResult(ctx, tx, o, &rr)
+	out.SaveOutcome = so
+	return out, err
 }
 
 // ArchivedVersion is a version with what an export writes beside it.

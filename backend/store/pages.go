@@ -15,7 +15,14 @@ type Doc struct {
 	Canonical, Expires                         string
 	Problems                                   []string
 	NoIndex, NoFollow                          bool
+	// Summariser names the summariser that made the summary (backend/summary's kinds);
+	// Attrs are its type's attributes, stored in summary_attrs (migration 0023).
+	Summariser string
+	Attrs      []Attr
 }
+
+// Attr is one type-specific attribute of a summary (a PDF's author, its pages).
+type Attr struct{ Name, Value string }
 
 // Result is what one visit of a leased page produced.
 type Result struct {
@@ -247,16 +254,19 @@ func (s *Store) saveContent(ctx context.Context, tx *Tx, r *Result) (dupOf int64
 		content_type=?, charset=?, lang=?, title=?, description=?, keywords=?, author=?, owner=?, canonical=?,
 		size=?, changed_at=CASE WHEN hash IS ? THEN changed_at ELSE ? END, hash=?, duplicate_of=?,
 		etag=?, last_modified=?, expires=?, problems=?, noindex=?, nofollow=?, fetched_at=?, confirmed_at=?,
-		refresh_at=?, crawl_id=? WHERE id=?`)
+		refresh_at=?, crawl_id=?, summariser=? WHERE id=?`)
 	if err != nil {
 		return 0, err
 	}
 	_, err = st.ExecContext(ctx, StateFetched, r.Status, r.ContentType, r.Charset, d.Lang, d.Title,
 		d.Description, d.Keywords, d.Author, d.Owner, nullIfEmpty(d.Canonical), r.Size, r.Hash, now, r.Hash, dup,
 		r.ETag, r.LastModified, d.Expires, strings.Join(d.Problems, " "), d.NoIndex, d.NoFollow, now, now,
-		r.RefreshAt, r.CrawlID, r.PageID)
+		r.RefreshAt, r.CrawlID, nullIfEmpty(d.Summariser), r.PageID)
 	if err != nil {
 		return 0, fmt.Errorf("page: %w", err)
+	}
+	if err := saveAttrs(ctx, tx, r.PageID, d.Attrs); err != nil {
+		return 0, err
 	}
 	// The text is stored once, for the page that has the content first: a duplicate's is
 	// its original's.

@@ -3,8 +3,8 @@
 import * as App from '../../wailsjs/go/app/App';
 import * as runtime from '../../wailsjs/runtime/runtime';
 import type {
-  ArchiveFormat, ArchiveJob, RetentionInfo,
-  Crawl, CrawlPages, CrawlRequest, Events, GraphData, IndexStatus, LibAdded, LibDetail, LibEdit, LibExport, LibImport,
+  ArchiveFormat, ArchiveJob, RetentionInfo, ExchangeToken, Source,
+  Crawl, CrawlPages, CrawlRequest, DocumentType, Events, GraphData, IndexStatus, LibAdded, LibDetail, LibEdit, LibExport, LibImport,
   LibInput, LibPage, LibPosting, LibRecent, LibRemoval, LibRendered, LibSearchResults, LibTag, OfflineCopy, Orphans,
   Page, PageDiff, PageRelations, PageVersion, PathResult, RulesCheck, RulesTest, SearchResults, Settings, Status, Tree, View, ViewResults,
   WorkspaceInfo,
@@ -78,6 +78,16 @@ export async function call<T>(f: () => Promise<T>): Promise<T> {
 /** The values a new crawl starts from: the CLI's defaults with the workspace's settings. */
 export function crawlDefaults(): Promise<CrawlRequest> {
   return call(() => App.CrawlDefaults());
+}
+
+/** The document types a crawl can download (PDF, feeds, archives...), with the defaults. */
+export function documentTypes(): Promise<DocumentType[]> {
+  return call(() => App.DocumentTypes());
+}
+
+/** Opens a page's offline PDF in the system's PDF viewer (desktop only). */
+export function openDocument(pageId: number): Promise<void> {
+  return call(() => App.OpenDocument(pageId));
 }
 
 /** Starts a crawl; progress then arrives as crawl:progress events. */
@@ -236,6 +246,46 @@ export function retention(crawlId: number): Promise<RetentionInfo> {
 /** Sets and applies a retention: all, last (with last), none, or for a crawl default. */
 export function setRetention(crawlId: number, keep: string, last: number): Promise<RetentionInfo> {
   return call(() => App.SetRetention(crawlId, keep, last));
+}
+
+/** The read-only tokens issued to other instances (never their secrets). */
+export async function exchangeTokens(): Promise<ExchangeToken[]> {
+  return (await call(() => App.ExchangeTokens())) ?? [];
+}
+
+/** Issues a token for name: its secret is in the answer, and only there. */
+export function issueExchangeToken(name: string): Promise<ExchangeToken> {
+  return call(() => App.IssueExchangeToken(name));
+}
+
+/** Revokes a token: pulls with it are refused from now on. */
+export function revokeExchangeToken(id: number): Promise<void> {
+  return call(() => App.RevokeExchangeToken(id));
+}
+
+/** The instances and SOIF files summaries came from. */
+export async function sources(): Promise<Source[]> {
+  return (await call(() => App.Sources())) ?? [];
+}
+
+/** Adds another instance (the address its serve prints) with the token it issued. */
+export function addSource(url: string, token: string): Promise<Source> {
+  return call(() => App.AddSource(url, token));
+}
+
+/** Forgets a source; its pages stay, no longer marked. */
+export function removeSource(id: number): Promise<void> {
+  return call(() => App.RemoveSource(id));
+}
+
+/** Starts a pull; progress comes as 'source:progress', the outcome as 'source:done'. */
+export function pullSource(id: number): Promise<void> {
+  return call(() => App.PullSource(id));
+}
+
+/** Stops a pull under way (nothing unchecked is applied; the cursor stays). */
+export function cancelPull(id: number): Promise<void> {
+  return call(() => App.CancelPull(id));
 }
 
 /** Parses rule text: its highlighting, and its canonical form or its error (line, column). */

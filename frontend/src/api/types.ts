@@ -1,9 +1,11 @@
 // Types of the bound API, re-exported from the generated Wails models so that features
 // never import wailsjs themselves.
-import type { app, archive, graph, report } from '../../wailsjs/go/models';
+import type { app, archive, exchange, graph, report } from '../../wailsjs/go/models';
 
 export type Crawl = app.Crawl;
 export type CrawlRequest = app.CrawlRequest;
+export type DocumentType = app.DocumentType;
+export type SummaryAttr = app.SummaryAttr;
 export type SearchResults = app.SearchResults;
 export type Result = app.Result;
 export type Status = app.Status;
@@ -20,6 +22,8 @@ export type ArchiveJob = app.ArchiveJob;
 export type RetentionInfo = app.RetentionInfo;
 export type ExportReport = archive.ExportReport;
 export type ImportReport = archive.ImportReport;
+export type ExchangeToken = exchange.Token;
+export type Source = exchange.Source;
 export type PageDiff = app.PageDiff;
 export type DiffOp = app.DiffOp;
 export type View = app.View;
@@ -105,6 +109,35 @@ export interface Events {
   'index:done': IndexStatus;
   'library:changed': string;
   'archive:job': ArchiveJob;
+  'source:progress': PullProgress;
+  'source:done': PullProgress;
+}
+
+/** What a pull did (exchange.ImportReport; only sent in 'source:done'). */
+export interface PullReport {
+  sourceId: number;
+  crawlId: number;
+  gatherer?: string;
+  templates: number;
+  applied: number;
+  unchanged: number;
+  older: number;
+  bytes: number;
+  wireBytes?: number;
+  seconds: number;
+}
+
+/** How far a pull from a source has gone (app.PullProgress; only sent as an event). */
+export interface PullProgress {
+  sourceId: number;
+  phase: string;
+  templates: number;
+  total: number;
+  bytes: number;
+  applied: number;
+  seconds: number;
+  report?: PullReport;
+  error?: string;
 }
 
 /** The task types: MOMspider's Site, Tree and Owner, and a library subtree. */

@@ -24,6 +24,15 @@ afterEach(() => {
 });
 
 describe('ResultItem', () => {
+  it('marks a result whose summary came from a source, as text', () => {
+    const { container } = render(ResultItem, { result: result('https://example.org/p', 'P', { source: '<b>peer</b>' }) });
+    const chip = container.querySelector('.chip.source')!;
+    expect(chip.textContent!.trim()).toBe('from <b>peer</b>');
+    expect(chip.querySelector('b')).toBeNull();
+    const plain = render(ResultItem, { result: result('https://example.org/q', 'Q') });
+    expect(plain.container.querySelector('.chip.source')).toBeNull();
+  });
+
   it('links the title to the page view and the URL to the system browser', async () => {
     const { container } = render(ResultItem, { result: result('https://example.org/p', 'Example') });
     const title = container.querySelector('a.title')!;

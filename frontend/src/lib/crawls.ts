@@ -116,6 +116,8 @@ export interface CrawlFormValues {
   rules?: string;
   /** A query the crawl goes toward (WebCrawler's real-time search); optional. */
   toward?: string;
+  /** The document types to download (pdf, feed, zip...); optional: empty is the defaults. */
+  types?: string[];
 }
 
 /** A field of the crawl form: its label, what empty means, and its bounds. */
@@ -185,6 +187,7 @@ export function buildCrawlRequest(f: CrawlFormValues): CrawlRequest {
     refresh: f.refresh,
     rules: (f.rules ?? '').trim(),
     toward: (f.toward ?? '').trim(),
+    types: f.types ?? [],
   };
 }
 
@@ -203,6 +206,7 @@ export function formDefaults(d: CrawlRequest): Omit<CrawlFormValues, 'seeds'> {
     perHost: null,
     delayMs: null,
     refresh: d.refresh,
+    types: d.types ?? [],
   };
 }
 

@@ -14,6 +14,8 @@ vi.mock('../api', async (importOriginal) => {
     indexStatus: vi.fn(),
     rebuildIndex: vi.fn(),
     retention: vi.fn(async () => ({ crawlId: 0, keep: 'all', last: 10, own: false, versions: 3, bodies: 1, bytes: 2048, prunedVersions: 0, prunedBytes: 0 })),
+    exchangeTokens: vi.fn(async () => []),
+    sources: vi.fn(async () => []),
   };
 });
 

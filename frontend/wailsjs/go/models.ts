@@ -209,10 +209,18 @@ export namespace app {
 	    refresh: boolean;
 	    rules: string;
 	    toward: string;
+	    types?: string[];
 	}
 	export interface DiffOp {
 	    kind: string;
 	    text: string;
+	}
+	export interface DocumentType {
+	    type: string;
+	    summariser: string;
+	    description: string;
+	    default: boolean;
+	    always: boolean;
 	}
 	export interface FacetCount {
 	    value: string;
@@ -427,6 +435,10 @@ export namespace app {
 	    anchor: string;
 	    rel: string;
 	}
+	export interface SummaryAttr {
+	    name: string;
+	    value: string;
+	}
 	export interface OfflineCopy {
 	    pageId: number;
 	    url: string;
@@ -435,6 +447,9 @@ export namespace app {
 	    fetchedAt: string;
 	    document: string;
 	    text: string;
+	    summariser?: string;
+	    attrs?: SummaryAttr[];
+	    canOpen?: boolean;
 	}
 	export interface Page {
 	    id: number;
@@ -527,6 +542,10 @@ export namespace app {
 	    new: boolean;
 	    changedAt: string;
 	    versions: number;
+	    author?: string;
+	    pages?: number;
+	    summariser?: string;
+	    source?: string;
 	}
 	export interface RetentionInfo {
 	    crawlId: number;
@@ -658,6 +677,7 @@ export namespace app {
 	    links: number;
 	    index: IndexStatus;
 	}
+	
 	export interface View {
 	    id: number;
 	    name: string;
@@ -711,6 +731,36 @@ export namespace archive {
 	    problemCount: number;
 	    bytes: number;
 	    rerunCrawlId?: number;
+	}
+
+}
+
+export namespace exchange {
+	
+	export interface Cursor {
+	    seq: number;
+	    time: number;
+	}
+	export interface Source {
+	    id: number;
+	    kind: string;
+	    url: string;
+	    name: string;
+	    crawlId: number;
+	    cursor: Cursor;
+	    createdAt: number;
+	    pulledAt?: number;
+	    summaries: number;
+	    error?: string;
+	}
+	export interface Token {
+	    id: number;
+	    name: string;
+	    secret?: string;
+	    createdAt: number;
+	    revokedAt?: number;
+	    usedAt?: number;
+	    uses: number;
 	}
 
 }

@@ -6,6 +6,10 @@ export function AddAvoidRule(arg1) {
   return window['go']['app']['App']['AddAvoidRule'](arg1);
 }
 
+export function AddSource(arg1, arg2) {
+  return window['go']['app']['App']['AddSource'](arg1, arg2);
+}
+
 export function ArchiveFormats() {
   return window['go']['app']['App']['ArchiveFormats']();
 }
@@ -28,6 +32,10 @@ export function CancelCheck() {
 
 export function CancelCrawl(arg1) {
   return window['go']['app']['App']['CancelCrawl'](arg1);
+}
+
+export function CancelPull(arg1) {
+  return window['go']['app']['App']['CancelPull'](arg1);
 }
 
 export function CheckLinks(arg1) {
@@ -106,6 +114,14 @@ export function DeleteView(arg1) {
   return window['go']['app']['App']['DeleteView'](arg1);
 }
 
+export function DocumentTypes() {
+  return window['go']['app']['App']['DocumentTypes']();
+}
+
+export function ExchangeTokens() {
+  return window['go']['app']['App']['ExchangeTokens']();
+}
+
 export function ExportCheckFile(arg1, arg2) {
   return window['go']['app']['App']['ExportCheckFile'](arg1, arg2);
 }
@@ -136,6 +152,10 @@ export function ImportCheckFile(arg1, arg2, arg3) {
 
 export function IndexStatus() {
   return window['go']['app']['App']['IndexStatus']();
+}
+
+export function IssueExchangeToken(arg1) {
+  return window['go']['app']['App']['IssueExchangeToken'](arg1);
 }
 
 export function LibraryAcceptRedirect(arg1, arg2) {
@@ -234,6 +254,10 @@ export function OfflineCopy(arg1) {
   return window['go']['app']['App']['OfflineCopy'](arg1);
 }
 
+export function OpenDocument(arg1) {
+  return window['go']['app']['App']['OpenDocument'](arg1);
+}
+
 export function OpenView(arg1, arg2) {
   return window['go']['app']['App']['OpenView'](arg1, arg2);
 }
@@ -258,8 +282,16 @@ export function PauseCrawl(arg1) {
   return window['go']['app']['App']['PauseCrawl'](arg1);
 }
 
+export function PullSource(arg1) {
+  return window['go']['app']['App']['PullSource'](arg1);
+}
+
 export function RebuildIndex() {
   return window['go']['app']['App']['RebuildIndex']();
+}
+
+export function RemoveSource(arg1) {
+  return window['go']['app']['App']['RemoveSource'](arg1);
 }
 
 export function ResumeCrawl(arg1) {
@@ -268,6 +300,10 @@ export function ResumeCrawl(arg1) {
 
 export function Retention(arg1) {
   return window['go']['app']['App']['Retention'](arg1);
+}
+
+export function RevokeExchangeToken(arg1) {
+  return window['go']['app']['App']['RevokeExchangeToken'](arg1);
 }
 
 export function RobotsSites() {
@@ -312,6 +348,10 @@ export function SetRobotsExpiry(arg1, arg2) {
 
 export function Settings() {
   return window['go']['app']['App']['Settings']();
+}
+
+export function Sources() {
+  return window['go']['app']['App']['Sources']();
 }
 
 export function StartCrawl(arg1) {
