@@ -72,7 +72,7 @@ corrected from the index's own vocabulary and the corrected query is run instead
 
 func (e *env) searchCmd() *cobra.Command {
 	var limit, offset int
-	var facets bool
+	var facets, explain bool
 	cmd := &cobra.Command{
 		Use:   "search QUERY...",
 		Short: "Search the workspace offline",
@@ -88,11 +88,12 @@ func (e *env) searchCmd() *cobra.Command {
 		if offset < 0 {
 			return usageError{fmt.Errorf("--offset must not be negative")}
 		}
-		return e.search(cmd.Context(), search.Request{Query: strings.Join(words, " "), Limit: limit, Offset: offset, Facets: facets})
+		return e.search(cmd.Context(), search.Request{Query: strings.Join(words, " "), Limit: limit, Offset: offset, Facets: facets, Explain: explain})
 	})
 	cmd.Flags().IntVar(&limit, "limit", 10, "results to show")
 	cmd.Flags().IntVar(&offset, "offset", 0, "results to skip")
 	cmd.Flags().BoolVar(&facets, "facets", false, "count the matches by host, type, crawl and status")
+	cmd.Flags().BoolVar(&explain, "explain", false, "say how each result's score was made (bm25, citations, title and URL signals)")
 	return cmd
 }
 
@@ -136,7 +137,8 @@ type resultJSON struct {
 	Pages      int      `json:"pages,omitempty"`      // a document's page count
 	Summariser string   `json:"summariser,omitempty"` // which summariser read it: html, pdf, feed...
 	// Source names the instance or SOIF file the page's summary came from (absent: crawled here).
-	Source string `json:"source,omitempty"`
+	Source  string `json:"source,omitempty"`
+	Explain string `json:"explain,omitempty"` // (--explain) how the score was made
 }
 
 type facetJSON struct {
@@ -206,7 +208,7 @@ func toJSON(res search.Results) searchJSON {
 			Snippet: strings.Join(r.Snippet, ""), Highlights: r.Snippet, Host: r.Host, Type: r.Type,
 			State: r.State, Reason: r.Reason, Status: r.Status, Copies: r.Copies, Alternates: r.Alternates,
 			FetchedAt: r.FetchedAt, New: r.New, Author: r.Author, Pages: r.Pages, Summariser: r.Summariser,
-			Source: r.Source})
+			Source: r.Source, Explain: r.Explain})
 	}
 	if res.Facets != nil {
 		out.Facets = map[string][]facetJSON{}
@@ -279,13 +281,16 @@ func printResults(w io.Writer, res search.Results, r search.Request, tty bool) {
 		if snip := renderSnippet(h.Snippet, tty); snip != "" {
 			fmt.Fprintf(w, "      %s\n", snip)
 		}
+		if h.Explain != "" {
+			fmt.Fprintf(w, "      why: %s\n", h.Explain)
+		}
 		fmt.Fprintln(w)
 	}
 	fmt.Fprintln(w, resultsLine(res, r))
 	if len(res.Facets) > 0 {
 		approx := ""
 		if res.FacetsApprox {
-			approx = fmt.Sprintf(" (over the first %d matches)", search.FacetCap)
+			approx = fmt.Sprintf(" (estimated from a sample of %d matches)", search.FacetCap)
 		}
 		fmt.Fprintf(w, "\nFacets%s:\n", approx)
 		for _, name := range []string{"host", "type", "crawl", "status"} {

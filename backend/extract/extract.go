@@ -213,10 +213,14 @@ func (p *parser) visible(s []byte) {
 		return
 	}
 	s = validBytes(s)
-	p.text.writeValid(s)
 	if p.inA {
 		p.aText.writeValid(s)
 	}
+	if p.chromeTag != 0 {
+		p.chromeText.writeValid(s) // not the page's own text: neither Text nor Headings
+		return
+	}
+	p.text.writeValid(s)
 	if p.hDepth > 0 {
 		p.heading.writeValid(s)
 	}
@@ -225,6 +229,7 @@ func (p *parser) visible(s []byte) {
 // brk separates words at a block boundary.
 func (p *parser) brk() {
 	p.text.space()
+	p.chromeText.space()
 	p.aText.space()
 	p.heading.space()
 }
@@ -253,7 +258,7 @@ func (p *parser) summary() *Summary {
 	s := &Summary{
 		Title:       p.title.String(),
 		Headings:    p.headings.String(),
-		Text:        p.text.String(),
+		Text:        p.pageText(),
 		Lang:        p.lang,
 		Description: p.description,
 		Keywords:    p.keywords,

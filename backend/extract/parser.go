@@ -27,6 +27,14 @@ type parser struct {
 	foreign int       // depth inside svg and math
 	hDepth  int       // depth inside h1-h6
 
+	// Chrome (see chrome.go): the open chrome element and its nesting, the open
+	// article/main/section elements, and the chrome's text.
+	chromeTag   atom.Atom
+	chromeDepth int
+	scoped      int
+	chromeText  textBuf
+	chromeFrom  int // where the open chrome's text starts in chromeText
+
 	linksOnly bool // Links: no visible text is gathered
 
 	inA    bool   // an <a> is open
@@ -59,7 +67,7 @@ func newParser() *parser {
 func (p *parser) reset(pageURL *url.URL, maxText int) {
 	clear(p.links) // drop references to the previous page's strings
 	links, seen, aImgs, cands, low := p.links[:0], p.seen, p.aImgs[:0], p.cands[:0], p.low[:0]
-	text, title, heading, headings, aText, scratch := p.text, p.title, p.heading, p.headings, p.aText, p.scratch
+	text, title, heading, headings, aText, scratch, chrome := p.text, p.title, p.heading, p.headings, p.aText, p.scratch, p.chromeText
 	if len(seen) > 1024 {
 		seen = make(map[linkKey]int, 64) // clearing costs the map's peak size
 	} else {
@@ -69,7 +77,7 @@ func (p *parser) reset(pageURL *url.URL, maxText int) {
 		page: pageURL, base: pageURL, aLink: -1,
 		links: links, seen: seen, aImgs: aImgs, cands: cands, low: low,
 	}
-	p.text, p.title, p.heading, p.headings, p.aText, p.scratch = text, title, heading, headings, aText, scratch
+	p.text, p.title, p.heading, p.headings, p.aText, p.scratch, p.chromeText = text, title, heading, headings, aText, scratch, chrome
 	p.setFastBase()
 	if cap(p.text.b) > 1<<20 {
 		p.text.b = nil // a big page's buffer is not kept for the next, mostly small, one
@@ -79,6 +87,7 @@ func (p *parser) reset(pageURL *url.URL, maxText int) {
 	p.heading.reset(MaxHeadings)
 	p.headings.reset(MaxHeadings)
 	p.aText.reset(MaxAnchor)
+	p.chromeText.reset(MaxHeadings)
 }
 
 func (p *parser) problem(x problemSet) { p.problems |= x }

@@ -17,6 +17,7 @@ func (p *parser) onStart(selfClosing bool) {
 	if isBlock(a) {
 		p.brk()
 	}
+	p.chromeStart(a, selfClosing)
 	switch a {
 	case atom.A:
 		p.startA(selfClosing)
@@ -112,6 +113,9 @@ func (p *parser) onStart(selfClosing bool) {
 			p.foreign++
 		}
 	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+		if a == atom.H1 {
+			p.chromeHeading()
+		}
 		p.brk()
 		if p.hDepth == 0 {
 			p.heading.reset(MaxHeadings)
@@ -138,6 +142,7 @@ func (p *parser) onEnd() {
 	if isBlock(a) {
 		p.brk()
 	}
+	p.chromeEnd(a)
 	switch a {
 	case atom.A:
 		if p.inA {

@@ -20,10 +20,9 @@
 package pairs
 
 import (
+	"mundaneum/backend/tokenize"
 	"sort"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 )
 
 // joiner joins a pair's two words into one token; gap separates runs of pairs. Neither can
@@ -102,7 +101,7 @@ func (w *Words) Text(text string) string {
 	var b strings.Builder
 	prev := ""      // the previous token when it is frequent
 	broken := false // a pair is missing since the last one written
-	Tokens(text, func(tok string) {
+	tokenize.Tokens(text, func(tok string) {
 		if !w.Has(tok) {
 			prev, broken = "", b.Len() > 0
 			return
@@ -128,7 +127,7 @@ func (w *Words) Pairs(words []string) ([]string, bool) {
 	}
 	folded := make([]string, len(words))
 	for i, s := range words {
-		folded[i] = Fold(s)
+		folded[i] = tokenize.Fold(s)
 		if !w.Has(folded[i]) {
 			return nil, false
 		}
@@ -148,70 +147,6 @@ func (w *Words) Phrase(words []string) (string, bool) {
 		return "", false
 	}
 	return `"` + strings.Join(ps, " ") + `"`, true
-}
-
-// isTokenRune reports whether r is part of a token for FTS5's unicode61 tokenizer: letters,
-// numbers, private-use characters and the combining diacritics it removes, by SQLite's own
-// tables (table.go, derived from SQLite by TestTable).
-func isTokenRune(r rune) bool {
-	if r < utf8.RuneSelf {
-		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
-	}
-	i := sort.Search(len(tokenRanges), func(i int) bool { return tokenRanges[i][1] >= r })
-	return i < len(tokenRanges) && tokenRanges[i][0] <= r
-}
-
-// Tokens calls fn with every token of text in order, folded (see Fold). A token of
-// combining marks alone folds to nothing and is no token, as in FTS5.
-func Tokens(text string, fn func(tok string)) {
-	emit := func(tok string) {
-		if tok = Fold(tok); tok != "" {
-			fn(tok)
-		}
-	}
-	start := -1
-	for i, r := range text {
-		if isTokenRune(r) {
-			if start < 0 {
-				start = i
-			}
-			continue
-		}
-		if start >= 0 {
-			emit(text[start:i])
-			start = -1
-		}
-	}
-	if start >= 0 {
-		emit(text[start:])
-	}
-}
-
-// Fold lowercases a token and removes its diacritics as unicode61 with remove_diacritics 2
-// does, exactly for the characters that fold to ASCII (the only ones a frequent word has).
-func Fold(tok string) string {
-	ascii := true
-	for i := 0; i < len(tok); i++ {
-		if tok[i] >= utf8.RuneSelf {
-			ascii = false
-			break
-		}
-	}
-	if ascii {
-		return strings.ToLower(tok)
-	}
-	var b strings.Builder
-	for _, r := range tok {
-		switch f, ok := asciiFolds[r]; {
-		case r < utf8.RuneSelf:
-			b.WriteRune(unicode.ToLower(r))
-		case ok && f != 0:
-			b.WriteByte(f)
-		case !ok:
-			b.WriteRune(unicode.ToLower(r))
-		}
-	}
-	return b.String()
 }
 
 // How frequent words are chosen (see Counter): a word is frequent when it is in at least
@@ -240,7 +175,7 @@ func NewCounter() *Counter {
 func (c *Counter) Add(cols ...string) {
 	clear(c.seen)
 	for _, col := range cols {
-		Tokens(col, func(tok string) {
+		tokenize.Tokens(col, func(tok string) {
 			if _, ok := c.seen[tok]; !ok && IsCandidate(tok) {
 				c.seen[tok] = struct{}{}
 				c.df[tok]++

@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"fmt"
 	"math/rand/v2"
+	"mundaneum/backend/tokenize"
 	"slices"
 	"strings"
 	"sync"
@@ -240,7 +241,7 @@ func FuzzTokens(f *testing.F) {
 		}
 		rows.Close()
 		var got []string
-		Tokens(s, func(tok string) { got = append(got, tok) })
+		tokenize.Tokens(s, func(tok string) { got = append(got, tok) })
 		// Only tokens that are, or are next to, a candidate word matter to pairs.
 		if !agree(got, want) {
 			t.Errorf("tokens of %q:\n go     %q\n sqlite %q", s, got, want)

@@ -55,6 +55,7 @@ func (s *Searcher) present(ctx context.Context, root Node, page []hit, best floa
 		r.Copies = copies[hashes[hit.id]]
 		r.Alternates = alts[hit.id]
 		r.Snippet = sn.of[hit.id]
+		r.Explain = hit.explain()
 		out = append(out, *r)
 	}
 	return out, nil

@@ -34,6 +34,21 @@ type Weights struct {
 	// Pairs answers phrases of frequent words from the pair index once it is built (see
 	// pairs.go); off, they are asked of the word index as any phrase.
 	Pairs bool
+	// Intent reads a query as meant (see intent.go): filler words of how-to phrasing are
+	// not required, and "-x" (one character) is an option word, not an exclusion.
+	Intent bool
+	// Rerank scores the first BoostDepth hits again by their titles and URLs (rerank.go):
+	// TitleCover per share of the query's words in the title or the URL's last segment,
+	// TitleWithin (times the coverage) when every title word is a query word; KindScale multiplies changelogs, release notes and indexes the query
+	// did not ask for.
+	Rerank                  bool
+	TitleCover, TitleWithin float64
+	KindScale               float64
+	// Proximity and HeadingAll weigh the third stage (proximity.go) over the first
+	// ProxDepth hits: the query's words standing together in the body, and a heading
+	// holding them all.
+	Proximity, HeadingAll float64
+	ProxDepth             int
 }
 
 // DefaultWeights are the weights a new Searcher uses.
@@ -45,6 +60,9 @@ var DefaultWeights = Weights{
 	RankBudget: 50_000,
 	SpreadRows: 200_000,
 	Pairs:      true,
+	Intent:     true,
+	Rerank:     true, TitleCover: 1, TitleWithin: 2, KindScale: 0.5,
+	Proximity: 2, HeadingAll: 0.5, ProxDepth: 20,
 }
 
 // bm25SQL is the rank expression for the weights over page_fts (numbers formatted here,
@@ -61,11 +79,18 @@ func (w Weights) bm25Of(table string) string {
 type hit struct {
 	id    int64
 	score float64
+	// Why the score is what it is, for Result.Explain (set by boost for its BoostDepth).
+	first, cites float64 // the first stage's score and the citation factor
+	second       float64 // the second stage's factor (0: not applied)
+	sig          factors
+	third        float64 // the third stage's factor (0: not applied)
+	text         textSignals
 }
 
-// boost multiplies the scores of the first BoostDepth hits by their citation boost, sorts
-// them again, and returns the best score of the query (the 1000 of normalised scores).
-func (s *Searcher) boost(ctx context.Context, hits []hit) (float64, error) {
+// boost multiplies the scores of the first BoostDepth hits by their citation boost and
+// the second stage's factors (see rerank.go), sorts them again, and returns the best score
+// of the query (the 1000 of normalised scores). root is nil when nothing ranks the hits.
+func (s *Searcher) boost(ctx context.Context, root Node, hits []hit) (float64, error) {
 	n := min(len(hits), s.w.BoostDepth)
 	if n == 0 {
 		return 0, nil
@@ -76,18 +101,30 @@ func (s *Searcher) boost(ctx context.Context, hits []hit) (float64, error) {
 			return 0, err
 		}
 		for i := range hits[:n] {
-			hits[i].score *= 1 + s.w.Links*math.Log1p(float64(cites[hits[i].id]))
+			hits[i].first = hits[i].score
+			hits[i].cites = 1 + s.w.Links*math.Log1p(float64(cites[hits[i].id]))
+			hits[i].score *= hits[i].cites
 		}
-		slices.SortStableFunc(hits[:n], func(a, b hit) int {
-			switch {
-			case a.score > b.score:
-				return -1
-			case a.score < b.score:
-				return 1
-			}
-			return 0
-		})
 	}
+	byScore := func(a, b hit) int {
+		switch {
+		case a.score > b.score:
+			return -1
+		case a.score < b.score:
+			return 1
+		}
+		return 0
+	}
+	if root != nil {
+		if err := s.rerank(ctx, root, hits[:n]); err != nil {
+			return 0, err
+		}
+		slices.SortStableFunc(hits[:n], byScore)
+		if err := s.proximity(ctx, root, hits[:min(n, s.w.ProxDepth)]); err != nil {
+			return 0, err
+		}
+	}
+	slices.SortStableFunc(hits[:n], byScore)
 	return hits[0].score, nil
 }
 

@@ -25,6 +25,8 @@ type Request struct {
 	// NewSince (unix ms), when set, has Results.New count the matches whose content
 	// appeared or changed after it (saved views use it).
 	NewSince int64
+	// Explain fills Result.Explain: how each score was made.
+	Explain bool
 }
 
 // Results is one page of hits for a query.
@@ -41,8 +43,9 @@ type Results struct {
 	RankApprox bool // too many matches to score them all: the first found were ranked
 	Took       time.Duration
 	Results    []Result
-	// Facets maps "host", "type", "crawl" and "status" to counts over the matches (the
-	// first FacetCap of them; FacetsApprox when there were more).
+	// Facets maps "host", "type", "crawl" and "status" to counts over the matches: exact up
+	// to FacetCap matches, estimated from a sample spread over the index beyond
+	// (FacetsApprox).
 	Facets       map[string][]FacetCount
 	FacetsApprox bool
 	Note         string // what the engine did with a query it could not take as written
@@ -81,6 +84,9 @@ type Result struct {
 	// Source names where the page's summary came from (another instance or a SOIF file),
 	// "" when it was crawled here.
 	Source string
+	// Explain says how the score was made: the first stage's bm25, the citation factor
+	// and the second stage's title and URL signals (see rerank.go).
+	Explain string
 }
 
 // FacetCount is one value of a facet, with the query term that narrows to it.
@@ -93,7 +99,7 @@ type FacetCount struct {
 // Caps that keep every query fast whatever the index size.
 const (
 	TotalCap = 10_000 // matches counted exactly
-	FacetCap = 10_000 // matches facets are computed over
+	FacetCap = 2_000  // matches facets count exactly; beyond, they are estimated from a sample of as many (facets.go)
 	// RankCap bounds the matches scored (bm25 reads each one's column sizes, ~4 us a
 	// row): beyond it, the first RankCap matches in index order are ranked (RankApprox).
 	RankCap      = 500
@@ -134,6 +140,7 @@ func (s *Searcher) Search(ctx context.Context, r Request) (Results, error) {
 	r.Offset = min(max(r.Offset, 0), maxOffset)
 	q := Parse(r.Query)
 	n := &notes{List: q.Notes}
+	q.Root = s.meant(q.Root, n)
 	res, err := s.run(ctx, q.Root, r, n)
 	if err != nil {
 		return res, fmt.Errorf("search %q: %w", clip(r.Query, 80), err)
@@ -147,6 +154,7 @@ func (s *Searcher) Search(ctx context.Context, r Request) (Results, error) {
 			res.DidYouMean = fix
 			q2 := Parse(fix)
 			n2 := &notes{List: q2.Notes}
+			q2.Root = s.meant(q2.Root, n2)
 			alt, err := s.run(ctx, q2.Root, r, n2)
 			if err != nil {
 				return res, fmt.Errorf("search %q: %w", clip(fix, 80), err)
@@ -233,7 +241,11 @@ func (s *Searcher) run(ctx context.Context, root Node, r Request, n *notes) (Res
 			hits[i].score = 1
 		}
 	}
-	best, err := s.boost(ctx, hits)
+	var ranked Node
+	if st.ranked {
+		ranked = root
+	}
+	best, err := s.boost(ctx, ranked, hits)
 	if err != nil {
 		return res, err
 	}
@@ -249,6 +261,11 @@ func (s *Searcher) run(ctx context.Context, root Node, r Request, n *notes) (Res
 		page := hits[r.Offset:min(want, len(hits))]
 		if res.Results, err = s.present(ctx, root, page, best); err != nil {
 			return res, err
+		}
+		if !r.Explain {
+			for i := range res.Results {
+				res.Results[i].Explain = ""
+			}
 		}
 	}
 	if r.Facets {

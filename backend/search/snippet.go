@@ -1,12 +1,11 @@
 package search
 
 import (
+	"mundaneum/backend/tokenize"
 	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	"golang.org/x/text/unicode/norm"
 )
 
 // Snippets are made here rather than by FTS5's snippet(): snippet() re-reads the whole
@@ -98,26 +97,9 @@ func (h *highlighter) match(tok string) bool {
 	return false
 }
 
-// fold lower-cases s and strips diacritics, as the index's tokenizer does.
-func fold(s string) string {
-	isASCII := true
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
-			isASCII = false
-			break
-		}
-	}
-	if isASCII {
-		return strings.ToLower(s)
-	}
-	var b strings.Builder
-	for _, r := range norm.NFD.String(s) {
-		if !unicode.Is(unicode.Mn, r) {
-			b.WriteRune(unicode.ToLower(r))
-		}
-	}
-	return b.String()
-}
+// fold lower-cases s and strips diacritics, as the index's tokenizer does (one tokenizer:
+// backend/tokenize).
+func fold(s string) string { return tokenize.Fold(s) }
 
 type span struct {
 	start, end int // byte offsets in the text
@@ -163,7 +145,7 @@ func tokenSpans(text string, h *highlighter) []span {
 		j := i
 		for j < len(text) {
 			r, n := utf8.DecodeRuneInString(text[j:])
-			if !(unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.Co, r)) {
+			if !tokenize.IsTokenRune(r) {
 				break
 			}
 			j += n

@@ -2,19 +2,32 @@ package search
 
 import (
 	"math/rand/v2"
-	"regexp"
+
+	"mundaneum/backend/tokenize"
 	"strings"
 	"testing"
 )
 
-// wordRE is unicode61's notion of a token: a run of letters, numbers and private-use
-// characters.
-var wordRE = regexp.MustCompile(`[\p{L}\p{N}\p{Co}]+`)
-
-// refSpans is the obvious tokenizer tokenSpans must agree with.
+// refSpans is the obvious tokenizer tokenSpans must agree with: runs of the characters
+// unicode61 makes tokens (tokenize.IsTokenRune, derived from SQLite's own tables and
+// fuzzed against FTS5 in backend/pairs).
 func refSpans(text string, h *highlighter) []span {
 	var out []span
-	for _, m := range wordRE.FindAllStringIndex(text, -1) {
+	var idx [][2]int
+	start := -1
+	for i, r := range text {
+		switch {
+		case tokenize.IsTokenRune(r) && start < 0:
+			start = i
+		case !tokenize.IsTokenRune(r) && start >= 0:
+			idx = append(idx, [2]int{start, i})
+			start = -1
+		}
+	}
+	if start >= 0 {
+		idx = append(idx, [2]int{start, len(text)})
+	}
+	for _, m := range idx {
 		k := fold(text[m[0]:m[1]])
 		sp := span{start: m[0], end: m[1]}
 		if h.match(k) {

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"mundaneum/backend/tokenize"
 	"strings"
 	"unicode"
 )
@@ -121,7 +122,7 @@ func (s *Searcher) known(ctx context.Context, w string) (bool, error) {
 func replaceWords(q string, fixes map[string]string) string {
 	var b strings.Builder
 	rs := []rune(q)
-	isWord := func(r rune) bool { return unicode.IsLetter(r) || unicode.IsNumber(r) }
+	isWord := tokenize.IsTokenRune
 	for i := 0; i < len(rs); {
 		if !isWord(rs[i]) {
 			b.WriteRune(rs[i])

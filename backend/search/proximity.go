@@ -1,0 +1,134 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"mundaneum/backend/index"
+	"mundaneum/backend/store"
+)
+
+// The third look at the best hits, on their text: bm25 counts the query's words wherever
+// they stand, so a long page that uses each of them somewhere outranks the paragraph where
+// they stand together, and a page whose heading asks the question the user typed ("How do
+// I ignore changes to a tracked file?") gets no credit for it. For the first ProxDepth
+// hits of the second stage, the page's text is read (as the snippets read it) and:
+//
+//   - proximity: the most distinct query words found within a window of proxWindow tokens
+//     of the body, as a share of the query's words (squared: all words together counts
+//     far more than half of them);
+//   - heading: one heading of the page holds every query word.
+//
+// score ×= 1 + Proximity·share² + HeadingAll·[a heading has them all]. Queries of one word
+// are left alone (nothing to be near).
+
+const proxWindow = 12
+
+// textSignals are a hit's third-stage signals.
+type textSignals struct {
+	Near    float64 // share of the query's words in the best window
+	Heading bool
+}
+
+func (w Weights) textFactor(t textSignals) float64 {
+	x := 1 + w.Proximity*t.Near*t.Near
+	if t.Heading {
+		x += w.HeadingAll
+	}
+	return x
+}
+
+// proximity applies the third stage to hits (best first); it reports whether it changed
+// any score.
+func (s *Searcher) proximity(ctx context.Context, root Node, hits []hit) error {
+	if s.w.Proximity == 0 && s.w.HeadingAll == 0 || len(hits) == 0 {
+		return nil
+	}
+	terms := queryTerms(root, s.w)
+	if len(terms) < 2 {
+		return nil
+	}
+	ids := make([]int64, len(hits))
+	for i, h := range hits {
+		ids[i] = h.id
+	}
+	ins, err := store.IndexInputs(ctx, s.db, ids)
+	if err != nil {
+		return fmt.Errorf("proximity: %w", err)
+	}
+	h := newHighlighter(root, s.w)
+	sig := make(map[int64]textSignals, len(ins))
+	for _, in := range ins {
+		d, ok := index.DocOf(in)
+		if !ok {
+			continue
+		}
+		sig[d.ID] = textSignalsOf(terms, h, d.Body, d.Headings)
+	}
+	for i := range hits {
+		if t, ok := sig[hits[i].id]; ok {
+			hits[i].text, hits[i].third = t, s.w.textFactor(t)
+			hits[i].score *= hits[i].third
+		}
+	}
+	return nil
+}
+
+// textSignalsOf measures one page's body and headings against the terms.
+func textSignalsOf(terms []term, h *highlighter, body, headings string) textSignals {
+	var t textSignals
+	spans := tokenSpans(body, h)
+	// Each matched token's term (-1: none); the window slides over matched tokens only.
+	type pos struct{ at, term int }
+	var hits []pos
+	for i, sp := range spans {
+		if !sp.hit {
+			continue
+		}
+		for k, tm := range terms {
+			if tm.in([]string{sp.key}) {
+				hits = append(hits, pos{i, k})
+				break
+			}
+		}
+	}
+	count := make([]int, len(terms))
+	distinct, best, lo := 0, 0, 0
+	for _, p := range hits {
+		if count[p.term] == 0 {
+			distinct++
+		}
+		count[p.term]++
+		for hits[lo].at <= p.at-proxWindow {
+			if count[hits[lo].term]--; count[hits[lo].term] == 0 {
+				distinct--
+			}
+			lo++
+		}
+		best = max(best, distinct)
+	}
+	t.Near = float64(best) / float64(len(terms))
+	for _, line := range strings.Split(headings, "\n") {
+		toks := tokenSpans(line, h)
+		all := true
+		for _, tm := range terms {
+			found := false
+			for _, sp := range toks {
+				if sp.hit && tm.in([]string{sp.key}) {
+					found = true
+					break
+				}
+			}
+			if !found {
+				all = false
+				break
+			}
+		}
+		if all && len(toks) > 0 {
+			t.Heading = true
+			break
+		}
+	}
+	return t
+}
