@@ -20,20 +20,29 @@ func NewMatcher(q string) *Matcher {
 			m.terms = append(m.terms, newHighlighter(one, DefaultWeights))
 		}
 	}
+	eachWanted(root, add)
+	return m
+}
+
+// eachWanted calls f with every text a query asks for: its words and NEAR groups, not
+// those under a NOT. Ranking and the live crawl's matching score by these.
+func eachWanted(root Node, f func(*Text)) {
+	if root == nil {
+		return
+	}
 	walk(root, false, func(n Node, negated bool) {
 		if negated {
 			return
 		}
 		switch x := n.(type) {
 		case *Text:
-			add(x)
+			f(x)
 		case *Near:
 			for i := range x.Groups {
-				add(&x.Groups[i])
+				f(&x.Groups[i])
 			}
 		}
 	})
-	return m
 }
 
 // Empty reports whether the query has no word to match.

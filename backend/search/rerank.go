@@ -72,21 +72,7 @@ func queryTerms(root Node, w Weights) []term {
 			out = append(out, term{forms: forms})
 		}
 	}
-	if root != nil {
-		walk(root, false, func(n Node, negated bool) {
-			if negated {
-				return
-			}
-			switch x := n.(type) {
-			case *Text:
-				add(x)
-			case *Near:
-				for i := range x.Groups {
-					add(&x.Groups[i])
-				}
-			}
-		})
-	}
+	eachWanted(root, add)
 	return out
 }
 
