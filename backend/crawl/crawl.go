@@ -287,8 +287,10 @@ func (c *Crawler) Run(ctx context.Context, progress func(Progress)) (Progress, e
 	// Everything fetched becomes searchable before the run ends, unless the user stops it
 	// here: the index then catches up the next time the workspace is open for writing.
 	// (The index refreshes incoming anchor text, builds its pair index and merges its
-	// segments on its own, behind the crawl and when idle.)
-	if c.idx != nil && ctx.Err() == nil {
+	// segments on its own, behind the crawl and when idle.) A run that failed fetched
+	// nothing, so it has nothing to wait for: its end is said at once, with no "running"
+	// report after the failure is on record.
+	if c.idx != nil && ctx.Err() == nil && state != store.CrawlFailed {
 		err := c.idx.Wait(ctx, func(ip index.Progress) {
 			mp := steps.p
 			mp.State, mp.Note, mp.Current, mp.Index = store.CrawlRunning, "indexing: "+ip.String(), "", ip
