@@ -24,6 +24,11 @@ type CrawlRequest struct {
 	Toward string `json:"toward"`
 	// Types are the document types downloaded (DocumentTypes lists them); empty: the defaults.
 	Types []string `json:"types,omitempty"`
+	// Keep is the crawl's own retention of page versions: all, last (KeepLast of them) or
+	// none; default follows the workspace's setting again; "" leaves it as it is (a new crawl
+	// follows the workspace's).
+	Keep     string `json:"keep,omitempty"`
+	KeepLast int    `json:"keepLast,omitempty"`
 }
 
 // Crawl is one crawl job: its pages, counted by state the one way the page list, status and

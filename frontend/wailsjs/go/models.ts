@@ -210,6 +210,8 @@ export namespace app {
 	    rules: string;
 	    toward: string;
 	    types?: string[];
+	    keep?: string;
+	    keepLast?: number;
 	}
 	export interface DiffOp {
 	    kind: string;
