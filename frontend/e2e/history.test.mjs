@@ -94,6 +94,27 @@ test('a changed page lists its versions and shows the diff as text', async () =>
   assert.equal(await page.evaluate(() => window.__pwned), undefined);
 });
 
+test('a saved view’s changed page opens on the diff of what changed since it was last opened', async () => {
+  await api.call('SaveView', 'Cards', 'twelve', false);
+  await api.call('OpenView', 'Cards', 10); // the opening the next one counts from
+  const [{ id }] = (await api.call('Search', { query: 'twelve', offset: 0, limit: 10, facets: false })).results.map((r) => ({ id: r.pageId }));
+  for (const [from, to, n] of [['twelve million', 'twelve million index', 3], ['Anyone could', 'Everyone could', 4]]) {
+    await new Promise((r) => setTimeout(r, 1100));
+    article = article.replace(from, to);
+    await crawl(async () => (await api.call('PageVersions', id)).length === n, `version ${n}`);
+  }
+  await page.goto(`${app.url}#/search?view=Cards`);
+  const chip = page.getByRole('link', { name: /changed .*: see the diff/ });
+  await chip.click();
+  const versions = page.getByRole('region', { name: /Versions/ });
+  await versions.getByText(/What changed since the view was last opened/).waitFor();
+  await until(async () => /#2 → #4/.test((await versions.locator('.diff-head').textContent()) ?? ''), { what: 'the diff from #2 to #4' });
+  const added = (await versions.getByLabel('Differences between the two versions').locator('ins').allTextContents()).join(' ');
+  assert.match(added, /index/);
+  assert.match(added, /Everyone/);
+  assert.deepEqual(seen.errors, []);
+});
+
 test('the crawl form sets a crawl’s own retention, showing the workspace’s and its disk', async () => {
   await page.goto(`${app.url}#/crawls`);
   const form = page.getByRole('form', { name: 'New crawl' });

@@ -84,6 +84,9 @@ describe('ResultItem in an opened view', () => {
     const link = container.querySelector('a.changed')!;
     expect(link.getAttribute('href')).toBe('#/page/7');
     expect(link.textContent).toContain('see the diff');
+    // With the view's last opening, the diff is from the version in force then.
+    const since = render(ResultItem, { result: result('https://example.org/x', 't', changed), since: '2026-01-01T00:00:00Z' });
+    expect(since.container.querySelector('a.changed')!.getAttribute('href')).toBe('#/page/7?since=2026-01-01T00%3A00%3A00Z');
     // Not for a page that is new (one version), nor outside a view.
     for (const over of [{ ...changed, versions: 1 }, { ...changed, new: false }]) {
       const r = render(ResultItem, { result: result('https://example.org/y', 't', over) });
