@@ -211,4 +211,14 @@ func TestViewWatchesChanges(t *testing.T) {
 	if code != ExitOK || !strings.Contains(out, "[-third-]{+fourth+}") || strings.Contains(out, "second") {
 		t.Errorf("diff --from %s: %d %s", from, code, out)
 	}
+	// A change that is a death is called so: the page is now a domain-parking page.
+	crawl(`<title>zygomorph.example</title><p>This domain may be for sale. Related searches: loans, zygomorph.</p>`)
+	code, out, _ = run(t, "search", "--db", db, "zygomorph")
+	if code != ExitOK || !strings.Contains(out, "looks dead: parked") {
+		t.Errorf("search after the page died: %d %s", code, out)
+	}
+	code, out, _ = run(t, "search", "--db", db, "--json", "zygomorph")
+	if code != ExitOK || !strings.Contains(out, `"flag": "parked"`) {
+		t.Errorf("search --json after the page died: %d %s", code, out)
+	}
 }

@@ -135,9 +135,11 @@ type resultJSON struct {
 	New        bool     `json:"new,omitempty"` // (views open) new or changed since last opened
 	// Changed (views open) says a result that is new since is a page that changed, not one
 	// first found: ChangedAt is when (unix ms), Versions how many contents it has kept.
-	Changed    bool   `json:"changed,omitempty"`
-	ChangedAt  int64  `json:"changedAt,omitempty"`
-	Versions   int    `json:"versions,omitempty"`
+	Changed   bool  `json:"changed,omitempty"`
+	ChangedAt int64 `json:"changedAt,omitempty"`
+	Versions  int   `json:"versions,omitempty"`
+	// Flag: its current content is the site's error page (soft-404) or a parking page (parked).
+	Flag       string `json:"flag,omitempty"`
 	Author     string `json:"author,omitempty"`
 	Pages      int    `json:"pages,omitempty"`      // a document's page count
 	Summariser string `json:"summariser,omitempty"` // which summariser read it: html, pdf, feed...
@@ -212,7 +214,7 @@ func toJSON(res search.Results) searchJSON {
 		out.Results = append(out.Results, resultJSON{URL: r.URL, Title: r.Title, Score: r.Score,
 			Snippet: strings.Join(r.Snippet, ""), Highlights: r.Snippet, Host: r.Host, Type: r.Type,
 			State: r.State, Reason: r.Reason, Status: r.Status, Copies: r.Copies, Alternates: r.Alternates,
-			FetchedAt: r.FetchedAt, New: r.New, Changed: changedSince(r), ChangedAt: r.ChangedAt, Versions: r.Versions,
+			FetchedAt: r.FetchedAt, New: r.New, Changed: changedSince(r), ChangedAt: r.ChangedAt, Versions: r.Versions, Flag: r.Flag,
 			Author: r.Author, Pages: r.Pages, Summariser: r.Summariser, Source: r.Source, Explain: r.Explain})
 	}
 	if res.Facets != nil {
@@ -247,6 +249,9 @@ func printResults(w io.Writer, res search.Results, r search.Request, tty bool) {
 			tags = append(tags, "changed")
 		} else if h.New {
 			tags = append(tags, "new")
+		}
+		if h.Flag != "" {
+			tags = append(tags, "looks dead: "+h.Flag)
 		}
 		if h.Type != "" && h.Type != "html" {
 			tags = append(tags, h.Type)

@@ -77,6 +77,19 @@ describe('ResultItem', () => {
   });
 });
 
+describe('ResultItem of a page that died', () => {
+  it('calls a soft 404 or a parked domain what it is, in a view’s changed link too', () => {
+    const dead = { new: true, changedAt: '2026-02-02T00:00:00Z', versions: 2, flag: 'parked' };
+    const { container } = render(ResultItem, { result: result('https://example.org/x', 't', dead) });
+    expect(container.querySelector('.flag')?.textContent).toContain('looks dead: a domain-parking page');
+    expect(container.querySelector('a.changed')?.textContent).toContain('died');
+    const soft = render(ResultItem, { result: result('https://example.org/y', 't', { flag: 'soft-404' }) });
+    expect(soft.container.querySelector('.flag')?.textContent).toContain('looks dead: the site’s error page behind a 200');
+    const alive = render(ResultItem, { result: result('https://example.org/z', 't', {}) });
+    expect(alive.container.querySelector('.flag')).toBeNull();
+  });
+});
+
 describe('ResultItem in an opened view', () => {
   it('links a page that changed since the view was last opened to its diff', () => {
     const changed = { new: true, changedAt: '2026-02-02T00:00:00Z', versions: 2 };

@@ -544,6 +544,7 @@ export namespace app {
 	    new: boolean;
 	    changedAt: string;
 	    versions: number;
+	    flag?: string;
 	    author?: string;
 	    pages?: number;
 	    summariser?: string;
