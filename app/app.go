@@ -76,7 +76,11 @@ func (a *App) StartCrawl(req CrawlRequest) (Crawl, error) {
 		cfg.Delay = -1
 	}
 	w := a.ws()
-	id, err := w.jobs.Start(context.Background(), cfg, a.progress(w))
+	keep, err := crawlRetention(w.st, req.Keep, req.KeepLast)
+	if err != nil {
+		return Crawl{}, err
+	}
+	id, err := w.jobs.StartWith(context.Background(), cfg, keep, a.progress(w))
 	if err != nil {
 		return Crawl{}, apiError(err)
 	}

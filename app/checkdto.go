@@ -291,7 +291,8 @@ func ruleDTO(r check.Rule) AvoidRule {
 		Active: r.Active(time.Now()), Note: r.Note}
 }
 
-func siteDTO(s store.RobotsSite) RobotsSite {
+// SiteOf is a stored robots.txt table row as the window, serve and the CLI's --json show it.
+func SiteOf(s store.RobotsSite) RobotsSite {
 	never := s.ExpiresAt > 0 && time.UnixMilli(s.ExpiresAt).Year() >= 9999
 	out := RobotsSite{Origin: s.Origin, Status: s.Status, Bytes: s.Bytes, FetchedAt: rfc3339(s.FetchedAt), Never: never}
 	if !never {

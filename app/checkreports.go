@@ -213,7 +213,7 @@ func (a *App) RobotsSites() ([]RobotsSite, error) {
 	}
 	out := make([]RobotsSite, 0, len(ss))
 	for _, s := range ss {
-		out = append(out, siteDTO(s))
+		out = append(out, SiteOf(s))
 	}
 	return out, nil
 }

@@ -44,7 +44,7 @@ func searchDTO(r search.Results) SearchResults {
 		out.Results = append(out.Results, Result{PageID: h.PageID, URL: h.URL, Title: h.Title, Host: h.Host,
 			Type: h.Type, State: h.State, Status: h.Status, Score: h.Score, Snippet: nonNil(h.Snippet),
 			Copies: h.Copies, Alternates: h.Alternates, Reason: h.Reason, FetchedAt: rfc3339(h.FetchedAt), New: h.New,
-			ChangedAt: rfc3339(h.ChangedAt), Versions: h.Versions, Author: h.Author, Pages: h.Pages, Summariser: h.Summariser,
+			ChangedAt: rfc3339(h.ChangedAt), Versions: h.Versions, Flag: h.Flag, Author: h.Author, Pages: h.Pages, Summariser: h.Summariser,
 			Source: h.Source})
 	}
 	for name, fs := range r.Facets {

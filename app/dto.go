@@ -24,6 +24,11 @@ type CrawlRequest struct {
 	Toward string `json:"toward"`
 	// Types are the document types downloaded (DocumentTypes lists them); empty: the defaults.
 	Types []string `json:"types,omitempty"`
+	// Keep is the crawl's own retention of page versions: all, last (KeepLast of them) or
+	// none; default follows the workspace's setting again; "" leaves it as it is (a new crawl
+	// follows the workspace's).
+	Keep     string `json:"keep,omitempty"`
+	KeepLast int    `json:"keepLast,omitempty"`
 }
 
 // Crawl is one crawl job: its pages, counted by state the one way the page list, status and
@@ -117,6 +122,9 @@ type Result struct {
 	New        bool   `json:"new"`       // (an opened view) new or changed since it was last opened
 	ChangedAt  string `json:"changedAt"` // when its content last changed (or it was found)
 	Versions   int    `json:"versions"`  // contents kept of it: more than one means it changed
+	// Flag says its current content is not the page: soft-404 (the site's error page behind
+	// a 200) or parked (a domain-parking page); "" for none.
+	Flag string `json:"flag,omitempty"`
 	// From the page's summary: the author, a document's page count (0: none), the summariser.
 	Author     string `json:"author,omitempty"`
 	Pages      int    `json:"pages,omitempty"`

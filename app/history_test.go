@@ -99,3 +99,37 @@ func isCode(err error, code string) bool {
 	var e *Error
 	return errors.As(err, &e) && e.Code == code
 }
+
+// TestChangedPageThatDiedIsCalledSo: a page whose new content is a domain-parking page is
+// flagged in search results too (and so in a saved view's "changed"), not only in its history.
+func TestChangedPageThatDiedIsCalledSo(t *testing.T) {
+	var mu sync.Mutex
+	body := `<title>Otlet</title><p>The universal bibliographic repertory, zygomorph cards.</p>`
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprint(w, body)
+	}))
+	defer srv.Close()
+	a, _, ev, _ := newJobApp(t)
+	crawl := func() {
+		t.Helper()
+		if _, err := a.StartCrawl(CrawlRequest{Seeds: []string{srv.URL + "/"}, Scope: "list", DelayMs: 0, Refresh: true}); err != nil {
+			t.Fatal(err)
+		}
+		<-ev.crawl
+	}
+	crawl()
+	res, err := a.Search(SearchRequest{Query: "zygomorph", Limit: 10})
+	if err != nil || len(res.Results) != 1 || res.Results[0].Flag != "" {
+		t.Fatalf("before: %+v %v", res.Results, err)
+	}
+	mu.Lock()
+	body = `<title>zygomorph.example</title><p>This domain may be for sale. Related searches: loans, flights, zygomorph.</p>`
+	mu.Unlock()
+	crawl()
+	res, err = a.Search(SearchRequest{Query: "zygomorph", Limit: 10})
+	if err != nil || len(res.Results) != 1 || res.Results[0].Flag != store.FlagParked || res.Results[0].Versions != 2 {
+		t.Fatalf("after it died: %+v %v", res.Results, err)
+	}
+}

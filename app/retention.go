@@ -84,3 +84,26 @@ func (a *App) retention(ctx context.Context, crawlID int64, p store.Prune) (Rete
 	info.Versions, info.Bodies, info.Bytes = h.Versions, h.Bodies, h.Bytes
 	return info, nil
 }
+
+// crawlRetention checks a crawl form's retention (see CrawlRequest.Keep) before any crawl is
+// opened, and returns the step that gives the crawl that setting (nil: none to give).
+func crawlRetention(st *store.Store, keep string, last int) (func(ctx context.Context, id int64) error, error) {
+	var r *store.Retention
+	switch keep {
+	case "":
+		return nil, nil
+	case "default":
+	default:
+		r = &store.Retention{Keep: keep}
+		if keep == store.KeepLast {
+			r.Last = last
+		}
+		if err := r.Valid(); err != nil {
+			return nil, &Error{Code: CodeInvalid, Message: "versions kept: " + err.Error()}
+		}
+	}
+	return func(ctx context.Context, id int64) error {
+		_, err := st.SetCrawlRetention(ctx, id, r)
+		return err
+	}, nil
+}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"mundaneum/backend/archive"
 )
@@ -148,5 +149,76 @@ func TestCrawlRetentionVerbs(t *testing.T) {
 	}
 	if code, _, _ := run(t, "crawl", "--db", db, "--retention", "some", srv.URL+"/"); code != ExitUsage {
 		t.Errorf("crawl --retention some: %d", code)
+	}
+}
+
+// TestViewWatchesChanges: a saved view opened in the CLI says which results changed (not
+// only that they are new) since it was last opened, and how to see what changed: the diff
+// from the version in force then, as the window's "see the diff" shows it.
+func TestViewWatchesChanges(t *testing.T) {
+	var mu sync.Mutex
+	a := `<title>A</title>zygomorph first wording`
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		w.Write([]byte(a))
+	}))
+	defer srv.Close()
+	db := filepath.Join(t.TempDir(), "w.mundaneum")
+	crawl := func(body string) {
+		t.Helper()
+		mu.Lock()
+		a = body
+		mu.Unlock()
+		if code, _, errOut := run(t, "crawl", "--db", db, "--delay", "0", "--refresh", "--scope", "list", srv.URL+"/"); code != ExitOK {
+			t.Fatalf("crawl: %d %s", code, errOut)
+		}
+	}
+	crawl(`<title>A</title>zygomorph first wording`)
+	if code, _, errOut := run(t, "views", "save", "--db", db, "zyg", "zygomorph"); code != ExitOK {
+		t.Fatal(errOut)
+	}
+	if code, _, errOut := run(t, "views", "open", "--db", db, "zyg"); code != ExitOK {
+		t.Fatal(errOut)
+	}
+	time.Sleep(1100 * time.Millisecond) // a version's time is its fetch's
+	crawl(`<title>A</title>zygomorph second wording`)
+	crawl(`<title>A</title>zygomorph third wording`)
+	code, out, errOut := run(t, "views", "open", "--db", db, "--json", "zyg")
+	var o struct {
+		Since   int64 `json:"since"`
+		Results struct {
+			Results []map[string]any `json:"results"`
+		} `json:"results"`
+	}
+	if code != ExitOK || json.Unmarshal([]byte(out), &o) != nil || len(o.Results.Results) != 1 {
+		t.Fatalf("views open --json: %d %s %s", code, out, errOut)
+	}
+	r := o.Results.Results[0]
+	if r["changed"] != true || r["versions"] != 3.0 || r["changedAt"] == nil {
+		t.Errorf("the changed result: %v", r)
+	}
+	// Opened again in text after one more change: the diff since is one command away.
+	time.Sleep(1100 * time.Millisecond)
+	crawl(`<title>A</title>zygomorph fourth wording`)
+	code, out, _ = run(t, "views", "open", "--db", db, "zyg")
+	if code != ExitOK || !strings.Contains(out, "[changed]") || !strings.Contains(out, "mundaneum diff "+srv.URL+"/ --from ") {
+		t.Fatalf("views open: %d %s", code, out)
+	}
+	cmd := out[strings.Index(out, "mundaneum diff "):]
+	from := strings.Fields(cmd)[4]
+	code, out, _ = run(t, "diff", "--db", db, "--from", from, srv.URL+"/")
+	if code != ExitOK || !strings.Contains(out, "[-third-]{+fourth+}") || strings.Contains(out, "second") {
+		t.Errorf("diff --from %s: %d %s", from, code, out)
+	}
+	// A change that is a death is called so: the page is now a domain-parking page.
+	crawl(`<title>zygomorph.example</title><p>This domain may be for sale. Related searches: loans, zygomorph.</p>`)
+	code, out, _ = run(t, "search", "--db", db, "zygomorph")
+	if code != ExitOK || !strings.Contains(out, "looks dead: parked") {
+		t.Errorf("search after the page died: %d %s", code, out)
+	}
+	code, out, _ = run(t, "search", "--db", db, "--json", "zygomorph")
+	if code != ExitOK || !strings.Contains(out, `"flag": "parked"`) {
+		t.Errorf("search --json after the page died: %d %s", code, out)
 	}
 }

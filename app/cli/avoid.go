@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"mundaneum/app"
 	"mundaneum/backend/check"
 	"mundaneum/backend/check/momfile"
 	"mundaneum/backend/store"
@@ -276,10 +277,11 @@ func (e *env) listSites(ctx context.Context) error {
 		return err
 	}
 	if e.json {
-		if ss == nil {
-			ss = []store.RobotsSite{}
+		out := make([]app.RobotsSite, 0, len(ss))
+		for _, s := range ss {
+			out = append(out, app.SiteOf(s))
 		}
-		return e.printJSON(ss)
+		return e.printJSON(out)
 	}
 	if len(ss) == 0 {
 		fmt.Fprintln(e.stdout, "No robots.txt kept yet: crawls and checks fetch them as they go")
@@ -342,11 +344,19 @@ func (e *env) importSites(ctx context.Context, path string) error {
 		return err
 	}
 	if e.json {
-		return e.printJSON(si)
+		return e.printJSON(map[string]any{"updated": si.Updated, "unknown": nonNil(si.Unknown)})
 	}
 	fmt.Fprintf(e.stdout, "Set the expiry of %d site(s)\n", si.Updated)
 	if len(si.Unknown) > 0 {
 		fmt.Fprintf(e.stdout, "%d site(s) have no robots.txt here yet (fetched when first needed): %s\n", len(si.Unknown), strings.Join(si.Unknown, ", "))
 	}
 	return nil
+}
+
+// nonNil is a list for --json: [] rather than null when empty.
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"mundaneum/backend/store"
 )
@@ -244,5 +245,56 @@ func TestTaskAddLibrary(t *testing.T) {
 	_, out, _ = run(t, "check", "--db", db, "--json", "--delay", "0", "--task", "nowhere")
 	if err := json.Unmarshal([]byte(out), &res); err != nil || len(res.Tasks) != 1 || !strings.Contains(res.Tasks[0].Error, "Nowhere") {
 		t.Errorf("an unknown library path: %s", out)
+	}
+}
+
+// TestMaintenanceJSONShapes: the robots.txt table and the MOMspider imports print --json as
+// every other verb does: camelCase keys, times as RFC 3339, empty lists as [].
+func TestMaintenanceJSONShapes(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<title>T</title>`)
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	db := filepath.Join(dir, "w.mundaneum")
+	if code, _, errOut := run(t, "check", "--db", db, "--delay", "0", srv.URL+"/"); code != ExitOK {
+		t.Fatalf("check: %d %s", code, errOut)
+	}
+	keys := func(what, out string, want ...string) map[string]any {
+		t.Helper()
+		var m map[string]any
+		if err := json.Unmarshal([]byte(out), &m); err != nil {
+			t.Fatalf("%s: %v\n%s", what, err, out)
+		}
+		for _, k := range want {
+			if _, ok := m[k]; !ok {
+				t.Errorf("%s: no %q in %s", what, k, out)
+			}
+		}
+		return m
+	}
+	code, out, _ := run(t, "sites", "--db", db, "--json")
+	var sites []json.RawMessage
+	if err := json.Unmarshal([]byte(out), &sites); code != ExitOK || err != nil || len(sites) != 1 {
+		t.Fatalf("sites --json: %d %v\n%s", code, err, out)
+	}
+	site := keys("sites", string(sites[0]), "origin", "status", "bytes", "fetchedAt", "expiresAt", "never")
+	if at, _ := site["fetchedAt"].(string); at == "" {
+		t.Errorf("sites: fetchedAt %v, want an RFC 3339 time", site["fetchedAt"])
+	} else if _, err := time.Parse(time.RFC3339, at); err != nil {
+		t.Errorf("sites: fetchedAt %q: %v", at, err)
+	}
+
+	file := filepath.Join(dir, "sites.mom")
+	host := strings.TrimPrefix(srv.URL, "http://")
+	os.WriteFile(file, []byte("Site "+host+" [*]\n"), 0o644)
+	code, out, _ = run(t, "sites", "import", file, "--db", db, "--json")
+	if m := keys("sites import", out, "updated", "unknown"); code != ExitOK || m["updated"] != 1.0 {
+		t.Errorf("sites import: %d %s", code, out)
+	}
+	os.WriteFile(file, []byte("<Site\n Name S\n TopURL "+srv.URL+"/\n>\n"), 0o644)
+	code, out, _ = run(t, "task", "import", file, "--db", db, "--json")
+	if m := keys("task import", out, "added", "skipped", "warnings"); code != ExitOK || fmt.Sprint(m["added"]) != "[S]" {
+		t.Errorf("task import: %d %s", code, out)
 	}
 }

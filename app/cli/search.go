@@ -133,9 +133,16 @@ type resultJSON struct {
 	Alternates int      `json:"alternates,omitempty"` // pages naming it as their canonical URL
 	FetchedAt  int64    `json:"fetchedAt,omitempty"`
 	New        bool     `json:"new,omitempty"` // (views open) new or changed since last opened
-	Author     string   `json:"author,omitempty"`
-	Pages      int      `json:"pages,omitempty"`      // a document's page count
-	Summariser string   `json:"summariser,omitempty"` // which summariser read it: html, pdf, feed...
+	// Changed (views open) says a result that is new since is a page that changed, not one
+	// first found: ChangedAt is when (unix ms), Versions how many contents it has kept.
+	Changed   bool  `json:"changed,omitempty"`
+	ChangedAt int64 `json:"changedAt,omitempty"`
+	Versions  int   `json:"versions,omitempty"`
+	// Flag: its current content is the site's error page (soft-404) or a parking page (parked).
+	Flag       string `json:"flag,omitempty"`
+	Author     string `json:"author,omitempty"`
+	Pages      int    `json:"pages,omitempty"`      // a document's page count
+	Summariser string `json:"summariser,omitempty"` // which summariser read it: html, pdf, feed...
 	// Source names the instance or SOIF file the page's summary came from (absent: crawled here).
 	Source  string `json:"source,omitempty"`
 	Explain string `json:"explain,omitempty"` // (--explain) how the score was made
@@ -207,8 +214,8 @@ func toJSON(res search.Results) searchJSON {
 		out.Results = append(out.Results, resultJSON{URL: r.URL, Title: r.Title, Score: r.Score,
 			Snippet: strings.Join(r.Snippet, ""), Highlights: r.Snippet, Host: r.Host, Type: r.Type,
 			State: r.State, Reason: r.Reason, Status: r.Status, Copies: r.Copies, Alternates: r.Alternates,
-			FetchedAt: r.FetchedAt, New: r.New, Author: r.Author, Pages: r.Pages, Summariser: r.Summariser,
-			Source: r.Source, Explain: r.Explain})
+			FetchedAt: r.FetchedAt, New: r.New, Changed: changedSince(r), ChangedAt: r.ChangedAt, Versions: r.Versions, Flag: r.Flag,
+			Author: r.Author, Pages: r.Pages, Summariser: r.Summariser, Source: r.Source, Explain: r.Explain})
 	}
 	if res.Facets != nil {
 		out.Facets = map[string][]facetJSON{}
@@ -238,8 +245,13 @@ func printResults(w io.Writer, res search.Results, r search.Request, tty bool) {
 			title = "(no title)"
 		}
 		var tags []string
-		if h.New {
+		if changedSince(h) {
+			tags = append(tags, "changed")
+		} else if h.New {
 			tags = append(tags, "new")
+		}
+		if h.Flag != "" {
+			tags = append(tags, "looks dead: "+h.Flag)
 		}
 		if h.Type != "" && h.Type != "html" {
 			tags = append(tags, h.Type)
@@ -352,3 +364,7 @@ func renderSnippet(frags []string, tty bool) string {
 	}
 	return b.String()
 }
+
+// changedSince reports whether a result of an opened view is a page that changed since the
+// view was last opened (new since, with more than one version), not one first found.
+func changedSince(r search.Result) bool { return r.New && r.Versions > 1 }

@@ -308,7 +308,7 @@ func (e *env) importTasks(ctx context.Context, path string) error {
 		return err
 	}
 	if e.json {
-		return e.printJSON(ti)
+		return e.printJSON(map[string]any{"added": nonNil(ti.Added), "skipped": nonNil(ti.Skipped), "warnings": nonNil(ti.Warnings)})
 	}
 	fmt.Fprintf(e.stdout, "Imported %d task(s): %s\n", len(ti.Added), clean(strings.Join(ti.Added, ", ")))
 	for _, s := range ti.Skipped {

@@ -176,10 +176,33 @@ func (e *env) openView(ctx context.Context, name string, r search.Request) error
 	if e.json {
 		return e.printJSON(openedViewJSON{View: toViewJSON(o.View), New: o.New, Since: o.Since, Found: toJSON(o.Results)})
 	}
-	fmt.Fprintf(e.stdout, "View %q: %s\n%d new or changed since %s (marked [new])\n\n", clean(o.View.Name), clean(o.View.Query),
+	fmt.Fprintf(e.stdout, "View %q: %s\n%d new or changed since %s (marked [new] or [changed])\n\n", clean(o.View.Name), clean(o.View.Query),
 		o.New, time.UnixMilli(o.Since).Format("2006-01-02 15:04"))
 	printResults(e.stdout, o.Results, r, isTerminal(e.stdout))
+	// What changed since, one command away: the diff from the version in force then.
+	from := time.UnixMilli(o.Since).UTC().Format("2006-01-02T15:04:05.000Z07:00")
+	first := true
+	for _, h := range o.Results.Results {
+		if !changedSince(h) {
+			continue
+		}
+		if first {
+			fmt.Fprintln(e.stdout, "\nWhat changed since:")
+			first = false
+		}
+		fmt.Fprintf(e.stdout, "  mundaneum diff %s --from %s\n", shellWord(clean(h.URL)), from)
+	}
 	return nil
+}
+
+// shellWord quotes s for a shell when it holds anything but plain URL characters.
+func shellWord(s string) string {
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("_./:%=+~,@-", c)) {
+			return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+		}
+	}
+	return s
 }
 
 // openViewWorkspace opens the workspace for opening a view (which records when it was

@@ -3,7 +3,11 @@ package check
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -303,5 +307,46 @@ func TestAStoppedRunKeepsItsChecksButMakesNoReport(t *testing.T) {
 	again, _ := TaskNamed(context.Background(), st, "site")
 	if !again.LastRunAt.IsZero() || !again.Due(time.Now()) {
 		t.Errorf("task after a stopped run = %+v", again)
+	}
+}
+
+// TestOwnerByHeader: MOMspider's Owner infostructure takes a document's owner from its
+// Owner meta element or, without one, its Owner header.
+func TestOwnerByHeader(t *testing.T) {
+	t.Parallel()
+	hits := map[string]int{}
+	var mu sync.Mutex
+	srv := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		hits[r.Method+" "+r.URL.Path]++
+		mu.Unlock()
+		rw.Header().Set("Content-Type", "text/html")
+		switch r.URL.Path {
+		case "/":
+			fmt.Fprint(rw, `<title>Top</title><a href="/by-header">h</a> <a href="/nobody">n</a>`)
+		case "/by-header":
+			rw.Header().Set("Owner", "Webmaster")
+			fmt.Fprint(rw, `<title>Header</title><a href="/below-header">b</a>`)
+		case "/nobody":
+			fmt.Fprint(rw, `<title>Nobody</title><a href="/below-nobody">b</a>`)
+		default:
+			fmt.Fprint(rw, `<title>Leaf</title>`)
+		}
+	}))
+	defer srv.Close()
+	st := openStore(t)
+	task := addTask(t, st, Task{Name: "Webmaster", Type: Owner, Top: srv.URL + "/"})
+	m := loadModel(t, st, runTasks(t, st, task).Reports[0].ReportID)
+	docs := docURLs(m)
+	if !slices.Contains(docs, srv.URL+"/by-header") || slices.Contains(docs, srv.URL+"/nobody") {
+		t.Errorf("owner documents = %q (by-header is the webmaster's by its Owner header, nobody is no one's)", docs)
+	}
+	if l := linkOf(m, srv.URL+"/below-header"); l == nil || !l.Tested {
+		t.Errorf("the header-owned document's link was not tested: %+v", l)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if hits["GET /below-nobody"] != 0 {
+		t.Errorf("a document of no owner was traversed: %v", hits)
 	}
 }

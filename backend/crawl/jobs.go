@@ -23,21 +23,36 @@ type Jobs struct {
 	idx Index
 
 	mu      sync.Mutex
-	running map[int64]context.CancelCauseFunc
+	running map[int64]*job
 	wg      sync.WaitGroup
 }
 
+// job is one run of a crawl in the background.
+type job struct{ cancel context.CancelCauseFunc }
+
 // NewJobs returns a job runner over a workspace and its index (nil: none).
 func NewJobs(st *store.Store, idx Index) *Jobs {
-	return &Jobs{st: st, idx: idx, running: map[int64]context.CancelCauseFunc{}}
+	return &Jobs{st: st, idx: idx, running: map[int64]*job{}}
 }
 
 // Start opens the crawl cfg describes and runs it in the background; progress receives
 // snapshots (a few a second, and the final one with State set to the end state).
 func (j *Jobs) Start(ctx context.Context, cfg Config, progress func(Progress)) (int64, error) {
+	return j.StartWith(ctx, cfg, nil, progress)
+}
+
+// StartWith is Start with a step between opening the crawl and running it (prepare may be
+// nil): a setting of the crawl's own that its first fetch must already see, such as its
+// retention of page versions. When prepare fails the crawl is not run.
+func (j *Jobs) StartWith(ctx context.Context, cfg Config, prepare func(ctx context.Context, id int64) error, progress func(Progress)) (int64, error) {
 	cr, err := Open(ctx, j.st, j.idx, cfg)
 	if err != nil {
 		return 0, err
+	}
+	if prepare != nil {
+		if err := prepare(ctx, cr.ID()); err != nil {
+			return cr.ID(), err
+		}
 	}
 	return cr.ID(), j.run(cr, progress)
 }
@@ -58,14 +73,31 @@ func (j *Jobs) run(cr *Crawler, progress func(Progress)) error {
 		return fmt.Errorf("crawl %d: %w", cr.ID(), ErrRunning)
 	}
 	ctx, cancel := context.WithCancelCause(context.Background())
-	j.running[cr.ID()] = cancel
+	jb := &job{cancel: cancel}
+	j.running[cr.ID()] = jb
+	// The crawl is free to run again once its end is on record: its slot goes before the
+	// final report, so that whoever hears of the end (the window's Resume, a test) can start
+	// it again at once instead of being told it still runs.
+	release := func() {
+		j.mu.Lock()
+		if j.running[cr.ID()] == jb {
+			delete(j.running, cr.ID())
+		}
+		j.mu.Unlock()
+	}
+	report := func(p Progress) {
+		if p.State != store.CrawlRunning {
+			release()
+		}
+		if progress != nil {
+			progress(p)
+		}
+	}
 	j.wg.Add(1)
 	go func() {
 		defer j.wg.Done()
-		cr.Run(ctx, progress) // the outcome is recorded in the store and reported through progress
-		j.mu.Lock()
-		delete(j.running, cr.ID())
-		j.mu.Unlock()
+		cr.Run(ctx, report) // the outcome is recorded in the store and reported through progress
+		release()
 		cancel(nil)
 	}()
 	return nil
@@ -84,12 +116,12 @@ func (j *Jobs) Cancel(ctx context.Context, id int64) error {
 
 func (j *Jobs) stop(id int64, cause error) error {
 	j.mu.Lock()
-	cancel, ok := j.running[id]
+	jb, ok := j.running[id]
 	j.mu.Unlock()
 	if !ok {
 		return fmt.Errorf("crawl %d: %w", id, ErrNotRunning)
 	}
-	cancel(cause)
+	jb.cancel(cause)
 	return nil
 }
 
@@ -104,8 +136,8 @@ func (j *Jobs) Running(id int64) bool {
 // Close pauses every running crawl and waits for them to record their state.
 func (j *Jobs) Close() {
 	j.mu.Lock()
-	for _, cancel := range j.running {
-		cancel(ErrPaused)
+	for _, jb := range j.running {
+		jb.cancel(ErrPaused)
 	}
 	j.mu.Unlock()
 	j.wg.Wait()

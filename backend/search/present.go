@@ -64,7 +64,9 @@ func (s *Searcher) present(ctx context.Context, root Node, page []hit, best floa
 const metadataQuery = `SELECT p.id, p.url, coalesce(p.title, ''), coalesce(h.origin, ''),
 		coalesce(p.content_type, ''), coalesce(p.status, 0), p.state, coalesce(p.reason, ''), coalesce(p.fetched_at, 0),
 		coalesce(p.changed_at, p.discovered_at), coalesce(p.hash, ''),
-		(SELECT count(*) FROM versions v WHERE v.page_id = p.id), coalesce(p.author, ''), coalesce(p.summariser, ''),
+		(SELECT count(*) FROM versions v WHERE v.page_id = p.id),
+		coalesce((SELECT v.flag FROM versions v WHERE v.page_id = p.id AND v.hash IS p.hash ORDER BY v.fetched_at DESC, v.id DESC LIMIT 1), ''),
+		coalesce(p.author, ''), coalesce(p.summariser, ''),
 		coalesce((SELECT CAST(a.num AS INTEGER) FROM summary_attrs a WHERE a.page_id = p.id AND a.name = 'pages'), 0), %s
 		FROM pages p LEFT JOIN hosts h ON h.id = p.host_id WHERE p.id IN (SELECT value FROM json_each(?))`
 
@@ -90,7 +92,7 @@ func (s *Searcher) metadata(ctx context.Context, page []hit) (map[int64]*Result,
 		var r Result
 		var ct, hash string
 		if err := rows.Scan(&r.PageID, &r.URL, &r.Title, &r.Host, &ct, &r.Status, &r.State, &r.Reason, &r.FetchedAt,
-			&r.ChangedAt, &hash, &r.Versions, &r.Author, &r.Summariser, &r.Pages, &r.Source); err != nil {
+			&r.ChangedAt, &hash, &r.Versions, &r.Flag, &r.Author, &r.Summariser, &r.Pages, &r.Source); err != nil {
 			rows.Close()
 			return nil, nil, nil, err
 		}

@@ -75,6 +75,9 @@ type Result struct {
 	New bool
 	// Versions counts the contents kept of the page: more than one means it changed.
 	Versions int
+	// Flag is its current content's flag (store.FlagSoft404, store.FlagParked): a 200 whose
+	// content is the site's error page or a domain-parking page, a "change" that is a death.
+	Flag string
 	// Author, Pages and Summariser come from the page's summary: the author its summariser
 	// found (a PDF's, a page's meta author), a document's page count (0: none or unknown),
 	// and which summariser read it (pdf, html, feed...; "" before summarisers were recorded).

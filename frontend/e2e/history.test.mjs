@@ -93,3 +93,47 @@ test('a changed page lists its versions and shows the diff as text', async () =>
   assert.deepEqual(seen.errors, []);
   assert.equal(await page.evaluate(() => window.__pwned), undefined);
 });
+
+test('a saved view’s changed page opens on the diff of what changed since it was last opened', async () => {
+  await api.call('SaveView', 'Cards', 'twelve', false);
+  await api.call('OpenView', 'Cards', 10); // the opening the next one counts from
+  const [{ id }] = (await api.call('Search', { query: 'twelve', offset: 0, limit: 10, facets: false })).results.map((r) => ({ id: r.pageId }));
+  for (const [from, to, n] of [['twelve million', 'twelve million index', 3], ['Anyone could', 'Everyone could', 4]]) {
+    await new Promise((r) => setTimeout(r, 1100));
+    article = article.replace(from, to);
+    await crawl(async () => (await api.call('PageVersions', id)).length === n, `version ${n}`);
+  }
+  await page.goto(`${app.url}#/search?view=Cards`);
+  const chip = page.getByRole('link', { name: /changed .*: see the diff/ });
+  await chip.click();
+  const versions = page.getByRole('region', { name: /Versions/ });
+  await versions.getByText(/What changed since the view was last opened/).waitFor();
+  await until(async () => /#2 → #4/.test((await versions.locator('.diff-head').textContent()) ?? ''), { what: 'the diff from #2 to #4' });
+  const added = (await versions.getByLabel('Differences between the two versions').locator('ins').allTextContents()).join(' ');
+  assert.match(added, /index/);
+  assert.match(added, /Everyone/);
+  assert.deepEqual(seen.errors, []);
+});
+
+test('the crawl form sets a crawl’s own retention, showing the workspace’s and its disk', async () => {
+  await page.goto(`${app.url}#/crawls`);
+  const form = page.getByRole('form', { name: 'New crawl' });
+  const keep = form.getByRole('combobox', { name: 'Versions kept' });
+  const ws = await api.call('Retention', 0);
+  assert.ok(ws.versions >= 2 && ws.bytes > 0, `the workspace's history: ${JSON.stringify(ws)}`);
+  await until(async () => /the workspace’s setting: every version · history takes .+ in \d+ versions/.test(
+    (await keep.locator('option').first().textContent()) ?? ''), { what: 'the workspace’s setting in the form' });
+  await form.getByRole('textbox', { name: /^seeds/i }).fill(base);
+  await form.getByRole('combobox', { name: 'Scope' }).selectOption('list');
+  await keep.selectOption('last');
+  await form.getByRole('spinbutton', { name: 'How many versions' }).fill('2');
+  await form.getByRole('button', { name: /start crawl/i }).click();
+  const c = await until(async () => (await api.call('Crawls')).find((x) => x.scope === 'list'), { what: 'the list crawl' });
+  const r = await api.call('Retention', c.id);
+  assert.equal(r.own, true);
+  assert.equal(r.keep, 'last');
+  assert.equal(r.last, 2);
+  await page.goto(`${app.url}#/crawls/${c.id}`);
+  await page.getByRole('form', { name: 'This crawl’s retention' }).getByText(/Own setting/).waitFor();
+  assert.deepEqual(seen.errors, []);
+});

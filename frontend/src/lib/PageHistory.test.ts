@@ -53,6 +53,15 @@ describe('PageHistory', () => {
     expect(onopen).toHaveBeenLastCalledWith(0);
   });
 
+  it('from a saved view: diffs from the version in force when it was last opened', async () => {
+    render(PageHistory, { pageId: 5, shown: 0, onopen: vi.fn(), since: '2026-01-01T12:00:00Z' });
+    await screen.findByText(/What changed since the view was last opened/);
+    expect(comparePageVersions).toHaveBeenCalledWith(5, 11, 13, false);
+    await fireEvent.click(screen.getByRole('radio', { name: /Compare from #2/ }));
+    await waitFor(() => expect(comparePageVersions).toHaveBeenLastCalledWith(5, 12, 13, false));
+    expect(screen.queryByText(/What changed since the view was last opened/)).toBeNull();
+  });
+
   it('says so when a page has no version', async () => {
     vi.mocked(pageVersions).mockResolvedValue([]);
     render(PageHistory, { pageId: 5, shown: 0, onopen: vi.fn() });

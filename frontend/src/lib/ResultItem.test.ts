@@ -77,6 +77,19 @@ describe('ResultItem', () => {
   });
 });
 
+describe('ResultItem of a page that died', () => {
+  it('calls a soft 404 or a parked domain what it is, in a view’s changed link too', () => {
+    const dead = { new: true, changedAt: '2026-02-02T00:00:00Z', versions: 2, flag: 'parked' };
+    const { container } = render(ResultItem, { result: result('https://example.org/x', 't', dead) });
+    expect(container.querySelector('.flag')?.textContent).toContain('looks dead: a domain-parking page');
+    expect(container.querySelector('a.changed')?.textContent).toContain('died');
+    const soft = render(ResultItem, { result: result('https://example.org/y', 't', { flag: 'soft-404' }) });
+    expect(soft.container.querySelector('.flag')?.textContent).toContain('looks dead: the site’s error page behind a 200');
+    const alive = render(ResultItem, { result: result('https://example.org/z', 't', {}) });
+    expect(alive.container.querySelector('.flag')).toBeNull();
+  });
+});
+
 describe('ResultItem in an opened view', () => {
   it('links a page that changed since the view was last opened to its diff', () => {
     const changed = { new: true, changedAt: '2026-02-02T00:00:00Z', versions: 2 };
@@ -84,6 +97,9 @@ describe('ResultItem in an opened view', () => {
     const link = container.querySelector('a.changed')!;
     expect(link.getAttribute('href')).toBe('#/page/7');
     expect(link.textContent).toContain('see the diff');
+    // With the view's last opening, the diff is from the version in force then.
+    const since = render(ResultItem, { result: result('https://example.org/x', 't', changed), since: '2026-01-01T00:00:00Z' });
+    expect(since.container.querySelector('a.changed')!.getAttribute('href')).toBe('#/page/7?since=2026-01-01T00%3A00%3A00Z');
     // Not for a page that is new (one version), nor outside a view.
     for (const over of [{ ...changed, versions: 1 }, { ...changed, new: false }]) {
       const r = render(ResultItem, { result: result('https://example.org/y', 't', over) });

@@ -117,6 +117,7 @@ describe('buildCrawlRequest and validateCrawlForm', () => {
     expect(buildCrawlRequest(form)).toEqual({
       seeds: ['https://a.org/'], scope: 'tree', maxDepth: 3, maxPages: 500, maxSeconds: 0, maxPerHost: 0, maxQueryVariants: 0,
       sitemaps: false, agents: 0, perHost: 0, delayMs: -1, refresh: false, rules: '', toward: '', types: [],
+      keep: '', keepLast: 0,
     });
     expect(buildCrawlRequest({ ...form, types: ['pdf', 'feed'] }).types).toEqual(['pdf', 'feed']);
   });
@@ -133,6 +134,15 @@ describe('buildCrawlRequest and validateCrawlForm', () => {
     expect(errs.agents).toBe('Agents can be at most 256.');
     expect(errs.perHost).toBe('Per host must be at least 1.');
     expect(errs.delayMs).toBe('Delay must be a number.');
+  });
+  it('gives the crawl its own retention of versions, or leaves the workspace\'s', () => {
+    expect(buildCrawlRequest({ ...form, keep: 'last', keepLast: 3 })).toMatchObject({ keep: 'last', keepLast: 3 });
+    expect(buildCrawlRequest({ ...form, keep: 'none', keepLast: 3 })).toMatchObject({ keep: 'none', keepLast: 0 });
+    expect(buildCrawlRequest({ ...form, keep: '' })).toMatchObject({ keep: '', keepLast: 0 });
+    expect(validateCrawlForm({ ...form, keep: 'last', keepLast: 3 })).toEqual({});
+    expect(validateCrawlForm({ ...form, keep: 'last', keepLast: 0 }).keepLast).toBe('Versions kept must be at least 1.');
+    expect(validateCrawlForm({ ...form, keep: 'last', keepLast: null }).keepLast).toBe('Say how many versions to keep.');
+    expect(validateCrawlForm({ ...form, keep: 'all', keepLast: 0 })).toEqual({});
   });
   it('starts from the backend\'s defaults', () => {
     const d = { seeds: [], scope: 'site', maxDepth: 0, maxPages: 0, maxSeconds: 0, maxPerHost: 100000, maxQueryVariants: 200,

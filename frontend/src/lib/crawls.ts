@@ -118,6 +118,12 @@ export interface CrawlFormValues {
   toward?: string;
   /** The document types to download (pdf, feed, zip...); optional: empty is the defaults. */
   types?: string[];
+  /**
+   * The crawl's own retention of page versions: all, last (keepLast of them) or none; empty
+   * (or absent) leaves it as it is: a new crawl follows the workspace's setting.
+   */
+  keep?: '' | 'all' | 'last' | 'none';
+  keepLast?: number | null;
 }
 
 /** A field of the crawl form: its label, what empty means, and its bounds. */
@@ -160,6 +166,13 @@ export function validateCrawlForm(f: CrawlFormValues): Partial<Record<keyof Craw
       errors[r.key] = `${r.label} can be at most ${r.max.toLocaleString('en')}.`;
     }
   }
+  if (f.keep === 'last') {
+    const n = f.keepLast ?? null;
+    if (n === null || !Number.isFinite(n)) errors.keepLast = 'Say how many versions to keep.';
+    else if (!Number.isInteger(n)) errors.keepLast = 'Versions kept must be a whole number.';
+    else if (n < 1) errors.keepLast = 'Versions kept must be at least 1.';
+    else if (n > 1_000_000) errors.keepLast = 'Versions kept can be at most 1,000,000.';
+  }
   return errors;
 }
 
@@ -188,6 +201,8 @@ export function buildCrawlRequest(f: CrawlFormValues): CrawlRequest {
     rules: (f.rules ?? '').trim(),
     toward: (f.toward ?? '').trim(),
     types: f.types ?? [],
+    keep: f.keep ?? '',
+    keepLast: f.keep === 'last' ? orZero(f.keepLast ?? null) : 0,
   };
 }
 

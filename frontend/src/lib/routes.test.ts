@@ -75,6 +75,9 @@ describe('formatRoute', () => {
     expect(formatRoute({ name: 'crawl', id: 3, state: '', page: 1 })).toBe('#/crawls/3');
     expect(pageHref(5)).toBe('#/page/5');
     expect(pageHref(5, 'text')).toBe('#/page/5?copy=text');
+    expect(pageHref(5, '', '2026-02-01T10:00:00Z')).toBe('#/page/5?since=2026-02-01T10%3A00%3A00Z');
+    expect(parseHash('#/page/5?since=2026-02-01T10%3A00%3A00Z')).toEqual({ name: 'page', id: 5, copy: '', since: '2026-02-01T10:00:00Z' });
+    expect(parseHash('#/page/5?since=yesterday')).toEqual({ name: 'page', id: 5, copy: '' });
     expect(searchHref('a b', 2)).toBe('#/search?q=a+b&page=2');
   });
 });

@@ -24,7 +24,7 @@ export type Route =
   | { name: 'report'; id: number; page: number }
   | { name: 'crawls' }
   | { name: 'crawl'; id: number; state: PageState; page: number }
-  | { name: 'page'; id: number; copy: CopyTab | '' }
+  | { name: 'page'; id: number; copy: CopyTab | ''; since?: string }
   | { name: 'graph'; crawl: number; layout: GraphLayout; color: GraphColor }
   | { name: 'settings' }
   | { name: 'library'; id: number; tab: LibTab; q: string; order: LibOrderParam }
@@ -83,7 +83,11 @@ export function parseHash(hash: string): Route {
       const id = parts.length === 2 ? positive(parts[1], 0) : 0;
       if (id === 0) return home;
       const c = params.get('copy');
-      return { name: 'page', id, copy: c === 'text' || c === 'page' ? c : '' };
+      const r: Route = { name: 'page', id, copy: c === 'text' || c === 'page' ? c : '' };
+      // since: a saved view's last opening, for the diff of what changed since.
+      const since = params.get('since') ?? '';
+      if (since !== '' && !Number.isNaN(Date.parse(since))) r.since = since;
+      return r;
     }
     case 'settings':
       return { name: 'settings' };
@@ -147,7 +151,7 @@ export function formatRoute(r: Route): string {
     case 'crawl':
       return withParams(`#/crawls/${r.id}`, { state: r.state, page: r.page });
     case 'page':
-      return withParams(`#/page/${r.id}`, { copy: r.copy });
+      return withParams(`#/page/${r.id}`, { copy: r.copy, since: r.since ?? '' });
     case 'settings':
       return '#/settings';
     case 'maintenance':
@@ -187,8 +191,8 @@ export function postingHref(id: number): string {
 }
 
 /** The hash of a page's view. */
-export function pageHref(id: number, copy: CopyTab | '' = ''): string {
-  return formatRoute({ name: 'page', id, copy });
+export function pageHref(id: number, copy: CopyTab | '' = '', since = ''): string {
+  return formatRoute(since ? { name: 'page', id, copy, since } : { name: 'page', id, copy });
 }
 
 /** The hash of a search. */

@@ -137,3 +137,9 @@ export function facetValueText(facet: string, value: string): string {
   if (facet === 'status') return statusWords[value] ?? value;
   return value;
 }
+
+/** What a version's flag says of a page whose 200 answer was not the page. */
+export const flagText: Record<string, string> = {
+  'soft-404': 'looks dead: the site’s error page behind a 200',
+  parked: 'looks dead: a domain-parking page',
+};

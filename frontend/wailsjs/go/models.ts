@@ -210,6 +210,8 @@ export namespace app {
 	    rules: string;
 	    toward: string;
 	    types?: string[];
+	    keep?: string;
+	    keepLast?: number;
 	}
 	export interface DiffOp {
 	    kind: string;
@@ -542,6 +544,7 @@ export namespace app {
 	    new: boolean;
 	    changedAt: string;
 	    versions: number;
+	    flag?: string;
 	    author?: string;
 	    pages?: number;
 	    summariser?: string;

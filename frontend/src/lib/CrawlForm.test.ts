@@ -1,0 +1,43 @@
+import { fireEvent, render, screen } from '@testing-library/svelte';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+vi.mock('../api', async (importOriginal) => {
+  const orig = await importOriginal<typeof import('../api')>();
+  return { ...orig, crawlDefaults: vi.fn(), documentTypes: vi.fn(), retention: vi.fn(), startCrawl: vi.fn() };
+});
+
+import { crawlDefaults, documentTypes, retention, startCrawl, type Crawl, type CrawlRequest, type RetentionInfo } from '../api';
+import CrawlForm from './CrawlForm.svelte';
+
+const defaults = {
+  seeds: [], scope: 'site', maxDepth: 0, maxPages: 0, maxSeconds: 0, maxPerHost: 100000, maxQueryVariants: 200,
+  sitemaps: false, agents: 16, perHost: 2, delayMs: 1000, refresh: false, rules: '', toward: '', types: ['pdf'],
+} as CrawlRequest;
+const ws = { crawlId: 0, keep: 'last', last: 5, own: false, versions: 1234, bodies: 40, bytes: 3 << 20, prunedVersions: 0, prunedBytes: 0 } as RetentionInfo;
+
+afterEach(() => vi.clearAllMocks());
+
+describe('CrawlForm', () => {
+  it('shows the workspace’s retention with the disk history takes, and sets the crawl’s own', async () => {
+    vi.mocked(crawlDefaults).mockResolvedValue(defaults);
+    vi.mocked(documentTypes).mockResolvedValue([]);
+    vi.mocked(retention).mockResolvedValue(ws);
+    vi.mocked(startCrawl).mockResolvedValue({ id: 7 } as Crawl);
+    const onstarted = vi.fn();
+    render(CrawlForm, { onstarted });
+    await screen.findByRole('option', { name: /the workspace’s setting: the last 5 · history takes 3 MiB in 1,234 versions/ });
+    const keep = screen.getByLabelText('Versions kept') as HTMLSelectElement;
+    expect(keep.value).toBe('');
+    await fireEvent.input(screen.getByRole('textbox', { name: /Seeds/ }), { target: { value: 'https://example.org/' } });
+    await fireEvent.change(keep, { target: { value: 'last' } });
+    const n = screen.getByLabelText('How many versions');
+    await fireEvent.input(n, { target: { value: '0' } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Start crawl' }));
+    await screen.findByText('Versions kept must be at least 1.', { selector: '[role=alert]' });
+    expect(startCrawl).not.toHaveBeenCalled();
+    await fireEvent.input(n, { target: { value: '3' } });
+    await fireEvent.click(screen.getByRole('button', { name: 'Start crawl' }));
+    await vi.waitFor(() => expect(onstarted).toHaveBeenCalled());
+    expect(startCrawl).toHaveBeenCalledWith(expect.objectContaining({ seeds: ['https://example.org/'], keep: 'last', keepLast: 3 }));
+  });
+});
