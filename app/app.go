@@ -34,6 +34,7 @@ type App struct {
 	dialogs  Dialogs     // nil outside the window
 	notifier Notifier    // desktop notifications of maintenance news
 	started  atomic.Bool // a front door is attached: scheduled tasks run
+	tickets  docTickets  // serve's tickets to stored PDFs
 }
 
 // New returns the API over an open workspace and opens its index; it takes over closing

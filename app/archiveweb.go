@@ -26,12 +26,15 @@ import (
 //   - GET /files/export?format=F&crawl=N: the export, streamed as a download while it is
 //     written (never held in memory), shown as a job that can be cancelled; a cancelled or
 //     failed export breaks the connection, so the browser calls the download failed.
+//   - POST /files/document?id=N: a ticket to show page N's stored PDF in a tab of its own
+//     (documentTicket; DocumentHandler serves it).
 //
 // It is a function, not a method, so that neither front door binds it as API.
 func ArchiveHandler(a *App) http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /files/import", a.uploadImport)
 	mux.HandleFunc("GET /files/export", a.downloadExport)
+	mux.HandleFunc("POST /files/document", a.documentTicket)
 	return mux
 }
 

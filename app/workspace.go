@@ -37,7 +37,11 @@ func newWorkspace(st *store.Store) (*workspace, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open the search index of %s: %w", st.Path(), err)
 	}
-	return &workspace{st: st, idx: idx, jobs: crawl.NewJobs(st, idx), search: search.New(idx.SearchDB()),
+	s := search.New(idx.SearchDB())
+	// The window and serve answer many queries: keep the index's vocabulary in memory for
+	// approximate words (read on a goroutine of its own; see backend/search/vocab.go).
+	s.PrepareVocabulary(context.Background())
+	return &workspace{st: st, idx: idx, jobs: crawl.NewJobs(st, idx), search: s,
 		checks: check.NewJobs(st, CheckLibrary(st)), archives: newArchiveJobs()}, nil
 }
 

@@ -64,7 +64,8 @@ and change the workspace.`,
 			url := web.URL(ln)
 			srv, err := web.New(web.Options{Assets: Frontend, Bind: []any{a}, Files: app.ArchiveHandler(a), Logf: func(format string, args ...any) {
 				fmt.Fprintf(e.stderr, "mundaneum serve: "+format+"\n", args...)
-			}, Mounts: map[string]http.Handler{exchange.Path: app.ExchangeHandler(a, func() string { return url })}})
+			}, Mounts: map[string]http.Handler{exchange.Path: app.ExchangeHandler(a, func() string { return url }),
+				app.DocumentPath: app.DocumentHandler(a)}})
 			if err != nil {
 				return err
 			}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Approximate words (word~1, word~2: query.Text.Fuzzy) are Glimpse's approximate matching,
@@ -30,29 +31,20 @@ const maxApproxTerms = 64
 // approxKey is the key of an approximate word's terms in the compiler's expansions.
 func approxKey(w string, d int) string { return w + "~" + strconv.Itoa(d) }
 
-// approxTerms returns the terms of the index within d edits of w (lower case), w excluded.
+// approxTerms returns the terms of the index within d edits of w (lower case), w excluded:
+// from the vocabulary in memory when the searcher keeps one (vocab.go), else from the
+// index's b-tree. Both find the same terms.
 func (s *Searcher) approxTerms(ctx context.Context, w string, d int) ([]string, error) {
 	rw := []rune(w)
 	cands := map[string]candidate{}
-	reach := len(rw) + 1
-	err := s.checkFTSFormat(ctx)
-	switch {
-	case errors.Is(err, errFTSFormat):
-		// An index whose b-tree cannot be read: the words one edit away, by MATCH.
-	case err != nil:
+	v, err := s.vocab.current(ctx, s.db)
+	if err != nil {
 		return nil, err
-	default:
-		_, segments, err := s.largestSegment(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if reach, err = s.nearbyTerms(ctx, rw, d, 0, segments, cands); errors.Is(err, errFTSFormat) {
-			reach = len(rw) + 1
-		} else if err != nil {
-			return nil, err
-		}
 	}
-	if _, err := s.probeEdits(ctx, rw, reach, cands, s.matching, false); err != nil {
+	if v != nil {
+		v.approx(rw, d, cands)
+		v.mu.Unlock()
+	} else if err := s.approxInIndex(ctx, rw, d, cands); err != nil {
 		return nil, err
 	}
 	terms := make([]string, 0, len(cands))
@@ -63,9 +55,62 @@ func (s *Searcher) approxTerms(ctx context.Context, w string, d int) ([]string, 
 	}
 	slices.SortFunc(terms, func(a, b string) int {
 		ca, cb := cands[a], cands[b]
-		return cmp.Or(ca.dist-cb.dist, cb.segs-ca.segs, strings.Compare(a, b))
+		return cmp.Or(ca.dist-cb.dist, cb.weight-ca.weight, strings.Compare(a, b))
 	})
 	return terms[:min(len(terms), maxApproxTerms)], nil
+}
+
+// approxInIndex adds to cands the terms within d edits of w read from the index's b-tree
+// (their weight: how many segments hold them).
+func (s *Searcher) approxInIndex(ctx context.Context, rw []rune, d int, cands map[string]candidate) error {
+	reach := len(rw) + 1
+	err := s.checkFTSFormat(ctx)
+	switch {
+	case errors.Is(err, errFTSFormat):
+		// An index whose b-tree cannot be read: the words one edit away, by MATCH.
+	case err != nil:
+		return err
+	default:
+		_, segments, err := s.largestSegment(ctx)
+		if err != nil {
+			return err
+		}
+		if reach, err = s.nearbyTerms(ctx, rw, d, 0, segments, cands); errors.Is(err, errFTSFormat) {
+			reach = len(rw) + 1
+		} else if err != nil {
+			return err
+		}
+	}
+	_, err = s.probeEdits(ctx, rw, reach, cands, s.matching, false)
+	return err
+}
+
+// approx adds to cands the terms within d edits of w, as approxInIndex finds them (the
+// terms sharing w's first k letters, k >= 2 as small as keeps them under vocabPrefixBudget, and those one edit away with the edit before), from
+// the vocabulary (their weight: the bytes of their doclists).
+func (v *vocabulary) approx(w []rune, d int, cands map[string]candidate) {
+	k := min(2, len(w))
+	for ; k < len(w) && v.count(string(w[:k])) > vocabPrefixBudget; k++ {
+	}
+	known := v.withPrefix(w, string(w[:k]), func(t string, weight uint32) {
+		n := utf8.RuneCountInString(t)
+		if n < minTermLen || abs(n-len(w)) > d || !correctable(t) {
+			return
+		}
+		if dist := distance(w, []rune(t), d); dist > 0 && dist <= d {
+			cands[t] = candidate{dist: dist, weight: int(weight)}
+		}
+	})
+	for j := min(k, known+1) - 1; j >= 0; j-- {
+		for _, e := range editsAt(w, j) {
+			if _, done := cands[e]; done || !correctable(e) {
+				continue
+			}
+			if weight, ok := v.lookup(e); ok {
+				cands[e] = candidate{dist: 1, weight: int(weight)}
+			}
+		}
+	}
 }
 
 // expandApprox adds to expand the terms of every approximate word of the query.

@@ -118,16 +118,17 @@ type Searcher struct {
 	df    *dfCache
 	cites *citeCache
 	pairs *pairCache
+	vocab *vocabulary
 }
 
 // New returns a searcher over db (the store's read pool) with DefaultWeights.
 func New(db *sql.DB) *Searcher {
-	return &Searcher{db: db, w: DefaultWeights, df: &dfCache{}, cites: &citeCache{minPages: citeCacheMin}, pairs: &pairCache{df: &dfCache{}}}
+	return &Searcher{db: db, w: DefaultWeights, df: &dfCache{}, cites: &citeCache{minPages: citeCacheMin}, pairs: &pairCache{df: &dfCache{}}, vocab: &vocabulary{}}
 }
 
 // WithWeights returns a searcher over the same pool that ranks with w (for tuning).
 func (s *Searcher) WithWeights(w Weights) *Searcher {
-	return &Searcher{db: s.db, w: w, df: s.df, cites: s.cites, pairs: s.pairs}
+	return &Searcher{db: s.db, w: w, df: s.df, cites: s.cites, pairs: s.pairs, vocab: s.vocab}
 }
 
 func (s *Searcher) estimator() estimator { return estimator{db: s.db, cache: s.df} }

@@ -4,6 +4,7 @@ import (
 	"mundaneum/backend/tokenize"
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -26,7 +27,13 @@ type highlighter struct {
 	exact    map[string]bool
 	prefixes []string
 	approx   []approxWord
+	mu       sync.Mutex      // guards near (a highlighter may be shared)
+	near     map[string]bool // tokens already compared with the approximate words
 }
+
+// maxNear bounds the tokens a highlighter remembers the approximate words' verdict on: a
+// text's tokens repeat, and an edit distance costs far more than a map look-up.
+const maxNear = 50_000
 
 // approxWord is a word~N of the query: tokens within N edits of it are highlighted.
 type approxWord struct {
@@ -89,12 +96,31 @@ func (h *highlighter) match(tok string) bool {
 			return true
 		}
 	}
+	if len(h.approx) == 0 {
+		return false
+	}
+	h.mu.Lock()
+	hit, known := h.near[tok]
+	h.mu.Unlock()
+	if known {
+		return hit
+	}
+	n := utf8.RuneCountInString(tok)
 	for _, a := range h.approx {
-		if n := utf8.RuneCountInString(tok); abs(n-len(a.w)) <= a.d && distance(a.w, []rune(tok), a.d) <= a.d {
-			return true
+		if abs(n-len(a.w)) <= a.d && distance(a.w, []rune(tok), a.d) <= a.d {
+			hit = true
+			break
 		}
 	}
-	return false
+	h.mu.Lock()
+	if h.near == nil {
+		h.near = map[string]bool{}
+	}
+	if len(h.near) < maxNear {
+		h.near[tok] = hit
+	}
+	h.mu.Unlock()
+	return hit
 }
 
 // fold lower-cases s and strips diacritics, as the index's tokenizer does (one tokenizer:

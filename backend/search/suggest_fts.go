@@ -189,13 +189,19 @@ func (s *Searcher) leaves(ctx context.Context, query string, f func(term string)
 }
 
 // leafTerms calls f with each term key on an FTS5 leaf page, in order (f must not keep
-// the slice). It reports whether the page parsed; no term is longer than the page. A leaf
-// page starts with two big-endian 16-bit offsets, of its first rowid and of its footer;
-// the footer holds the offsets of its terms as varints, the first absolute and the others
-// relative to the previous one. The first term is stored as length and bytes, each next
-// one as the length of the prefix it shares with the previous term, the length of the
-// rest, and the rest (each followed by its doclist).
+// the slice). It reports whether the page parsed; no term is longer than the page.
 func leafTerms(page []byte, f func(term []byte)) bool {
+	return leafTermsSized(page, func(t []byte, _ int) { f(t) })
+}
+
+// leafTermsSized is leafTerms that also passes the bytes of each term's doclist on the
+// page. A leaf page starts with two big-endian 16-bit offsets, of its first rowid and of
+// its footer; the footer holds the offsets of its terms as varints, the first absolute and
+// the others relative to the previous one. The first term is stored as length and bytes,
+// each next one as the length of the prefix it shares with the previous term, the length
+// of the rest, and the rest (each followed by its doclist, up to the next term or the
+// footer).
+func leafTermsSized(page []byte, f func(term []byte, size int)) bool {
 	if len(page) < 4 {
 		return false
 	}
@@ -204,32 +210,47 @@ func leafTerms(page []byte, f func(term []byte)) bool {
 		return false
 	}
 	footer, body := page[foot:], page[:foot]
-	var term []byte
+	var term, prev []byte
 	off, next := 0, 4 // each term starts after the previous one's bytes
+	pending := false
+	// A page that stops parsing still gives the terms before the fault.
+	fail := func() bool {
+		if pending {
+			f(prev, len(body)-next)
+		}
+		return false
+	}
 	for first := true; len(footer) > 0; first = false {
 		d, n := ftsVarint(footer)
 		if n == 0 || d >= uint64(len(body)) {
-			return false
+			return fail()
 		}
 		footer = footer[n:]
 		if off += int(d); off < next || off >= len(body) {
-			return false
+			return fail()
+		}
+		if pending {
+			f(prev, off-next)
+			pending = false
 		}
 		p := body[off:]
 		keep := uint64(0)
 		if !first {
 			if keep, n = ftsVarint(p); n == 0 || keep > uint64(len(term)) {
-				return false
+				return fail()
 			}
 			p = p[n:]
 		}
 		size, n := ftsVarint(p)
 		if n == 0 || size > uint64(len(p)-n) {
-			return false
+			return fail()
 		}
 		term = append(term[:keep], p[n:n+int(size)]...)
 		next = len(body) - len(p) + n + int(size)
-		f(term)
+		prev, pending = append(prev[:0], term...), true
+	}
+	if pending {
+		f(prev, len(body)-next)
 	}
 	return true
 }

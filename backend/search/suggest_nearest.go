@@ -14,7 +14,9 @@ import (
 // candidate is a term near the word being corrected.
 type candidate struct {
 	dist int // edit distance to the word
-	segs int // index segments holding it (0 when it was found by a probe)
+	// weight: how frequent it looks, the index segments holding it (0 when a probe found
+	// it), or the bytes of its doclists (from the vocabulary, vocab.go)
+	weight int
 }
 
 // nearest returns the best correction of w from the index's vocabulary: the smallest
@@ -121,7 +123,7 @@ func (s *Searcher) nearbyTerms(ctx context.Context, w []rune, limit int, seg int
 				return
 			}
 		}
-		c.segs++
+		c.weight++
 		cands[t] = c
 	})
 	// The terms read include those just before and after w[:k], so known is exact when
@@ -212,7 +214,7 @@ func (s *Searcher) pick(ctx context.Context, cands map[string]candidate, d int) 
 	}
 	// The terms in most segments are likely the most frequent: estimate those.
 	slices.SortFunc(ts, func(a, b string) int {
-		return cmp.Or(cands[b].segs-cands[a].segs, strings.Compare(a, b))
+		return cmp.Or(cands[b].weight-cands[a].weight, strings.Compare(a, b))
 	})
 	best, bestF := "", frequency{}
 	for _, t := range ts[:min(len(ts), maxRanked)] {

@@ -89,8 +89,8 @@ func TestNearest(t *testing.T) {
 	}
 }
 
-// vocabulary returns the index's terms, from fts5vocab.
-func vocabulary(t testing.TB, s *Searcher) map[string]bool {
+// vocabTerms returns the index's terms, from fts5vocab.
+func vocabTerms(t testing.TB, s *Searcher) map[string]bool {
 	t.Helper()
 	rows, err := s.db.Query(`SELECT term FROM page_vocab`)
 	if err != nil {
@@ -146,7 +146,7 @@ func TestNearestEveryTypo(t *testing.T) {
 		t.Run(lib.name, func(t *testing.T) {
 			ctx := context.Background()
 			s := New(lib.ws(t).st.SearchDB())
-			vocab := vocabulary(t, s)
+			vocab := vocabTerms(t, s)
 			checked := 0
 			for _, word := range slices.Sorted(maps.Keys(vocab)) {
 				if !correctable(word) || len([]rune(word)) < 4 {
@@ -186,7 +186,7 @@ func TestPrefixTerms(t *testing.T) {
 	w := typoWorkspace(t)
 	w.add(library...) // pages whose anchors change are deleted and indexed again
 	s := New(w.st.SearchDB())
-	vocab := vocabulary(t, s)
+	vocab := vocabTerms(t, s)
 	var segs []int64
 	rows, err := s.db.Query(`SELECT DISTINCT segid FROM page_fts_idx`)
 	if err != nil {

@@ -1,7 +1,8 @@
 // End to end in a real browser: a crawl downloads a PDF linked from a page, and a search
 // for a word only its text holds shows it with its title, author and page count; its
-// offline copy shows the summary's attributes, and the PDF's bytes never reach the window.
-// `make e2e SCREENSHOTS=1` writes docs/screenshots/pdf-result.png.
+// offline copy shows the summary's attributes, and the PDF's bytes never reach the window:
+// "Open in PDF viewer" shows them in a tab of its own, sandboxed, by a ticket.
+// `make e2e SCREENSHOTS=1` writes docs/screenshots/pdf-result.png and pdf-viewer.png.
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { mkdir, readFile } from 'node:fs/promises';
@@ -68,4 +69,36 @@ test('a PDF result shows its title, author and pages', async () => {
   await until(async () => (await attrs.count()) > 0, { what: 'the summary attributes' });
   assert.match(await attrs.innerText(), /pdf[\s\S]*author[\s\S]*Paul Otlet[\s\S]*pages[\s\S]*12/);
   assert.equal(await page.locator('embed, object').count(), 0);
+});
+
+test('in serve, the offline PDF opens in a tab of its own, sandboxed, by a ticket', async () => {
+  // The offline copy of the previous test is on screen.
+  const button = page.getByRole('button', { name: 'Open in PDF viewer' });
+  await until(async () => (await button.count()) > 0, { what: 'the PDF viewer button' });
+  const served = browser.context.waitForEvent('response', { predicate: (r) => r.url().includes('/document?ticket=') });
+  const [tab] = await Promise.all([browser.context.waitForEvent('page'), button.click()]);
+  const res = await served;
+  assert.equal(res.status(), 200);
+  // headersArray: headers() splits a policy at its semicolons.
+  const h = Object.fromEntries((await res.headersArray()).map((x) => [x.name.toLowerCase(), x.value]));
+  assert.equal(h['content-type'], 'application/pdf');
+  assert.match(h['content-security-policy'], /^sandbox;/);
+  assert.equal(h['x-content-type-options'], 'nosniff');
+  assert.equal(h['cache-control'], 'no-store');
+  // (The viewer takes the navigation's body; the ticket lets its PDF be read again awhile.)
+  const again = await fetch(res.url());
+  assert.equal(again.status, 200);
+  assert.ok(Buffer.from(await again.arrayBuffer()).equals(pdf), 'the ticket serves the stored PDF, byte for byte');
+  // The tab's address holds a ticket, never the door's token; it has no handle on the app.
+  assert.ok(!tab.url().includes(api.token), tab.url());
+  assert.equal(await tab.evaluate(() => window.opener), null);
+  await tab.setViewportSize({ width: 1100, height: 520 });
+  await tab.waitForTimeout(1500); // the viewer draws the first page
+  await tab.screenshot({ path: path.join(shotDir, 'pdf-viewer.png') });
+  await tab.close();
+  // A ticket names one PDF: a made-up one opens nothing, and only the token issues one.
+  assert.equal((await fetch(`${app.url}document?ticket=made-up`)).status, 404);
+  const id = new URL(res.url()).searchParams.get('ticket');
+  assert.ok(id && id.length >= 32);
+  assert.equal((await fetch(`${app.url}files/document?id=1`, { method: 'POST' })).status, 403);
 });

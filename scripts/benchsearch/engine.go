@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"database/sql"
+	"time"
 
 	"mundaneum/backend/search"
 )
@@ -49,6 +50,13 @@ func (e *engine) run(ctx context.Context, q string, limit int) (outcome, error) 
 		}
 	}
 	return o, nil
+}
+
+// prepare reads the index's vocabulary into memory, as the window and serve do when a
+// workspace opens, and returns how long it took.
+func (e *engine) prepare(ctx context.Context) (time.Duration, error) {
+	e.s.PrepareVocabulary(ctx)
+	return e.s.WaitVocabulary(ctx)
 }
 
 // apiName says which search API this harness was built against, for the report.

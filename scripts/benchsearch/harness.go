@@ -179,6 +179,7 @@ type report struct {
 	ColdFirstMs float64      `json:"coldFirstQueryMs"`
 	Evicted     bool         `json:"evicted"` // the OS cache was dropped before the cold open
 	WarmFirstMs float64      `json:"warmFirstQueryMs"`
+	VocabMs     float64      `json:"vocabularyMs"` // reading the vocabulary at open, as the window does
 	LoadBefore  string       `json:"loadBefore"`
 	LoadAfter   string       `json:"loadAfter"`
 	All         classStats   `json:"all"`
@@ -216,6 +217,7 @@ func (r *report) print(w io.Writer, ts []timing, slowest int) {
 	}
 	fmt.Fprintf(w, "cold open %.1f ms + first query %.1f ms (%s); first query after a warm reopen %.1f ms\n",
 		r.ColdOpenMs, r.ColdFirstMs, ev, r.WarmFirstMs)
+	fmt.Fprintf(w, "vocabulary read into memory at open (as the window and serve do) in %.0f ms\n", r.VocabMs)
 	fmt.Fprintf(w, "load average before %s, after %s\n\n", r.LoadBefore, r.LoadAfter)
 	fmt.Fprintf(w, "%-12s %5s %8s %8s %8s %8s %8s %8s %8s %9s %6s %6s %6s %4s\n", "class", "n", "p50 ms", "p90 ms", "p99 ms", "max ms", "mean ms",
 		"cpu p50", "cpu p99", "mean hits", "empty", "capped", "fixed", "t/o")

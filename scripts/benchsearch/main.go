@@ -236,6 +236,11 @@ func run(ctx context.Context, o options) error {
 	}
 	defer sr.Close()
 	e := newEngine(sr.idx.SearchDB(), o.facets)
+	vocab, err := e.prepare(ctx)
+	if err != nil {
+		return fmt.Errorf("vocabulary: %w", err)
+	}
+	r.VocabMs = ms(vocab)
 	r.LoadBefore = loadavg()
 	ts, err := runMix(ctx, e, warm, qs, o.limit, o.timeout, o.cpuprofile, logf)
 	if err != nil {

@@ -17,7 +17,7 @@ vi.mock('../../wailsjs/go/app/App', () => ({
 
 import * as runtime from '../../wailsjs/runtime/runtime';
 import * as App from '../../wailsjs/go/app/App';
-import { ApiError, listCrawls, onEvent, openExternal, safeExternalURL, search, toApiError } from './index';
+import { ApiError, inBrowser, listCrawls, onEvent, openDocumentTab, openExternal, safeExternalURL, search, toApiError } from './index';
 
 type G = { runtime?: unknown; go?: unknown };
 
@@ -165,5 +165,46 @@ describe('onEvent', () => {
     const off = onEvent('crawl:done', () => {});
     off();
     expect(runtime.EventsOn).not.toHaveBeenCalled();
+  });
+});
+
+describe('openDocumentTab (serve)', () => {
+  let meta: HTMLMetaElement;
+  beforeEach(() => {
+    meta = document.createElement('meta');
+    meta.name = 'mundaneum-token';
+    meta.content = 'a'.repeat(64);
+    document.head.append(meta);
+  });
+  afterEach(() => {
+    meta.remove();
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+  });
+
+  it('asks for a ticket with the token and opens it in a tab without an opener', async () => {
+    const fetch = vi.fn(async () => new Response(JSON.stringify({ url: '/document?ticket=t1' }), { status: 200 }));
+    vi.stubGlobal('fetch', fetch);
+    const clicked: HTMLAnchorElement[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicked.push(this);
+    });
+    expect(inBrowser()).toBe(true);
+    await openDocumentTab(7);
+    expect(fetch).toHaveBeenCalledWith('/files/document?id=7', { method: 'POST', headers: { 'X-Mundaneum-Token': 'a'.repeat(64) } });
+    expect(clicked).toHaveLength(1);
+    expect(clicked[0].getAttribute('href')).toBe('/document?ticket=t1');
+    expect(clicked[0].target).toBe('_blank');
+    expect(clicked[0].rel).toBe('noopener noreferrer');
+  });
+
+  it('opens nothing but the ticket address, and reports the server\'s error', async () => {
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify({ url: 'https://evil.example/' }), { status: 200 })));
+    await expect(openDocumentTab(7)).rejects.toThrow();
+    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify({ code: 'invalid', message: 'the offline copy is not a PDF' }), { status: 400 })));
+    const err = await openDocumentTab(7).catch((e) => toApiError(e));
+    expect(err).toMatchObject({ code: 'invalid', message: 'the offline copy is not a PDF' });
+    expect(click).not.toHaveBeenCalled();
   });
 });

@@ -90,6 +90,35 @@ export function openDocument(pageId: number): Promise<void> {
   return call(() => App.OpenDocument(pageId));
 }
 
+/** Reports whether the app runs in a browser, through mundaneum serve's front door. */
+export function inBrowser(): boolean {
+  return doorToken() !== '';
+}
+
+/**
+ * In a browser (mundaneum serve): opens a page's offline PDF in a tab of its own, where the
+ * browser's PDF viewer shows it, sandboxed. The tab's address holds a short-lived ticket to
+ * that one PDF, never the front door's token.
+ */
+export async function openDocumentTab(pageId: number): Promise<void> {
+  const r = await fetch(`/files/document?id=${pageId}`, { method: 'POST', headers: { 'X-Mundaneum-Token': doorToken() } });
+  let body: unknown = null;
+  try {
+    body = await r.json();
+  } catch {
+    body = null;
+  }
+  const url = (body as { url?: unknown } | null)?.url;
+  if (!r.ok || typeof url !== 'string' || !url.startsWith('/document?ticket=')) {
+    throw new Error(JSON.stringify(r.ok || !body ? { code: 'internal', message: `the PDF could not be opened (${r.status})` } : body));
+  }
+  const a = document.createElement('a');
+  a.href = url;
+  a.target = '_blank';
+  a.rel = 'noopener noreferrer';
+  a.click();
+}
+
 /** Starts a crawl; progress then arrives as crawl:progress events. */
 export function startCrawl(req: CrawlRequest): Promise<Crawl> {
   return call(() => App.StartCrawl(req));
