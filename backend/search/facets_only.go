@@ -75,4 +75,3 @@ func (s *Searcher) facetsOf(ctx context.Context, root Node) (facetSet, error) {
 	}
 	return pl.statement(s.w).facets(ctx, s.db)
 }
-

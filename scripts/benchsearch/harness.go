@@ -201,13 +201,13 @@ func startProfile(file, suffix string) (stop func(), err error) {
 
 // report is everything one run measured.
 type report struct {
-	Pages       int          `json:"pages"`
-	API         string       `json:"api"`
-	Limit       int          `json:"limit"`
-	Facets      bool         `json:"facets"`
+	Pages  int    `json:"pages"`
+	API    string `json:"api"`
+	Limit  int    `json:"limit"`
+	Facets bool   `json:"facets"`
 	// FacetsHow says how facets were asked: "off", "window" (the window's way: results,
 	// then a second request for the facets alone, timed apart) or "together" (one call).
-	FacetsHow string `json:"facetsHow"`
+	FacetsHow   string       `json:"facetsHow"`
 	Gen         genStats     `json:"gen"`
 	Generated   bool         `json:"generated"` // false: the cached workspace was reused
 	ColdOpenMs  float64      `json:"coldOpenMs"`
