@@ -132,6 +132,16 @@ func (a *App) Crawls() ([]Crawl, error) {
 	return out, nil
 }
 
+// SearchFacets counts a query's matches by host, type, crawl and status, without ranking
+// them: the window asks for them once the query's results are shown.
+func (a *App) SearchFacets(query string) (FacetResults, error) {
+	res, err := a.ws().search.Facets(context.Background(), query)
+	if err != nil {
+		return FacetResults{}, apiError(err)
+	}
+	return facetResultsDTO(res), nil
+}
+
 // Search runs a query and returns one page of ranked results, and with the first page the
 // library's postings that match (libraryHits of them).
 func (a *App) Search(req SearchRequest) (SearchResults, error) {

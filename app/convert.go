@@ -47,12 +47,23 @@ func searchDTO(r search.Results) SearchResults {
 			ChangedAt: rfc3339(h.ChangedAt), Versions: h.Versions, Flag: h.Flag, Author: h.Author, Pages: h.Pages, Summariser: h.Summariser,
 			Source: h.Source})
 	}
-	for name, fs := range r.Facets {
+	out.Facets = facetsDTO(r.Facets)
+	return out
+}
+
+func facetsDTO(in map[string][]search.FacetCount) map[string][]FacetCount {
+	out := map[string][]FacetCount{}
+	for name, fs := range in {
 		for _, f := range fs {
-			out.Facets[name] = append(out.Facets[name], FacetCount{Value: f.Value, Count: f.Count, Refine: f.Refine})
+			out[name] = append(out[name], FacetCount{Value: f.Value, Count: f.Count, Refine: f.Refine})
 		}
 	}
 	return out
+}
+
+func facetResultsDTO(r search.FacetResults) FacetResults {
+	return FacetResults{Query: r.Query, Facets: facetsDTO(r.Facets), Approx: r.Approx, DidYouMean: r.DidYouMean,
+		Corrected: r.Corrected, TookMs: float64(r.Took.Microseconds()) / 1000}
 }
 
 func pageDTO(p store.Page, out, in []store.LinkRef) Page {

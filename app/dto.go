@@ -94,6 +94,18 @@ type SearchResults struct {
 	Library LibSearchResults `json:"library"`
 }
 
+// FacetResults is the facet counts of a query's matches, asked apart from its results
+// (the window asks once the results are shown).
+type FacetResults struct {
+	Query  string                  `json:"query"`
+	Facets map[string][]FacetCount `json:"facets"`
+	// Approx: the counts are estimated from a sample of the matches (there are many).
+	Approx     bool    `json:"approx"`
+	DidYouMean string  `json:"didYouMean"`
+	Corrected  bool    `json:"corrected"` // the counts are for DidYouMean (the query matched nothing)
+	TookMs     float64 `json:"tookMs"`
+}
+
 // FacetCount is one value of a facet ("host", "type", "crawl", "status") and the query
 // term that narrows the search to it.
 type FacetCount struct {

@@ -20,22 +20,27 @@ const maxFacetValues = 20
 // facetRow is what the facets read of one match.
 type facetRow struct {
 	hostID, crawlID int64
-	status          int
-	state, reason   string
+	status          string // as statusSQL names it
 	ct, url         string
 }
 
-// facets counts the matches by host, type, crawl and status. Up to FacetCap matches they
-// are counted exactly. Beyond, the counts are estimated (approx): the index's rowid range is
-// cut into facetWindows equal windows and the first FacetCap/facetWindows matches of each
-// are read, a stratified sample across the whole crawl rather than its oldest pages; a
+// facets counts the matches by host, type, crawl and status. Reading is what costs (each
+// match is joined to its page: 2-4 us at 100,000 pages, more at a million), so a large
+// match set is sampled, and its facets cost what those of a small one do.
+//
+// The index's rowid range is cut into facetWindows equal windows, read in rounds, each
+// window in id order from where it stopped. The first round reads a sample of about
+// facetSample matches, shared among the windows. When the sample shows more than about
+// FacetCap matches (1.5 times, for the sample's error), it stands, and the counts are
+// estimated (approx) from it: stratified across the whole crawl, not its oldest pages; a
 // window read to its end counts its matches exactly, a window cut short stands for its
-// whole span in proportion to the share of it read. Reading is what costs (each match is
-// joined to its page, ~2 us), so a query over a million pages reads at most FacetCap rows.
-func (st *statement) facets(ctx context.Context, db *sql.DB) (map[string][]FacetCount, bool, error) {
+// whole span in proportion to the share of it read. Otherwise the rounds go on, sharing
+// what is left of a budget of FacetCap rows among the windows not read to their end, so up
+// to FacetCap matches are counted exactly however they are spread over the index.
+func (st *statement) facets(ctx context.Context, db *sql.DB) (facetSet, error) {
 	var maxRow int64
 	if err := db.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM pages`).Scan(&maxRow); err != nil {
-		return nil, false, fmt.Errorf("facets: %w", err)
+		return facetSet{}, fmt.Errorf("facets: %w", err)
 	}
 	hosts := map[int64]float64{}
 	counts := map[string]map[string]float64{"type": {}, "crawl": {}, "status": {}}
@@ -47,38 +52,108 @@ func (st *statement) facets(ctx context.Context, db *sql.DB) (map[string][]Facet
 		if r.crawlID != 0 {
 			counts["crawl"][strconv.FormatInt(r.crawlID, 10)] += weight
 		}
-		counts["status"][statusValue(r.status, r.state, r.reason)] += weight
+		counts["status"][r.status] += weight
 	}
-	rows, err := st.facetRows(ctx, db, 1, maxRow, FacetCap)
-	if err != nil {
-		return nil, false, err
+	n := int64(facetWindows)
+	if maxRow < n*int64(facetWindows) {
+		n = 1 // a small index is one window
 	}
-	approx := len(rows) > FacetCap
-	if !approx {
-		for _, r := range rows {
-			add(r.facetRow, 1)
+	span := max(maxRow/n, 1)
+	ws := make([]*window, n)
+	for i := range ws {
+		lo, hi := 1+int64(i)*span, int64(i+1)*span
+		if i == len(ws)-1 {
+			hi = maxRow
 		}
-	} else {
-		quota := FacetCap / facetWindows
-		span := max(maxRow/facetWindows, 1)
-		for i := int64(0); i < facetWindows; i++ {
-			lo, hi := 1+i*span, (i+1)*span
-			if i == facetWindows-1 {
-				hi = maxRow
+		ws[i] = &window{lo: lo, hi: hi, next: lo}
+	}
+	conn, err := db.Conn(ctx) // one connection, one parse of the statement for every window
+	if err != nil {
+		return facetSet{}, fmt.Errorf("facets: %w", err)
+	}
+	defer conn.Close()
+	stmt, err := conn.PrepareContext(ctx, st.facetSQL())
+	if err != nil {
+		return facetSet{}, fmt.Errorf("facets: %w", err)
+	}
+	defer stmt.Close()
+	// A first read over the whole index finds the first matches in id order: it is all
+	// there is to read when they are few (one query, not one a window). Each window it
+	// passed is read to its end; the one it stopped in resumes where it stopped.
+	first := facetSample / facetWindows
+	rows, err := facetRows(ctx, stmt, st.countArgs, 1, maxRow, first)
+	if err != nil {
+		return facetSet{}, err
+	}
+	next := maxRow + 1
+	if len(rows) > first {
+		next = rows[first].id
+		rows = rows[:first]
+	}
+	for _, w := range ws {
+		for len(rows) > 0 && rows[0].id <= w.hi {
+			w.rows = append(w.rows, rows[0])
+			rows = rows[1:]
+		}
+		switch {
+		case next > w.hi:
+			w.done = true
+		case next >= w.lo:
+			w.next = next
+		}
+	}
+	// Then a round reads a sample of facetSample matches; when they show that the
+	// matches are not many more than FacetCap, the rounds go on to count them all.
+	read := 0
+	for _, w := range ws {
+		read += len(w.rows)
+	}
+	budget := facetSample - read
+	for round := 0; round < facetRounds; round++ {
+		var open []*window
+		for _, w := range ws {
+			if !w.done {
+				open = append(open, w)
 			}
-			rows, err := st.facetRows(ctx, db, lo, hi, quota)
+		}
+		if round == 1 && len(open) > 0 {
+			est := 0.0
+			for _, w := range ws {
+				est += float64(len(w.rows)) * w.weight()
+			}
+			if est > FacetCap*3/2 {
+				break // many: the sample stands (the margin allows for its error)
+			}
+			budget = FacetCap - read
+		}
+		if len(open) == 0 || budget < len(open) {
+			break
+		}
+		quota := budget / len(open)
+		for _, w := range open {
+			rows, err := facetRows(ctx, stmt, st.countArgs, w.next, w.hi, quota)
 			if err != nil {
-				return nil, false, err
+				return facetSet{}, err
 			}
-			weight := 1.0
 			if len(rows) > quota {
-				// Cut short: the rows read stand for the window's whole span.
+				// More to read: resume at the first row not kept.
+				w.next = rows[quota].id
 				rows = rows[:quota]
-				weight = float64(hi-lo+1) / float64(rows[quota-1].id-lo+1)
+			} else {
+				w.done = true
 			}
-			for _, r := range rows {
-				add(r.facetRow, weight)
-			}
+			w.rows = append(w.rows, rows...)
+			budget -= len(rows)
+			read += len(rows)
+		}
+	}
+	matched, approx := false, false
+	for _, w := range ws {
+		matched = matched || len(w.rows) > 0
+		approx = approx || !w.done
+		weight := w.weight()
+		for _, r := range w.rows {
+			add(r.facetRow, weight)
 		}
 	}
 	round := func(m map[string]float64) map[string]int {
@@ -95,41 +170,88 @@ func (st *statement) facets(ctx context.Context, db *sql.DB) (map[string][]Facet
 	out := map[string][]FacetCount{}
 	hostCounts, err := hostNames(ctx, db, hostInts)
 	if err != nil {
-		return nil, false, err
+		return facetSet{}, err
 	}
 	counts2 := map[string]map[string]int{}
 	for k, m := range counts {
 		counts2[k] = round(m)
 	}
-	return st.facetLists(out, hostCounts, counts2), approx, nil
+	return facetSet{lists: st.facetLists(out, hostCounts, counts2), approx: approx, matched: matched}, nil
 }
 
-// facetWindows is how many windows of the index a large match set is sampled from.
-const facetWindows = 8
+// facetSet is what counting a statement's facets found.
+type facetSet struct {
+	lists   map[string][]FacetCount
+	approx  bool // estimated from a sample (more than FacetCap matches)
+	matched bool // the statement matched at least one page
+}
+
+// window is one stratum of the facets' sample: a span of page ids.
+type window struct {
+	lo, hi, next int64 // its span, and the id reading resumes at
+	rows         []idRow
+	done         bool // read to its end
+}
+
+// weight is how many matches each row read stands for: 1 in a window read to its end; in
+// a window cut short, its span over the share of it read.
+func (w *window) weight() float64 {
+	if w.done {
+		return 1
+	}
+	return float64(w.hi-w.lo+1) / float64(w.next-w.lo)
+}
+
+// facetWindows is how many windows of the index a large match set is sampled from, and
+// facetRounds how many times the budget left is shared among those not read to their end.
+// facetSample is how many matches a large match set's counts are estimated from (the
+// relative error of a value with share p of the matches is about sqrt((1-p)/(p*facetSample)):
+// 10% at p = 0.1).
+const (
+	facetWindows = 8
+	facetRounds  = 4
+	facetSample  = 800
+)
 
 type idRow struct {
 	id int64
 	facetRow
 }
 
-// facetRows reads up to limit+1 matches whose page ids are lo..hi, in id order.
-func (st *statement) facetRows(ctx context.Context, db *sql.DB, lo, hi int64, limit int) ([]idRow, error) {
-	idCol := "p.id"
+// facetSQL reads the statement's matches whose page ids are ?..?, in id order, at most ?,
+// with what the facets count of each.
+func (st *statement) facetSQL() string {
+	// The full-text index drives in id order, and a rowid range is a seek in it. Pages
+	// found by filters may come in another order (an index on hosts gives one host's pages
+	// after another's), which would make the first matches of a window those of its first
+	// hosts: they are sorted (by the matches of the window alone, or by the order of a scan).
+	idCol, order := "p.id", " ORDER BY p.id"
 	if st.table != "" {
-		idCol = st.table + ".rowid" // the index drives: a rowid range is a seek
+		idCol, order = st.table+".rowid", ""
 	}
-	rows, err := db.QueryContext(ctx, `SELECT p.id, p.host_id, coalesce(p.crawl_id, 0), coalesce(p.status, 0), p.state,
-		coalesce(p.reason, ''), coalesce(p.content_type, ''), p.url FROM `+st.countFrom+` WHERE `+st.where+`
-		AND `+idCol+` BETWEEN ? AND ? LIMIT ?`,
-		append(slices.Clone(st.countArgs), lo, hi, limit+1)...)
+	// The URL is read only when there is no content type to tell the type by.
+	return `SELECT p.id, p.host_id, coalesce(p.crawl_id, 0), ` + statusSQL + `, coalesce(p.content_type, ''),
+		iif(coalesce(p.content_type, '') = '', p.url, '') FROM ` + st.countFrom + ` WHERE ` + st.where + `
+		AND ` + idCol + ` BETWEEN ? AND ?` + order + ` LIMIT ?`
+}
+
+// statusSQL names a page's status for the status facet: its HTTP status, or what it is.
+const statusSQL = `CASE WHEN coalesce(p.status, 0) > 0 THEN CAST(p.status AS TEXT)
+	WHEN p.state = 'skipped' AND p.reason = 'type' THEN 'resource'
+	WHEN p.state = 'redirected' THEN 'redirect' ELSE p.state END`
+
+// facetRows reads up to limit+1 matches whose page ids are lo..hi, in id order, with stmt
+// (facetSQL).
+func facetRows(ctx context.Context, stmt *sql.Stmt, args []any, lo, hi int64, limit int) ([]idRow, error) {
+	rows, err := stmt.QueryContext(ctx, append(slices.Clone(args), lo, hi, limit+1)...)
 	if err != nil {
 		return nil, fmt.Errorf("facets: %w", err)
 	}
 	defer rows.Close()
-	var out []idRow
+	out := make([]idRow, 0, min(limit+1, 256))
 	for rows.Next() {
 		var r idRow
-		if err := rows.Scan(&r.id, &r.hostID, &r.crawlID, &r.status, &r.state, &r.reason, &r.ct, &r.url); err != nil {
+		if err := rows.Scan(&r.id, &r.hostID, &r.crawlID, &r.status, &r.ct, &r.url); err != nil {
 			return nil, err
 		}
 		out = append(out, r)
@@ -157,21 +279,6 @@ func (st *statement) facetLists(out map[string][]FacetCount, hostCounts map[stri
 		return "is:" + v
 	})
 	return out
-}
-
-// statusValue names a page's status for the status facet: its HTTP status, or what it is.
-func statusValue(status int, state, reason string) string {
-	switch {
-	case status > 0:
-		return strconv.Itoa(status)
-	case state == "skipped" && reason == "type":
-		return "resource"
-	case state == "redirected":
-		return "redirect"
-	case state == "failed":
-		return "failed"
-	}
-	return state
 }
 
 // hostNames turns host ids into host names (with the port when not the default).

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"testing"
 )
 
@@ -54,5 +55,98 @@ func TestFacetsExactUpToTheCap(t *testing.T) {
 	}
 	if res.FacetsApprox || sum != FacetCap {
 		t.Errorf("approx %v, host counts sum to %d, want exactly %d", res.FacetsApprox, sum, FacetCap)
+	}
+}
+
+// Up to FacetCap matches the counts are exact however the matches are spread over the
+// index: here they all sit in its second half, more than a window's first share in each
+// window, and the budget the empty windows leave goes to the full ones.
+func TestFacetsExactWhenBunched(t *testing.T) {
+	var pages []page
+	for i := range FacetCap {
+		pages = append(pages, page{url: fmt.Sprintf("http://other.test/%d", i), title: "page", body: "other words"})
+	}
+	want := FacetCap * 9 / 10
+	for i := range want {
+		pages = append(pages, page{url: fmt.Sprintf("http://h%d.test/%d", i%2, i), title: "page", body: "bunched words"})
+	}
+	st := workspace(t, pages)
+	res, err := New(st.SearchDB()).Facets(context.Background(), "bunched")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := 0
+	for _, f := range res.Facets["host"] {
+		sum += f.Count
+	}
+	if res.Approx || sum != want {
+		t.Errorf("approx %v, host counts sum to %d, want exactly %d", res.Approx, sum, want)
+	}
+}
+
+// Facets, the window's second request, counts what Search with Request.Facets counts, for
+// every kind of query (text, filters only, OR, NOT, phrases, a typo Search corrects, one
+// that matches nothing), exact or sampled.
+func TestFacetsAloneAgreeWithSearch(t *testing.T) {
+	var pages []page
+	for i := range FacetCap + FacetCap/2 {
+		p := page{url: fmt.Sprintf("http://h%d.test/%d", i%5, i), title: "page", body: "common words"}
+		switch {
+		case i%7 == 0:
+			p.body += " rarer cataloguing"
+		case i%11 == 0:
+			p.url += ".pdf"
+			p.ctype = "application/pdf"
+		case i%13 == 0:
+			p.state, p.reason, p.status = "failed", "http", 404
+		}
+		pages = append(pages, p)
+	}
+	st := workspace(t, pages)
+	s := New(st.SearchDB())
+	ctx := context.Background()
+	for _, q := range []string{"common", "rarer", "site:h1.test", "type:pdf", "rarer OR pdf", "common -rarer",
+		`"rarer cataloguing"`, "site:h2.test rarer", "catalogueing", "zzzzqqq", "", "title:page is:failed"} {
+		want, err := s.Search(ctx, Request{Query: q, Limit: 1, Facets: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.Facets(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got.Facets, want.Facets) && !(len(got.Facets) == 0 && len(want.Facets) == 0) ||
+			got.Approx != want.FacetsApprox || got.Corrected != want.Corrected {
+			t.Errorf("%q: Facets gives %v (approx %v, corrected %v), Search %v (approx %v, corrected %v)",
+				q, got.Facets, got.Approx, got.Corrected, want.Facets, want.FacetsApprox, want.Corrected)
+		}
+	}
+}
+
+// A filter that an index answers host by host (site: over several hosts) is sampled in id
+// order too: with two hosts' pages interleaved, reading in the index's order (one host's
+// pages, then the other's) would find only the first host in every window.
+func TestFacetsSampleFiltersInIDOrder(t *testing.T) {
+	var pages []page
+	n := 2 * FacetCap
+	for i := range n {
+		h := "b.example.test"
+		if i%2 == 0 {
+			h = "a.example.test"
+		}
+		pages = append(pages, page{url: fmt.Sprintf("http://%s/%d", h, i), title: "page", body: "words"})
+	}
+	st := workspace(t, pages)
+	res, err := New(st.SearchDB()).Facets(context.Background(), "site:example.test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int{}
+	for _, f := range res.Facets["host"] {
+		got[f.Value] = f.Count
+	}
+	near := func(n, want int) bool { return n >= want*85/100 && n <= want*115/100 }
+	if !res.Approx || !near(got["a.example.test"], n/2) || !near(got["b.example.test"], n/2) {
+		t.Errorf("approx %v, host counts %v, want about %d each", res.Approx, got, n/2)
 	}
 }

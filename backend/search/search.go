@@ -273,9 +273,11 @@ func (s *Searcher) run(ctx context.Context, root Node, r Request, n *notes) (Res
 		}
 	}
 	if r.Facets {
-		if res.Facets, res.FacetsApprox, err = st.facets(ctx, s.db); err != nil {
+		fs, err := st.facets(ctx, s.db)
+		if err != nil {
 			return res, err
 		}
+		res.Facets, res.FacetsApprox = fs.lists, fs.approx
 	}
 	return res, nil
 }

@@ -15,7 +15,7 @@ import (
 // pool, in this process.
 type engine struct {
 	s      *search.Searcher
-	facets bool
+	facets bool // ask for the facets with the results, in the same call (-facets-together)
 }
 
 func newEngine(db *sql.DB, facets bool) *engine {
@@ -59,5 +59,12 @@ func (e *engine) prepare(ctx context.Context) (time.Duration, error) {
 	return e.s.WaitVocabulary(ctx)
 }
 
+// runFacets asks for the facet counts alone, as the window does once a query's results are
+// shown (the second request).
+func (e *engine) runFacets(ctx context.Context, q string) (approx bool, err error) {
+	res, err := e.s.Facets(ctx, q)
+	return res.Approx, err
+}
+
 // apiName says which search API this harness was built against, for the report.
-const apiName = "Search(ctx, Request)"
+const apiName = "Search(ctx, Request), Facets(ctx, query)"

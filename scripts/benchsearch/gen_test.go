@@ -139,7 +139,7 @@ func TestHarness(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer sr.Close()
-	ts, err := runMix(ctx, newEngine(sr.idx.SearchDB(), true), qs[:5], qs, 20, time.Minute, "", t.Logf)
+	ts, err := runMix(ctx, newEngine(sr.idx.SearchDB(), false), qs[:5], qs, 20, true, time.Minute, "", t.Logf)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,6 +149,8 @@ func TestHarness(t *testing.T) {
 			t.Errorf("%s %q: %+v", tm.q.class, tm.q.text, tm.out)
 		}
 	}
-	r := report{Pages: m.n, Classes: []classStats{summarise("x", ts)}, All: summarise("all", ts)}
+	fa, both := summarise("all", ts, facetsPart), summarise("all", ts, bothParts)
+	r := report{Pages: m.n, FacetsHow: "window", Classes: []classStats{summarise("x", ts, resultsPart)}, All: summarise("all", ts, resultsPart),
+		FacetsClasses: []classStats{summarise("x", ts, facetsPart)}, FacetsAll: &fa, BothAll: &both}
 	r.print(os.Stderr, ts, 3)
 }

@@ -19,7 +19,18 @@ type timing struct {
 	d   time.Duration // wall clock
 	cpu time.Duration // CPU time of the process during the query
 	out outcome
+	// fd and fcpu time the facets request that follows the results (-facets: the window's
+	// second request); 0 without it.
+	fd, fcpu time.Duration
+	fapprox  bool
 }
+
+// the parts of a timing a summary reads
+var (
+	resultsPart = func(t timing) (time.Duration, time.Duration) { return t.d, t.cpu }
+	facetsPart  = func(t timing) (time.Duration, time.Duration) { return t.fd, t.fcpu }
+	bothParts   = func(t timing) (time.Duration, time.Duration) { return t.d + t.fd, t.cpu + t.fcpu }
+)
 
 // classStats summarises the timings of one class (or of all).
 type classStats struct {
@@ -51,20 +62,22 @@ func percentile(sorted []time.Duration, p float64) time.Duration {
 	return sorted[max(0, min(i, len(sorted)-1))]
 }
 
-func summarise(name string, ts []timing) classStats {
+func summarise(name string, ts []timing, part func(timing) (time.Duration, time.Duration)) classStats {
 	ds := make([]time.Duration, len(ts))
 	cs := make([]time.Duration, len(ts))
 	var sum time.Duration
 	s := classStats{Class: name, N: len(ts)}
 	results, snipped := 0, 0
+	fd, _ := part(timing{fd: 1})
+	facets := fd != 0 // a summary of facets requests counts their estimates as "approx"
 	for i, t := range ts {
-		ds[i], cs[i] = t.d, t.cpu
-		sum += t.d
+		ds[i], cs[i] = part(t)
+		sum += ds[i]
 		s.Hits += float64(t.out.total)
 		if t.out.total == 0 {
 			s.Empty++
 		}
-		if t.out.approx {
+		if t.out.approx && !facets || t.fapprox && facets {
 			s.Approx++
 		}
 		if t.out.corrected {
@@ -114,11 +127,17 @@ func coldStart(ctx context.Context, path string, q string, limit int, facets, ev
 
 // runMix runs the warm-up queries, then times each query of qs. A query that takes longer
 // than timeout is stopped and counted with the time it had.
-func runMix(ctx context.Context, e *engine, warm, qs []query, limit int, timeout time.Duration, cpuprofile string, logf func(string, ...any)) ([]timing, error) {
+//
+// With window set, each query is asked as the window asks it: the first page of results,
+// then (timed apart, in fd) the facet counts alone.
+func runMix(ctx context.Context, e *engine, warm, qs []query, limit int, window bool, timeout time.Duration, cpuprofile string, logf func(string, ...any)) ([]timing, error) {
 	t0 := time.Now()
 	for _, q := range warm {
 		qctx, cancel := context.WithTimeout(ctx, timeout)
 		_, err := e.run(qctx, q.text, limit)
+		if window && err == nil {
+			_, err = e.runFacets(qctx, q.text)
+		}
 		cancel()
 		if err != nil && !errors.Is(err, context.DeadlineExceeded) && qctx.Err() == nil {
 			return nil, fmt.Errorf("query %q: %w", q.text, err)
@@ -145,7 +164,20 @@ func runMix(ctx context.Context, e *engine, warm, qs []query, limit int, timeout
 			return nil, fmt.Errorf("query %q: %w", q.text, err)
 		}
 		o.timedOut = timedOut
-		out = append(out, timing{q, d, c, o})
+		t := timing{q: q, d: d, cpu: c, out: o}
+		if window {
+			qctx, cancel := context.WithTimeout(ctx, timeout)
+			c0, start := cpuTime(), time.Now()
+			approx, err := e.runFacets(qctx, q.text)
+			t.fd, t.fcpu, t.fapprox = time.Since(start), cpuTime()-c0, approx
+			timedOut := qctx.Err() != nil
+			cancel()
+			if err != nil && !timedOut {
+				return nil, fmt.Errorf("facets %q: %w", q.text, err)
+			}
+			t.out.timedOut = t.out.timedOut || timedOut
+		}
+		out = append(out, t)
 	}
 	return out, nil
 }
@@ -169,10 +201,13 @@ func startProfile(file, suffix string) (stop func(), err error) {
 
 // report is everything one run measured.
 type report struct {
-	Pages       int          `json:"pages"`
-	API         string       `json:"api"`
-	Limit       int          `json:"limit"`
-	Facets      bool         `json:"facets"`
+	Pages  int    `json:"pages"`
+	API    string `json:"api"`
+	Limit  int    `json:"limit"`
+	Facets bool   `json:"facets"`
+	// FacetsHow says how facets were asked: "off", "window" (the window's way: results,
+	// then a second request for the facets alone, timed apart) or "together" (one call).
+	FacetsHow   string       `json:"facetsHow"`
 	Gen         genStats     `json:"gen"`
 	Generated   bool         `json:"generated"` // false: the cached workspace was reused
 	ColdOpenMs  float64      `json:"coldOpenMs"`
@@ -184,6 +219,10 @@ type report struct {
 	LoadAfter   string       `json:"loadAfter"`
 	All         classStats   `json:"all"`
 	Classes     []classStats `json:"classes"`
+	// With FacetsHow "window": the facets request alone, by class, and results + facets.
+	FacetsAll     *classStats  `json:"facetsAll,omitempty"`
+	FacetsClasses []classStats `json:"facetsClasses,omitempty"`
+	BothAll       *classStats  `json:"resultsPlusFacetsAll,omitempty"`
 }
 
 func loadavg() string {
@@ -199,11 +238,9 @@ func loadavg() string {
 }
 
 func (r *report) print(w io.Writer, ts []timing, slowest int) {
-	facets := "off"
-	if r.Facets {
-		facets = "on"
-	}
-	fmt.Fprintf(w, "\nsearch latency, %d pages (%s, limit %d, snippets on, facets %s)\n", r.Pages, r.API, r.Limit, facets)
+	facets := map[string]string{"off": "facets off", "together": "facets on, in the same call",
+		"window": "facets on as the window asks: results first, facets in a second request"}[r.FacetsHow]
+	fmt.Fprintf(w, "\nsearch latency, %d pages (%s, limit %d, snippets on, %s)\n", r.Pages, r.API, r.Limit, facets)
 	if r.Generated {
 		fmt.Fprintf(w, "generated in %.0fs: ", r.Gen.Seconds)
 	} else {
@@ -219,11 +256,24 @@ func (r *report) print(w io.Writer, ts []timing, slowest int) {
 		r.ColdOpenMs, r.ColdFirstMs, ev, r.WarmFirstMs)
 	fmt.Fprintf(w, "vocabulary read into memory at open (as the window and serve do) in %.0f ms\n", r.VocabMs)
 	fmt.Fprintf(w, "load average before %s, after %s\n\n", r.LoadBefore, r.LoadAfter)
-	fmt.Fprintf(w, "%-12s %5s %8s %8s %8s %8s %8s %8s %8s %9s %6s %6s %6s %4s\n", "class", "n", "p50 ms", "p90 ms", "p99 ms", "max ms", "mean ms",
-		"cpu p50", "cpu p99", "mean hits", "empty", "capped", "fixed", "t/o")
-	for _, c := range append(slices.Clone(r.Classes), r.All) {
-		fmt.Fprintf(w, "%-12s %5d %8.2f %8.2f %8.2f %8.2f %8.2f %8.2f %8.2f %9.0f %6d %6d %6d %4d\n",
-			c.Class, c.N, c.P50, c.P90, c.P99, c.Max, c.Mean, c.CPU50, c.CPU99, c.Hits, c.Empty, c.Approx, c.Fixed, c.Timeout)
+	if r.FacetsHow == "window" {
+		fmt.Fprintf(w, "results request (what the window waits for before it shows the results):\n")
+	}
+	table := func(cs []classStats, capped string) {
+		fmt.Fprintf(w, "%-12s %5s %8s %8s %8s %8s %8s %8s %8s %9s %6s %6s %6s %4s\n", "class", "n", "p50 ms", "p90 ms", "p99 ms", "max ms", "mean ms",
+			"cpu p50", "cpu p99", "mean hits", "empty", capped, "fixed", "t/o")
+		for _, c := range cs {
+			fmt.Fprintf(w, "%-12s %5d %8.2f %8.2f %8.2f %8.2f %8.2f %8.2f %8.2f %9.0f %6d %6d %6d %4d\n",
+				c.Class, c.N, c.P50, c.P90, c.P99, c.Max, c.Mean, c.CPU50, c.CPU99, c.Hits, c.Empty, c.Approx, c.Fixed, c.Timeout)
+		}
+	}
+	table(append(slices.Clone(r.Classes), r.All), "capped")
+	if r.FacetsAll != nil {
+		fmt.Fprintf(w, "\nfacets request (sent once the results are shown; \"approx\": counts estimated from a sample):\n")
+		table(append(slices.Clone(r.FacetsClasses), *r.FacetsAll), "approx")
+		b := *r.BothAll
+		fmt.Fprintf(w, "\nresults + facets (until the facets are filled in, without the window's %s pause between): p50 %.2f, p90 %.2f, p99 %.2f, max %.2f ms\n",
+			"150 ms", b.P50, b.P90, b.P99, b.Max)
 	}
 	if slowest > 0 {
 		sorted := slices.Clone(ts)
@@ -231,6 +281,13 @@ func (r *report) print(w io.Writer, ts []timing, slowest int) {
 		fmt.Fprintf(w, "\nslowest queries:\n")
 		for _, t := range sorted[:min(slowest, len(sorted))] {
 			fmt.Fprintf(w, "  %8.2f ms (cpu %8.2f)  %-11s %8d hits  %s\n", ms(t.d), ms(t.cpu), t.q.class, t.out.total, t.q.text)
+		}
+		if r.FacetsAll != nil {
+			slices.SortFunc(sorted, func(a, b timing) int { return int(b.fd - a.fd) })
+			fmt.Fprintf(w, "\nslowest facets requests:\n")
+			for _, t := range sorted[:min(slowest, len(sorted))] {
+				fmt.Fprintf(w, "  %8.2f ms (cpu %8.2f)  %-11s %8d hits  %s\n", ms(t.fd), ms(t.fcpu), t.q.class, t.out.total, t.q.text)
+			}
 		}
 	}
 	js, _ := json.Marshal(r)
@@ -240,9 +297,9 @@ func (r *report) print(w io.Writer, ts []timing, slowest int) {
 // writeTSV writes every timed query, for reproducing slow ones with -query.
 func writeTSV(file string, ts []timing) error {
 	var b strings.Builder
-	b.WriteString("class\twall_ms\tcpu_ms\thits\tquery\n")
+	b.WriteString("class\twall_ms\tcpu_ms\thits\tfacets_ms\tquery\n")
 	for _, t := range ts {
-		fmt.Fprintf(&b, "%s\t%.2f\t%.2f\t%d\t%s\n", t.q.class, ms(t.d), ms(t.cpu), t.out.total, t.q.text)
+		fmt.Fprintf(&b, "%s\t%.2f\t%.2f\t%d\t%.2f\t%s\n", t.q.class, ms(t.d), ms(t.cpu), t.out.total, ms(t.fd), t.q.text)
 	}
 	return os.WriteFile(file, []byte(b.String()), 0o644)
 }

@@ -42,6 +42,7 @@ type options struct {
 	timeout                             time.Duration
 	cpuprofile, only, sqlText, one, tsv string
 	regen, genOnly, evict, facets       bool
+	together                            bool
 }
 
 func main() {
@@ -65,7 +66,8 @@ func main() {
 	flag.StringVar(&o.sqlText, "sql", "", "instead of the benchmark: show the plan of this SQL and time it on the workspace")
 	flag.BoolVar(&o.regen, "regen", false, "generate the workspace again even if cached")
 	flag.BoolVar(&o.genOnly, "gen-only", false, "generate (or find) the workspace and stop")
-	flag.BoolVar(&o.facets, "facets", false, "ask for facet counts with every query")
+	flag.BoolVar(&o.facets, "facets", false, "ask for facet counts with every query, as the window does: the results, then the facets in a second request, timed apart")
+	flag.BoolVar(&o.together, "facets-together", false, "ask for facet counts in the same call as the results (the CLI's and a saved view's way)")
 	flag.BoolVar(&noPairs, "no-pairs", false, "answer phrases from the word index only (the pair index is still built)")
 	flag.BoolVar(&o.evict, "evict", true, "drop the workspace from the OS page cache before the cold open")
 	flag.Parse()
@@ -190,7 +192,7 @@ func run(ctx context.Context, o options) error {
 		return explain(ctx, ws, o.sqlText)
 	}
 	if o.one != "" {
-		return timeOne(ctx, ws, o.one, o.limit, o.facets, o.cpuprofile)
+		return timeOne(ctx, ws, o.one, o.limit, o.facets || o.together, o.cpuprofile)
 	}
 	v, err := loadVocab(vocabFile)
 	if err != nil {
@@ -218,13 +220,22 @@ func run(ctx context.Context, o options) error {
 	shuffle(len(warm), func(i, j int) { warm[i], warm[j] = warm[j], warm[i] })
 	warm = warm[:min(len(warm), o.warmup)]
 
-	r := report{Pages: o.pages, API: apiName, Limit: o.limit, Facets: o.facets, Gen: md.Gen, Generated: generated}
-	open, first, evicted, err := coldStart(ctx, ws, qs[0].text, o.limit, o.facets, o.evict)
+	window := o.facets && !o.together
+	r := report{Pages: o.pages, API: apiName, Limit: o.limit, Facets: o.facets || o.together, FacetsHow: "off", Gen: md.Gen, Generated: generated}
+	switch {
+	case o.together:
+		r.FacetsHow = "together"
+	case window:
+		r.FacetsHow = "window"
+	}
+	// The cold and warm first queries time the results (with the facets only when asked
+	// together): what the window waits for before it shows them.
+	open, first, evicted, err := coldStart(ctx, ws, qs[0].text, o.limit, o.together, o.evict)
 	if err != nil {
 		return fmt.Errorf("cold open: %w", err)
 	}
 	r.ColdOpenMs, r.ColdFirstMs, r.Evicted = ms(open), ms(first), evicted
-	_, first, _, err = coldStart(ctx, ws, qs[0].text, o.limit, o.facets, false)
+	_, first, _, err = coldStart(ctx, ws, qs[0].text, o.limit, o.together, false)
 	if err != nil {
 		return fmt.Errorf("reopen: %w", err)
 	}
@@ -235,14 +246,14 @@ func run(ctx context.Context, o options) error {
 		return err
 	}
 	defer sr.Close()
-	e := newEngine(sr.idx.SearchDB(), o.facets)
+	e := newEngine(sr.idx.SearchDB(), o.together)
 	vocab, err := e.prepare(ctx)
 	if err != nil {
 		return fmt.Errorf("vocabulary: %w", err)
 	}
 	r.VocabMs = ms(vocab)
 	r.LoadBefore = loadavg()
-	ts, err := runMix(ctx, e, warm, qs, o.limit, o.timeout, o.cpuprofile, logf)
+	ts, err := runMix(ctx, e, warm, qs, o.limit, window, o.timeout, o.cpuprofile, logf)
 	if err != nil {
 		return err
 	}
@@ -253,10 +264,17 @@ func run(ctx context.Context, o options) error {
 	}
 	for _, c := range classes {
 		if len(byClass[c.name]) > 0 {
-			r.Classes = append(r.Classes, summarise(c.name, byClass[c.name]))
+			r.Classes = append(r.Classes, summarise(c.name, byClass[c.name], resultsPart))
+			if window {
+				r.FacetsClasses = append(r.FacetsClasses, summarise(c.name, byClass[c.name], facetsPart))
+			}
 		}
 	}
-	r.All = summarise("all", ts)
+	r.All = summarise("all", ts, resultsPart)
+	if window {
+		fa, both := summarise("all", ts, facetsPart), summarise("all", ts, bothParts)
+		r.FacetsAll, r.BothAll = &fa, &both
+	}
 	r.print(os.Stdout, ts, o.slowest)
 	if o.tsv != "" {
 		return writeTSV(o.tsv, ts)

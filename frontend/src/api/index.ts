@@ -6,7 +6,7 @@ import type {
   ArchiveFormat, ArchiveJob, RetentionInfo, ExchangeToken, Source,
   Crawl, CrawlPages, CrawlRequest, DocumentType, Events, GraphData, IndexStatus, LibAdded, LibDetail, LibEdit, LibExport, LibImport,
   LibInput, LibPage, LibPosting, LibRecent, LibRemoval, LibRendered, LibSearchResults, LibTag, OfflineCopy, Orphans,
-  Page, PageDiff, PageRelations, PageVersion, PathResult, RulesCheck, RulesTest, SearchResults, Settings, Status, Tree, View, ViewResults,
+  FacetResults, Page, PageDiff, PageRelations, PageVersion, PathResult, RulesCheck, RulesTest, SearchResults, Settings, Status, Tree, View, ViewResults,
   WorkspaceInfo,
 } from './types';
 
@@ -149,6 +149,13 @@ export async function listCrawls(): Promise<Crawl[]> {
 export async function search(query: string, limit = 50, offset = 0, facets = false): Promise<SearchResults> {
   const r = await call(() => App.Search({ query, limit, offset, facets }));
   return { ...r, results: r.results ?? [], facets: r.facets ?? {}, library: libHits(r.library) };
+}
+
+/** Counts a query's matches by host, type, crawl and status, without ranking them (the
+ * window asks once the results are shown). */
+export async function searchFacets(query: string): Promise<FacetResults> {
+  const r = await call(() => App.SearchFacets(query));
+  return { ...r, facets: r.facets ?? {} };
 }
 
 /** Everything known about one page, with its first links in and out. */

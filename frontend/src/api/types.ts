@@ -11,6 +11,7 @@ export type Result = app.Result;
 export type Status = app.Status;
 export type SearchRequest = app.SearchRequest;
 export type FacetCount = app.FacetCount;
+export type FacetResults = app.FacetResults;
 export type Page = app.Page;
 export type LinkRef = app.LinkRef;
 export type CrawlPages = app.CrawlPages;

@@ -1,8 +1,8 @@
 // The search view's state, kept outside the component so that a search survives a visit to
 // a page view and Back. A key after a pause searches at once, a burst of keys when it ends;
-// answers that are not for the latest request are dropped. Results come first, facet counts in a second request, so that
-// typing stays fast on large workspaces.
-import { openView, search, toApiError, type FacetCount, type SearchResults, type ViewResults } from '../api';
+// answers that are not for the latest request are dropped. Results come first, facet counts in a second request (which
+// only counts: no ranking, no snippets), so that the results never wait for the counts on large workspaces.
+import { openView, search, searchFacets, toApiError, type FacetCount, type FacetResults, type SearchResults, type ViewResults } from '../api';
 import { Live } from './live';
 
 /** Results per page. */
@@ -64,13 +64,13 @@ export class SearchState {
     onbusy: (b) => (this.busy = b),
   });
 
-  #facets = new Live<string, SearchResults>({
-    run: (q) => search(q, 1, 0, true),
+  #facets = new Live<string, FacetResults>({
+    run: (q) => searchFacets(q),
     delay: facetDelay,
     onresult: (r, q) => {
       if (q !== this.resultsFor) return;
       this.facets = r.facets;
-      this.facetsApprox = r.facetsApprox;
+      this.facetsApprox = r.approx;
       this.facetsFor = q;
     },
     onerror: () => {

@@ -2,10 +2,10 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 vi.mock('../api', async (importOriginal) => {
   const orig = await importOriginal<typeof import('../api')>();
-  return { ...orig, search: vi.fn(), openView: vi.fn() };
+  return { ...orig, search: vi.fn(), searchFacets: vi.fn(), openView: vi.fn() };
 });
 
-import { openView, search, type SearchResults } from '../api';
+import { openView, search, searchFacets, type FacetResults, type SearchResults } from '../api';
 import { facetDelay, pageSize, SearchState, typingDelay } from './search.svelte';
 
 function results(q: string, over: Partial<SearchResults> = {}): SearchResults {
@@ -30,7 +30,8 @@ function results(q: string, over: Partial<SearchResults> = {}): SearchResults {
   };
 }
 
-type Pending = { q: string; limit: number; offset: number; facets: boolean; resolve: (r: SearchResults) => void };
+// A results request (facets false) or a facets request (SearchFacets: facets true, limit 0).
+type Pending = { q: string; limit: number; offset: number; facets: boolean; resolve: (r: SearchResults) => void; resolveFacets: (r: FacetResults) => void };
 let pending: Pending[];
 
 beforeEach(() => {
@@ -38,7 +39,13 @@ beforeEach(() => {
   pending = [];
   vi.mocked(search).mockImplementation(
     (q: string, limit = 50, offset = 0, facets = false) =>
-      new Promise<SearchResults>((resolve) => pending.push({ q, limit, offset, facets, resolve })),
+      new Promise<SearchResults>((resolve) => pending.push({ q, limit, offset, facets, resolve, resolveFacets: () => {} })),
+  );
+  vi.mocked(searchFacets).mockImplementation(
+    (q: string) =>
+      new Promise<FacetResults>((resolveFacets) =>
+        pending.push({ q, limit: 0, offset: 0, facets: true, resolve: () => {}, resolveFacets }),
+      ),
   );
 });
 afterEach(() => {
@@ -71,10 +78,12 @@ describe('SearchState', () => {
 
     await vi.advanceTimersByTimeAsync(facetDelay);
     expect(pending[2]).toMatchObject({ q: 'otlet', facets: true });
+    expect(search).toHaveBeenCalledTimes(2); // the facets are counted alone, not with a second search
     const facets = { host: [{ value: 'example.org', count: 2, refine: 'host:example.org' }] };
-    pending[2].resolve(results('otlet', { facets }));
+    pending[2].resolveFacets({ query: 'otlet', facets, approx: true, didYouMean: '', corrected: false, tookMs: 1 });
     await vi.advanceTimersByTimeAsync(0);
     expect(s.facets).toEqual(facets);
+    expect(s.facetsApprox).toBe(true);
     expect(s.facetsFor).toBe('otlet');
   });
 

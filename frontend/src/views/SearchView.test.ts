@@ -4,11 +4,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 vi.mock('../../wailsjs/runtime/runtime', () => ({ BrowserOpenURL: vi.fn(), WindowSetBackgroundColour: vi.fn() }));
 vi.mock('../api', async (importOriginal) => {
   const orig = await importOriginal<typeof import('../api')>();
-  return { ...orig, search: vi.fn(), openView: vi.fn(), saveView: vi.fn(), views: vi.fn(async () => []) };
+  return { ...orig, search: vi.fn(), searchFacets: vi.fn(), openView: vi.fn(), saveView: vi.fn(), views: vi.fn(async () => []) };
 });
 
 import * as runtime from '../../wailsjs/runtime/runtime';
-import { search, type SearchResults } from '../api';
+import { search, searchFacets, type SearchResults } from '../api';
 import { router } from '../lib/router.svelte';
 import { searchState } from '../lib/search.svelte';
 import SearchView from './SearchView.svelte';
@@ -52,6 +52,11 @@ beforeEach(() => {
   stop = router.start();
   searchState.clear();
   vi.mocked(search).mockImplementation(async (q: string) => results(q));
+  // The facets come in the window's second request, with what results(q) has.
+  vi.mocked(searchFacets).mockImplementation(async (q: string) => {
+    const r = results(q);
+    return { query: q, facets: r.facets, approx: r.facetsApprox, didYouMean: '', corrected: false, tookMs: 1 };
+  });
 });
 afterEach(() => {
   stop();
@@ -132,6 +137,18 @@ describe('SearchView', () => {
     expect(search).not.toHaveBeenCalledWith('otlet ca', 20, 0, false);
     expect(location.hash).toBe('#/search?q=otlet+cards');
     expect(history.length).toBe(before);
+  });
+
+  it('asks for the facets apart from the results, and marks estimated counts', async () => {
+    vi.mocked(searchFacets).mockImplementation(async (q: string) => ({
+      query: q, facets: results(q).facets, approx: true, didYouMean: '', corrected: false, tookMs: 1,
+    }));
+    const { container } = await shown('otlet');
+    const facet = await screen.findByRole('button', { name: /other\.net/ });
+    expect(facet.textContent).toContain('≈');
+    expect(container.textContent).toContain('Counts are estimates');
+    expect(vi.mocked(search).mock.calls.every((c) => c[3] !== true)).toBe(true); // no search counts facets
+    expect(searchFacets).toHaveBeenCalledWith('otlet');
   });
 
   it('adds a facet’s refine term to the query and searches at once', async () => {

@@ -229,6 +229,14 @@ export namespace app {
 	    count: number;
 	    refine: string;
 	}
+	export interface FacetResults {
+	    query: string;
+	    facets: Record<string, Array<FacetCount>>;
+	    approx: boolean;
+	    didYouMean: string;
+	    corrected: boolean;
+	    tookMs: number;
+	}
 	export interface IndexStatus {
 	    searchable: number;
 	    waiting: number;

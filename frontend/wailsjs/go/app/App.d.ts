@@ -172,6 +172,8 @@ export function SaveView(arg1:string,arg2:string,arg3:boolean):Promise<app.View>
 
 export function Search(arg1:app.SearchRequest):Promise<app.SearchResults>;
 
+export function SearchFacets(arg1:string):Promise<app.FacetResults>;
+
 export function SetRetention(arg1:number,arg2:string,arg3:number):Promise<app.RetentionInfo>;
 
 export function SetRobotsExpiry(arg1:string,arg2:string):Promise<void>;

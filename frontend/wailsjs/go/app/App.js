@@ -338,6 +338,10 @@ export function Search(arg1) {
   return window['go']['app']['App']['Search'](arg1);
 }
 
+export function SearchFacets(arg1) {
+  return window['go']['app']['App']['SearchFacets'](arg1);
+}
+
 export function SetRetention(arg1, arg2, arg3) {
   return window['go']['app']['App']['SetRetention'](arg1, arg2, arg3);
 }

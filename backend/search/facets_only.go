@@ -1,0 +1,77 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// FacetResults is the facet counts of one query's matches, asked apart from its results:
+// the window shows a query's first page as soon as it is ranked and fills in the facets
+// with this second, cheaper call (no ranking, no snippets, no library), so a query's
+// results never wait for its counts.
+type FacetResults struct {
+	Query string
+	// Facets maps "host", "type", "crawl" and "status" to counts over the matches, as
+	// Results.Facets: exact up to FacetCap matches, estimated from a sample beyond (Approx).
+	Facets map[string][]FacetCount
+	Approx bool
+	// DidYouMean and Corrected: the query as typed matched nothing and the counts are for
+	// this spelling correction, the one Search shows results for.
+	DidYouMean string
+	Corrected  bool
+	Took       time.Duration
+}
+
+// Facets counts the matches of query by host, type, crawl and status, as Search with
+// Request.Facets would, without ranking or presenting them.
+func (s *Searcher) Facets(ctx context.Context, query string) (FacetResults, error) {
+	start := time.Now()
+	out := FacetResults{Query: query, Facets: map[string][]FacetCount{}}
+	q := Parse(query)
+	root := s.meant(q.Root, &notes{})
+	fs, err := s.facetsOf(ctx, root)
+	if err != nil {
+		return out, fmt.Errorf("facets %q: %w", clip(query, 80), err)
+	}
+	if !fs.matched && root != nil {
+		fix, err := s.correct(ctx, query, root)
+		if err != nil {
+			return out, fmt.Errorf("facets %q: %w", clip(query, 80), err)
+		}
+		if fix != "" {
+			alt, err := s.facetsOf(ctx, s.meant(Parse(fix).Root, &notes{}))
+			if err != nil {
+				return out, fmt.Errorf("facets %q: %w", clip(fix, 80), err)
+			}
+			out.DidYouMean = fix
+			if alt.matched {
+				fs, out.Corrected = alt, true
+			}
+		}
+	}
+	if fs.matched {
+		out.Facets, out.Approx = fs.lists, fs.approx
+	}
+	out.Took = time.Since(start)
+	return out, nil
+}
+
+// facetsOf compiles a parsed query as run does and counts its facets.
+func (s *Searcher) facetsOf(ctx context.Context, root Node) (facetSet, error) {
+	if root == nil {
+		return facetSet{}, nil
+	}
+	n := &notes{}
+	if err := resolveFolders(ctx, s.db, root, n); err != nil {
+		return facetSet{}, err
+	}
+	pl, err := s.compile(ctx, root, n)
+	if err != nil {
+		return facetSet{}, err
+	}
+	if err := s.evalRegexps(ctx, pl, n); err != nil {
+		return facetSet{}, err
+	}
+	return pl.statement(s.w).facets(ctx, s.db)
+}
