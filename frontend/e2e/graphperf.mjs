@@ -68,7 +68,14 @@ async function record(page) {
     };
     requestAnimationFrame(tick);
     try {
-      w.__obs = new PerformanceObserver((l) => l.getEntries().forEach((e) => w.__long.push(e.duration)));
+      w.__t0 = performance.now();
+      w.__at = [];
+      w.__obs = new PerformanceObserver((l) =>
+        l.getEntries().forEach((e) => {
+          w.__long.push(e.duration);
+          w.__at.push([Math.round(e.startTime - w.__t0), Math.round(e.duration)]);
+        }),
+      );
       w.__obs.observe({ type: 'longtask' });
     } catch {
       // no long task timing
@@ -81,6 +88,7 @@ async function stop(page) {
     window.__recording = false;
     window.__obs?.disconnect();
     const d = (m) => performance.getEntriesByName(m, 'measure').map((e) => e.duration);
+    const when = (m) => performance.getEntriesByName(m, 'measure').map((e) => [Math.round(e.startTime - window.__t0), Math.round(e.duration)]);
     return {
       frames: window.__frames.slice(1),
       long: window.__long,
@@ -88,6 +96,8 @@ async function stop(page) {
       previews: d('graph-preview'),
       handoff: d('graph-handoff'),
       forceStart: d('graph-force-start'),
+      // When the long tasks came and what was measured meanwhile: [start ms, duration ms].
+      timeline: { long: window.__at, start: when('graph-force-start'), handoff: when('graph-handoff'), renders: when('graph-render') },
     };
   });
 }
@@ -224,6 +234,7 @@ line('force redraws', runs.flatMap((r) => r.force.renders));
 line('force preview drawn', runs.flatMap((r) => r.force.previews));
 line('force start', runs.flatMap((r) => r.force.forceStart));
 line('force handoff', runs.flatMap((r) => r.force.handoff));
+for (const r of runs) console.log(`force timeline [start ms, duration ms]: ${JSON.stringify(r.force.timeline)}`);
 const pl = line('pan+zoom long tasks', runs.flatMap((r) => [...r.pan.long, ...r.zoom.long]));
 console.log(
   `BENCH graphview load_p50_ms=${fmt(load.p50)} pan_frame_p95_ms=${fmt(pan.p95)} zoom_frame_p95_ms=${fmt(zoom.p95)} ` +

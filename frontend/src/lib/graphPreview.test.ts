@@ -49,13 +49,13 @@ describe('rasterPreview', () => {
     const xy = new Float32Array([0, 0, 30, 0, 30, 20]);
     const f = { ax: 1, bx: 5, ay: 1, by: 5 };
     const look = {
-      colors: ['#ff0000', '#00ff00', '#0000ff'],
+      colors: Uint32Array.from(['#ff0000', '#00ff00', '#0000ff'], pixel),
       parents: new Int32Array([-1, 0, 1]),
       sizes: new Float32Array([3, 3, 3]),
       path: [] as number[],
       from: -1,
       to: -1,
-      edgeColor: '#101010',
+      edge: pixel('#101010'),
     };
     rasterPreview(buf, w, h, 1, xy, f, look, { x: 0.5, y: 0.5, ratio: 1 });
     expect(buf[5 * w + 5]).toBe(pixel('#ff0000'));

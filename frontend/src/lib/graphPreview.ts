@@ -59,8 +59,8 @@ export function previewFrame(xy: ArrayLike<number>, camera: CameraView, width: n
 
 /** What the preview draws besides the positions. */
 export interface Look {
-  /** Node i's colour. */
-  colors: string[];
+  /** Node i's colour, as a pixel (pixel()). */
+  colors: Uint32Array;
   /** Node i's parent in the tree (a link drawn), or -1. */
   parents: Int32Array;
   /** Node i's size as sigma takes it (3 for a page, 6 for a seed). */
@@ -69,7 +69,17 @@ export interface Look {
   path: number[];
   from: number;
   to: number;
-  edgeColor: string;
+  /** The tree links' colour, as a pixel. */
+  edge: number;
+}
+
+/** Where the preview is drawn: the camera, the viewport in CSS pixels, sigma's stage padding, device pixels a CSS pixel. */
+export interface View {
+  camera: CameraView;
+  width: number;
+  height: number;
+  padding: number;
+  dpr: number;
 }
 
 /** The nearest node to (px, py) within `slop` pixels under frame f, or -1. */
@@ -97,21 +107,21 @@ export function pixel(hex: string): number {
   return (0xff000000 | ((v & 0xff) << 16) | (v & 0xff00) | ((v >> 16) & 0xff)) >>> 0;
 }
 
-const pixels = new Map<string, number>();
-function cached(hex: string): number {
-  let v = pixels.get(hex);
-  if (v === undefined) pixels.set(hex, (v = pixel(hex)));
-  return v;
-}
+const grey = pixel('#c8c4ba');
+const pale = pixel('#e6e3dc');
+const orange = pixel('#e0672b');
 
 /**
  * Rasterises positions `xy` into `buf`, the pixels of a w×h ImageData (device pixels; `dpr`
  * device pixels a CSS pixel): tree links as one-pixel lines, nodes as squares, the path and
  * its ends on top. Writing pixels and one putImageData is a few milliseconds for 10,000
- * nodes, where as many canvas fillRect and lineTo calls, drawn on the CPU, take tens.
+ * nodes, where as many canvas fillRect and lineTo calls, drawn on the CPU, take tens. The
+ * force layout's worker draws with it (the window's thread only puts the pixels), and the
+ * window's thread when the camera or the path changes.
  */
 export function rasterPreview(buf: Uint32Array, w: number, h: number, dpr: number, xy: Float32Array, f: Frame, look: Look, camera: CameraView) {
   buf.fill(0);
+  if (w <= 0 || h <= 0) return;
   const n = xy.length / 2;
   const X = (i: number) => (f.ax * xy[2 * i] + f.bx) * dpr;
   const Y = (i: number) => (f.ay * xy[2 * i + 1] + f.by) * dpr;
@@ -121,16 +131,25 @@ export function rasterPreview(buf: Uint32Array, w: number, h: number, dpr: numbe
     // Both ends off the picture on one side: nothing to draw.
     if ((x0 < 0 && x1 < 0) || (y0 < 0 && y1 < 0) || (x0 >= w && x1 >= w) || (y0 >= h && y1 >= h)) return;
     const steps = Math.min(4 * (w + h), Math.ceil(Math.max(Math.abs(x1 - x0), Math.abs(y1 - y0))));
+    const sx = steps ? (x1 - x0) / steps : 0;
+    const sy = steps ? (y1 - y0) / steps : 0;
+    let x = x0 + 0.5;
+    let y = y0 + 0.5;
+    if (width <= 1) {
+      for (let k = 0; k <= steps; k++, x += sx, y += sy) {
+        const xx = x | 0;
+        const yy = y | 0;
+        if (xx >= 0 && xx < w && yy >= 0 && yy < h) buf[yy * w + xx] = c;
+      }
+      return;
+    }
     const half = (width - 1) >> 1;
-    for (let k = 0; k <= steps; k++) {
-      const t = steps ? k / steps : 0;
-      const x = Math.round(x0 + (x1 - x0) * t);
-      const y = Math.round(y0 + (y1 - y0) * t);
+    for (let k = 0; k <= steps; k++, x += sx, y += sy) {
       for (let oy = -half; oy <= half; oy++) {
-        const yy = y + oy;
+        const yy = (y | 0) + oy;
         if (yy < 0 || yy >= h) continue;
         for (let ox = -half; ox <= half; ox++) {
-          const xx = x + ox;
+          const xx = (x | 0) + ox;
           if (xx >= 0 && xx < w) buf[yy * w + xx] = c;
         }
       }
@@ -143,19 +162,17 @@ export function rasterPreview(buf: Uint32Array, w: number, h: number, dpr: numbe
     const y1 = Math.min(h, Math.round(cy + side / 2));
     for (let y = y0; y < y1; y++) buf.fill(c, y * w + x0, y * w + Math.max(x0, x1));
   };
-  const edge = cached(dim ? '#e6e3dc' : look.edgeColor);
+  const edge = dim ? pale : look.edge;
   for (let i = 0; i < n; i++) {
     const p = look.parents[i];
     if (p >= 0 && p < n && p !== i) line(X(p), Y(p), X(i), Y(i), edge, 1);
   }
   // sigma's node sizes are radii in CSS pixels, scaled by the square root of the camera's ratio.
   const scale = dpr / Math.sqrt(camera.ratio);
-  const grey = cached('#c8c4ba');
   for (let i = 0; i < n; i++) {
-    const c = dim && !onPath.has(i) && i !== look.from && i !== look.to ? grey : cached(look.colors[i] ?? '#888888');
+    const c = dim && !onPath.has(i) && i !== look.from && i !== look.to ? grey : look.colors[i];
     square(X(i), Y(i), Math.max(2, 1.6 * look.sizes[i] * scale), c);
   }
-  const orange = cached('#e0672b');
   for (let k = 1; k < look.path.length; k++) {
     const a = look.path[k - 1];
     const b = look.path[k];
@@ -164,6 +181,19 @@ export function rasterPreview(buf: Uint32Array, w: number, h: number, dpr: numbe
   for (const i of [...look.path, look.from, look.to]) {
     if (i < 0 || i >= n) continue;
     const r = i === look.from || i === look.to ? 9 : 6;
-    square(X(i), Y(i), 2 * r * scale, cached(look.colors[i] ?? '#888888'));
+    square(X(i), Y(i), 2 * r * scale, look.colors[i]);
   }
+}
+
+/** The size in device pixels of the picture of `view`. */
+export function pictureSize(view: View): { w: number; h: number } {
+  return { w: Math.max(1, Math.round(view.width * view.dpr)), h: Math.max(1, Math.round(view.height * view.dpr)) };
+}
+
+/** Draws positions `xy` as seen in `view` into `buf` (pictureSize(view) pixels); returns the frame used. */
+export function drawView(buf: Uint32Array, xy: Float32Array, view: View, look: Look): Frame {
+  const { w, h } = pictureSize(view);
+  const f = previewFrame(xy, view.camera, view.width, view.height, view.padding);
+  rasterPreview(buf, w, h, view.dpr, xy, f, look, view.camera);
+  return f;
 }
