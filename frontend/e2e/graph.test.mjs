@@ -152,6 +152,34 @@ test('the graph view draws the crawl and the shortest path between two pages', a
   await until(() => page.evaluate(() => location.hash.includes('layout=force') && location.hash.includes('color=status')), { what: 'the route' });
   await until(async () => /settled/.test((await page.locator('.settle').textContent()) ?? ''), { timeout: 30000, what: 'the force layout' });
   assert.match(await page.getByRole('complementary', { name: 'Paths' }).textContent(), /2xx/);
+
+  // Dragging moves the drawn picture by a transform, and once the motion rests the camera
+  // is set and the picture redrawn where it was dragged to: no transform left, a new picture,
+  // and the drag picked no page.
+  const stage = page.locator('.graph-canvas');
+  const box = await stage.boundingBox();
+  const before = await stage.screenshot();
+  const chosen = await side.getByRole('region', { name: 'Chosen page' }).textContent();
+  // Every transform the layer is given (under load the motion may rest, and be redrawn,
+  // between two steps of the drag).
+  await page.locator('.graph-layer').evaluate((layer) => {
+    window.__transforms = [];
+    new MutationObserver(() => window.__transforms.push(layer.style.transform)).observe(layer, { attributes: true, attributeFilter: ['style'] });
+  });
+  const transforms = () => page.evaluate(() => window.__transforms.join(' | '));
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width / 2 + 60, box.y + box.height / 2 + 20, { steps: 5 });
+  await page.mouse.up();
+  assert.match(await transforms(), /translate\(\d+(\.\d+)?px, \d+(\.\d+)?px\) scale\(1\)/);
+  await until(async () => (await page.locator('.graph-layer').evaluate((e) => e.style.transform)) === '', { what: 'the redraw at rest' });
+  await page.waitForTimeout(200);
+  assert.notDeepEqual(await stage.screenshot(), before);
+  assert.equal(await side.getByRole('region', { name: 'Chosen page' }).textContent(), chosen);
+  // The wheel zooms the same way.
+  await page.mouse.wheel(0, -120);
+  await until(async () => /scale\(1\.7\)/.test(await transforms()), { what: 'the zoom as a transform' });
+  await until(async () => (await page.locator('.graph-layer').evaluate((e) => e.style.transform)) === '', { what: 'the redraw after zooming' });
 });
 
 test('nothing crawled ran or became markup', async () => {

@@ -7,9 +7,13 @@
 //  pan    frame intervals while the mouse drags the picture around for 3 s (requestAnimationFrame
 //         timestamps in the page), and long tasks (over 50 ms) in that time
 //  zoom   the same while the wheel zooms in and out
+//  rest   after each of those, one second at rest: the longest task then (the picture is
+//         redrawn once when the motion rests) and sigma's redraws (performance measures
+//         'graph-render' that the view records)
 //  path   from choosing the second page to the path shown in the panel and highlighted
-//  force  the force-directed layout's 300 steps: how long they take, and the frame intervals
-//         meanwhile (the steps run a few per frame on the main thread)
+//  force  the force-directed layout (ForceAtlas2 in a worker, drawn by the view's preview
+//         canvas until it ends): how long it takes, the frame intervals and long tasks
+//         meanwhile, the end included (the layout handed to sigma, one redraw)
 //
 // `make bench-graphview` (scripts/bench-graphview.sh) makes the workspace with
 // scripts/benchgraph (crawl 1's elements over 10,000 pages) and runs this, with the load
@@ -18,7 +22,8 @@
 //   go run ./scripts/benchgraph -links 170000 -pairs 10      # 10,000 pages
 //   node e2e/graphperf.mjs --db /tmp/mundaneum-benchgraph/g2-10000-8-15-s1.mundaneum [--runs 3] [--profile]
 //
-// --profile prints where the main thread's JavaScript time went while panning and zooming.
+// --profile prints where the main thread's JavaScript time went while panning and zooming,
+// and during the force layout.
 import { copyFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -53,6 +58,7 @@ async function record(page) {
     const w = window;
     w.__frames = [];
     w.__long = [];
+    for (const m of ['graph-render', 'graph-preview', 'graph-handoff', 'graph-force-start']) performance.clearMeasures(m);
     let last = performance.now();
     w.__recording = true;
     const tick = (t) => {
@@ -62,7 +68,14 @@ async function record(page) {
     };
     requestAnimationFrame(tick);
     try {
-      w.__obs = new PerformanceObserver((l) => l.getEntries().forEach((e) => w.__long.push(e.duration)));
+      w.__t0 = performance.now();
+      w.__at = [];
+      w.__obs = new PerformanceObserver((l) =>
+        l.getEntries().forEach((e) => {
+          w.__long.push(e.duration);
+          w.__at.push([Math.round(e.startTime - w.__t0), Math.round(e.duration)]);
+        }),
+      );
       w.__obs.observe({ type: 'longtask' });
     } catch {
       // no long task timing
@@ -74,7 +87,18 @@ async function stop(page) {
   return page.evaluate(() => {
     window.__recording = false;
     window.__obs?.disconnect();
-    return { frames: window.__frames.slice(1), long: window.__long };
+    const d = (m) => performance.getEntriesByName(m, 'measure').map((e) => e.duration);
+    const when = (m) => performance.getEntriesByName(m, 'measure').map((e) => [Math.round(e.startTime - window.__t0), Math.round(e.duration)]);
+    return {
+      frames: window.__frames.slice(1),
+      long: window.__long,
+      renders: d('graph-render'),
+      previews: d('graph-preview'),
+      handoff: d('graph-handoff'),
+      forceStart: d('graph-force-start'),
+      // When the long tasks came and what was measured meanwhile: [start ms, duration ms].
+      timeline: { long: window.__at, start: when('graph-force-start'), handoff: when('graph-handoff'), renders: when('graph-render') },
+    };
   });
 }
 
@@ -138,6 +162,9 @@ async function run(i) {
     }
     await page.mouse.up();
     out.pan = await stop(page);
+    await record(page);
+    await page.waitForTimeout(1000);
+    out.panRest = await stop(page);
 
     await record(page);
     const zend = Date.now() + 3000;
@@ -146,6 +173,9 @@ async function run(i) {
       await page.waitForTimeout(30);
     }
     out.zoom = await stop(page);
+    await record(page);
+    await page.waitForTimeout(1000);
+    out.zoomRest = await stop(page);
     await profileStop(prof, 'pan and zoom');
 
     const side = page.getByRole('complementary', { name: 'Paths' });
@@ -161,12 +191,14 @@ async function run(i) {
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     out.path = Date.now() - p0;
 
+    const fprof = await profileStart(page);
     await record(page);
     const f0 = Date.now();
     await page.getByRole('radio', { name: 'Force-directed' }).check();
     await until(async () => /settled/.test((await page.locator('.settle').textContent().catch(() => '')) ?? ''), { timeout: 600000, interval: 200, what: 'the force layout' });
     out.forceMs = Date.now() - f0;
     out.force = await stop(page);
+    await profileStop(fprof, 'the force layout');
     out.steps = Number(((await page.locator('.settle').textContent()) ?? '').match(/\d+/)?.[0] ?? 0);
     if (i === 0) await page.screenshot({ path: path.join(tmp.dir, '..', 'mundaneum-graphperf.png') });
   } finally {
@@ -191,15 +223,23 @@ const pan = line('pan frame interval', runs.flatMap((r) => r.pan.frames));
 line('pan long tasks', runs.flatMap((r) => r.pan.long));
 const zoom = line('zoom frame interval', runs.flatMap((r) => r.zoom.frames));
 line('zoom long tasks', runs.flatMap((r) => r.zoom.long));
+line('rest long tasks', runs.flatMap((r) => [...r.panRest.long, ...r.zoomRest.long]));
+line('redraws while moving', runs.flatMap((r) => [...r.pan.renders, ...r.zoom.renders]));
+const rest = line('redraws at rest', runs.flatMap((r) => [...r.panRest.renders, ...r.zoomRest.renders]));
 const pth = line('path shown', runs.map((r) => r.path));
 const force = line(`force ${runs[0].steps} steps`, runs.map((r) => r.forceMs));
 const ff = line('force frame interval', runs.flatMap((r) => r.force.frames));
 const fl = line('force long tasks', runs.flatMap((r) => r.force.long));
+line('force redraws', runs.flatMap((r) => r.force.renders));
+line('force preview drawn', runs.flatMap((r) => r.force.previews));
+line('force start', runs.flatMap((r) => r.force.forceStart));
+line('force handoff', runs.flatMap((r) => r.force.handoff));
+for (const r of runs) console.log(`force timeline [start ms, duration ms]: ${JSON.stringify(r.force.timeline)}`);
 const pl = line('pan+zoom long tasks', runs.flatMap((r) => [...r.pan.long, ...r.zoom.long]));
 console.log(
   `BENCH graphview load_p50_ms=${fmt(load.p50)} pan_frame_p95_ms=${fmt(pan.p95)} zoom_frame_p95_ms=${fmt(zoom.p95)} ` +
     `path_p50_ms=${fmt(pth.p50)} force_ms=${fmt(force.p50)} force_frame_p95_ms=${fmt(ff.p95)} ` +
-    `force_longtask_max_ms=${fmt(fl.n ? fl.max : 0)} move_longtask_max_ms=${fmt(pl.n ? pl.max : 0)}`,
+    `force_longtask_max_ms=${fmt(fl.n ? fl.max : 0)} move_longtask_max_ms=${fmt(pl.n ? pl.max : 0)} rest_redraw_max_ms=${fmt(rest.n ? rest.max : 0)}`,
 );
 // "Responsive at 10,000 nodes", concretely (docs/benchmarks.md): each bar and whether it is met.
 const bars = [

@@ -3,11 +3,15 @@
 // and sizes and every link as a pair of node indexes; the worker builds the iteration's
 // matrices (as helpers.graphToByteArrays would from a graphology graph, which at 10,000
 // pages took the window's thread for seconds), runs at most `steps` steps, and sends the
-// positions back at most every `every` ms and when it is done. It stops early when the
-// layout has converged: when the nodes' mean move in a step stays under a thousandth of the
-// picture's extent for `calm` steps in a row.
+// positions back at most every `every` ms and when it is done. With each it sends the
+// picture of those positions, drawn here (graphPreview.ts): the window's thread only puts
+// its pixels on the preview canvas. The steps run in slices, so that the page's new camera
+// or path (a message with `view` or `look`) reaches the next picture. It stops early when
+// the layout has converged: when the nodes' mean move in a step stays under a thousandth of
+// the picture's extent for `calm` steps in a row.
 import iterate from 'graphology-layout-forceatlas2/iterate.js';
 import { matrices } from './forceMatrices';
+import { drawView, pictureSize, type Look, type View } from './graphPreview';
 
 export interface Start {
   /** x and y of node i at 2i and 2i+1. */
@@ -19,15 +23,47 @@ export interface Start {
   steps: number;
 }
 
+/** A message from the page: the start, or a new camera or look for the pictures. */
+export interface ToWorker {
+  start?: Start;
+  view?: View;
+  look?: Look;
+  /** The page's count of views and looks sent, echoed with the picture drawn for them. */
+  seq: number;
+}
+
+/** A message to the page. */
+export interface FromWorker {
+  xy: Float32Array;
+  done: number;
+  last: boolean;
+  converged: boolean;
+  /** The positions drawn for view and look number `seq`, when the page sent them. */
+  picture?: { pixels: Uint32Array; w: number; h: number; seq: number };
+}
+
 const every = 200;
 const calm = 5;
 const tolerance = 1e-3;
+/** Milliseconds of steps before the worker reads its messages. */
+const slice = 50;
 /** Numbers per node in the node matrix (helpers.js's PPN): x and y first. */
 const ppn = 10;
 
-self.onmessage = (e: MessageEvent<Start>) => {
-  const { settings, steps } = e.data;
-  const { nodes, edges } = matrices(e.data.xy, e.data.size, e.data.links);
+let view: View | null = null;
+let look: Look | null = null;
+let seq = 0;
+
+self.onmessage = (e: MessageEvent<ToWorker>) => {
+  if (e.data.view) view = e.data.view;
+  if (e.data.look) look = e.data.look;
+  seq = e.data.seq;
+  if (e.data.start) run(e.data.start);
+};
+
+function run(start: Start) {
+  const { settings, steps } = start;
+  const { nodes, edges } = matrices(start.xy, start.size, start.links);
   const n = nodes.length / ppn;
   const prev = new Float32Array(2 * n);
   const positions = () => {
@@ -38,37 +74,63 @@ self.onmessage = (e: MessageEvent<Start>) => {
     }
     return xy;
   };
+  const send = (done: number, last: boolean, converged: boolean) => {
+    const xy = positions();
+    const out: FromWorker = { xy, done, last, converged };
+    const transfer: ArrayBuffer[] = [xy.buffer];
+    if (view && look && !last) {
+      const { w, h } = pictureSize(view);
+      const pixels = new Uint32Array(w * h);
+      drawView(pixels, xy, view, look);
+      out.picture = { pixels, w, h, seq };
+      transfer.push(pixels.buffer);
+    }
+    (self as unknown as Worker).postMessage(out, transfer);
+  };
   let sent = performance.now();
   let still = 0;
-  for (let k = 1; k <= steps; k++) {
-    for (let i = 0; i < n; i++) {
-      prev[2 * i] = nodes[i * ppn];
-      prev[2 * i + 1] = nodes[i * ppn + 1];
+  let k = 1;
+  const stepSome = () => {
+    if (k > steps) {
+      send(steps, true, false);
+      return;
     }
-    iterate(settings, nodes, edges);
-    let move = 0;
-    let minX = Infinity;
-    let maxX = -Infinity;
-    let minY = Infinity;
-    let maxY = -Infinity;
-    for (let i = 0; i < n; i++) {
-      const x = nodes[i * ppn];
-      const y = nodes[i * ppn + 1];
-      move += Math.hypot(x - prev[2 * i], y - prev[2 * i + 1]);
-      minX = Math.min(minX, x);
-      maxX = Math.max(maxX, x);
-      minY = Math.min(minY, y);
-      maxY = Math.max(maxY, y);
+    const t0 = performance.now();
+    for (; k <= steps; k++) {
+      for (let i = 0; i < n; i++) {
+        prev[2 * i] = nodes[i * ppn];
+        prev[2 * i + 1] = nodes[i * ppn + 1];
+      }
+      iterate(settings, nodes, edges);
+      let move = 0;
+      let minX = Infinity;
+      let maxX = -Infinity;
+      let minY = Infinity;
+      let maxY = -Infinity;
+      for (let i = 0; i < n; i++) {
+        const x = nodes[i * ppn];
+        const y = nodes[i * ppn + 1];
+        move += Math.hypot(x - prev[2 * i], y - prev[2 * i + 1]);
+        minX = Math.min(minX, x);
+        maxX = Math.max(maxX, x);
+        minY = Math.min(minY, y);
+        maxY = Math.max(maxY, y);
+      }
+      const extent = Math.max(maxX - minX, maxY - minY, 1e-9);
+      still = n > 0 && move / n / extent < tolerance ? still + 1 : 0;
+      const last = k === steps || still >= calm;
+      const now = performance.now();
+      if (last || now - sent >= every) {
+        send(k, last, still >= calm);
+        sent = performance.now();
+      }
+      if (last) return;
+      if (performance.now() - t0 >= slice) {
+        k++;
+        break;
+      }
     }
-    const extent = Math.max(maxX - minX, maxY - minY, 1e-9);
-    still = n > 0 && move / n / extent < tolerance ? still + 1 : 0;
-    const last = k === steps || still >= calm;
-    const now = performance.now();
-    if (last || now - sent >= every) {
-      const xy = positions();
-      (self as unknown as Worker).postMessage({ xy, done: k, last, converged: still >= calm }, [xy.buffer]);
-      sent = now;
-    }
-    if (last) break;
-  }
-};
+    setTimeout(stepSome, 0);
+  };
+  stepSome();
+}
