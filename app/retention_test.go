@@ -8,21 +8,29 @@ import (
 	"testing"
 )
 
-func TestRetentionThroughBoundAPI(t *testing.T) {
+// changingSite serves one page whose text setBody changes between crawls.
+func changingSite(t *testing.T) (srv *httptest.Server, setBody func(string)) {
 	var mu sync.Mutex
 	body := "first"
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		mu.Lock()
 		defer mu.Unlock()
 		fmt.Fprintf(w, `<title>T</title><p>%s words</p>`, body)
 	}))
-	defer srv.Close()
-	a, _, ev, _ := newJobApp(t)
-	var id int64
-	for _, b := range []string{"first", "second", "third"} {
+	t.Cleanup(srv.Close)
+	return srv, func(b string) {
 		mu.Lock()
 		body = b
 		mu.Unlock()
+	}
+}
+
+func TestRetentionThroughBoundAPI(t *testing.T) {
+	srv, setBody := changingSite(t)
+	a, _, ev, _ := newJobApp(t)
+	var id int64
+	for _, b := range []string{"first", "second", "third"} {
+		setBody(b)
 		c, err := a.StartCrawl(CrawlRequest{Seeds: []string{srv.URL + "/"}, Scope: "list", DelayMs: 0, Refresh: true})
 		if err != nil {
 			t.Fatal(err)
@@ -57,14 +65,7 @@ func TestRetentionThroughBoundAPI(t *testing.T) {
 // holds from its first fetch, a bad one is refused before any crawl exists, and a resumed
 // crawl keeps its setting unless the form names another.
 func TestStartCrawlWithRetention(t *testing.T) {
-	var mu sync.Mutex
-	body := "first"
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		defer mu.Unlock()
-		fmt.Fprintf(w, `<title>T</title><p>%s words</p>`, body)
-	}))
-	defer srv.Close()
+	srv, setBody := changingSite(t)
 	a, _, ev, _ := newJobApp(t)
 	for _, bad := range []CrawlRequest{{Keep: "last", KeepLast: 0}, {Keep: "some"}, {Keep: "last", KeepLast: -2}} {
 		bad.Seeds, bad.Scope = []string{srv.URL + "/"}, "list"
@@ -77,9 +78,7 @@ func TestStartCrawlWithRetention(t *testing.T) {
 	}
 	var id int64
 	for i, b := range []string{"first", "second", "third"} {
-		mu.Lock()
-		body = b
-		mu.Unlock()
+		setBody(b)
 		req := CrawlRequest{Seeds: []string{srv.URL + "/"}, Scope: "list", DelayMs: 0, Refresh: true}
 		if i == 0 {
 			req.Keep, req.KeepLast = "last", 2

@@ -49,10 +49,7 @@ func TestFacetsExactUpToTheCap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sum := 0
-	for _, f := range res.Facets["host"] {
-		sum += f.Count
-	}
+	sum := countOf(res.Facets["host"])
 	if res.FacetsApprox || sum != FacetCap {
 		t.Errorf("approx %v, host counts sum to %d, want exactly %d", res.FacetsApprox, sum, FacetCap)
 	}
@@ -75,10 +72,7 @@ func TestFacetsExactWhenBunched(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sum := 0
-	for _, f := range res.Facets["host"] {
-		sum += f.Count
-	}
+	sum := countOf(res.Facets["host"])
 	if res.Approx || sum != want {
 		t.Errorf("approx %v, host counts sum to %d, want exactly %d", res.Approx, sum, want)
 	}
@@ -149,4 +143,13 @@ func TestFacetsSampleFiltersInIDOrder(t *testing.T) {
 	if !res.Approx || !near(got["a.example.test"], n/2) || !near(got["b.example.test"], n/2) {
 		t.Errorf("approx %v, host counts %v, want about %d each", res.Approx, got, n/2)
 	}
+}
+
+// countOf sums the counts of one facet's values.
+func countOf(fs []FacetCount) int {
+	sum := 0
+	for _, f := range fs {
+		sum += f.Count
+	}
+	return sum
 }
