@@ -72,7 +72,11 @@ func (st *statement) facets(ctx context.Context, db *sql.DB) (facetSet, error) {
 		return facetSet{}, fmt.Errorf("facets: %w", err)
 	}
 	defer conn.Close()
-	stmt, err := conn.PrepareContext(ctx, st.facetSQL())
+	query, args, none, err := st.facetQuery(ctx, conn)
+	if err != nil || none {
+		return facetSet{}, err
+	}
+	stmt, err := conn.PrepareContext(ctx, query)
 	if err != nil {
 		return facetSet{}, fmt.Errorf("facets: %w", err)
 	}
@@ -81,7 +85,7 @@ func (st *statement) facets(ctx context.Context, db *sql.DB) (facetSet, error) {
 	// there is to read when they are few (one query, not one a window). Each window it
 	// passed is read to its end; the one it stopped in resumes where it stopped.
 	first := facetSample / facetWindows
-	rows, err := facetRows(ctx, stmt, st.countArgs, 1, maxRow, first)
+	rows, err := facetRows(ctx, stmt, args, 1, maxRow, first)
 	if err != nil {
 		return facetSet{}, err
 	}
@@ -131,7 +135,7 @@ func (st *statement) facets(ctx context.Context, db *sql.DB) (facetSet, error) {
 		}
 		quota := budget / len(open)
 		for _, w := range open {
-			rows, err := facetRows(ctx, stmt, st.countArgs, w.next, w.hi, quota)
+			rows, err := facetRows(ctx, stmt, args, w.next, w.hi, quota)
 			if err != nil {
 				return facetSet{}, err
 			}
@@ -218,9 +222,35 @@ type idRow struct {
 	facetRow
 }
 
-// facetSQL reads the statement's matches whose page ids are ?..?, in id order, at most ?,
+// facetQuery returns the SQL the facets read the statement's matches with, and its
+// arguments; none when the statement cannot match (its filters pick no page).
+//
+// A text query whose filters pick few pages (up to filterSetCap: `site:` of one site,
+// `ext:pdf`) has its text matches checked against those pages, as filterFirst does for the
+// results: joining every match of a common word (or of its stems) to its page to test the
+// filter costs a lookup a match, hundreds of thousands of them when the filter keeps none.
+func (st *statement) facetQuery(ctx context.Context, conn *sql.Conn) (q string, args []any, none bool, err error) {
+	if st.table == "" || st.filterWhere == "" {
+		return st.facetSQL(st.where), st.countArgs, false, nil
+	}
+	var n int
+	if err := conn.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM pages p WHERE `+st.filterWhere+` LIMIT ?)`,
+		append(slices.Clone(st.filterArgs), filterSetCap+1)...).Scan(&n); err != nil {
+		return "", nil, false, fmt.Errorf("facets: %w", err)
+	}
+	switch {
+	case n == 0:
+		return "", nil, true, nil
+	case n > filterSetCap:
+		return st.facetSQL(st.where), st.countArgs, false, nil
+	}
+	where := st.table + ` MATCH ? AND +` + st.table + `.rowid IN (SELECT p.id FROM pages p WHERE ` + st.filterWhere + `)`
+	return st.facetSQL(where), append([]any{st.match}, st.filterArgs...), false, nil
+}
+
+// facetSQL reads the matches of where whose page ids are ?..?, in id order, at most ?,
 // with what the facets count of each.
-func (st *statement) facetSQL() string {
+func (st *statement) facetSQL(where string) string {
 	// The full-text index drives in id order, and a rowid range is a seek in it. Pages
 	// found by filters may come in another order (an index on hosts gives one host's pages
 	// after another's), which would make the first matches of a window those of its first
@@ -231,7 +261,7 @@ func (st *statement) facetSQL() string {
 	}
 	// The URL is read only when there is no content type to tell the type by.
 	return `SELECT p.id, p.host_id, coalesce(p.crawl_id, 0), ` + statusSQL + `, coalesce(p.content_type, ''),
-		iif(coalesce(p.content_type, '') = '', p.url, '') FROM ` + st.countFrom + ` WHERE ` + st.where + `
+		iif(coalesce(p.content_type, '') = '', p.url, '') FROM ` + st.countFrom + ` WHERE ` + where + `
 		AND ` + idCol + ` BETWEEN ? AND ?` + order + ` LIMIT ?`
 }
 

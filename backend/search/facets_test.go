@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -100,7 +101,8 @@ func TestFacetsAloneAgreeWithSearch(t *testing.T) {
 	s := New(st.SearchDB())
 	ctx := context.Background()
 	for _, q := range []string{"common", "rarer", "site:h1.test", "type:pdf", "rarer OR pdf", "common -rarer",
-		`"rarer cataloguing"`, "site:h2.test rarer", "catalogueing", "zzzzqqq", "", "title:page is:failed"} {
+		`"rarer cataloguing"`, "site:h2.test rarer", "catalogueing", "zzzzqqq", "", "title:page is:failed",
+		"common type:pdf", "common ext:ps", "site:h3.test common -rarer"} {
 		want, err := s.Search(ctx, Request{Query: q, Limit: 1, Facets: true})
 		if err != nil {
 			t.Fatal(err)
@@ -152,4 +154,45 @@ func countOf(fs []FacetCount) int {
 		sum += f.Count
 	}
 	return sum
+}
+
+// A text query whose filters pick few pages (one site, one type) or none has its facets
+// counted exactly, from the text's matches checked against those pages.
+func TestFacetsOfFewFilteredPages(t *testing.T) {
+	var pages []page
+	want := map[string]int{} // pdf pages with the word, by host
+	for i := range 3 * FacetCap {
+		p := page{url: fmt.Sprintf("http://h%d.test/%d", i%4, i), title: "page", body: "common words"}
+		if i%9 == 0 {
+			p.url += ".pdf"
+			p.ctype = "application/pdf"
+			if i%2 == 0 {
+				p.body = "other words"
+			} else {
+				want[fmt.Sprintf("h%d.test", i%4)]++
+			}
+		}
+		pages = append(pages, p)
+	}
+	st := workspace(t, pages)
+	s := New(st.SearchDB())
+	ctx := context.Background()
+	res, err := s.Facets(ctx, "common type:pdf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int{}
+	for _, f := range res.Facets["host"] {
+		got[strings.TrimPrefix(strings.TrimPrefix(f.Value, "http://"), "https://")] = f.Count
+	}
+	if res.Approx || !reflect.DeepEqual(got, want) || countOf(res.Facets["type"]) != countOf(res.Facets["host"]) {
+		t.Errorf("common type:pdf: approx %v, hosts %v, want %v; types %v", res.Approx, got, want, res.Facets["type"])
+	}
+	none, err := s.Facets(ctx, "common ext:ps")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(none.Facets) != 0 || none.Approx {
+		t.Errorf("common ext:ps matches nothing, facets %v (approx %v)", none.Facets, none.Approx)
+	}
 }
