@@ -38,8 +38,22 @@ type facetRow struct {
 // what is left of a budget of FacetCap rows among the windows not read to their end, so up
 // to FacetCap matches are counted exactly however they are spread over the index.
 func (st *statement) facets(ctx context.Context, db *sql.DB) (facetSet, error) {
+	conn, err := db.Conn(ctx) // one connection, one parse of the statement for every window
+	if err != nil {
+		return facetSet{}, fmt.Errorf("facets: %w", err)
+	}
+	defer conn.Close()
+	query, args, none, err := st.facetQuery(ctx, conn)
+	if err != nil || none {
+		return facetSet{}, err
+	}
+	stmt, err := conn.PrepareContext(ctx, query)
+	if err != nil {
+		return facetSet{}, fmt.Errorf("facets: %w", err)
+	}
+	defer stmt.Close()
 	var maxRow int64
-	if err := db.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM pages`).Scan(&maxRow); err != nil {
+	if err := conn.QueryRowContext(ctx, `SELECT coalesce(max(id), 0) FROM pages`).Scan(&maxRow); err != nil {
 		return facetSet{}, fmt.Errorf("facets: %w", err)
 	}
 	hosts := map[int64]float64{}
@@ -67,20 +81,6 @@ func (st *statement) facets(ctx context.Context, db *sql.DB) (facetSet, error) {
 		}
 		ws[i] = &window{lo: lo, hi: hi, next: lo}
 	}
-	conn, err := db.Conn(ctx) // one connection, one parse of the statement for every window
-	if err != nil {
-		return facetSet{}, fmt.Errorf("facets: %w", err)
-	}
-	defer conn.Close()
-	query, args, none, err := st.facetQuery(ctx, conn)
-	if err != nil || none {
-		return facetSet{}, err
-	}
-	stmt, err := conn.PrepareContext(ctx, query)
-	if err != nil {
-		return facetSet{}, fmt.Errorf("facets: %w", err)
-	}
-	defer stmt.Close()
 	// A first read over the whole index finds the first matches in id order: it is all
 	// there is to read when they are few (one query, not one a window). Each window it
 	// passed is read to its end; the one it stopped in resumes where it stopped.
@@ -233,9 +233,8 @@ func (st *statement) facetQuery(ctx context.Context, conn *sql.Conn) (q string, 
 	if st.table == "" || st.filterWhere == "" {
 		return st.facetSQL(st.where), st.countArgs, false, nil
 	}
-	var n int
-	if err := conn.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM pages p WHERE `+st.filterWhere+` LIMIT ?)`,
-		append(slices.Clone(st.filterArgs), filterSetCap+1)...).Scan(&n); err != nil {
+	n, _, _, err := st.filterPages(ctx, conn, filterSetCap+1)
+	if err != nil {
 		return "", nil, false, fmt.Errorf("facets: %w", err)
 	}
 	switch {
@@ -244,8 +243,7 @@ func (st *statement) facetQuery(ctx context.Context, conn *sql.Conn) (q string, 
 	case n > filterSetCap:
 		return st.facetSQL(st.where), st.countArgs, false, nil
 	}
-	where := st.table + ` MATCH ? AND +` + st.table + `.rowid IN (SELECT p.id FROM pages p WHERE ` + st.filterWhere + `)`
-	return st.facetSQL(where), append([]any{st.match}, st.filterArgs...), false, nil
+	return st.facetSQL(st.table + ` MATCH ? AND ` + st.inFilter()), append([]any{st.match}, st.filterArgs...), false, nil
 }
 
 // facetSQL reads the matches of where whose page ids are ?..?, in id order, at most ?,

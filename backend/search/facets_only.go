@@ -62,15 +62,8 @@ func (s *Searcher) facetsOf(ctx context.Context, root Node) (facetSet, error) {
 	if root == nil {
 		return facetSet{}, nil
 	}
-	n := &notes{}
-	if err := resolveFolders(ctx, s.db, root, n); err != nil {
-		return facetSet{}, err
-	}
-	pl, err := s.compile(ctx, root, n)
+	pl, err := s.plan(ctx, root, &notes{})
 	if err != nil {
-		return facetSet{}, err
-	}
-	if err := s.evalRegexps(ctx, pl, n); err != nil {
 		return facetSet{}, err
 	}
 	return pl.statement(s.w).facets(ctx, s.db)

@@ -289,11 +289,9 @@ const filterSetCap = 20_000
 func (s *Searcher) filterFirst(ctx context.Context, st *statement, least, want int) (hits []hit, total int, approx bool, read float64, ok bool, err error) {
 	// Count the filter's pages only as far as it takes to decline.
 	limit := min(filterSetCap, least/4) + 1
-	var n int
-	var lo, hi sql.NullInt64
-	if err := s.db.QueryRowContext(ctx, `SELECT count(*), min(id), max(id) FROM (SELECT p.id FROM pages p WHERE `+st.filterWhere+` LIMIT ?)`,
-		append(slices.Clone(st.filterArgs), limit)...).Scan(&n, &lo, &hi); err != nil {
-		return nil, 0, false, 0, false, fmt.Errorf("filter: %w", err)
+	n, lo, hi, err := st.filterPages(ctx, s.db, limit)
+	if err != nil {
+		return nil, 0, false, 0, false, err
 	}
 	if n >= limit {
 		return nil, 0, false, 0, false, nil
@@ -309,13 +307,31 @@ func (s *Searcher) filterFirst(ctx context.Context, st *statement, least, want i
 	// against ("+" keeps FTS5 from looking each of them up instead).
 	args := append([]any{st.match, lo.Int64, hi.Int64}, st.filterArgs...)
 	rows, err := s.db.QueryContext(ctx, `SELECT rowid, 0 FROM `+st.table+` WHERE `+st.table+` MATCH ? AND rowid >= ? AND rowid <= ?
-		AND +rowid IN (SELECT p.id FROM pages p WHERE `+st.filterWhere+`) LIMIT ?`, append(args, RankCap+1)...)
+		AND `+st.inFilter()+` LIMIT ?`, append(args, RankCap+1)...)
 	if err != nil {
 		return nil, 0, false, 0, false, fmt.Errorf("match: %w", err)
 	}
 	tested := int(float64(least) * float64(hi.Int64-lo.Int64+1) / float64(max(maxRow, 1)))
 	hits, total, approx, read, err = s.collect(rows, lo.Int64, hi.Int64, want, tested)
 	return hits, total, approx, read, err == nil, err
+}
+
+// filterPages counts the pages st's filters pick, as far as limit, with their id range.
+func (st *statement) filterPages(ctx context.Context, q interface {
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}, limit int) (n int, lo, hi sql.NullInt64, err error) {
+	if err := q.QueryRowContext(ctx, `SELECT count(*), min(id), max(id) FROM (SELECT p.id FROM pages p WHERE `+st.filterWhere+` LIMIT ?)`,
+		append(slices.Clone(st.filterArgs), limit)...).Scan(&n, &lo, &hi); err != nil {
+		return 0, lo, hi, fmt.Errorf("filter: %w", err)
+	}
+	return n, lo, hi, nil
+}
+
+// inFilter is the condition that a text match of st's index is among its filters' pages
+// (filterArgs): the filters' pages become one in-memory index each match is checked against
+// ("+" keeps FTS5 from looking each of them up instead).
+func (st *statement) inFilter() string {
+	return `+` + st.table + `.rowid IN (SELECT p.id FROM pages p WHERE ` + st.filterWhere + `)`
 }
 
 // scoreHits scores hits (in rowid order) with bm25 over expr, which they all match in

@@ -180,20 +180,30 @@ func (s *Searcher) Search(ctx context.Context, r Request) (Results, error) {
 	return res, nil
 }
 
+// plan compiles a parsed query: its library folders resolved, its regular expressions
+// evaluated.
+func (s *Searcher) plan(ctx context.Context, root Node, n *notes) (*plan, error) {
+	if err := resolveFolders(ctx, s.db, root, n); err != nil {
+		return nil, err
+	}
+	pl, err := s.compile(ctx, root, n)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.evalRegexps(ctx, pl, n); err != nil {
+		return nil, err
+	}
+	return pl, nil
+}
+
 // run evaluates one parsed query.
 func (s *Searcher) run(ctx context.Context, root Node, r Request, n *notes) (Results, error) {
 	res := Results{Results: []Result{}}
 	if root == nil {
 		return res, nil
 	}
-	if err := resolveFolders(ctx, s.db, root, n); err != nil {
-		return res, err
-	}
-	pl, err := s.compile(ctx, root, n)
+	pl, err := s.plan(ctx, root, n)
 	if err != nil {
-		return res, err
-	}
-	if err := s.evalRegexps(ctx, pl, n); err != nil {
 		return res, err
 	}
 	st := pl.statement(s.w)
