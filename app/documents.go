@@ -32,13 +32,9 @@ var openFile = func(path string) error {
 // A page without a stored PDF is refused (invalid); a machine without a display cannot
 // (unavailable).
 func (a *App) OpenDocument(id int64) error {
-	ctx := context.Background()
-	body, _, _, err := a.ws().st.Body(ctx, id)
+	body, err := a.storedPDF(context.Background(), id)
 	if err != nil {
-		return apiError(err)
-	}
-	if !bytes.HasPrefix(body, []byte("%PDF-")) {
-		return &Error{Code: CodeInvalid, Message: "the offline copy is not a PDF"}
+		return err
 	}
 	if !HasDisplay() {
 		return &Error{Code: CodeUnavailable, Message: "no display to open a viewer on"}
