@@ -37,15 +37,14 @@ func approxKey(w string, d int) string { return w + "~" + strconv.Itoa(d) }
 func (s *Searcher) approxTerms(ctx context.Context, w string, d int) ([]string, error) {
 	rw := []rune(w)
 	cands := map[string]candidate{}
-	v, err := s.vocab.current(ctx, s.db)
+	used, err := s.vocab.use(ctx, s.db, func(v *vocabulary) { v.approx(rw, d, cands) })
 	if err != nil {
 		return nil, err
 	}
-	if v != nil {
-		v.approx(rw, d, cands)
-		v.mu.Unlock()
-	} else if err := s.approxInIndex(ctx, rw, d, cands); err != nil {
-		return nil, err
+	if !used {
+		if err := s.approxInIndex(ctx, rw, d, cands); err != nil {
+			return nil, err
+		}
 	}
 	terms := make([]string, 0, len(cands))
 	for t, c := range cands {

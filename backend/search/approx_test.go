@@ -92,10 +92,8 @@ func approxBoth(t *testing.T, db *Searcher, words []string, d int) (btree, vocab
 		if err != nil {
 			t.Fatal(err)
 		}
-		if v, err := db.vocab.current(ctx, db.db); err != nil || v == nil {
+		if used, err := db.vocab.use(ctx, db.db, func(*vocabulary) {}); err != nil || !used {
 			t.Fatalf("the vocabulary is not current (%v)", err)
-		} else {
-			v.mu.Unlock()
 		}
 		b, err := db.approxTerms(ctx, w, d)
 		if err != nil {

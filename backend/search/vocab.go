@@ -376,23 +376,32 @@ func (v *vocabulary) merge() {
 	v.terms, v.weight, v.added = terms, weight, nil
 }
 
-// current returns the vocabulary, brought up to date with the index, with v.mu held (the
-// caller unlocks it); or nil when the b-tree must answer: the vocabulary was not asked
-// for, is not built yet, or has more new pages to read than a query may.
-func (v *vocabulary) current(ctx context.Context, db *sql.DB) (*vocabulary, error) {
+// use calls f with the vocabulary, brought up to date with the index, under its lock, and
+// reports whether it did. It does not when the b-tree must answer: the vocabulary was not
+// asked for, is not built yet, or has more new pages to read than a query may.
+func (v *vocabulary) use(ctx context.Context, db *sql.DB, f func(*vocabulary)) (bool, error) {
 	v.mu.Lock()
+	defer v.mu.Unlock()
+	ok, err := v.update(ctx, db)
+	if ok {
+		f(v)
+	}
+	return ok, err
+}
+
+// update brings the vocabulary up to date with the index (v.mu held), or reports that it
+// cannot be used now (see use).
+func (v *vocabulary) update(ctx context.Context, db *sql.DB) (bool, error) {
 	if !v.wanted || !v.ready || v.building {
-		v.mu.Unlock()
-		return nil, nil
+		return false, nil
 	}
 	var gen sql.NullInt64
 	var record []byte
 	if err := db.QueryRowContext(ctx, vocabStateSQL).Scan(&gen, &record); err != nil {
-		v.mu.Unlock()
-		return nil, fmt.Errorf("index structure: %w", err)
+		return false, fmt.Errorf("index structure: %w", err)
 	}
 	if gen.Int64 == v.gen && bytes.Equal(record, v.record) {
-		return v, nil
+		return true, nil
 	}
 	d := &delta{tooBig: true}
 	if gen.Int64 == v.gen {
@@ -400,8 +409,7 @@ func (v *vocabulary) current(ctx context.Context, db *sql.DB) (*vocabulary, erro
 		if d, err = readNew(ctx, db, v.gen, v.covered, vocabInlinePages); errors.Is(err, errFTSFormat) {
 			v.ready = false
 		} else if err != nil {
-			v.mu.Unlock()
-			return nil, err
+			return false, err
 		}
 	}
 	if !v.ready || d.tooBig {
@@ -411,11 +419,10 @@ func (v *vocabulary) current(ctx context.Context, db *sql.DB) (*vocabulary, erro
 			covered = nil
 		}
 		v.startBuild(context.WithoutCancel(ctx), db, covered)
-		v.mu.Unlock()
-		return nil, nil
+		return false, nil
 	}
 	v.install(d)
-	return v, nil
+	return true, nil
 }
 
 // lookup returns a term's weight and whether the vocabulary holds it.
