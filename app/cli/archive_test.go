@@ -95,15 +95,24 @@ func TestHistoryDiffExportImport(t *testing.T) {
 	}
 }
 
-func TestCrawlRetentionVerbs(t *testing.T) {
+// changingPage serves one page whose body setPage changes between crawls.
+func changingPage(t *testing.T, body string) (srv *httptest.Server, setPage func(string)) {
 	var mu sync.Mutex
-	a := `<title>A</title>first words`
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		mu.Lock()
 		defer mu.Unlock()
-		w.Write([]byte(a))
+		w.Write([]byte(body))
 	}))
-	defer srv.Close()
+	t.Cleanup(srv.Close)
+	return srv, func(b string) {
+		mu.Lock()
+		body = b
+		mu.Unlock()
+	}
+}
+
+func TestCrawlRetentionVerbs(t *testing.T) {
+	srv, setPage := changingPage(t, `<title>A</title>first words`)
 	db := filepath.Join(t.TempDir(), "w.mundaneum")
 	crawlOnce := func(args ...string) {
 		t.Helper()
@@ -114,9 +123,7 @@ func TestCrawlRetentionVerbs(t *testing.T) {
 	}
 	crawlOnce("--retention", "last 2")
 	for _, w := range []string{"second", "third"} {
-		mu.Lock()
-		a = `<title>A</title>` + w + ` words`
-		mu.Unlock()
+		setPage(`<title>A</title>` + w + ` words`)
 		crawlOnce()
 	}
 	code, out, errOut := run(t, "retention", "--db", db, "--crawl", "1", "--json")
@@ -156,20 +163,11 @@ func TestCrawlRetentionVerbs(t *testing.T) {
 // only that they are new) since it was last opened, and how to see what changed: the diff
 // from the version in force then, as the window's "see the diff" shows it.
 func TestViewWatchesChanges(t *testing.T) {
-	var mu sync.Mutex
-	a := `<title>A</title>zygomorph first wording`
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		defer mu.Unlock()
-		w.Write([]byte(a))
-	}))
-	defer srv.Close()
+	srv, setPage := changingPage(t, `<title>A</title>zygomorph first wording`)
 	db := filepath.Join(t.TempDir(), "w.mundaneum")
 	crawl := func(body string) {
 		t.Helper()
-		mu.Lock()
-		a = body
-		mu.Unlock()
+		setPage(body)
 		if code, _, errOut := run(t, "crawl", "--db", db, "--delay", "0", "--refresh", "--scope", "list", srv.URL+"/"); code != ExitOK {
 			t.Fatalf("crawl: %d %s", code, errOut)
 		}
