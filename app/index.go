@@ -45,10 +45,13 @@ func (a *App) IndexStatus() (IndexStatus, error) {
 // "index:progress" events follow it, "index:done" ends it.
 func (a *App) RebuildIndex() error {
 	w := a.ws()
+	if err := w.idx.StartRebuild(); err != nil {
+		return err
+	}
 	go func() {
 		ctx := context.Background()
 		last := time.Time{}
-		err := w.idx.Rebuild(ctx, func(p index.Progress) {
+		err := w.idx.Settle(ctx, func(p index.Progress) {
 			if time.Since(last) >= 250*time.Millisecond {
 				last = time.Now()
 				a.emit(EventIndexProgress, indexDTO(p))

@@ -55,8 +55,21 @@ func TestIndexFollowsTheWorkspace(t *testing.T) {
 		}
 	}
 	built := snapshot(t, f.path)
+	if p := f.idx.Progress(context.Background()); !p.Current() {
+		t.Fatalf("before the rebuild: progress = %+v", p)
+	}
+	// Once asked for, the rebuild shows at once: nothing says "current" from before it.
+	if err := f.idx.StartRebuild(); err != nil {
+		t.Fatal(err)
+	}
+	if p := f.idx.Progress(context.Background()); p.Current() || !p.Rebuilding {
+		t.Errorf("right after StartRebuild: progress = %+v", p)
+	}
 	if err := f.idx.Rebuild(context.Background(), nil); err != nil {
 		t.Fatal(err)
+	}
+	if p := f.idx.Progress(context.Background()); !p.Current() {
+		t.Errorf("after the rebuild: progress = %+v", p)
 	}
 	sameSnapshots(t, "followed vs rebuilt", built, snapshot(t, f.path))
 	if v, err := f.st.IntegrityCheck(context.Background()); err != nil || v != "ok" {

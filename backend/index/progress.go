@@ -222,11 +222,23 @@ func (x *Index) Settle(ctx context.Context, report func(Progress)) error {
 // Rebuild empties the index and indexes every stored page again (for a tokenizer or
 // ranking change, and for recovery), then settles, reporting progress.
 func (x *Index) Rebuild(ctx context.Context, report func(Progress)) error {
+	if err := x.StartRebuild(); err != nil {
+		return err
+	}
+	return x.Settle(ctx, report)
+}
+
+// StartRebuild asks for a rebuild and returns at once; from then on Progress says the index
+// is being rebuilt (never "current" from before the request), and Settle waits for the end.
+func (x *Index) StartRebuild() error {
 	if x.st == nil {
 		return ErrReadOnly
 	}
 	x.st.requestReset("rebuild asked for")
-	return x.Settle(ctx, report)
+	x.progress.mu.Lock()
+	x.progress.at = time.Time{}
+	x.progress.mu.Unlock()
+	return nil
 }
 
 func (x *Index) await(ctx context.Context, settle bool, report func(Progress)) error {

@@ -202,6 +202,8 @@ func (s *stage) load() error {
 func (s *stage) requestReset(why string) {
 	s.mu.Lock()
 	s.resetWhy = why
+	// Readers see the rebuild from now on, not only once the stage has begun it.
+	s.pub.state.Rebuilding, s.pub.why = true, why
 	s.mu.Unlock()
 	s.kick()
 }
