@@ -37,7 +37,7 @@ func approxKey(w string, d int) string { return w + "~" + strconv.Itoa(d) }
 func (s *Searcher) approxTerms(ctx context.Context, w string, d int) ([]string, error) {
 	rw := []rune(w)
 	cands := map[string]candidate{}
-	used, err := s.vocab.use(ctx, s.db, func(v *vocabulary) { v.approx(rw, d, cands) })
+	used, err := s.vocab.use(ctx, s.db.DB, func(v *vocabulary) { v.approx(rw, d, cands) })
 	if err != nil {
 		return nil, err
 	}

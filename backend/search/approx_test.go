@@ -86,13 +86,13 @@ func TestApproximateHighlight(t *testing.T) {
 func approxBoth(t *testing.T, db *Searcher, words []string, d int) (btree, vocab [][]string) {
 	t.Helper()
 	ctx := context.Background()
-	plain := New(db.db) // a searcher that was never asked to keep a vocabulary
+	plain := New(db.db.DB) // a searcher that was never asked to keep a vocabulary
 	for _, w := range words {
 		a, err := plain.approxTerms(ctx, w, d)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if used, err := db.vocab.use(ctx, db.db, func(*vocabulary) {}); err != nil || !used {
+		if used, err := db.vocab.use(ctx, db.db.DB, func(*vocabulary) {}); err != nil || !used {
 			t.Fatalf("the vocabulary is not current (%v)", err)
 		}
 		b, err := db.approxTerms(ctx, w, d)

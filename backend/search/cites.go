@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"mundaneum/backend/store"
 	"sync"
 	"time"
 )
@@ -34,7 +35,7 @@ const (
 // on (a process that runs one, like the command line's, never pays for a load), it starts a
 // load when the workspace has at least minPages pages and the counts are missing or a
 // minute old.
-func (c *citeCache) counts(db *sql.DB, maxPage int64) []uint32 {
+func (c *citeCache) counts(db store.Querier, maxPage int64) []uint32 {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.asked++
@@ -46,7 +47,7 @@ func (c *citeCache) counts(db *sql.DB, maxPage int64) []uint32 {
 }
 
 // load reads every count if the links changed since the last load.
-func (c *citeCache) load(ctx context.Context, db *sql.DB) {
+func (c *citeCache) load(ctx context.Context, db store.Querier) {
 	n, links, err := c.read(ctx, db)
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -62,7 +63,7 @@ func (c *citeCache) load(ctx context.Context, db *sql.DB) {
 
 // read returns the counts by page id and the link count they go with; nil counts when the
 // links are as they were at the last load.
-func (c *citeCache) read(ctx context.Context, db *sql.DB) ([]uint32, int64, error) {
+func (c *citeCache) read(ctx context.Context, db store.Querier) ([]uint32, int64, error) {
 	var links int64
 	if err := db.QueryRowContext(ctx, `SELECT coalesce((SELECT n FROM counts WHERE name = 'links'), 0)`).Scan(&links); err != nil {
 		return nil, 0, fmt.Errorf("citation counts: %w", err)

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"mundaneum/backend/store"
 	"slices"
 	"strconv"
 	"strings"
@@ -58,7 +59,7 @@ func (c *dfCache) reset() {
 // estimator estimates the document frequencies of atoms in an index (page_fts unless
 // table says otherwise), with the cache of a Searcher.
 type estimator struct {
-	db    *sql.DB
+	db    store.Querier
 	cache *dfCache
 	table string
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"mundaneum/backend/store"
 	"net/url"
 	"slices"
 	"sort"
@@ -310,7 +311,7 @@ func (st *statement) facetLists(out map[string][]FacetCount, hostCounts map[stri
 }
 
 // hostNames turns host ids into host names (with the port when not the default).
-func hostNames(ctx context.Context, db *sql.DB, counts map[int64]int) (map[string]int, error) {
+func hostNames(ctx context.Context, db store.Querier, counts map[int64]int) (map[string]int, error) {
 	ids := make([]int64, 0, len(counts))
 	for id := range counts {
 		ids = append(ids, id)

@@ -66,5 +66,5 @@ func (s *Searcher) facetsOf(ctx context.Context, root Node) (facetSet, error) {
 	if err != nil {
 		return facetSet{}, err
 	}
-	return pl.statement(s.w).facets(ctx, s.db)
+	return pl.statement(s.w).facets(ctx, s.db.DB)
 }

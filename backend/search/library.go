@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"mundaneum/backend/store"
 	"slices"
 	"strconv"
 	"strings"
@@ -339,7 +340,7 @@ func tagWords(tag string) bool {
 // resolveFolders turns every folder: filter under root into a filter on the node paths
 // below that library (field "libpath", value "/1/5/"; "" when there is no such library,
 // with a note): a path is resolved once per query, before it is compiled.
-func resolveFolders(ctx context.Context, db *sql.DB, root Node, n *notes) error {
+func resolveFolders(ctx context.Context, db store.Querier, root Node, n *notes) error {
 	var err error
 	walk(root, false, func(x Node, _ bool) {
 		f, ok := x.(*Filter)
@@ -357,7 +358,7 @@ func resolveFolders(ctx context.Context, db *sql.DB, root Node, n *notes) error 
 
 // folderPath returns the node path ("/1/5/") of the library at a library path, "" when
 // there is none.
-func folderPath(ctx context.Context, db *sql.DB, path string) (string, error) {
+func folderPath(ctx context.Context, db store.Querier, path string) (string, error) {
 	segs, err := vlib.ParsePath(path)
 	if err != nil {
 		return "", nil

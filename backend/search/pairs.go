@@ -35,7 +35,7 @@ func (s *Searcher) pairWords(ctx context.Context) (*pairs.Words, error) {
 	c := s.pairs
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	gen, err := index.Generation(ctx, s.db)
+	gen, err := index.Generation(ctx, s.db.DB)
 	if err != nil {
 		return nil, err
 	}
@@ -44,11 +44,11 @@ func (s *Searcher) pairWords(ctx context.Context) (*pairs.Words, error) {
 	}
 	c.complete, c.words, c.generation = false, nil, gen
 	c.df.reset()
-	complete, err := index.PairsComplete(ctx, s.db)
+	complete, err := index.PairsComplete(ctx, s.db.DB)
 	if err != nil || !complete {
 		return nil, err
 	}
-	if c.words, err = index.PairWords(ctx, s.db); err != nil {
+	if c.words, err = index.PairWords(ctx, s.db.DB); err != nil {
 		return nil, err
 	}
 	c.complete = true

@@ -21,12 +21,12 @@ func (s *Searcher) present(ctx context.Context, root Node, page []hit, best floa
 	}
 	snipped := make(chan snippets, 1)
 	go func() {
-		texts, err := s.texts(ctx, page)
+		h := newHighlighter(root, s.w)
+		texts, err := s.texts(ctx, page, h)
 		if err != nil {
 			snipped <- snippets{err: err}
 			return
 		}
-		h := newHighlighter(root, s.w)
 		of := make(map[int64][]string, len(texts))
 		for id, cols := range texts {
 			of[id] = makeSnippet(cols, h)
@@ -116,22 +116,43 @@ func (s *Searcher) metadata(ctx context.Context, page []hit) (map[int64]*Result,
 
 // texts reads the indexed text of the hits: body, anchors, headings, title, url (the order
 // in which snippets prefer them), as the index holds them (index.DocOf).
-func (s *Searcher) texts(ctx context.Context, page []hit) (map[int64][]string, error) {
+func (s *Searcher) texts(ctx context.Context, page []hit, h *highlighter) (map[int64][]string, error) {
 	ids := make([]int64, len(page))
 	for i, h := range page {
 		ids[i] = h.id
 	}
-	ins, err := store.IndexInputs(ctx, s.db, ids)
+	ins, err := store.IndexTexts(ctx, s.db, ids)
 	if err != nil {
 		return nil, fmt.Errorf("snippets: %w", err)
 	}
-	out := make(map[int64][]string, len(page))
+	// What links say is read only for the pages whose body cannot give the snippet (the
+	// body wins whenever it holds a query word): one seek per distinct anchor adds up.
+	var linked []store.IndexInput
 	for _, in := range ins {
+		if in.Kind == store.IndexedResource || in.Kind == store.IndexedText && !bodySnippet(store.Clean(in.Text.Body), h) {
+			linked = append(linked, in)
+		}
+	}
+	if err := store.ReadLinkText(ctx, s.db, linked); err != nil {
+		return nil, fmt.Errorf("snippets: %w", err)
+	}
+	out := make(map[int64][]string, len(page))
+	for _, in := range append(ins, linked...) { // linked, later, overwrite their first reading
 		if d, ok := index.DocOf(in); ok {
 			out[d.ID] = []string{d.Body, d.Anchors, d.Headings, d.Title, d.URL}
 		}
 	}
 	return out, nil
+}
+
+// bodySnippet reports whether makeSnippet takes a page's snippet from its body whatever
+// the other columns hold: the body holds a query word, or the query has none and the body
+// is not blank.
+func bodySnippet(body string, h *highlighter) bool {
+	if h.empty() {
+		return strings.TrimSpace(body) != ""
+	}
+	return h.matches(body)
 }
 
 // copies counts, per content hash, the other pages with the same content.

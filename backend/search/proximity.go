@@ -53,7 +53,7 @@ func (s *Searcher) proximity(ctx context.Context, root Node, hits []hit) error {
 	for i, h := range hits {
 		ids[i] = h.id
 	}
-	ins, err := store.IndexInputs(ctx, s.db, ids)
+	ins, err := store.IndexTexts(ctx, s.db, ids) // body and headings: what links say is not read
 	if err != nil {
 		return fmt.Errorf("proximity: %w", err)
 	}

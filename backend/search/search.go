@@ -11,6 +11,8 @@ import (
 	"database/sql"
 	"fmt"
 	"math"
+	"mundaneum/backend/sqlcache"
+	"mundaneum/backend/store"
 	"slices"
 	"strings"
 	"time"
@@ -113,7 +115,7 @@ const (
 
 // Searcher runs queries over a workspace's read pool.
 type Searcher struct {
-	db    *sql.DB
+	db    *sqlcache.DB // the read pool, its statements prepared once per connection
 	w     Weights
 	df    *dfCache
 	cites *citeCache
@@ -123,8 +125,12 @@ type Searcher struct {
 
 // New returns a searcher over db (the store's read pool) with DefaultWeights.
 func New(db *sql.DB) *Searcher {
-	return &Searcher{db: db, w: DefaultWeights, df: &dfCache{}, cites: &citeCache{minPages: citeCacheMin}, pairs: &pairCache{df: &dfCache{}}, vocab: &vocabulary{}}
+	return &Searcher{db: sqlcache.New(db, searchStatements), w: DefaultWeights, df: &dfCache{}, cites: &citeCache{minPages: citeCacheMin}, pairs: &pairCache{df: &dfCache{}}, vocab: &vocabulary{}}
 }
+
+// searchStatements is how many statements a searcher keeps prepared: a query's statements
+// are built from its shape (how many words, which filters), its values are arguments.
+const searchStatements = 128
 
 // WithWeights returns a searcher over the same pool that ranks with w (for tuning).
 func (s *Searcher) WithWeights(w Weights) *Searcher {
@@ -283,7 +289,7 @@ func (s *Searcher) run(ctx context.Context, root Node, r Request, n *notes) (Res
 		}
 	}
 	if r.Facets {
-		fs, err := st.facets(ctx, s.db)
+		fs, err := st.facets(ctx, s.db.DB)
 		if err != nil {
 			return res, err
 		}
@@ -404,7 +410,7 @@ func (pl *plan) statement(w Weights) *statement {
 	return st
 }
 
-func (st *statement) count(ctx context.Context, db *sql.DB) (int, bool, error) {
+func (st *statement) count(ctx context.Context, db store.Querier) (int, bool, error) {
 	var n int
 	from := st.countFrom
 	if st.textOnly {
@@ -422,7 +428,7 @@ func (st *statement) count(ctx context.Context, db *sql.DB) (int, bool, error) {
 }
 
 // countNew counts the matches whose content appeared or changed after since (unix ms).
-func (st *statement) countNew(ctx context.Context, db *sql.DB, since int64) (int, error) {
+func (st *statement) countNew(ctx context.Context, db store.Querier, since int64) (int, error) {
 	var n int
 	err := db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM `+st.countFrom+` WHERE `+st.where+
 		` AND coalesce(p.changed_at, p.discovered_at) > ? LIMIT ?)`, append(slices.Clone(st.countArgs), since, TotalCap)...).Scan(&n)
@@ -434,7 +440,7 @@ func (st *statement) countNew(ctx context.Context, db *sql.DB, since int64) (int
 
 // firstRows queries the first k matches in index order: their ids and bm25 scores when
 // scored (else 0).
-func (st *statement) firstRows(ctx context.Context, db *sql.DB, k int, scored bool) (*sql.Rows, error) {
+func (st *statement) firstRows(ctx context.Context, db store.Querier, k int, scored bool) (*sql.Rows, error) {
 	id, from, score := "p.id", st.from, "0"
 	if st.textOnly {
 		id, from = st.table+".rowid", st.table
@@ -468,7 +474,7 @@ func sortHits(hits []hit) {
 }
 
 // top returns the best k hits in rank order (or page order when nothing ranks them).
-func (st *statement) top(ctx context.Context, db *sql.DB, k int) ([]hit, error) {
+func (st *statement) top(ctx context.Context, db store.Querier, k int) ([]hit, error) {
 	if st.rankExpr != "" {
 		return st.topApart(ctx, db, k)
 	}
@@ -486,7 +492,7 @@ func (st *statement) top(ctx context.Context, db *sql.DB, k int) ([]hit, error) 
 // topApart ranks the matches of a statement whose text is nested in OR with filters: it
 // scores up to RankCap text matches with bm25 and orders up to TotalCap matches of the
 // statement by those scores (0 for pages matched by a filter only).
-func (st *statement) topApart(ctx context.Context, db *sql.DB, k int) ([]hit, error) {
+func (st *statement) topApart(ctx context.Context, db store.Querier, k int) ([]hit, error) {
 	rows, err := db.QueryContext(ctx, `SELECT rowid, `+st.rankSQL+` FROM page_fts WHERE page_fts MATCH ? LIMIT ?`, st.rankExpr, RankCap)
 	if err != nil {
 		return nil, fmt.Errorf("rank: %w", err)

@@ -203,6 +203,14 @@ func TestRankingAndPresentation(t *testing.T) {
 	if len(forged.Results) != 1 || strings.Join(forged.Results[0].Snippet, "|") != "mundaneum fake mark |forged|" {
 		t.Fatalf("hostile page snippet = %q", forged.Results[0].Snippet)
 	}
+	// Where the body does not hold the query's words, the snippet comes from what links
+	// say: the anchors of a page, and of a resource known only from links.
+	for q, want := range map[string]string{"mons": "Mundaneum in |Mons|", "archive": "the |archive|"} {
+		res := searchT(t, s, q)
+		if len(res.Results) != 1 || !strings.Contains(strings.Join(res.Results[0].Snippet, "|"), want) {
+			t.Errorf("%s: snippet %+v, want %q in it", q, res.Results, want)
+		}
+	}
 	// A result matched by a filter only shows the start of its text.
 	site := searchT(t, s, "site:c.test")
 	if len(site.Results) != 1 || !strings.HasPrefix(strings.Join(site.Results[0].Snippet, ""), "report on") {

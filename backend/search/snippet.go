@@ -87,6 +87,17 @@ func (h *highlighter) empty() bool {
 	return len(h.exact) == 0 && len(h.prefixes) == 0 && len(h.approx) == 0
 }
 
+// matches reports whether text holds a token the query matches (within the first
+// maxSnippetScan bytes, as a snippet reads it).
+func (h *highlighter) matches(text string) bool {
+	for _, sp := range tokenSpans(text, h) {
+		if sp.hit {
+			return true
+		}
+	}
+	return false
+}
+
 func (h *highlighter) match(tok string) bool {
 	if h.exact[tok] {
 		return true

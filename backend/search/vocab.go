@@ -286,7 +286,7 @@ func (s *Searcher) PrepareVocabulary(ctx context.Context) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	v.wanted = true
-	v.startBuild(context.WithoutCancel(ctx), s.db, nil)
+	v.startBuild(context.WithoutCancel(ctx), s.db.DB, nil)
 }
 
 // WaitVocabulary waits until the vocabulary is ready (or its build failed) and returns

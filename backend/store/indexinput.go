@@ -40,13 +40,25 @@ type IndexInput struct {
 }
 
 // IndexInputs reads what the index needs of the pages ids, from db: the store's read pool,
-// or any pool over the workspace. Pages that do not exist come back NotIndexed.
+// or any pool over the workspace (through a statement cache: a page's anchors are one
+// statement each). Pages that do not exist come back NotIndexed.
 //
 // Which pages have a row is decided here, from the stored state: a page with stored text
 // keeps its row while it is fetched, or failed other than as gone (a server error leaves
 // the last good copy searchable); a 404 or 410, a redirect, a duplicate or a noindex page
 // has none.
-func IndexInputs(ctx context.Context, db *sql.DB, ids []int64) ([]IndexInput, error) {
+func IndexInputs(ctx context.Context, db Querier, ids []int64) ([]IndexInput, error) {
+	out, err := IndexTexts(ctx, db, ids)
+	if err != nil {
+		return nil, err
+	}
+	return out, ReadLinkText(ctx, db, out)
+}
+
+// IndexTexts is IndexInputs without the text of the links to the pages (Anchors and Citers
+// left empty): a search's later stages read the text of their best hits, and need what
+// links say only where a page's own text does not hold the query's words.
+func IndexTexts(ctx context.Context, db Querier, ids []int64) ([]IndexInput, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
@@ -84,44 +96,47 @@ func IndexInputs(ctx context.Context, db *sql.DB, ids []int64) ([]IndexInput, er
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("index inputs: %w", err)
 	}
-	// The distinct anchors in order, each found by a seek past the one before in links_to
-	// (to_id, anchor): a popular page's thousands of links are not read.
-	anchors, err := db.PrepareContext(ctx, `WITH RECURSIVE a(anchor, n) AS (
-			SELECT (SELECT min(anchor) FROM links WHERE to_id = ?1 AND anchor > ''), 1
-			UNION ALL
-			SELECT (SELECT min(anchor) FROM links WHERE to_id = ?1 AND anchor > a.anchor), n + 1
-			FROM a WHERE a.anchor IS NOT NULL AND n < ?2)
-		SELECT coalesce(group_concat(anchor, ' | '), '') FROM a WHERE anchor IS NOT NULL`)
-	if err != nil {
-		return nil, fmt.Errorf("index inputs: %w", err)
+	return out, nil
+}
+
+// ReadLinkText fills in what links say of the pages ins (read by IndexTexts): their
+// distinct anchor texts, and for a resource the titles of the pages citing it.
+func ReadLinkText(ctx context.Context, db Querier, ins []IndexInput) error {
+	if len(ins) == 0 {
+		return nil
 	}
-	defer anchors.Close()
-	var citers *sql.Stmt
-	for i := range out {
-		in := &out[i]
+	for i := range ins {
+		in := &ins[i]
 		if in.Kind == NotIndexed {
 			continue
 		}
-		if err := anchors.QueryRowContext(ctx, in.ID, MaxAnchors).Scan(&in.Anchors); err != nil {
-			return nil, fmt.Errorf("anchors of page %d: %w", in.ID, err)
+		if err := db.QueryRowContext(ctx, anchorsQuery, in.ID, MaxAnchors).Scan(&in.Anchors); err != nil {
+			return fmt.Errorf("anchors of page %d: %w", in.ID, err)
 		}
 		if in.Kind != IndexedResource {
 			continue
 		}
-		if citers == nil {
-			if citers, err = db.PrepareContext(ctx, `SELECT coalesce(group_concat(title, ' | '), '') FROM (
-				SELECT DISTINCT c.title FROM links l JOIN pages c ON c.id = l.from_id
-				WHERE l.to_id = ? AND c.title <> '' LIMIT ?)`); err != nil {
-				return nil, fmt.Errorf("index inputs: %w", err)
-			}
-			defer citers.Close()
-		}
-		if err := citers.QueryRowContext(ctx, in.ID, MaxCiters).Scan(&in.Citers); err != nil {
-			return nil, fmt.Errorf("citers of page %d: %w", in.ID, err)
+		if err := db.QueryRowContext(ctx, citersQuery, in.ID, MaxCiters).Scan(&in.Citers); err != nil {
+			return fmt.Errorf("citers of page %d: %w", in.ID, err)
 		}
 	}
-	return out, nil
+	return nil
 }
+
+// anchorsQuery reads the distinct anchors of links to a page in order, each found by a seek
+// past the one before in links_to (to_id, anchor): a popular page's thousands of links are
+// not read.
+const anchorsQuery = `WITH RECURSIVE a(anchor, n) AS (
+		SELECT (SELECT min(anchor) FROM links WHERE to_id = ?1 AND anchor > ''), 1
+		UNION ALL
+		SELECT (SELECT min(anchor) FROM links WHERE to_id = ?1 AND anchor > a.anchor), n + 1
+		FROM a WHERE a.anchor IS NOT NULL AND n < ?2)
+	SELECT coalesce(group_concat(anchor, ' | '), '') FROM a WHERE anchor IS NOT NULL`
+
+// citersQuery reads the distinct titles of the pages citing a resource.
+const citersQuery = `SELECT coalesce(group_concat(title, ' | '), '') FROM (
+		SELECT DISTINCT c.title FROM links l JOIN pages c ON c.id = l.from_id
+		WHERE l.to_id = ? AND c.title <> '' LIMIT ?)`
 
 // IndexInputs reads what the index needs of the pages ids from the read pool (see the
 // package function IndexInputs).

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"mundaneum/backend/sqlcache"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -65,10 +66,10 @@ type Options struct {
 type Store struct {
 	path   string
 	lock   *flock.Flock
-	read   *sql.DB
-	writer *Writer // nil when read-only or shared
-	short  *Writer // the short writes of a shared store (see Update)
-	ids    ids     // writer-goroutine-only caches
+	read   *sqlcache.DB // the read pool, its statements prepared once per connection
+	writer *Writer      // nil when read-only or shared
+	short  *Writer      // the short writes of a shared store (see Update)
+	ids    ids          // writer-goroutine-only caches
 	closed sync.Once
 	err    error    // of Close
 	log    indexLog // the index's notes of the current batch
@@ -143,7 +144,7 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 		return nil, err
 	}
 	rdb.SetMaxOpenConns(8)
-	s.read = rdb
+	s.read = sqlcache.New(rdb, readStatements)
 	if opt.ReadOnly || s.short != nil {
 		if err := checkReadable(ctx, rdb); err != nil {
 			s.Close()
@@ -152,6 +153,9 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 	}
 	return s, nil
 }
+
+// readStatements is how many statements the read pool keeps prepared.
+const readStatements = 64
 
 // ReadDSN is the data source name of a read-only connection to the workspace at path, with
 // pragmas added to the usual ones (the index's search pool opens its connections with it).
@@ -330,7 +334,7 @@ func (s *Store) WriterActive() bool {
 func (s *Store) Path() string { return s.path }
 
 // ReadDB is the pool for reads. Readers see committed data only.
-func (s *Store) ReadDB() *sql.DB { return s.read }
+func (s *Store) ReadDB() *sql.DB { return s.read.DB }
 
 // Writer is the single writer, nil for a read-only store.
 func (s *Store) Writer() *Writer { return s.writer }
