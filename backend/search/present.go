@@ -21,17 +21,8 @@ func (s *Searcher) present(ctx context.Context, root Node, page []hit, best floa
 	}
 	snipped := make(chan snippets, 1)
 	go func() {
-		h := newHighlighter(root, s.w)
-		texts, err := s.texts(ctx, page, h)
-		if err != nil {
-			snipped <- snippets{err: err}
-			return
-		}
-		of := make(map[int64][]string, len(texts))
-		for id, cols := range texts {
-			of[id] = makeSnippet(cols, h)
-		}
-		snipped <- snippets{of: of}
+		of, err := s.snippets(ctx, page, newHighlighter(root, s.w))
+		snipped <- snippets{of: of, err: err}
 	}()
 	byID, hashes, copies, err := s.metadata(ctx, page)
 	var alts map[int64]int
@@ -114,9 +105,9 @@ func (s *Searcher) metadata(ctx context.Context, page []hit) (map[int64]*Result,
 	return byID, hashes, copies, nil
 }
 
-// texts reads the indexed text of the hits: body, anchors, headings, title, url (the order
-// in which snippets prefer them), as the index holds them (index.DocOf).
-func (s *Searcher) texts(ctx context.Context, page []hit, h *highlighter) (map[int64][]string, error) {
+// snippets cuts the hits' snippets from their text as the index holds it (index.DocOf):
+// body, anchors, headings, title, url, in the order snippets prefer them.
+func (s *Searcher) snippets(ctx context.Context, page []hit, h *highlighter) (map[int64][]string, error) {
 	ids := make([]int64, len(page))
 	for i, h := range page {
 		ids[i] = h.id
@@ -125,34 +116,30 @@ func (s *Searcher) texts(ctx context.Context, page []hit, h *highlighter) (map[i
 	if err != nil {
 		return nil, fmt.Errorf("snippets: %w", err)
 	}
+	out := make(map[int64][]string, len(page))
 	// What links say is read only for the pages whose body cannot give the snippet (the
 	// body wins whenever it holds a query word): one seek per distinct anchor adds up.
 	var linked []store.IndexInput
 	for _, in := range ins {
-		if in.Kind == store.IndexedResource || in.Kind == store.IndexedText && !bodySnippet(store.Clean(in.Text.Body), h) {
+		if in.Kind == store.IndexedText {
+			if snip, ok := bodySnippet(store.Clean(in.Text.Body), h); ok {
+				out[in.ID] = snip
+				continue
+			}
+		}
+		if in.Kind != store.NotIndexed {
 			linked = append(linked, in)
 		}
 	}
 	if err := store.ReadLinkText(ctx, s.db, linked); err != nil {
 		return nil, fmt.Errorf("snippets: %w", err)
 	}
-	out := make(map[int64][]string, len(page))
-	for _, in := range append(ins, linked...) { // linked, later, overwrite their first reading
+	for _, in := range linked {
 		if d, ok := index.DocOf(in); ok {
-			out[d.ID] = []string{d.Body, d.Anchors, d.Headings, d.Title, d.URL}
+			out[d.ID] = makeSnippet([]string{d.Body, d.Anchors, d.Headings, d.Title, d.URL}, h)
 		}
 	}
 	return out, nil
-}
-
-// bodySnippet reports whether makeSnippet takes a page's snippet from its body whatever
-// the other columns hold: the body holds a query word, or the query has none and the body
-// is not blank.
-func bodySnippet(body string, h *highlighter) bool {
-	if h.empty() {
-		return strings.TrimSpace(body) != ""
-	}
-	return h.matches(body)
 }
 
 // copies counts, per content hash, the other pages with the same content.

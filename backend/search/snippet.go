@@ -87,17 +87,6 @@ func (h *highlighter) empty() bool {
 	return len(h.exact) == 0 && len(h.prefixes) == 0 && len(h.approx) == 0
 }
 
-// matches reports whether text holds a token the query matches (within the first
-// maxSnippetScan bytes, as a snippet reads it).
-func (h *highlighter) matches(text string) bool {
-	for _, sp := range tokenSpans(text, h) {
-		if sp.hit {
-			return true
-		}
-	}
-	return false
-}
-
 func (h *highlighter) match(tok string) bool {
 	if h.exact[tok] {
 		return true
@@ -267,7 +256,30 @@ func makeSnippet(cols []string, h *highlighter) []string {
 	if bestCol < 0 || bt <= bf {
 		return nil
 	}
-	text := cols[bestCol]
+	return cutSnippet(cols[bestCol], bestSpans, bf, bt)
+}
+
+// bodySnippet is makeSnippet of a page whose other columns are not read yet: the snippet
+// when the body gives it whatever they hold (the body holds a query word, or the query has
+// none and the body is not blank), else ok false.
+func bodySnippet(body string, h *highlighter) (snippet []string, ok bool) {
+	if h.empty() {
+		if strings.TrimSpace(body) == "" {
+			return nil, false
+		}
+		return makeSnippet([]string{body}, h), true
+	}
+	spans := tokenSpans(body, h)
+	f, t, sc := bestWindow(spans, snippetTokens)
+	if sc == 0 {
+		return nil, false
+	}
+	return cutSnippet(body, spans, f, t), true
+}
+
+// cutSnippet cuts the window bf..bt of text's spans, as alternating plain and matched
+// fragments, plain first.
+func cutSnippet(text string, bestSpans []span, bf, bt int) []string {
 	spans := bestSpans[bf:bt]
 	var out []string
 	plain := strings.Builder{}

@@ -111,3 +111,26 @@ func BenchmarkMakeSnippet(b *testing.B) {
 		}
 	}
 }
+
+// TestBodySnippet: whenever bodySnippet gives a snippet, it is the one makeSnippet cuts
+// from all the columns, whatever the others hold; when it does not, the body alone could
+// not give it.
+func TestBodySnippet(t *testing.T) {
+	anchors := "a Mundaneum card | Otlet"
+	for _, h := range []*highlighter{testHighlighter(), {exact: map[string]bool{}}} {
+		for _, body := range []string{
+			"", "   ", "nothing to see here", "the Mundaneum of Paul Otlet, a café",
+			strings.Repeat("filler words ", 40) + "otlet " + strings.Repeat("more filler ", 40),
+		} {
+			cols := []string{body, anchors, "Heading", "Title", "https://example.org/a"}
+			snip, ok := bodySnippet(body, h)
+			want := makeSnippet(cols, h)
+			switch {
+			case ok && strings.Join(snip, "|") != strings.Join(want, "|"):
+				t.Errorf("%q (empty query %v): %q, makeSnippet %q", body, h.empty(), snip, want)
+			case !ok && strings.Join(makeSnippet([]string{body, "", "", "", ""}, h), "|") == strings.Join(want, "|") && strings.TrimSpace(body) != "" && !h.empty():
+				t.Errorf("%q: not given from the body, yet the body alone gives %q", body, want)
+			}
+		}
+	}
+}
