@@ -14,14 +14,14 @@ import (
 // The snippets are cut (their texts read on a second connection) while the metadata and
 // copies are read on the first: the two are independent, and a query often has the
 // machine's other core to itself.
-func (s *Searcher) present(ctx context.Context, root Node, page []hit, best float64) ([]Result, error) {
+func (s *Searcher) present(ctx context.Context, root Node, page []hit, best float64, known pageTexts) ([]Result, error) {
 	type snippets struct {
 		of  map[int64][]string
 		err error
 	}
 	snipped := make(chan snippets, 1)
 	go func() {
-		of, err := s.snippets(ctx, page, newHighlighter(root, s.w))
+		of, err := s.snippets(ctx, page, newHighlighter(root, s.w), known)
 		snipped <- snippets{of: of, err: err}
 	}()
 	byID, hashes, copies, err := s.metadata(ctx, page)
@@ -106,16 +106,23 @@ func (s *Searcher) metadata(ctx context.Context, page []hit) (map[int64]*Result,
 }
 
 // snippets cuts the hits' snippets from their text as the index holds it (index.DocOf):
-// body, anchors, headings, title, url, in the order snippets prefer them.
-func (s *Searcher) snippets(ctx context.Context, page []hit, h *highlighter) (map[int64][]string, error) {
-	ids := make([]int64, len(page))
-	for i, h := range page {
-		ids[i] = h.id
+// body, anchors, headings, title, url, in the order snippets prefer them. The texts of
+// known pages (read by the proximity stage) are not read again.
+func (s *Searcher) snippets(ctx context.Context, page []hit, h *highlighter, known pageTexts) (map[int64][]string, error) {
+	var ids []int64
+	ins := make([]store.IndexInput, 0, len(page))
+	for _, h := range page {
+		if in, ok := known[h.id]; ok {
+			ins = append(ins, in)
+		} else {
+			ids = append(ids, h.id)
+		}
 	}
-	ins, err := store.IndexTexts(ctx, s.db, ids)
+	more, err := store.IndexTexts(ctx, s.db, ids)
 	if err != nil {
 		return nil, fmt.Errorf("snippets: %w", err)
 	}
+	ins = append(ins, more...)
 	out := make(map[int64][]string, len(page))
 	// What links say is read only for the pages whose body cannot give the snippet (the
 	// body wins whenever it holds a query word): one seek per distinct anchor adds up.

@@ -39,15 +39,15 @@ func (w Weights) textFactor(t textSignals) float64 {
 	return x
 }
 
-// proximity applies the third stage to hits (best first); it reports whether it changed
-// any score.
-func (s *Searcher) proximity(ctx context.Context, root Node, hits []hit) error {
+// proximity applies the third stage to hits (best first); it returns the texts it read,
+// which the snippets of the same hits reuse.
+func (s *Searcher) proximity(ctx context.Context, root Node, hits []hit) (pageTexts, error) {
 	if s.w.Proximity == 0 && s.w.HeadingAll == 0 || len(hits) == 0 {
-		return nil
+		return nil, nil
 	}
 	terms := queryTerms(root, s.w)
 	if len(terms) < 2 {
-		return nil
+		return nil, nil
 	}
 	ids := make([]int64, len(hits))
 	for i, h := range hits {
@@ -55,11 +55,13 @@ func (s *Searcher) proximity(ctx context.Context, root Node, hits []hit) error {
 	}
 	ins, err := store.IndexTexts(ctx, s.db, ids) // body and headings: what links say is not read
 	if err != nil {
-		return fmt.Errorf("proximity: %w", err)
+		return nil, fmt.Errorf("proximity: %w", err)
 	}
+	texts := make(pageTexts, len(ins))
 	h := newHighlighter(root, s.w)
 	sig := make(map[int64]textSignals, len(ins))
 	for _, in := range ins {
+		texts[in.ID] = in
 		d, ok := index.DocOf(in)
 		if !ok {
 			continue
@@ -72,8 +74,11 @@ func (s *Searcher) proximity(ctx context.Context, root Node, hits []hit) error {
 			hits[i].score *= hits[i].third
 		}
 	}
-	return nil
+	return texts, nil
 }
+
+// pageTexts are pages' texts as store.IndexTexts read them, by page id.
+type pageTexts map[int64]store.IndexInput
 
 // textSignalsOf measures one page's body and headings against the terms.
 func textSignalsOf(terms []term, h *highlighter, body, headings string) textSignals {

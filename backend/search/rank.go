@@ -90,15 +90,15 @@ type hit struct {
 // boost multiplies the scores of the first BoostDepth hits by their citation boost and
 // the second stage's factors (see rerank.go), sorts them again, and returns the best score
 // of the query (the 1000 of normalised scores). root is nil when nothing ranks the hits.
-func (s *Searcher) boost(ctx context.Context, root Node, hits []hit) (float64, error) {
+func (s *Searcher) boost(ctx context.Context, root Node, hits []hit) (best float64, texts pageTexts, err error) {
 	n := min(len(hits), s.w.BoostDepth)
 	if n == 0 {
-		return 0, nil
+		return 0, nil, nil
 	}
 	if s.w.Links > 0 {
 		cites, err := s.citing(ctx, hits[:n])
 		if err != nil {
-			return 0, err
+			return 0, nil, err
 		}
 		for i := range hits[:n] {
 			hits[i].first = hits[i].score
@@ -117,15 +117,15 @@ func (s *Searcher) boost(ctx context.Context, root Node, hits []hit) (float64, e
 	}
 	if root != nil {
 		if err := s.rerank(ctx, root, hits[:n]); err != nil {
-			return 0, err
+			return 0, nil, err
 		}
 		slices.SortStableFunc(hits[:n], byScore)
-		if err := s.proximity(ctx, root, hits[:min(n, s.w.ProxDepth)]); err != nil {
-			return 0, err
+		if texts, err = s.proximity(ctx, root, hits[:min(n, s.w.ProxDepth)]); err != nil {
+			return 0, nil, err
 		}
 	}
 	slices.SortStableFunc(hits[:n], byScore)
-	return hits[0].score, nil
+	return hits[0].score, texts, nil
 }
 
 func idsJSON(hits []hit) string {
