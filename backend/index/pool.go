@@ -36,6 +36,11 @@ func openPool(ws, path string, mmap, conns int) (*sql.DB, error) {
 	}
 	db := sql.OpenDB(attacher{Connector: base, path: path, mmap: mmap})
 	db.SetMaxOpenConns(conns)
+	// Every connection stays open once made: database/sql keeps two idle by default, and
+	// a search that reads on more at once (its snippets in parts, a facets request beside
+	// it) would open the others again each time, attaching the index and reading the
+	// schema, and lose their page caches and prepared statements.
+	db.SetMaxIdleConns(conns)
 	return db, nil
 }
 

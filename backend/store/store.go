@@ -144,6 +144,7 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 		return nil, err
 	}
 	rdb.SetMaxOpenConns(8)
+	rdb.SetMaxIdleConns(8) // kept with their page caches and prepared statements (sqlcache)
 	s.read = sqlcache.New(rdb, readStatements)
 	if opt.ReadOnly || s.short != nil {
 		if err := checkReadable(ctx, rdb); err != nil {
