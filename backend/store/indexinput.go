@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"strings"
 )
 
 // IndexKind says what kind of index row a page has.
@@ -110,7 +111,8 @@ func ReadLinkText(ctx context.Context, db Querier, ins []IndexInput) error {
 		if in.Kind == NotIndexed {
 			continue
 		}
-		if err := db.QueryRowContext(ctx, anchorsQuery, in.ID, MaxAnchors).Scan(&in.Anchors); err != nil {
+		var err error
+		if in.Anchors, err = anchorsOf(ctx, db, in.ID); err != nil {
 			return fmt.Errorf("anchors of page %d: %w", in.ID, err)
 		}
 		if in.Kind != IndexedResource {
@@ -123,9 +125,53 @@ func ReadLinkText(ctx context.Context, db Querier, ins []IndexInput) error {
 	return nil
 }
 
+// anchorsOf returns the first MaxAnchors distinct anchors of the links to page id, in
+// order, " | " between them. Most pages have a few links to them: their anchors are read
+// in one pass over links_to (to_id, anchor). A page with more than anchorScan links whose
+// first anchorScan hold fewer than MaxAnchors distinct ones (a home page linked from every
+// page as "Home") is read by anchorsQuery instead, one seek per distinct anchor, so that
+// its thousands of links are not read.
+func anchorsOf(ctx context.Context, db Querier, id int64) (string, error) {
+	rows, err := db.QueryContext(ctx, `SELECT anchor FROM links WHERE to_id = ? AND anchor > '' ORDER BY anchor LIMIT ?`, id, anchorScan)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	var last string
+	read, distinct := 0, 0
+	for rows.Next() && distinct < MaxAnchors {
+		var a string
+		if err := rows.Scan(&a); err != nil {
+			rows.Close()
+			return "", err
+		}
+		read++
+		if distinct > 0 && a == last {
+			continue
+		}
+		if distinct > 0 {
+			b.WriteString(" | ")
+		}
+		b.WriteString(a)
+		last, distinct = a, distinct+1
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return "", err
+	}
+	if read < anchorScan || distinct >= MaxAnchors {
+		return b.String(), nil
+	}
+	var all string
+	err = db.QueryRowContext(ctx, anchorsQuery, id, MaxAnchors).Scan(&all)
+	return all, err
+}
+
+// anchorScan is how many links to a page anchorsOf reads in one pass before it seeks.
+const anchorScan = 500
+
 // anchorsQuery reads the distinct anchors of links to a page in order, each found by a seek
-// past the one before in links_to (to_id, anchor): a popular page's thousands of links are
-// not read.
+// past the one before in links_to (to_id, anchor).
 const anchorsQuery = `WITH RECURSIVE a(anchor, n) AS (
 		SELECT (SELECT min(anchor) FROM links WHERE to_id = ?1 AND anchor > ''), 1
 		UNION ALL
