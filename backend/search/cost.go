@@ -137,10 +137,10 @@ func (e estimator) probe(ctx context.Context, atoms []string, maxRow int64, out 
 		t = "page_fts"
 	}
 	parts := make([]string, len(atoms))
-	args := make([]any, 0, 2*len(atoms))
+	args := make([]any, 0, len(atoms))
 	for i, a := range atoms {
-		parts[i] = `SELECT ` + strconv.Itoa(i) + `, count(*), max(rowid) FROM (SELECT rowid FROM ` + t + ` WHERE ` + t + ` MATCH ? LIMIT ?)`
-		args = append(args, a, dfSample)
+		parts[i] = `SELECT ` + strconv.Itoa(i) + `, count(*), max(rowid) FROM (SELECT rowid FROM ` + t + ` WHERE ` + t + ` MATCH ? LIMIT ` + strconv.Itoa(dfSample) + `)`
+		args = append(args, a)
 	}
 	rows, err := e.db.QueryContext(ctx, strings.Join(parts, " UNION ALL "), args...)
 	if err != nil {

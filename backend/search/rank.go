@@ -307,7 +307,7 @@ func (s *Searcher) filterFirst(ctx context.Context, st *statement, least, want i
 	// against ("+" keeps FTS5 from looking each of them up instead).
 	args := append([]any{st.match, lo.Int64, hi.Int64}, st.filterArgs...)
 	rows, err := s.db.QueryContext(ctx, `SELECT rowid, 0 FROM `+st.table+` WHERE `+st.table+` MATCH ? AND rowid >= ? AND rowid <= ?
-		AND `+st.inFilter()+` LIMIT ?`, append(args, RankCap+1)...)
+		AND `+st.inFilter()+` LIMIT `+strconv.Itoa(RankCap+1), args...)
 	if err != nil {
 		return nil, 0, false, 0, false, fmt.Errorf("match: %w", err)
 	}
@@ -320,8 +320,8 @@ func (s *Searcher) filterFirst(ctx context.Context, st *statement, least, want i
 func (st *statement) filterPages(ctx context.Context, q interface {
 	QueryRowContext(context.Context, string, ...any) *sql.Row
 }, limit int) (n int, lo, hi sql.NullInt64, err error) {
-	if err := q.QueryRowContext(ctx, `SELECT count(*), min(id), max(id) FROM (SELECT p.id FROM pages p WHERE `+st.filterWhere+` LIMIT ?)`,
-		append(slices.Clone(st.filterArgs), limit)...).Scan(&n, &lo, &hi); err != nil {
+	if err := q.QueryRowContext(ctx, `SELECT count(*), min(id), max(id) FROM (SELECT p.id FROM pages p WHERE `+st.filterWhere+` LIMIT `+strconv.Itoa(limit)+`)`,
+		st.filterArgs...).Scan(&n, &lo, &hi); err != nil {
 		return 0, lo, hi, fmt.Errorf("filter: %w", err)
 	}
 	return n, lo, hi, nil

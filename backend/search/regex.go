@@ -58,8 +58,8 @@ func (s *Searcher) scanRegexps(ctx context.Context, st *statement, res []topRege
 		}
 		cs = append(cs, compiled{re, r.re.Field == FieldTitle, r.negate})
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT p.id, p.url, coalesce(p.title, '') FROM `+st.countFrom+` WHERE `+st.where+` LIMIT ?`,
-		append(st.countArgs, regexScanCap+1)...)
+	rows, err := s.db.QueryContext(ctx, `SELECT p.id, p.url, coalesce(p.title, '') FROM `+st.countFrom+` WHERE `+st.where+` LIMIT `+strconv.Itoa(regexScanCap+1),
+		st.countArgs...)
 	if err != nil {
 		return "", fmt.Errorf("regexp candidates: %w", err)
 	}

@@ -14,6 +14,7 @@ import (
 	"mundaneum/backend/sqlcache"
 	"mundaneum/backend/store"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -416,8 +417,8 @@ func (st *statement) count(ctx context.Context, db store.Querier) (int, bool, er
 	if st.textOnly {
 		from = st.table
 	}
-	err := db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM `+from+` WHERE `+st.where+` LIMIT ?)`,
-		append(slices.Clone(st.countArgs), TotalCap+1)...).Scan(&n)
+	err := db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM `+from+` WHERE `+st.where+` LIMIT `+strconv.Itoa(TotalCap+1)+`)`,
+		st.countArgs...).Scan(&n)
 	if err != nil {
 		return 0, false, fmt.Errorf("count: %w", err)
 	}
@@ -431,7 +432,7 @@ func (st *statement) count(ctx context.Context, db store.Querier) (int, bool, er
 func (st *statement) countNew(ctx context.Context, db store.Querier, since int64) (int, error) {
 	var n int
 	err := db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM `+st.countFrom+` WHERE `+st.where+
-		` AND coalesce(p.changed_at, p.discovered_at) > ? LIMIT ?)`, append(slices.Clone(st.countArgs), since, TotalCap)...).Scan(&n)
+		` AND coalesce(p.changed_at, p.discovered_at) > ? LIMIT `+strconv.Itoa(TotalCap)+`)`, append(slices.Clone(st.countArgs), since)...).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("count new: %w", err)
 	}
@@ -448,8 +449,8 @@ func (st *statement) firstRows(ctx context.Context, db store.Querier, k int, sco
 	if scored {
 		score = st.rankCol
 	}
-	rows, err := db.QueryContext(ctx, `SELECT `+id+`, `+score+` FROM `+from+` WHERE `+st.where+` LIMIT ?`,
-		append(slices.Clone(st.args), k)...)
+	rows, err := db.QueryContext(ctx, `SELECT `+id+`, `+score+` FROM `+from+` WHERE `+st.where+` LIMIT `+strconv.Itoa(k),
+		st.args...)
 	if err != nil {
 		return nil, fmt.Errorf("match: %w", err)
 	}
@@ -480,9 +481,8 @@ func (st *statement) top(ctx context.Context, db store.Querier, k int) ([]hit, e
 	}
 	// Nothing ranks the matches: take the first k in the order of the index that finds
 	// them (sorting a filter's every match by id would cost a temporary B-tree).
-	q := `SELECT p.id, ` + st.rankCol + ` FROM ` + st.from + ` WHERE ` + st.where + ` LIMIT ?`
-	args := append(slices.Clone(st.args), k)
-	rows, err := db.QueryContext(ctx, q, args...)
+	q := `SELECT p.id, ` + st.rankCol + ` FROM ` + st.from + ` WHERE ` + st.where + ` LIMIT ` + strconv.Itoa(k)
+	rows, err := db.QueryContext(ctx, q, st.args...)
 	if err != nil {
 		return nil, fmt.Errorf("rank: %w", err)
 	}
@@ -493,7 +493,7 @@ func (st *statement) top(ctx context.Context, db store.Querier, k int) ([]hit, e
 // scores up to RankCap text matches with bm25 and orders up to TotalCap matches of the
 // statement by those scores (0 for pages matched by a filter only).
 func (st *statement) topApart(ctx context.Context, db store.Querier, k int) ([]hit, error) {
-	rows, err := db.QueryContext(ctx, `SELECT rowid, `+st.rankSQL+` FROM page_fts WHERE page_fts MATCH ? LIMIT ?`, st.rankExpr, RankCap)
+	rows, err := db.QueryContext(ctx, `SELECT rowid, `+st.rankSQL+` FROM page_fts WHERE page_fts MATCH ? LIMIT `+strconv.Itoa(RankCap), st.rankExpr)
 	if err != nil {
 		return nil, fmt.Errorf("rank: %w", err)
 	}
@@ -501,7 +501,7 @@ func (st *statement) topApart(ctx context.Context, db store.Querier, k int) ([]h
 	if err != nil {
 		return nil, err
 	}
-	rows, err = db.QueryContext(ctx, `SELECT p.id FROM `+st.from+` WHERE `+st.where+` LIMIT ?`, append(slices.Clone(st.args), TotalCap)...)
+	rows, err = db.QueryContext(ctx, `SELECT p.id FROM `+st.from+` WHERE `+st.where+` LIMIT `+strconv.Itoa(TotalCap), st.args...)
 	if err != nil {
 		return nil, fmt.Errorf("rank: %w", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -246,7 +247,7 @@ func (f frequency) more(g frequency) bool {
 
 func (s *Searcher) frequency(ctx context.Context, term string) (frequency, error) {
 	var f frequency
-	rows, err := s.db.QueryContext(ctx, `SELECT rowid FROM page_fts WHERE page_fts MATCH ? LIMIT ?`, quote(term), freqSample)
+	rows, err := s.db.QueryContext(ctx, `SELECT rowid FROM page_fts WHERE page_fts MATCH ? LIMIT `+strconv.Itoa(freqSample), quote(term))
 	if err != nil {
 		return f, fmt.Errorf("frequency of %q: %w", term, err)
 	}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -118,7 +119,7 @@ func ReadLinkText(ctx context.Context, db Querier, ins []IndexInput) error {
 		if in.Kind != IndexedResource {
 			continue
 		}
-		if err := db.QueryRowContext(ctx, citersQuery, in.ID, MaxCiters).Scan(&in.Citers); err != nil {
+		if err := db.QueryRowContext(ctx, citersQuery, in.ID).Scan(&in.Citers); err != nil {
 			return fmt.Errorf("citers of page %d: %w", in.ID, err)
 		}
 	}
@@ -132,7 +133,7 @@ func ReadLinkText(ctx context.Context, db Querier, ins []IndexInput) error {
 // page as "Home") is read by anchorsQuery instead, one seek per distinct anchor, so that
 // its thousands of links are not read.
 func anchorsOf(ctx context.Context, db Querier, id int64) (string, error) {
-	rows, err := db.QueryContext(ctx, `SELECT anchor FROM links WHERE to_id = ? AND anchor > '' ORDER BY anchor LIMIT ?`, id, anchorScan)
+	rows, err := db.QueryContext(ctx, anchorScanQuery, id)
 	if err != nil {
 		return "", err
 	}
@@ -170,6 +171,10 @@ func anchorsOf(ctx context.Context, db Querier, id int64) (string, error) {
 // anchorScan is how many links to a page anchorsOf reads in one pass before it seeks.
 const anchorScan = 500
 
+// anchorScanQuery reads them. Constant limits are written in the SQL, never bound: SQLite
+// prepares a statement again each time a bound LIMIT is bound.
+var anchorScanQuery = `SELECT anchor FROM links WHERE to_id = ? AND anchor > '' ORDER BY anchor LIMIT ` + strconv.Itoa(anchorScan)
+
 // anchorsQuery reads the distinct anchors of links to a page in order, each found by a seek
 // past the one before in links_to (to_id, anchor).
 const anchorsQuery = `WITH RECURSIVE a(anchor, n) AS (
@@ -180,9 +185,9 @@ const anchorsQuery = `WITH RECURSIVE a(anchor, n) AS (
 	SELECT coalesce(group_concat(anchor, ' | '), '') FROM a WHERE anchor IS NOT NULL`
 
 // citersQuery reads the distinct titles of the pages citing a resource.
-const citersQuery = `SELECT coalesce(group_concat(title, ' | '), '') FROM (
+var citersQuery = `SELECT coalesce(group_concat(title, ' | '), '') FROM (
 		SELECT DISTINCT c.title FROM links l JOIN pages c ON c.id = l.from_id
-		WHERE l.to_id = ? AND c.title <> '' LIMIT ?)`
+		WHERE l.to_id = ? AND c.title <> '' LIMIT ` + strconv.Itoa(MaxCiters) + `)`
 
 // IndexInputs reads what the index needs of the pages ids from the read pool (see the
 // package function IndexInputs).
