@@ -72,8 +72,15 @@ self.onmessage = (e: MessageEvent<ToWorker>) => {
   seq = e.data.seq;
   if (e.data.stop) stopped = true;
   if (e.data.start) run(e.data.start);
-  else if ((e.data.view || e.data.look) && send) send(false);
+  else if ((e.data.view || e.data.look) && send && !painting) {
+    // One picture for the cameras and looks that came meanwhile.
+    painting = setTimeout(() => {
+      painting = 0;
+      send?.(false);
+    });
+  }
 };
+let painting: ReturnType<typeof setTimeout> | 0 = 0;
 
 function run(start: Start) {
   const { settings, steps } = start;
