@@ -166,8 +166,13 @@ test('the graph view draws the crawl and the shortest path between two pages', a
   await page.locator('.graph-canvas').screenshot({ path: path.join(shotDir, 'graph-force.png') });
   const node = await page.locator('.graph-layer').evaluate((layer) => {
     // A page drawn in the 2xx colour (#2f8a5e), well inside its square.
-    const c = layer.querySelector('canvas.graph-preview');
+    // (Its context may be a bitmap renderer: its picture is read through a 2D copy.)
+    const shown = layer.querySelector('canvas.graph-preview');
+    const c = document.createElement('canvas');
+    c.width = shown.width;
+    c.height = shown.height;
     const ctx = c.getContext('2d');
+    ctx.drawImage(shown, 0, 0);
     const d = ctx.getImageData(0, 0, c.width, c.height).data;
     const is = (x, y) => {
       const i = 4 * (y * c.width + x);

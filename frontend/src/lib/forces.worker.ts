@@ -47,8 +47,12 @@ export interface FromWorker {
   /** The layout has ended: these are its positions. Pictures may follow, for new cameras and looks. */
   last: boolean;
   converged: boolean;
-  /** The positions drawn for view and look number `seq`, when the page sent them. */
-  picture?: { pixels: Uint32Array; w: number; h: number; seq: number };
+  /**
+   * The positions drawn for view and look number `seq`, when the page sent them: as an
+   * ImageBitmap where the worker can make one (the page shows it without copying), else as
+   * pixels.
+   */
+  picture?: { pixels?: Uint32Array; bitmap?: ImageBitmap; w: number; h: number; seq: number };
 }
 
 const every = 200;
@@ -81,6 +85,8 @@ self.onmessage = (e: MessageEvent<ToWorker>) => {
   }
 };
 let painting: ReturnType<typeof setTimeout> | 0 = 0;
+/** The messages being made (a bitmap is made asynchronously), in order. */
+let queue: Promise<unknown> = Promise.resolve();
 
 function run(start: Start) {
   const { settings, steps } = start;
@@ -103,15 +109,32 @@ function run(start: Start) {
     if (last) cross = crossPairs(n, start.links, start.tree, start.perNode);
     const xy = positions();
     const out: FromWorker = { xy, done, last, converged };
-    const transfer: ArrayBuffer[] = [xy.buffer];
-    if (view && look) {
-      const { w, h } = pictureSize(view);
-      const pixels = new Uint32Array(w * h);
-      drawView(pixels, xy, view, cross ? { ...look, cross } : look);
-      out.picture = { pixels, w, h, seq };
-      transfer.push(pixels.buffer);
+    const post = (transfer: Transferable[]) => (self as unknown as Worker).postMessage(out, transfer);
+    if (!view || !look) {
+      queue = queue.then(() => post([xy.buffer]));
+      return;
     }
-    (self as unknown as Worker).postMessage(out, transfer);
+    const { w, h } = pictureSize(view);
+    const pixels = new Uint32Array(w * h);
+    drawView(pixels, xy, view, cross ? { ...look, cross } : look);
+    const at = seq;
+    if (typeof createImageBitmap !== 'function') {
+      out.picture = { pixels, w, h, seq: at };
+      queue = queue.then(() => post([xy.buffer, pixels.buffer]));
+      return;
+    }
+    // Messages keep their order: the next one waits for this bitmap.
+    const made = createImageBitmap(new ImageData(new Uint8ClampedArray(pixels.buffer), w, h)).then(
+      (bitmap) => {
+        out.picture = { bitmap, w, h, seq: at };
+        return [xy.buffer, bitmap] as Transferable[];
+      },
+      () => {
+        out.picture = { pixels, w, h, seq: at };
+        return [xy.buffer, pixels.buffer] as Transferable[];
+      },
+    );
+    queue = queue.then(() => made).then(post);
   };
   let sent = performance.now();
   let still = 0;
