@@ -240,6 +240,13 @@ line('force redraws', runs.flatMap((r) => r.force.renders));
 line('force preview drawn', runs.flatMap((r) => r.force.previews));
 line('force start', runs.flatMap((r) => r.force.forceStart));
 for (const r of runs) console.log(`force timeline [start ms, duration ms]: ${JSON.stringify(r.force.timeline)}`);
+// When panning or zooming had long tasks: when they came, and sigma's redraws meanwhile.
+for (const r of runs) {
+  for (const what of ['pan', 'zoom', 'path']) {
+    const rec = what === 'path' ? r.pathRec : r[what];
+    if (rec.long.length) console.log(`${what} timeline [start ms, duration ms]: ${JSON.stringify({ long: rec.timeline.long, renders: rec.timeline.renders })}`);
+  }
+}
 const pl = line('pan+zoom long tasks', runs.flatMap((r) => [...r.pan.long, ...r.zoom.long]));
 console.log(
   `BENCH graphview load_p50_ms=${fmt(load.p50)} pan_frame_p95_ms=${fmt(pan.p95)} zoom_frame_p95_ms=${fmt(zoom.p95)} ` +
