@@ -1,9 +1,10 @@
 // End to end in a real browser: the webbot's rules in the crawl form (highlighting, the
 // error's line and column, the test box marking the atom that decided), a crawl steered by
 // them, and the Graph view of it (sigma.js in WebGL): pick two pages, read the shortest
-// path and its counts, switch to the force-directed layout coloured by status. Crawled
+// path and its counts, switch to the force-directed layout coloured by status (its settled
+// picture the worker's raster, the path over it, a page chosen by a click on it). Crawled
 // titles (the site's hostile page among them) stay text. `make e2e SCREENSHOTS=1` writes
-// docs/screenshots/rules.png and graph.png.
+// docs/screenshots/rules.png, graph.png and graph-force.png.
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';

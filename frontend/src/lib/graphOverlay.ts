@@ -149,6 +149,9 @@ export function drawOverlay(
     ctx.lineTo(x1, y1);
   }
   ctx.stroke();
+  // Labels as sigma draws them, beside the disc, with a light halo so that they stay
+  // legible over the links; the discs over them, so that a label never hides a page.
+  for (const d of dots) text(d.i, d.x + d.r + 3, d.y);
   ctx.lineWidth = 1.5;
   ctx.strokeStyle = '#ffffff';
   for (const d of dots) {
@@ -158,7 +161,4 @@ export function drawOverlay(
     ctx.fill();
     ctx.stroke();
   }
-  // Labels as sigma draws them, beside the disc, with a light halo so that they stay
-  // legible over the links.
-  for (const d of dots) text(d.i, d.x + d.r + 3, d.y);
 }
