@@ -1,9 +1,10 @@
 // End to end in a real browser: the webbot's rules in the crawl form (highlighting, the
 // error's line and column, the test box marking the atom that decided), a crawl steered by
 // them, and the Graph view of it (sigma.js in WebGL): pick two pages, read the shortest
-// path and its counts, switch to the force-directed layout coloured by status. Crawled
+// path and its counts, switch to the force-directed layout coloured by status (its settled
+// picture the worker's raster, the path over it, a page chosen by a click on it). Crawled
 // titles (the site's hostile page among them) stay text. `make e2e SCREENSHOTS=1` writes
-// docs/screenshots/rules.png and graph.png.
+// docs/screenshots/rules.png, graph.png and graph-force.png.
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -152,6 +153,45 @@ test('the graph view draws the crawl and the shortest path between two pages', a
   await until(() => page.evaluate(() => location.hash.includes('layout=force') && location.hash.includes('color=status')), { what: 'the route' });
   await until(async () => /settled/.test((await page.locator('.settle').textContent()) ?? ''), { timeout: 30000, what: 'the force layout' });
   assert.match(await page.getByRole('complementary', { name: 'Paths' }).textContent(), /2xx/);
+
+  // The settled layout is the worker's raster (sigma's drawing layers hidden), with the path
+  // drawn over it; a click on a page drawn there chooses it.
+  await until(() => page.locator('.graph-layer.previewing').count(), { what: 'the raster' });
+  await until(() => page.locator('.graph-layer').evaluate((layer) => {
+    const c = layer.querySelector('canvas.graph-overlay');
+    const d = c?.getContext('2d')?.getImageData(0, 0, c.width, c.height).data ?? [];
+    // The path's orange (#e0672b) is on the overlay.
+    for (let i = 0; i < d.length; i += 4) if (d[i] === 0xe0 && d[i + 1] === 0x67 && d[i + 2] === 0x2b) return true;
+    return false;
+  }), { what: 'the path over the raster' });
+  await page.locator('.graph-canvas').screenshot({ path: path.join(shotDir, 'graph-force.png') });
+  const node = await page.locator('.graph-layer').evaluate((layer) => {
+    // A page drawn in the 2xx colour (#2f8a5e), well inside its square.
+    // (Its context may be a bitmap renderer: its picture is read through a 2D copy.)
+    const shown = layer.querySelector('canvas.graph-preview');
+    const c = document.createElement('canvas');
+    c.width = shown.width;
+    c.height = shown.height;
+    const ctx = c.getContext('2d');
+    ctx.drawImage(shown, 0, 0);
+    const d = ctx.getImageData(0, 0, c.width, c.height).data;
+    const is = (x, y) => {
+      const i = 4 * (y * c.width + x);
+      return d[i] === 0x2f && d[i + 1] === 0x8a && d[i + 2] === 0x5e;
+    };
+    for (let y = 2; y < c.height - 2; y++) {
+      for (let x = 2; x < c.width - 2; x++) if (is(x, y) && is(x + 2, y + 2)) return { x: (x + 1) / devicePixelRatio, y: (y + 1) / devicePixelRatio };
+    }
+    return null;
+  });
+  assert.ok(node, 'a page is drawn on the raster');
+  await side.getByRole('button', { name: 'Clear To' }).click();
+  await side.getByRole('button', { name: 'Clear From' }).click();
+  await until(async () => (await side.getByRole('region', { name: 'Chosen page' }).count()) === 0, { what: 'no page chosen' });
+  const layerBox = await page.locator('.graph-layer').boundingBox();
+  await page.mouse.click(layerBox.x + node.x, layerBox.y + node.y);
+  await until(async () => (await side.getByRole('region', { name: 'Chosen page' }).count()) === 1, { what: 'the page clicked on the raster' });
+  assert.equal(await side.getByRole('button', { name: 'Clear From' }).count(), 1);
 
   // Dragging moves the drawn picture by a transform, and once the motion rests the camera
   // is set and the picture redrawn where it was dragged to: no transform left, a new picture,

@@ -10,10 +10,11 @@
 //  rest   after each of those, one second at rest: the longest task then (the picture is
 //         redrawn once when the motion rests) and sigma's redraws (performance measures
 //         'graph-render' that the view records)
-//  path   from choosing the second page to the path shown in the panel and highlighted
-//  force  the force-directed layout (ForceAtlas2 in a worker, drawn by the view's preview
-//         canvas until it ends): how long it takes, the frame intervals and long tasks
-//         meanwhile, the end included (the layout handed to sigma, one redraw)
+//  path   from choosing the second page to the path shown in the panel and highlighted (drawn
+//         on the view's overlay), with the long tasks and sigma's redraws meanwhile
+//  force  the force-directed layout (ForceAtlas2 in a worker, which draws its pictures: the
+//         settled layout stays its raster): how long it takes, the frame intervals and long
+//         tasks meanwhile, the end included
 //
 // `make bench-graphview` (scripts/bench-graphview.sh) makes the workspace with
 // scripts/benchgraph (crawl 1's elements over 10,000 pages) and runs this, with the load
@@ -58,7 +59,7 @@ async function record(page) {
     const w = window;
     w.__frames = [];
     w.__long = [];
-    for (const m of ['graph-render', 'graph-preview', 'graph-handoff', 'graph-force-start']) performance.clearMeasures(m);
+    for (const m of ['graph-render', 'graph-preview', 'graph-overlay', 'graph-force-start']) performance.clearMeasures(m);
     let last = performance.now();
     w.__recording = true;
     const tick = (t) => {
@@ -94,10 +95,10 @@ async function stop(page) {
       long: window.__long,
       renders: d('graph-render'),
       previews: d('graph-preview'),
-      handoff: d('graph-handoff'),
+      overlays: d('graph-overlay'),
       forceStart: d('graph-force-start'),
       // When the long tasks came and what was measured meanwhile: [start ms, duration ms].
-      timeline: { long: window.__at, start: when('graph-force-start'), handoff: when('graph-handoff'), renders: when('graph-render') },
+      timeline: { long: window.__at, start: when('graph-force-start'), renders: when('graph-render') },
     };
   });
 }
@@ -184,12 +185,14 @@ async function run(i) {
     await side.getByRole('searchbox', { name: 'To' }).fill('p/9133.html');
     const pick = side.getByRole('list', { name: /matching for To/ }).getByRole('button').first();
     await pick.waitFor();
+    await record(page);
     const p0 = Date.now();
     await pick.click();
     const pathBox = side.getByRole('region', { name: 'Shortest path' });
     await until(async () => /links?$/.test(((await pathBox.getByRole('heading').textContent().catch(() => '')) ?? '').trim()), { what: 'the path' });
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     out.path = Date.now() - p0;
+    out.pathRec = await stop(page);
 
     const fprof = await profileStart(page);
     await record(page);
@@ -227,14 +230,23 @@ line('rest long tasks', runs.flatMap((r) => [...r.panRest.long, ...r.zoomRest.lo
 line('redraws while moving', runs.flatMap((r) => [...r.pan.renders, ...r.zoom.renders]));
 const rest = line('redraws at rest', runs.flatMap((r) => [...r.panRest.renders, ...r.zoomRest.renders]));
 const pth = line('path shown', runs.map((r) => r.path));
+line('path long tasks', runs.flatMap((r) => r.pathRec.long));
+line('path redraws', runs.flatMap((r) => r.pathRec.renders));
+line('path overlay drawn', runs.flatMap((r) => r.pathRec.overlays));
 const force = line(`force ${runs[0].steps} steps`, runs.map((r) => r.forceMs));
 const ff = line('force frame interval', runs.flatMap((r) => r.force.frames));
 const fl = line('force long tasks', runs.flatMap((r) => r.force.long));
 line('force redraws', runs.flatMap((r) => r.force.renders));
 line('force preview drawn', runs.flatMap((r) => r.force.previews));
 line('force start', runs.flatMap((r) => r.force.forceStart));
-line('force handoff', runs.flatMap((r) => r.force.handoff));
 for (const r of runs) console.log(`force timeline [start ms, duration ms]: ${JSON.stringify(r.force.timeline)}`);
+// When panning or zooming had long tasks: when they came, and sigma's redraws meanwhile.
+for (const r of runs) {
+  for (const what of ['pan', 'zoom', 'path']) {
+    const rec = what === 'path' ? r.pathRec : r[what];
+    if (rec.long.length) console.log(`${what} timeline [start ms, duration ms]: ${JSON.stringify({ long: rec.timeline.long, renders: rec.timeline.renders })}`);
+  }
+}
 const pl = line('pan+zoom long tasks', runs.flatMap((r) => [...r.pan.long, ...r.zoom.long]));
 console.log(
   `BENCH graphview load_p50_ms=${fmt(load.p50)} pan_frame_p95_ms=${fmt(pan.p95)} zoom_frame_p95_ms=${fmt(zoom.p95)} ` +

@@ -70,6 +70,11 @@ const clickSlop = 4;
 export interface Motion {
   /** True when the last press moved the picture (the click that ends it picks nothing). */
   dragged(): boolean;
+  /**
+   * Tells it that the picture for the camera set at rest is on the screen, when that picture
+   * is not sigma's (`external` below): the transform that remains is then applied.
+   */
+  pictured(): void;
   /** True while the picture is moved by a transform that awaits a redraw. */
   moving(): boolean;
   /** Removes the listeners. */
@@ -79,15 +84,20 @@ export interface Motion {
 /**
  * Takes over mouse panning and wheel zooming of `renderer`, whose container is `layer`
  * inside `frame`: the events are caught on their way down, before sigma's listeners, and
- * `layer` is transformed until the motion rests. Touch gestures stay with sigma.
+ * `layer` is transformed until the motion rests. Touch gestures stay with sigma. When
+ * `external()` is true the picture is not sigma's but drawn elsewhere for the camera set
+ * (the force layout's raster): `onrest` asks for it, and the transform stays until
+ * `pictured()` says it is there.
  */
-export function attachMotion(frame: HTMLElement, layer: HTMLElement, renderer: Sigma, onrest?: () => void): Motion {
+export function attachMotion(frame: HTMLElement, layer: HTMLElement, renderer: Sigma, onrest?: () => void, external?: () => boolean): Motion {
   let shift = still();
   /** The shift the camera was last set for; the transform left is the remainder. */
   let pending: Shift | null = null;
   let down: { x: number; y: number; sx: number; sy: number } | null = null;
   let moved = false;
   let timer = 0;
+  /** The camera is set and its picture, drawn elsewhere, not there yet. */
+  let waiting = false;
 
   // The picture on screen is the one drawn before `pending` was set: it takes the whole shift.
   const apply = () => {
@@ -117,6 +127,16 @@ export function attachMotion(frame: HTMLElement, layer: HTMLElement, renderer: S
   // When sigma has drawn the camera set at rest, the transform that remains is whatever
   // moved since.
   const drawn = () => {
+    if (!pending || waiting) return;
+    if (external?.()) {
+      waiting = true;
+      onrest?.();
+      return;
+    }
+    shown();
+    onrest?.();
+  };
+  const shown = () => {
     if (!pending) return;
     const was = shift;
     shift = remainder(shift, pending);
@@ -126,7 +146,6 @@ export function attachMotion(frame: HTMLElement, layer: HTMLElement, renderer: S
       down.sy += shift.ty - was.ty;
     }
     apply();
-    onrest?.();
     if (!down && !timer && !(shift.s === 1 && shift.tx === 0 && shift.ty === 0)) later();
   };
   renderer.on('afterRender', drawn);
@@ -192,6 +211,11 @@ export function attachMotion(frame: HTMLElement, layer: HTMLElement, renderer: S
   frame.addEventListener('click', onClick, true);
   return {
     dragged: () => moved,
+    pictured() {
+      if (!waiting) return;
+      waiting = false;
+      shown();
+    },
     moving: () => timer !== 0 || pending !== null || down !== null,
     detach() {
       clearTimeout(timer);

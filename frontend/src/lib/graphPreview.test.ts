@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createNormalizationFunction, matrixFromCamera, multiplyVec2 } from 'sigma/utils';
-import { nearest, pixel, previewFrame, rasterPreview } from './graphPreview';
+import { crossPairs, nearest, pixel, previewFrame, rasterPreview } from './graphPreview';
 
 // Where sigma draws position p: its normalisation over the positions' extent, then the camera.
 function sigmaViewport(xy: number[], cam: { x: number; y: number; ratio: number }, W: number, H: number, pad: number, p: { x: number; y: number }) {
@@ -42,7 +42,7 @@ describe('nearest', () => {
 });
 
 describe('rasterPreview', () => {
-  it('draws nodes in their colour, the tree links, and the path on top', () => {
+  it('draws nodes in their colour over the tree links, and the other links once given', () => {
     const w = 40;
     const h = 30;
     const buf = new Uint32Array(w * h);
@@ -52,9 +52,6 @@ describe('rasterPreview', () => {
       colors: Uint32Array.from(['#ff0000', '#00ff00', '#0000ff'], pixel),
       parents: new Int32Array([-1, 0, 1]),
       sizes: new Float32Array([3, 3, 3]),
-      path: [] as number[],
-      from: -1,
-      to: -1,
       edge: pixel('#101010'),
     };
     rasterPreview(buf, w, h, 1, xy, f, look, { x: 0.5, y: 0.5, ratio: 1 });
@@ -64,15 +61,26 @@ describe('rasterPreview', () => {
     expect(buf[5 * w + 20]).toBe(pixel('#101010')); // the link 0-1
     expect(buf[15 * w + 35]).toBe(pixel('#101010')); // the link 1-2
     expect(buf[20 * w + 15]).toBe(0);
-    // A path dims the other links and nodes, and is drawn over them.
-    rasterPreview(buf, w, h, 1, xy, f, { ...look, path: [0, 1], from: 0, to: 1 }, { x: 0.5, y: 0.5, ratio: 1 });
-    expect(buf[5 * w + 20]).toBe(pixel('#e0672b'));
-    expect(buf[25 * w + 35]).toBe(pixel('#c8c4ba'));
-    expect(buf[15 * w + 35]).toBe(pixel('#e6e3dc'));
+    // The link 0-2 is drawn once given, under the tree's links and the nodes.
+    expect(buf[15 * w + 20]).toBe(0);
+    rasterPreview(buf, w, h, 1, xy, f, { ...look, cross: new Int32Array([0, 2]), crossEdge: pixel('#777777') }, { x: 0.5, y: 0.5, ratio: 1 });
+    expect(buf[15 * w + 20]).toBe(pixel('#777777'));
+    expect(buf[5 * w + 20]).toBe(pixel('#101010'));
+    expect(buf[5 * w + 5]).toBe(pixel('#ff0000'));
   });
   it('reads colours as little-endian RGBA pixels', () => {
     expect(pixel('#102030')).toBe(0xff302010);
     expect(pixel('#abc')).toBe(0xffccbbaa);
     expect(pixel('nonsense')).toBe(0xff808080);
+  });
+});
+
+describe('crossPairs', () => {
+  it('draws at most perNode other links a page, never a tree link, a loop or a repeat', () => {
+    // Tree: 0->1, 0->2. Then 0->1 (tree), 1->1 (loop), 1->2, 1->2 (repeat), 1->0, 1->3, 1->4 (over 2 a page), 2->0, 9->0 (no page 9).
+    const links = new Int32Array([0, 1, 0, 2, 0, 1, 1, 1, 1, 2, 1, 2, 1, 0, 1, 3, 1, 4, 2, 0, 9, 0]);
+    expect([...crossPairs(5, links, 2, 2)]).toEqual([1, 2, 1, 0, 2, 0]);
+    // The reverse of a tree link is another link.
+    expect([...crossPairs(3, new Int32Array([0, 1, 1, 0]), 1, 3)]).toEqual([1, 0]);
   });
 });

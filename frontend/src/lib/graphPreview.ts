@@ -1,13 +1,17 @@
-// The Graph view while the force layout runs. Handing each step's positions to sigma costs
-// a full re-index and redraw of every node and link (hundreds of milliseconds at 10,000
-// pages where WebGL runs on the CPU), so while the forces move the nodes the picture is a
-// plain 2D canvas over sigma's: nodes as small squares grouped by colour, tree links as one
-// path, the chosen pages and their path on top. It is drawn at most once a frame and costs
-// a few milliseconds; sigma gets the positions once, when the layout ends.
+// The Graph view's picture of a force-directed layout. Handing positions to sigma costs a
+// full re-index and redraw of every node and link, and where WebGL runs on the CPU
+// (SwiftShader, llvmpipe) each primitive costs tens of microseconds, and the window waits
+// for the whole picture when it is composited: at 10,000 pages that is most of a second,
+// whether sigma draws it or another WebGL layer would. So the force layout is drawn as a
+// raster on a plain 2D canvas over sigma's: nodes as small squares by colour, tree links,
+// and once settled the other drawn links. The layout's worker draws it (the window's
+// thread only puts its pixels); it stays the picture of the settled layout, redrawn by the
+// worker when the camera or the colours change.
 //
-// The canvas maps positions as sigma would once it has them: the positions' extent fitted
-// in the viewport (sigma's normalisation and correction ratio), then the camera. So the
-// picture does not jump when sigma takes over, and a click picks the node under the mouse.
+// The canvas maps positions as sigma would: the positions' extent fitted in the viewport
+// (sigma's normalisation and correction ratio), then the camera. So sigma's camera (and
+// the pan and zoom of graphMotion.ts) moves the raster exactly as it would move sigma's
+// picture, and a click picks the node under the mouse.
 import type { CameraView } from './graphMotion';
 
 /** viewport x = ax·x + bx, viewport y = ay·y + by. */
@@ -57,7 +61,7 @@ export function previewFrame(xy: ArrayLike<number>, camera: CameraView, width: n
   };
 }
 
-/** What the preview draws besides the positions. */
+/** What the preview draws besides the positions (the path is drawn over it: graphOverlay.ts). */
 export interface Look {
   /** Node i's colour, as a pixel (pixel()). */
   colors: Uint32Array;
@@ -65,12 +69,12 @@ export interface Look {
   parents: Int32Array;
   /** Node i's size as sigma takes it (3 for a page, 6 for a seed). */
   sizes: Float32Array;
-  /** The path to highlight, in order, and its chosen ends. */
-  path: number[];
-  from: number;
-  to: number;
   /** The tree links' colour, as a pixel. */
   edge: number;
+  /** Other links drawn (pairs of node indexes: crossPairs), once the layout has settled. */
+  cross?: Int32Array;
+  /** Their colour, as a pixel. */
+  crossEdge?: number;
 }
 
 /** Where the preview is drawn: the camera, the viewport in CSS pixels, sigma's stage padding, device pixels a CSS pixel. */
@@ -107,17 +111,13 @@ export function pixel(hex: string): number {
   return (0xff000000 | ((v & 0xff) << 16) | (v & 0xff00) | ((v >> 16) & 0xff)) >>> 0;
 }
 
-const grey = pixel('#c8c4ba');
-const pale = pixel('#e6e3dc');
-const orange = pixel('#e0672b');
-
 /**
  * Rasterises positions `xy` into `buf`, the pixels of a w×h ImageData (device pixels; `dpr`
- * device pixels a CSS pixel): tree links as one-pixel lines, nodes as squares, the path and
- * its ends on top. Writing pixels and one putImageData is a few milliseconds for 10,000
+ * device pixels a CSS pixel): the other drawn links and the tree links as one-pixel lines,
+ * nodes as squares on top. Writing pixels and one putImageData is a few milliseconds for 10,000
  * nodes, where as many canvas fillRect and lineTo calls, drawn on the CPU, take tens. The
  * force layout's worker draws with it (the window's thread only puts the pixels), and the
- * window's thread when the camera or the path changes.
+ * window's thread where there is no worker.
  */
 export function rasterPreview(buf: Uint32Array, w: number, h: number, dpr: number, xy: Float32Array, f: Frame, look: Look, camera: CameraView) {
   buf.fill(0);
@@ -125,8 +125,6 @@ export function rasterPreview(buf: Uint32Array, w: number, h: number, dpr: numbe
   const n = xy.length / 2;
   const X = (i: number) => (f.ax * xy[2 * i] + f.bx) * dpr;
   const Y = (i: number) => (f.ay * xy[2 * i + 1] + f.by) * dpr;
-  const onPath = new Set(look.path);
-  const dim = onPath.size > 0;
   const line = (x0: number, y0: number, x1: number, y1: number, c: number, width: number) => {
     // Both ends off the picture on one side: nothing to draw.
     if ((x0 < 0 && x1 < 0) || (y0 < 0 && y1 < 0) || (x0 >= w && x1 >= w) || (y0 >= h && y1 >= h)) return;
@@ -162,27 +160,48 @@ export function rasterPreview(buf: Uint32Array, w: number, h: number, dpr: numbe
     const y1 = Math.min(h, Math.round(cy + side / 2));
     for (let y = y0; y < y1; y++) buf.fill(c, y * w + x0, y * w + Math.max(x0, x1));
   };
-  const edge = dim ? pale : look.edge;
+  if (look.cross) {
+    const c = look.crossEdge ?? look.edge;
+    const k = look.cross;
+    for (let j = 0; j + 1 < k.length; j += 2) {
+      const a = k[j];
+      const b = k[j + 1];
+      if (a >= 0 && b >= 0 && a < n && b < n) line(X(a), Y(a), X(b), Y(b), c, 1);
+    }
+  }
   for (let i = 0; i < n; i++) {
     const p = look.parents[i];
-    if (p >= 0 && p < n && p !== i) line(X(p), Y(p), X(i), Y(i), edge, 1);
+    if (p >= 0 && p < n && p !== i) line(X(p), Y(p), X(i), Y(i), look.edge, 1);
   }
   // sigma's node sizes are radii in CSS pixels, scaled by the square root of the camera's ratio.
   const scale = dpr / Math.sqrt(camera.ratio);
-  for (let i = 0; i < n; i++) {
-    const c = dim && !onPath.has(i) && i !== look.from && i !== look.to ? grey : look.colors[i];
-    square(X(i), Y(i), Math.max(2, 1.6 * look.sizes[i] * scale), c);
+  for (let i = 0; i < n; i++) square(X(i), Y(i), Math.max(2, 1.6 * look.sizes[i] * scale), look.colors[i]);
+}
+
+/**
+ * The other links drawn besides the tree's, as sigma's drawn graph had them: `links` holds
+ * pairs of node indexes, the first `tree` of them the tree's links (parent, child); of the
+ * rest, a link is drawn unless it is a loop, repeats a drawn link (same direction) or its
+ * source already has `perNode` drawn.
+ */
+export function crossPairs(n: number, links: Int32Array, tree: number, perNode: number): Int32Array {
+  const seen = new Set<number>();
+  for (let j = 0; j < tree; j++) seen.add(links[2 * j] * n + links[2 * j + 1]);
+  const drawn = new Uint8Array(n);
+  const out = new Int32Array(Math.max(0, links.length - 2 * tree));
+  let k = 0;
+  for (let j = 2 * tree; j + 1 < links.length; j += 2) {
+    const a = links[j];
+    const b = links[j + 1];
+    if (a === b || a < 0 || b < 0 || a >= n || b >= n || drawn[a] >= perNode) continue;
+    const key = a * n + b;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    drawn[a]++;
+    out[k++] = a;
+    out[k++] = b;
   }
-  for (let k = 1; k < look.path.length; k++) {
-    const a = look.path[k - 1];
-    const b = look.path[k];
-    if (a >= 0 && b >= 0 && a < n && b < n) line(X(a), Y(a), X(b), Y(b), orange, 3);
-  }
-  for (const i of [...look.path, look.from, look.to]) {
-    if (i < 0 || i >= n) continue;
-    const r = i === look.from || i === look.to ? 9 : 6;
-    square(X(i), Y(i), 2 * r * scale, look.colors[i]);
-  }
+  return out.slice(0, k);
 }
 
 /** The size in device pixels of the picture of `view`. */
