@@ -29,6 +29,9 @@ type plan struct {
 	// of the rest of it, their combined result bound as topIDs.
 	top    []topRegex
 	topIDs string
+	// expand holds the terms the query's long prefixes and approximate words were asked as
+	// (expandPrefixes, expandApprox): the snippets highlight those terms.
+	expand map[string][]string
 }
 
 type topRegex struct {
@@ -82,7 +85,7 @@ func compile(root Node, w Weights, n *notes) *plan { return compileWithout(root,
 // index is known not to hold: each would cost a seek per index segment in every statement.
 func compileWithout(root Node, w Weights, n *notes, absent map[string]bool, expand map[string][]string) *plan {
 	c := &compiler{w: w, notes: n, absent: absent, expand: expand}
-	pl := &plan{}
+	pl := &plan{expand: expand}
 	var conj []Node
 	if a, ok := root.(*And); ok {
 		conj = a.Nodes

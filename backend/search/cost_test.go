@@ -97,7 +97,7 @@ func TestEstimateTotal(t *testing.T) {
 }
 
 func TestHitWords(t *testing.T) {
-	h := newHighlighter(Parse("cards otlet connect").Root, DefaultWeights)
+	h := newHighlighter(Parse("cards otlet connect").Root, DefaultWeights, nil)
 	for _, tc := range []struct {
 		text string
 		want int

@@ -523,7 +523,7 @@ func (s *Searcher) library(ctx context.Context, root Node, r LibraryRequest, n *
 		return res, fmt.Errorf("library hits: %w", err)
 	}
 	defer rows.Close()
-	h := newHighlighter(root, s.w)
+	h := newHighlighter(root, s.w, nil)
 	byID := map[int64]LibraryHit{}
 	pathOf := map[int64]string{}
 	for rows.Next() {

@@ -17,7 +17,7 @@ func NewMatcher(q string) *Matcher {
 		for i, w := range t.Words {
 			one := &Text{Words: []string{w}, Field: t.Field, Fuzzy: t.Fuzzy,
 				Prefix: t.Prefix && i == len(t.Words)-1, Phrase: t.Phrase}
-			m.terms = append(m.terms, newHighlighter(one, DefaultWeights))
+			m.terms = append(m.terms, newHighlighter(one, DefaultWeights, nil))
 		}
 	}
 	eachWanted(root, add)

@@ -14,14 +14,14 @@ import (
 // The snippets are cut (their texts read on a second connection) while the metadata and
 // copies are read on the first: the two are independent, and a query often has the
 // machine's other core to itself.
-func (s *Searcher) present(ctx context.Context, root Node, page []hit, best float64, known pageTexts) ([]Result, error) {
+func (s *Searcher) present(ctx context.Context, root Node, expand map[string][]string, page []hit, best float64, known pageTexts) ([]Result, error) {
 	type snippets struct {
 		of  map[int64][]string
 		err error
 	}
 	snipped := make(chan snippets, 1)
 	go func() {
-		of, err := s.snippets(ctx, page, newHighlighter(root, s.w), known)
+		of, err := s.snippets(ctx, page, newHighlighter(root, s.w, expand), known)
 		snipped <- snippets{of: of, err: err}
 	}()
 	byID, hashes, copies, err := s.metadata(ctx, page)

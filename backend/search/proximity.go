@@ -41,7 +41,7 @@ func (w Weights) textFactor(t textSignals) float64 {
 
 // proximity applies the third stage to hits (best first); it returns the texts it read,
 // which the snippets of the same hits reuse.
-func (s *Searcher) proximity(ctx context.Context, root Node, hits []hit) (pageTexts, error) {
+func (s *Searcher) proximity(ctx context.Context, root Node, expand map[string][]string, hits []hit) (pageTexts, error) {
 	if s.w.Proximity == 0 && s.w.HeadingAll == 0 || len(hits) == 0 {
 		return nil, nil
 	}
@@ -58,7 +58,7 @@ func (s *Searcher) proximity(ctx context.Context, root Node, hits []hit) (pageTe
 		return nil, fmt.Errorf("proximity: %w", err)
 	}
 	texts := make(pageTexts, len(ins))
-	h := newHighlighter(root, s.w)
+	h := newHighlighter(root, s.w, expand)
 	sig := make(map[int64]textSignals, len(ins))
 	for _, in := range ins {
 		texts[in.ID] = in

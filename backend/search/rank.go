@@ -90,7 +90,7 @@ type hit struct {
 // boost multiplies the scores of the first BoostDepth hits by their citation boost and
 // the second stage's factors (see rerank.go), sorts them again, and returns the best score
 // of the query (the 1000 of normalised scores). root is nil when nothing ranks the hits.
-func (s *Searcher) boost(ctx context.Context, root Node, hits []hit) (best float64, texts pageTexts, err error) {
+func (s *Searcher) boost(ctx context.Context, root Node, expand map[string][]string, hits []hit) (best float64, texts pageTexts, err error) {
 	n := min(len(hits), s.w.BoostDepth)
 	if n == 0 {
 		return 0, nil, nil
@@ -120,7 +120,7 @@ func (s *Searcher) boost(ctx context.Context, root Node, hits []hit) (best float
 			return 0, nil, err
 		}
 		slices.SortStableFunc(hits[:n], byScore)
-		if texts, err = s.proximity(ctx, root, hits[:min(n, s.w.ProxDepth)]); err != nil {
+		if texts, err = s.proximity(ctx, root, expand, hits[:min(n, s.w.ProxDepth)]); err != nil {
 			return 0, nil, err
 		}
 	}
@@ -371,7 +371,7 @@ func (s *Searcher) scoreFields(ctx context.Context, root Node, hits []hit) error
 		return fmt.Errorf("rank: %w", err)
 	}
 	defer rows.Close()
-	h := newHighlighter(root, s.w)
+	h := newHighlighter(root, s.w, nil)
 	scores := make(map[int64]float64, len(hits))
 	for i := range hits {
 		scores[hits[i].id] = 0

@@ -266,7 +266,7 @@ func (s *Searcher) run(ctx context.Context, root Node, r Request, n *notes) (Res
 	if st.ranked {
 		ranked = root
 	}
-	best, texts, err := s.boost(ctx, ranked, hits)
+	best, texts, err := s.boost(ctx, ranked, pl.expand, hits)
 	if err != nil {
 		return res, err
 	}
@@ -280,7 +280,7 @@ func (s *Searcher) run(ctx context.Context, root Node, r Request, n *notes) (Res
 	}
 	if r.Offset < len(hits) {
 		page := hits[r.Offset:min(want, len(hits))]
-		if res.Results, err = s.present(ctx, root, page, best, texts); err != nil {
+		if res.Results, err = s.present(ctx, root, pl.expand, page, best, texts); err != nil {
 			return res, err
 		}
 		if !r.Explain {

@@ -42,14 +42,21 @@ type approxWord struct {
 }
 
 // newHighlighter collects the positive words of a query (with their stem forms, as the
-// compiler expands them).
-func newHighlighter(root Node, w Weights) *highlighter {
+// compiler expands them). An approximate word whose terms expand holds (the terms the query
+// was asked with) highlights those; without them, every token within its distance.
+func newHighlighter(root Node, w Weights, expand map[string][]string) *highlighter {
 	h := &highlighter{exact: map[string]bool{}}
 	addText := func(t *Text) {
 		for i, word := range t.Words {
 			f := fold(word)
 			if t.Fuzzy > 0 {
-				h.approx = append(h.approx, approxWord{[]rune(f), t.Fuzzy})
+				if terms, ok := expand[approxKey(strings.ToLower(word), t.Fuzzy)]; ok && len(t.Words) == 1 {
+					for _, term := range terms {
+						h.exact[fold(term)] = true
+					}
+				} else {
+					h.approx = append(h.approx, approxWord{[]rune(f), t.Fuzzy})
+				}
 			}
 			if t.Prefix && i == len(t.Words)-1 {
 				h.prefixes = append(h.prefixes, f)

@@ -102,7 +102,7 @@ func BenchmarkMakeSnippet(b *testing.B) {
 		}
 		body.WriteString(w + " ")
 	}
-	h := newHighlighter(Parse("repertory brussels").Root, DefaultWeights)
+	h := newHighlighter(Parse("repertory brussels").Root, DefaultWeights, nil)
 	cols := []string{body.String(), "anchor text", "", "Title", "https://example.org/a"}
 	b.ReportAllocs()
 	for b.Loop() {
