@@ -100,6 +100,16 @@ describe('upsertCrawl and mergeCrawls', () => {
     expect(upsertCrawl(list, crawl(1, { fetched: 4, state: 'paused' }))[0].state).toBe('paused');
   });
 
+  it('keeps a crawl whose end was reported during the poll, not the poll\'s older state', () => {
+    const list = [crawl(2, { state: 'failed' }), crawl(1, { state: 'running' })];
+    const polled = [crawl(2, { state: 'running' }), crawl(1, { state: 'done' })];
+    const merged = mergeCrawls(list, polled, new Set([2]));
+    expect(merged.find((c) => c.id === 2)!.state).toBe('failed');
+    expect(merged.find((c) => c.id === 1)!.state).toBe('done');
+    // Without the report, the poll's state stands.
+    expect(mergeCrawls(list, polled).find((c) => c.id === 2)!.state).toBe('running');
+  });
+
   it('drops crawls the poll no longer lists and duplicate ids', () => {
     const list = [crawl(2), crawl(1)];
     expect(mergeCrawls(list, [crawl(1), crawl(1, { fetched: 3 })]).map((c) => c.id)).toEqual([1]);

@@ -74,15 +74,18 @@ export function upsertCrawl(list: Crawl[], c: Crawl): Crawl[] {
 
 /**
  * Replaces a list with a polled one, keeping per-crawl counters monotonic as upsertCrawl does.
- * The result is newest first with one entry per id.
+ * The result is newest first with one entry per id. The crawls in newer (whose end was
+ * reported while the poll was under way) keep the list's entry: the poll's may be from before
+ * the end, and would show a finished crawl running again.
  */
-export function mergeCrawls(list: Crawl[], polled: Crawl[]): Crawl[] {
+export function mergeCrawls(list: Crawl[], polled: Crawl[], newer: ReadonlySet<number> = new Set()): Crawl[] {
   const byId = new Map(list.map((c) => [c.id, c]));
   const out = new Map<number, Crawl>();
   for (const c of polled) {
     if (out.has(c.id)) continue;
     const old = byId.get(c.id);
-    out.set(c.id, old && old.state === c.state && handled(c) < handled(old) ? old : c);
+    const keep = old && (newer.has(c.id) || (old.state === c.state && handled(c) < handled(old)));
+    out.set(c.id, keep ? old : c);
   }
   return [...out.values()].sort((a, b) => b.id - a.id);
 }

@@ -46,9 +46,16 @@ class Session {
   /** Bumped when another workspace is opened: views that hold data reload on it. */
   generation = $state(0);
 
+  /** Crawls whose end (crawl:done) was reported, by the number of the report. */
+  private ended = new Map<number, number>();
+  private reports = 0;
+
   refreshCrawls = single(async () => {
     try {
-      this.crawls = mergeCrawls(this.crawls, await listCrawls());
+      const asked = this.reports;
+      const polled = await listCrawls();
+      const newer = new Set([...this.ended].filter(([, n]) => n > asked).map(([id]) => id));
+      this.crawls = mergeCrawls(this.crawls, polled, newer);
       this.crawlsError = '';
     } catch (err) {
       this.crawlsError = toApiError(err).message;
@@ -121,6 +128,7 @@ class Session {
     const offs = [
       onEvent('crawl:progress', (c) => this.updateCrawl(c)),
       onEvent('crawl:done', (c) => {
+        this.ended.set(c.id, ++this.reports);
         this.updateCrawl(c);
         void this.refreshStatus();
       }),
