@@ -104,9 +104,6 @@ func IndexTexts(ctx context.Context, db Querier, ids []int64) ([]IndexInput, err
 // ReadLinkText fills in what links say of the pages ins (read by IndexTexts): their
 // distinct anchor texts, and for a resource the titles of the pages citing it.
 func ReadLinkText(ctx context.Context, db Querier, ins []IndexInput) error {
-	if len(ins) == 0 {
-		return nil
-	}
 	for i := range ins {
 		in := &ins[i]
 		if in.Kind == NotIndexed {
