@@ -27,8 +27,16 @@ const (
 	EventIndexDone        = "index:done"        // payload: IndexStatus
 )
 
-// App is the API bound into the frontend. Every exported method is frontend API.
+// App is the API bound into the frontend. Every exported method is frontend API. Its
+// state is shared by the copies ActingFor makes for the people of `serve --public`
+// (access.go); each copy knows only who it acts for.
 type App struct {
+	*core
+	person person // who the calls come from (access.go); the zero value: the window's one user
+}
+
+// core is the state of an App.
+type core struct {
 	cur      atomic.Pointer[workspace] // File > Open swaps it
 	emit     Emitter
 	dialogs  Dialogs     // nil outside the window
@@ -45,7 +53,7 @@ func New(st *store.Store) (*App, error) {
 		st.Close()
 		return nil, err
 	}
-	a := &App{emit: func(string, any) {}, notifier: DesktopNotifier{}}
+	a := &App{core: &core{emit: func(string, any) {}, notifier: DesktopNotifier{}}}
 	a.cur.Store(ws)
 	return a, nil
 }

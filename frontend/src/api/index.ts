@@ -538,7 +538,7 @@ export async function libraryRecent(id: number, offset = 0, limit = 100): Promis
 export function libInput(p: Partial<LibInput>): LibInput {
   return {
     title: '', url: '', notes: '', body: '', tags: [], purpose: '', createOnly: false, order: '', image: '', view: '',
-    author: '', email: '', password: '', ...p,
+    author: '', email: '', password: '', libraryPassword: '', ...p,
   } as LibInput;
 }
 
@@ -557,16 +557,16 @@ export function libraryReport(parent: number, input: Partial<LibInput>): Promise
   return call(() => App.LibraryReport(parent, libInput(input)));
 }
 
-/** Places a saved view in a library. */
-export function libraryPlaceView(parent: number, view: string, title = ''): Promise<LibPosting> {
-  return call(() => App.LibraryPlaceView(parent, libInput({ view, title })));
+/** Places a saved view in a library (libraryPassword: a protected library's). */
+export function libraryPlaceView(parent: number, view: string, title = '', libraryPassword = ''): Promise<LibPosting> {
+  return call(() => App.LibraryPlaceView(parent, libInput({ view, title, libraryPassword })));
 }
 
 /** A LibEdit with every field left as it is. */
 export function libEdit(e: Partial<LibEdit>): LibEdit {
   return {
     title: null, url: null, notes: null, body: null, tags: null, purpose: null, createOnly: null, order: null,
-    image: '', clearImage: false, author: null, email: null, newPassword: null, ...e,
+    image: '', clearImage: false, author: null, email: null, newPassword: null, openToGuests: null, ...e,
   } as unknown as LibEdit;
 }
 
@@ -596,8 +596,8 @@ export function libraryMove(ids: number[], dest: number, position = -1, password
 }
 
 /** Copies postings into dest at position (-1: the end). */
-export async function libraryCopy(ids: number[], dest: number, position = -1): Promise<LibPosting[]> {
-  return ((await call(() => App.LibraryCopy(ids, dest, position))) ?? []).map(posting);
+export async function libraryCopy(ids: number[], dest: number, position = -1, password = ''): Promise<LibPosting[]> {
+  return ((await call(() => App.LibraryCopy(ids, dest, position, password))) ?? []).map(posting);
 }
 
 /** Takes back the last change; says what it was. */
@@ -606,8 +606,8 @@ export function libraryUndo(password = ''): Promise<string> {
 }
 
 /** Imports the text of a file of links (bookmarks, JSON tree, or a list) into a library. */
-export async function libraryImport(parent: number, text: string, author = ''): Promise<LibImport> {
-  const r = await call(() => App.LibraryImport(parent, text, author));
+export async function libraryImport(parent: number, text: string, author = '', password = ''): Promise<LibImport> {
+  const r = await call(() => App.LibraryImport(parent, text, author, password));
   return { ...r, problems: r.problems ?? [] } as LibImport;
 }
 

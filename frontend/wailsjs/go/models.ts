@@ -286,6 +286,7 @@ export namespace app {
 	    order: string;
 	    position: number;
 	    protected: boolean;
+	    openToGuests: boolean;
 	    author: string;
 	    email: string;
 	    hasImage: boolean;
@@ -328,6 +329,7 @@ export namespace app {
 	    author?: string;
 	    email?: string;
 	    newPassword?: string;
+	    openToGuests?: boolean;
 	}
 	export interface LibExport {
 	    name: string;
@@ -378,6 +380,7 @@ export namespace app {
 	    author: string;
 	    email: string;
 	    password: string;
+	    libraryPassword: string;
 	}
 	
 	export interface LibPage {
@@ -390,6 +393,8 @@ export namespace app {
 	    total: number;
 	    lastChange: string;
 	    undoProtected: boolean;
+	    lastChangeBy: string;
+	    lastChangeMine: boolean;
 	}
 	
 	
@@ -677,6 +682,10 @@ export namespace app {
 	    maxPerHost: number;
 	    maxQueryVariants: number;
 	    maxBody: number;
+	}
+	export interface Sharing {
+	    ownerPasswordSet: boolean;
+	    guests: string;
 	}
 	export interface Status {
 	    path: string;

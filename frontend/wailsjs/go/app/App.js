@@ -162,8 +162,8 @@ export function LibraryAcceptRedirect(arg1, arg2) {
   return window['go']['app']['App']['LibraryAcceptRedirect'](arg1, arg2);
 }
 
-export function LibraryCopy(arg1, arg2, arg3) {
-  return window['go']['app']['App']['LibraryCopy'](arg1, arg2, arg3);
+export function LibraryCopy(arg1, arg2, arg3, arg4) {
+  return window['go']['app']['App']['LibraryCopy'](arg1, arg2, arg3, arg4);
 }
 
 export function LibraryCrawl(arg1, arg2, arg3) {
@@ -190,8 +190,8 @@ export function LibraryExportFile(arg1, arg2) {
   return window['go']['app']['App']['LibraryExportFile'](arg1, arg2);
 }
 
-export function LibraryImport(arg1, arg2, arg3) {
-  return window['go']['app']['App']['LibraryImport'](arg1, arg2, arg3);
+export function LibraryImport(arg1, arg2, arg3, arg4) {
+  return window['go']['app']['App']['LibraryImport'](arg1, arg2, arg3, arg4);
 }
 
 export function LibraryMove(arg1, arg2, arg3, arg4) {
@@ -342,6 +342,14 @@ export function SearchFacets(arg1) {
   return window['go']['app']['App']['SearchFacets'](arg1);
 }
 
+export function SetGuestAccess(arg1) {
+  return window['go']['app']['App']['SetGuestAccess'](arg1);
+}
+
+export function SetOwnerPassword(arg1, arg2) {
+  return window['go']['app']['App']['SetOwnerPassword'](arg1, arg2);
+}
+
 export function SetRetention(arg1, arg2, arg3) {
   return window['go']['app']['App']['SetRetention'](arg1, arg2, arg3);
 }
@@ -352,6 +360,10 @@ export function SetRobotsExpiry(arg1, arg2) {
 
 export function Settings() {
   return window['go']['app']['App']['Settings']();
+}
+
+export function Sharing() {
+  return window['go']['app']['App']['Sharing']();
 }
 
 export function Sources() {
