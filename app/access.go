@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 
 	"mundaneum/backend/library"
@@ -69,19 +70,16 @@ func CheckOwnerPassword(a Access, pw string) bool {
 // MinOwnerPassword is the shortest owner password accepted.
 const MinOwnerPassword = 8
 
-// HashOwnerPassword checks a new owner password and hashes it.
+// HashOwnerPassword checks a new owner password and hashes it (an error wraps
+// library.ErrInvalid).
 func HashOwnerPassword(pw string) (string, error) {
 	if len(pw) < MinOwnerPassword {
-		return "", &Error{Code: CodeInvalid, Message: "the owner's password must have at least 8 characters"}
+		return "", fmt.Errorf("the owner's password must have at least %d characters: %w", MinOwnerPassword, library.ErrInvalid)
 	}
 	if strings.TrimSpace(pw) != pw {
-		return "", &Error{Code: CodeInvalid, Message: "the owner's password must not start or end with a space"}
+		return "", fmt.Errorf("the owner's password must not start or end with a space: %w", library.ErrInvalid)
 	}
-	h, err := library.HashPassword(pw)
-	if err != nil {
-		return "", apiError(err)
-	}
-	return h, nil
+	return library.HashPassword(pw)
 }
 
 // Caller is who calls the API through the door of `serve --public`.
@@ -164,7 +162,7 @@ func (a *App) SetOwnerPassword(current, next string) error {
 	}
 	h, err := HashOwnerPassword(next)
 	if err != nil {
-		return err
+		return apiError(err)
 	}
 	ac.OwnerHash = h
 	return apiError(SaveAccess(ctx, st, ac))
