@@ -180,7 +180,11 @@ func (a *App) Status() (Status, error) {
 	if err != nil {
 		return Status{}, apiError(err)
 	}
-	return Status{Path: a.ws().st.Path(), Fetched: c.Pages[store.StateFetched], Queued: c.Pages[store.StateQueued],
+	path := a.ws().st.Path()
+	if a.person.guest {
+		path = "" // where the owner keeps it is the owner's
+	}
+	return Status{Path: path, Fetched: c.Pages[store.StateFetched], Queued: c.Pages[store.StateQueued],
 		Failed: c.Pages[store.StateFailed], Skipped: c.Pages[store.StateSkipped], Hosts: c.Hosts, Links: c.Links,
 		Index: indexDTO(a.ws().idx.Progress(context.Background()))}, nil
 }

@@ -59,7 +59,7 @@ func (a *App) LibraryPage(id int64, order string, offset, limit int) (LibPage, e
 	}
 	if u, err := l.LastChange(ctx); err == nil {
 		out.LastChange, out.UndoProtected, out.LastChangeMine = u.Summary, u.Protected(), l.Mine(u)
-		if !out.LastChangeMine || a.person.lib.Shared {
+		if u.By != a.person.lib.ID { // someone else's (a guest's, in the owner's window too)
 			out.LastChangeBy = library.Whose(u)
 		}
 	}

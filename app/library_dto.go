@@ -83,9 +83,9 @@ type LibPage struct {
 	Postings  []LibPosting `json:"postings"`
 	Total     int          `json:"total"` // postings other than sub-libraries
 	// LastChange describes what Undo would take back ("" nothing); UndoProtected says it
-	// needs a password. LastChangeBy names who made it when it is not the caller's own (or
-	// under serve --public); LastChangeMine says it is the caller's to undo without its
-	// password (under serve --public only a person's own change is).
+	// needs a password. LastChangeBy names who made it when someone else did ("" the
+	// caller's own); LastChangeMine says the caller may undo it without its password (under
+	// serve --public only a person's own change; in the window, any).
 	LastChange     string `json:"lastChange"`
 	UndoProtected  bool   `json:"undoProtected"`
 	LastChangeBy   string `json:"lastChangeBy"`

@@ -2,16 +2,18 @@
 // bindings and runtime. Features import this module, never wailsjs.
 import * as App from '../../wailsjs/go/app/App';
 import * as runtime from '../../wailsjs/runtime/runtime';
+import { doorToken } from './door';
 import type {
   ArchiveFormat, ArchiveJob, RetentionInfo, ExchangeToken, Source,
   Crawl, CrawlPages, CrawlRequest, DocumentType, Events, GraphData, IndexStatus, LibAdded, LibDetail, LibEdit, LibExport, LibImport,
-  LibInput, LibPage, LibPosting, LibRecent, LibRemoval, LibRendered, LibSearchResults, LibTag, OfflineCopy, Orphans,
+  LibInput, LibPage, LibPosting, LibRecent, LibRemoval, LibRendered, LibSearchResults, LibTag, OfflineCopy, Orphans, Sharing,
   FacetResults, Page, PageDiff, PageRelations, PageVersion, PathResult, RulesCheck, RulesTest, SearchResults, Settings, Status, Tree, View, ViewResults,
   WorkspaceInfo,
 } from './types';
 
 export * from './types';
 export * from './check';
+export * from './door';
 
 /** An error from the backend (or from a missing bridge), with an optional machine code. */
 export class ApiError extends Error {
@@ -24,7 +26,7 @@ export class ApiError extends Error {
 }
 
 /** Error codes the backend sends (app/errors.go); anything else arrives as 'internal'. */
-export const errorCodes = ['invalid', 'not-found', 'conflict', 'forbidden', 'internal', 'unavailable'] as const;
+export const errorCodes = ['invalid', 'not-found', 'conflict', 'forbidden', 'rate-limited', 'sign-in', 'internal', 'unavailable'] as const;
 export type ErrorCode = (typeof errorCodes)[number];
 
 function codeOf(v: unknown): ErrorCode {
@@ -234,11 +236,6 @@ export function chooseExportFile(crawlId: number, format: string): Promise<strin
 /** An archive job as events and calls bring it, with its lists never null. */
 export function job(j: ArchiveJob): ArchiveJob {
   return j.import ? { ...j, import: { ...j.import, problems: j.import.problems ?? [] } } : j;
-}
-
-/** The token of the browser front door ('' in the window). */
-function doorToken(): string {
-  return document.querySelector('meta[name="mundaneum-token"]')?.getAttribute('content') ?? '';
 }
 
 /**
@@ -474,6 +471,21 @@ export function settings(): Promise<Settings> {
 /** Checks and stores the workspace's settings. */
 export function saveSettings(s: Settings): Promise<Settings> {
   return call(() => App.SaveSettings(s));
+}
+
+/** What serve --public lets in: whether the owner's password is set, what guests may do. */
+export function sharing(): Promise<Sharing> {
+  return call(() => App.Sharing());
+}
+
+/** Sets the owner's password of serve --public (changing one needs the current one). */
+export function setOwnerPassword(current: string, next: string): Promise<void> {
+  return call(() => App.SetOwnerPassword(current, next));
+}
+
+/** Sets what the guests of serve --public may do: 'none' or 'read'. */
+export function setGuestAccess(level: 'none' | 'read'): Promise<Sharing> {
+  return call(() => App.SetGuestAccess(level));
 }
 
 /** Describes the open workspace. */
