@@ -64,8 +64,10 @@ type Gate interface {
 }
 
 // maxChecks bounds the password checks of one operation (each costs tens of milliseconds
-// and 19 MiB): deleting a library that holds many postings with passwords of their own.
-const maxChecks = 16
+// and 19 MiB, one after the other): deleting a library that holds many postings with
+// passwords of their own (each hash has its own salt, so even one password is checked
+// against each).
+const maxChecks = 64
 
 // reader reads nodes for the rules: the store's readers, or the write transaction.
 type reader interface {
