@@ -209,6 +209,23 @@ func importWWWW(ctx context.Context, st *store.Store, r io.Reader, opt ImportOpt
 			return rep, fmt.Errorf("seed the rerun: %w", err)
 		}
 		rep.RerunCrawlID = rc.ID
+		// The pages the archive opened and did not complete are the rerun's work, wherever
+		// they are: queued in it, they are what an export of the workspace calls unfinished
+		// (no C line) until the rerun has read them.
+		var todo []store.Target
+		for _, key := range order {
+			if p := pages[key]; !p.complete {
+				todo = append(todo, store.Target{URL: key, Origin: urlnorm.Origin(p.url), Kind: "seed", Follow: true})
+			}
+		}
+		if len(todo) > 0 {
+			if _, err := st.Enqueue(ctx, rc.ID, todo); err != nil {
+				return rep, fmt.Errorf("seed the rerun: %w", err)
+			}
+			if err := st.Flush(ctx); err != nil {
+				return rep, fmt.Errorf("seed the rerun: %w", err)
+			}
+		}
 	}
 	rep.Elapsed = time.Since(start)
 	return rep, nil
