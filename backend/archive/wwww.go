@@ -12,6 +12,7 @@ import (
 	"mundaneum/backend/crawl"
 	"mundaneum/backend/extract"
 	"mundaneum/backend/formats/wwww"
+	"mundaneum/backend/rules"
 	"mundaneum/backend/store"
 	"mundaneum/backend/urlnorm"
 )
@@ -215,7 +216,9 @@ func importWWWW(ctx context.Context, st *store.Store, r io.Reader, opt ImportOpt
 		var todo []store.Target
 		for _, key := range order {
 			if p := pages[key]; !p.complete {
-				todo = append(todo, store.Target{URL: key, Origin: urlnorm.Origin(p.url), Kind: "seed", Follow: true})
+				// Read again like a seed: the archive's own imperative, whatever the rules say.
+				todo = append(todo, store.Target{URL: key, Origin: urlnorm.Origin(p.url), Kind: "seed", Follow: true,
+					Category: uint8(rules.First)})
 			}
 		}
 		if len(todo) > 0 {
