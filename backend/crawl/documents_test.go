@@ -16,6 +16,7 @@ import (
 
 	"mundaneum/backend/search"
 	"mundaneum/backend/store"
+	"mundaneum/backend/store/dbtest"
 )
 
 // docWeb is a site of documents: a PDF, a text file, a feed whose entries link to pages, a
@@ -113,9 +114,11 @@ func TestCrawlDocuments(t *testing.T) {
 		}
 		for rows.Next() {
 			var id int64
-			rows.Scan(&id)
+			if err := rows.Scan(&id); err != nil {
+				t.Fatal(err)
+			}
 			var url string
-			st.ReadDB().QueryRow(`SELECT url FROM pages WHERE id = ?`, id).Scan(&url)
+			dbtest.Scan(t, st.ReadDB().QueryRow(`SELECT url FROM pages WHERE id = ?`, id), &url)
 			got = append(got, url)
 		}
 		rows.Close()
@@ -157,7 +160,7 @@ func TestCrawlDocuments(t *testing.T) {
 	// Hostile documents are fetched pages with their problem recorded.
 	for path, want := range map[string]string{"/broken.pdf": "unreadable", "/bomb.gz": "bomb", "/zipbomb.zip": "bomb"} {
 		var problems string
-		st.ReadDB().QueryRow(`SELECT coalesce(problems, '') FROM pages WHERE url = ?`, u(path)).Scan(&problems)
+		dbtest.Scan(t, st.ReadDB().QueryRow(`SELECT coalesce(problems, '') FROM pages WHERE url = ?`, u(path)), &problems)
 		if p := pageOf(t, st, u(path)); p.state != store.StateFetched || !strings.Contains(problems, want) {
 			t.Errorf("%s: %s, problems %q, want %s", path, p.state, problems, want)
 		}
