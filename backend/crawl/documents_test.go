@@ -17,6 +17,7 @@ import (
 	"mundaneum/backend/search"
 	"mundaneum/backend/store"
 	"mundaneum/backend/store/dbtest"
+	"mundaneum/backend/testenv"
 )
 
 // docWeb is a site of documents: a PDF, a text file, a feed whose entries link to pages, a
@@ -91,7 +92,7 @@ func docWeb(t *testing.T) *httptest.Server {
 
 func needPoppler(t *testing.T) {
 	if _, err := exec.LookPath("pdftotext"); err != nil {
-		t.Skip("pdftotext is not installed (scripts/setup.sh installs poppler-utils)")
+		testenv.Missing(t, "pdftotext is not installed (poppler-utils)")
 	}
 }
 

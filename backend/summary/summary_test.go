@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/klauspost/compress/gzip"
+
+	"mundaneum/backend/testenv"
 )
 
 func summarise(t *testing.T, body []byte, contentType, rawURL string, b Budget) *Result {
@@ -68,7 +70,7 @@ func tarOf(files map[string][]byte) []byte {
 
 func needPDFTools(t testing.TB) {
 	if _, err := exec.LookPath("pdftotext"); err != nil {
-		t.Skip("pdftotext is not installed (scripts/setup.sh installs poppler-utils)")
+		testenv.Missing(t, "pdftotext is not installed (poppler-utils)")
 	}
 }
 
