@@ -90,8 +90,8 @@ test: setup ## set up and run every test: Go, lint, frontend, build, relevance f
 	$(MAKE) test-go lint test-frontend build check-build relevance-check smoke e2e; \
 	echo "make test: all passed in $$(( $$(date +%s) - start ))s"
 
-test-go: ## Go unit tests (no cgo: Wails compiles to a stub)
-	CGO_ENABLED=0 go test -count=1 -timeout $(GO_TEST_TIMEOUT) ./...
+test-go: ## Go unit tests (no cgo: Wails compiles to a stub); what make setup installs must be there
+	MUNDANEUM_REQUIRE_SETUP=1 CGO_ENABLED=0 go test -count=1 -timeout $(GO_TEST_TIMEOUT) ./...
 
 lint: ## gofmt, go vet (with and without the desktop build tags)
 	@unformatted=$$(gofmt -l $(filter %.go,$(GO_SRC))); \

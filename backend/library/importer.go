@@ -69,6 +69,9 @@ func (l *Library) Import(ctx context.Context, parent int64, data []byte, by Auth
 		base.problem(p.Line, "%s", p.Reason)
 		base.Skipped++
 	}
+	for _, w := range doc.Warnings { // read, and not kept as written: the entries are imported
+		base.problem(w.Line, "%s", w.Reason)
+	}
 	im := &importer{l: l, now: l.ms(), author: name, email: email}
 	var rep ImportReport
 	err = l.st.UpdateLibrary(ctx, func(tx Tx) error {
@@ -104,6 +107,7 @@ func (l *Library) Import(ctx context.Context, parent int64, data []byte, by Auth
 	if err != nil {
 		return ImportReport{}, err
 	}
+	slices.SortStableFunc(rep.Problems, func(a, b Problem) int { return a.Line - b.Line })
 	return rep, nil
 }
 
@@ -225,7 +229,7 @@ func (im *importer) folder(ctx context.Context, e *bookmarks.Entry, lib Node, fr
 }
 
 func (im *importer) library(ctx context.Context, e *bookmarks.Entry, parent Node, pos *int, fresh bool) error {
-	title, _ := checkTitle(clip(e.Title, MaxTitle), false)
+	title := im.title(e.Line, e.Title)
 	if title == "" {
 		title = "Untitled"
 	}
@@ -264,6 +268,16 @@ func (im *importer) library(ctx context.Context, e *bookmarks.Entry, parent Node
 	return im.folder(ctx, e, n, true)
 }
 
+// title is an entry's title as the library keeps it: cut, and said, when it is longer.
+func (im *importer) title(line int, s string) string {
+	t, err := checkTitle(s, false)
+	if err != nil { // longer than MaxTitle: clip's "…" makes it MaxTitle
+		t, _ = checkTitle(clip(cleanLine(s), MaxTitle-1), false)
+		im.rep.problem(line, "title cut to %d characters", MaxTitle)
+	}
+	return t
+}
+
 func firstNonEmpty(a, b string) string {
 	if a != "" {
 		return a
@@ -300,7 +314,13 @@ func (im *importer) entry(ctx context.Context, e *bookmarks.Entry, parent Node, 
 		}
 		n.URL, n.URLKey = raw, key
 	}
-	n.Title, _ = checkTitle(clip(e.Title, MaxTitle), false)
+	n.Title = im.title(e.Line, e.Title)
+	if e.Keyword != "" {
+		im.rep.problem(e.Line, "keyword %q left out: the library keeps no keywords", clip(e.Keyword, 60))
+	}
+	if e.FeedURL != "" {
+		im.rep.problem(e.Line, "feed address %s left out: the library keeps no live bookmarks", clip(e.FeedURL, 200))
+	}
 	if n.Title == "" {
 		n.Title = clip(cleanLine(n.URL), MaxTitle)
 	}
@@ -361,7 +381,7 @@ func (im *importer) entry(ctx context.Context, e *bookmarks.Entry, parent Node, 
 }
 
 func (im *importer) view(ctx context.Context, e *bookmarks.Entry, parent Node, pos *int, fresh bool) error {
-	title, _ := checkTitle(clip(firstNonEmpty(e.Title, e.ViewName), MaxTitle), false)
+	title := im.title(e.Line, firstNonEmpty(e.Title, e.ViewName))
 	name := cleanLine(e.ViewName)
 	query := strings.TrimSpace(e.ViewQuery)
 	if name == "" || query == "" || len(name) > 100 || len(query) > 8000 {
