@@ -27,7 +27,7 @@ DIST := frontend/dist/index.html
 # Steps depend on each other's side effects (setup installs what the rest use): one at a time.
 .NOTPARALLEL:
 
-.PHONY: help setup build run test test-go lint test-frontend smoke bindings frontend clean bench bench-window relevance relevance-check bench-search bench-toward bench-graph bench-graphview bench-check check-build fuzz bench-library bench-warc bench-soif
+.PHONY: help setup build run test test-go lint test-frontend test-extension extension smoke bindings frontend clean bench bench-window relevance relevance-check bench-search bench-toward bench-graph bench-graphview bench-check check-build fuzz bench-library bench-warc bench-soif
 
 help: ## list the targets
 	@awk 'BEGIN { FS = ":.*## " } /^[a-z-]+:.*## / { printf "  make %-14s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
@@ -87,7 +87,7 @@ run: build ## set up, build and open the window; without a display, serve it to 
 
 test: setup ## set up and run every test: Go, lint, frontend, build, relevance floor, window smoke test, browser e2e
 	@start=$$(date +%s); \
-	$(MAKE) test-go lint test-frontend build check-build relevance-check smoke e2e; \
+	$(MAKE) test-go lint test-frontend test-extension build check-build relevance-check smoke e2e; \
 	echo "make test: all passed in $$(( $$(date +%s) - start ))s"
 
 test-go: ## Go unit tests (no cgo: Wails compiles to a stub)
@@ -103,8 +103,16 @@ test-frontend: $(BINDINGS) ## svelte-check (strict TypeScript) and Vitest
 	cd frontend && npm run --silent check
 	cd frontend && npm test --silent
 
+test-extension: ## the browser extension: strict TypeScript check and Vitest
+	cd extension && npm run --silent check
+	cd extension && npm test --silent
+
+# A few seconds: always built, so that the zips are those of the sources as they are.
+extension: setup ## build the browser extension (Manifest V3): build/mundaneum-capture-{chromium,firefox}.zip and build/extension/, Firefox's checked by web-ext lint
+	cd extension && node build.mjs
+
 .PHONY: e2e
-e2e: build ## browser end-to-end tests: chromium on `mundaneum serve` and a hostile site (SCREENSHOTS=1: docs/screenshots)
+e2e: build extension ## browser end-to-end tests: chromium on `mundaneum serve` and a hostile site (SCREENSHOTS=1: docs/screenshots)
 	@start=$$(date +%s); \
 	cd frontend && MUNDANEUM_BIN="$(CURDIR)/$(BIN)" \
 		E2E_SCREENSHOTS="$(if $(SCREENSHOTS),$(CURDIR)/docs/screenshots,$(CURDIR)/build/e2e)" \

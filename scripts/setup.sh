@@ -75,4 +75,12 @@ if [[ ! -f $stamp || frontend/package-lock.json -nt $stamp ]]; then
   touch "$stamp"
 fi
 
+# --- the browser extension's packages (TypeScript, esbuild, Vitest, web-ext lint) ---------
+stamp=extension/node_modules/.package-lock.json
+if [[ ! -f $stamp || extension/package-lock.json -nt $stamp ]]; then
+  say "installing the browser extension's packages (npm ci)"
+  (cd extension && npm ci --no-audit --no-fund)
+  touch "$stamp"
+fi
+
 say "ready"

@@ -1,0 +1,109 @@
+// The options page: pair this browser with Mundaneum (its address and a one-time code from
+// its Settings), check or forget the pairing, and turn the badge on or off.
+import { normaliseAddress, originPattern } from './address';
+import { Mundaneum } from './client';
+import { advice, CaptureError } from './errors';
+import { defaults, load, save } from './settings';
+
+function el<T extends HTMLElement>(id: string): T {
+  const e = document.getElementById(id);
+  if (!e) throw new Error(`options.html lacks #${id}`);
+  return e as T;
+}
+
+const address = el<HTMLInputElement>('address');
+const code = el<HTMLInputElement>('code');
+const pairMsg = el<HTMLSpanElement>('pair-msg');
+const state = el<HTMLParagraphElement>('state');
+const badge = el<HTMLInputElement>('badge');
+const errorBox = el<HTMLParagraphElement>('error');
+
+function fail(text: string) {
+  errorBox.textContent = text;
+  errorBox.hidden = false;
+}
+
+/** What the browser calls itself, for Mundaneum's list of paired browsers. */
+function browserName(): string {
+  const ua = navigator.userAgent;
+  const m = /(Firefox|Edg|OPR|Vivaldi|Chromium|Chrome)\/(\d+)/.exec(ua);
+  const names: Record<string, string> = { Edg: 'Edge', OPR: 'Opera' };
+  const name = m ? `${names[m[1]!] ?? m[1]} ${m[2]}` : 'A browser';
+  const os = /Windows/.test(ua) ? 'Windows' : /Mac OS X/.test(ua) ? 'macOS' : /Android/.test(ua) ? 'Android' : /Linux/.test(ua) ? 'Linux' : '';
+  return os ? `${name} on ${os}` : name;
+}
+
+async function showState() {
+  const s = await load();
+  address.value = s.address;
+  badge.checked = s.badge;
+  if (!s.token) {
+    state.textContent = 'Not paired.';
+    return;
+  }
+  state.textContent = `Paired with ${s.workspace || 'a workspace'} (${s.door === 'window' ? 'the desktop window' : 'mundaneum serve'}) at ${s.address}.`;
+}
+
+el<HTMLFormElement>('pairing').addEventListener('submit', (e) => {
+  e.preventDefault();
+  errorBox.hidden = true;
+  pairMsg.className = '';
+  let base: string;
+  try {
+    base = normaliseAddress(address.value);
+  } catch (err) {
+    fail((err as Error).message);
+    return;
+  }
+  // Firefox grants host permissions only when asked, in the click that asks.
+  const asked = chrome.permissions.request({ origins: [originPattern(base)] }).catch(() => false);
+  void (async () => {
+    if (!(await asked) && !(await chrome.permissions.contains({ origins: [originPattern(base)] }))) {
+      fail(`The browser did not allow the extension to reach ${base}.`);
+      return;
+    }
+    pairMsg.textContent = 'Pairing…';
+    try {
+      const p = await new Mundaneum(base, '').pair(code.value, browserName());
+      await save({ address: base, token: p.token, workspace: p.workspace, door: p.door });
+      code.value = '';
+      pairMsg.className = 'ok';
+      pairMsg.textContent = `Paired with ${p.workspace}.`;
+      await showState();
+    } catch (err) {
+      pairMsg.textContent = '';
+      fail(err instanceof CaptureError ? advice(err, base) : String(err));
+    }
+  })();
+});
+
+el('check').addEventListener('click', async () => {
+  errorBox.hidden = true;
+  const s = await load();
+  if (!s.token) {
+    state.textContent = 'Not paired.';
+    return;
+  }
+  try {
+    const h = await new Mundaneum(s.address, s.token).hello();
+    await save({ workspace: h.workspace, door: h.door });
+    await showState();
+    state.textContent += ' It answers.';
+  } catch (err) {
+    fail(err instanceof CaptureError ? advice(err, s.address) : String(err));
+  }
+});
+
+el('forget').addEventListener('click', async () => {
+  await save({ token: '', workspace: '', door: '', recent: defaults.recent });
+  await showState();
+});
+
+badge.addEventListener('change', () => void save({ badge: badge.checked }));
+
+void chrome.commands?.getAll?.().then((cs) => {
+  const c = cs.find((x) => x.name === '_execute_action');
+  if (c?.shortcut) el('shortcut').textContent = c.shortcut;
+});
+
+void showState();
