@@ -31,16 +31,14 @@ func scanCaptureClient(row interface{ Scan(...any) error }) (CaptureClient, erro
 	return c, err
 }
 
-// captureWrite runs fn in the writer and commits it before returning, so that the next
-// call of the same browser (from another connection of the read pool) sees it.
+// captureWrite runs fn in a write transaction and commits it before returning, so that
+// the next call of the same browser (from another connection of the read pool) sees it:
+// the owner's writer, or a short write beside the owner (the command line).
 func (s *Store) captureWrite(ctx context.Context, what string, fn func(tx *Tx) error) error {
-	if err := s.writable(what); err != nil {
-		return err
-	}
-	if err := s.writer.Do(ctx, fn); err != nil {
+	if err := s.Update(ctx, fn); err != nil {
 		return fmt.Errorf("%s: %w", what, err)
 	}
-	return s.writer.Flush(ctx)
+	return nil
 }
 
 // AddCaptureClient records a paired browser: its Origin, its name and the SHA-256 (hex) of

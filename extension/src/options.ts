@@ -2,6 +2,7 @@
 // its Settings), check or forget the pairing, and turn the badge on or off.
 import { normaliseAddress, originPattern } from './address';
 import { Mundaneum } from './client';
+import { browserName } from './browser';
 import { advice, CaptureError } from './errors';
 import { defaults, load, save } from './settings';
 
@@ -21,16 +22,6 @@ const errorBox = el<HTMLParagraphElement>('error');
 function fail(text: string) {
   errorBox.textContent = text;
   errorBox.hidden = false;
-}
-
-/** What the browser calls itself, for Mundaneum's list of paired browsers. */
-function browserName(): string {
-  const ua = navigator.userAgent;
-  const m = /(Firefox|Edg|OPR|Vivaldi|Chromium|Chrome)\/(\d+)/.exec(ua);
-  const names: Record<string, string> = { Edg: 'Edge', OPR: 'Opera' };
-  const name = m ? `${names[m[1]!] ?? m[1]} ${m[2]}` : 'A browser';
-  const os = /Windows/.test(ua) ? 'Windows' : /Mac OS X/.test(ua) ? 'macOS' : /Android/.test(ua) ? 'Android' : /Linux/.test(ua) ? 'Linux' : '';
-  return os ? `${name} on ${os}` : name;
 }
 
 async function showState() {
@@ -64,7 +55,8 @@ el<HTMLFormElement>('pairing').addEventListener('submit', (e) => {
     }
     pairMsg.textContent = 'Pairing…';
     try {
-      const p = await new Mundaneum(base, '').pair(code.value, browserName());
+      const uad = (navigator as { userAgentData?: { brands: { brand: string; version: string }[]; platform: string } }).userAgentData;
+      const p = await new Mundaneum(base, '').pair(code.value, browserName(navigator.userAgent, uad?.brands, uad?.platform));
       await save({ address: base, token: p.token, workspace: p.workspace, door: p.door });
       code.value = '';
       pairMsg.className = 'ok';
