@@ -12,6 +12,7 @@ debian_packages=(
   libgtk-3-dev libwebkit2gtk-4.1-dev pkg-config build-essential # the desktop binary (cgo)
   xvfb xauth imagemagick x11-utils xdotool                     # the window smoke test
   chromium                                                     # browser end-to-end tests
+  firefox-esr                                                  # the browser extension's run in Firefox
   wamerican                                                    # a word list for benchmarks
   poppler-utils                                                # PDF text and metadata (pdftotext, pdfinfo)
   xapian-omega xapian-tools git-doc                            # the relevance check (Git docs vs Xapian)

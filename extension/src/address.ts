@@ -25,6 +25,7 @@ export function normaliseAddress(raw: string): string {
     throw new Error('The extension talks only to Mundaneum on this machine: 127.0.0.1 or localhost.');
   }
   if (u.username || u.password) throw new Error('An address without a user name or password.');
+  if (u.pathname !== '/' || u.search !== '') throw new Error('Give the address alone, http://127.0.0.1:PORT/, without a path.');
   return `${u.protocol}//${u.host}/`;
 }
 

@@ -62,7 +62,11 @@ function makeMenus(): void {
   });
 }
 
-chrome.runtime.onInstalled.addListener(makeMenus);
+chrome.runtime.onInstalled.addListener((details) => {
+  makeMenus();
+  // First thing after installing: pairing, which nothing works without.
+  if (details.reason === 'install') void chrome.runtime.openOptionsPage();
+});
 chrome.runtime.onStartup.addListener(makeMenus);
 chrome.contextMenus.onClicked.addListener((info, tab) => void addFromMenu(info, tab));
 

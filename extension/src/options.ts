@@ -19,6 +19,10 @@ const state = el<HTMLParagraphElement>('state');
 const badge = el<HTMLInputElement>('badge');
 const errorBox = el<HTMLParagraphElement>('error');
 
+/** The origins the browser lets the extension reach, as read when the page opened. */
+const granted = new Set<string>();
+void chrome.permissions.getAll().then((p) => p.origins?.forEach((o) => granted.add(o)));
+
 function fail(text: string) {
   errorBox.textContent = text;
   errorBox.hidden = false;
@@ -46,10 +50,12 @@ el<HTMLFormElement>('pairing').addEventListener('submit', (e) => {
     fail((err as Error).message);
     return;
   }
-  // Firefox grants host permissions only when asked, in the click that asks.
-  const asked = chrome.permissions.request({ origins: [originPattern(base)] }).catch(() => false);
+  // A browser that did not grant the loopback origins at install (Firefox may leave them to
+  // the user) asks now: only in the click itself, so before anything is awaited.
+  const pattern = originPattern(base);
+  const asked = granted.has(pattern) ? Promise.resolve(true) : chrome.permissions.request({ origins: [pattern] }).catch(() => false);
   void (async () => {
-    if (!(await asked) && !(await chrome.permissions.contains({ origins: [originPattern(base)] }))) {
+    if (!(await asked)) {
       fail(`The browser did not allow the extension to reach ${base}.`);
       return;
     }

@@ -11,7 +11,8 @@ describe('normaliseAddress', () => {
   });
   it('refuses anything that is not http on this machine', () => {
     for (const bad of ['', 'https://127.0.0.1:7343/', 'http://example.org/', 'http://192.168.1.2:7343/', 'http://127.0.0.2:7343/',
-      'http://user:pw@127.0.0.1:7343/', 'file:///etc/passwd', 'javascript:alert(1)', 'http://127.0.0.1.example.org/', 'http://[::1]:7343/', 'http://']) {
+      'http://user:pw@127.0.0.1:7343/', 'file:///etc/passwd', 'javascript:alert(1)', 'http://127.0.0.1.example.org/', 'http://[::1]:7343/', 'http://',
+      'http://127.0.0.1:7343/http://127.0.0.1:9000/', 'http://127.0.0.1:7343/capture/pair', 'http://127.0.0.1:7343/?x=1']) {
       expect(() => normaliseAddress(bad), bad).toThrow();
     }
   });
