@@ -16,7 +16,7 @@ DESKTOP_TAGS := desktop,production,webkit2_41
 GO_TEST_TIMEOUT ?= 5m
 ARGS ?=
 
-GO_SRC := $(shell find . -name '*.go' -not -path './frontend/*' -not -path './build/*') go.mod go.sum
+GO_SRC := $(shell find . -name '*.go' -not -path './frontend/*' -not -path './build/*' -not -path './extension/*') go.mod go.sum
 FRONTEND_SRC := $(shell find frontend/src frontend/public -type f 2>/dev/null) \
 	frontend/index.html frontend/vite.config.ts frontend/svelte.config.js \
 	frontend/tsconfig.json frontend/package.json frontend/package-lock.json

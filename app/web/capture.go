@@ -38,7 +38,9 @@ var (
 // captureHandler routes the capture API: POST, JSON, under capturePrefix.
 func captureHandler(c Capture, logf func(string, ...any)) http.Handler {
 	mux := http.NewServeMux()
-	h := captureCalls{c: c, logf: logf}
+	// Pages (megabytes each, several times that while sanitised) are taken two at a time:
+	// the rest wait, so memory stays bounded whatever arrives.
+	h := captureCalls{c: c, logf: logf, pages: make(chan struct{}, 2)}
 	mux.Handle(capturePrefix+"pair", h.call(maxSmallBody, h.pair))
 	for name, fn := range map[string]func(*http.Request, []byte) (any, error){
 		"hello": h.hello, "status": h.status, "libraries": h.libraries, "tags": h.tags,
@@ -59,8 +61,9 @@ func captureHandler(c Capture, logf func(string, ...any)) http.Handler {
 const codeNotFound = app.CodeNotFound
 
 type captureCalls struct {
-	c    Capture
-	logf func(string, ...any)
+	c     Capture
+	logf  func(string, ...any)
+	pages chan struct{} // slots for the calls that carry a page
 }
 
 // call reads a POSTed JSON body of at most limit bytes and answers fn's result as JSON.
@@ -73,6 +76,14 @@ func (h captureCalls) call(limit int64, fn func(*http.Request, []byte) (any, err
 		if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
 			fail(w, http.StatusUnsupportedMediaType, codeInvalid, "the body must be application/json")
 			return
+		}
+		if limit > maxSmallBody {
+			select {
+			case h.pages <- struct{}{}:
+				defer func() { <-h.pages }()
+			case <-r.Context().Done():
+				return
+			}
 		}
 		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 		if err != nil {
