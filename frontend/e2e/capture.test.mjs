@@ -259,6 +259,8 @@ test('the bookmarklet opens the add form of serve, filled in from the page', asy
   const href = await mark.getAttribute('href');
   assert.ok(href.startsWith('javascript:'), href);
   const code = decodeURIComponent(href.slice('javascript:'.length));
+  // The one javascript: link the app may have is its own bookmarklet, to this origin.
+  assert.deepEqual(await domOffences(settings), []);
 
   // For the README: the form as the bookmarklet opens it on a page.
   const cards = await context.newPage();
