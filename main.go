@@ -12,6 +12,7 @@ import (
 
 	"mundaneum/app"
 	"mundaneum/app/cli"
+	"mundaneum/app/web"
 	"mundaneum/backend/store"
 )
 
@@ -44,5 +45,9 @@ func desktop(path string) error {
 	if err != nil {
 		return err
 	}
+	// Browser extensions reach the window through a loopback door of its own.
+	app.UseLoopback(a, web.NewLoopback(app.CaptureAPI(a), func(format string, args ...any) {
+		fmt.Fprintf(os.Stderr, "mundaneum: "+format+"\n", args...)
+	}))
 	return app.RunDesktop(a, assets)
 }

@@ -5,6 +5,7 @@ package app
 import (
 	"context"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -35,6 +36,9 @@ type App struct {
 	notifier Notifier    // desktop notifications of maintenance news
 	started  atomic.Bool // a front door is attached: scheduled tasks run
 	tickets  docTickets  // serve's tickets to stored PDFs
+
+	capture     *captureState // capture from the browser (capture.go)
+	captureOnce sync.Once
 }
 
 // New returns the API over an open workspace and opens its index; it takes over closing

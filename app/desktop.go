@@ -70,9 +70,10 @@ func RunDesktop(a *App, assets fs.FS) error {
 			a.startup(ctx, func(name string, payload any) {
 				wailsruntime.EventsEmit(ctx, name, payload)
 			})
+			a.startLoopback() // browsers' door, while the window is open (capture.go)
 		},
 		// Pause running crawls on quit so that they resume next time.
-		OnShutdown: func(context.Context) { a.shutdown() },
+		OnShutdown: func(context.Context) { a.stopLoopback(); a.shutdown() },
 		Bind:       []any{a},
 		// A drop would navigate the webview to the dropped file or link: crawled content
 		// must never load in the window that can call bound methods.

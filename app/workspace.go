@@ -153,6 +153,7 @@ func (a *App) OpenWorkspace(path string, create bool) (WorkspaceInfo, error) {
 	if a.started.Load() {
 		a.startScheduler(w)
 	}
+	a.moveLoopback() // to the new workspace's port
 	a.emit(EventWorkspaceChanged, st.Path())
 	return a.Workspace()
 }

@@ -89,6 +89,7 @@ func Main(args []string, stdout, stderr io.Writer, desktop Desktop) int {
 	root.AddCommand(e.rulesCmd(), e.pathCmd(), e.linksCmd(), e.treeCmd(), e.orphansCmd())
 	root.AddCommand(e.pageCmd(), e.pagesCmd())
 	root.AddCommand(e.libraryCmd())
+	root.AddCommand(e.browsersCmd(), e.captureCmd())
 	root.AddCommand(e.historyCmd(), e.diffCmd(), e.retentionCmd(), e.exportCmd(), e.importCmd())
 	root.Args = func(cmd *cobra.Command, args []string) error {
 		if len(args) == 0 {

@@ -38,6 +38,9 @@ type Options struct {
 	// Mounts are handlers of their own paths (exact), outside the API's token and
 	// same-site checks: each checks its own callers (the exchange's read-only tokens).
 	Mounts map[string]http.Handler
+	// Capture, when set, answers browser extensions under /capture/ (capture.go): calls
+	// from their own Origin, with a paired browser's token instead of the page's.
+	Capture Capture
 	// Logf reports server-side failures (panics, internal errors); nil logs to the
 	// standard logger.
 	Logf func(format string, args ...any)
@@ -52,6 +55,8 @@ type Server struct {
 	files  http.Handler
 	mounts map[string]http.Handler
 	logf   func(format string, args ...any)
+	// capture is the door of browser extensions, nil when none (captureauth.go).
+	capture http.Handler
 }
 
 // New returns a Server over the assets and bound objects. It fails if the assets hold no
@@ -76,7 +81,11 @@ func New(opts Options) (*Server, error) {
 	if logf == nil {
 		logf = log.Printf
 	}
-	return &Server{token: token, api: a, static: st, events: newHub(), files: opts.Files, mounts: opts.Mounts, logf: logf}, nil
+	srv := &Server{token: token, api: a, static: st, events: newHub(), files: opts.Files, mounts: opts.Mounts, logf: logf}
+	if opts.Capture != nil {
+		srv.capture = captureHandler(opts.Capture, logf)
+	}
+	return srv, nil
 }
 
 // Token is the per-process secret every API and event request must carry (in the

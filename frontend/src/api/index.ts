@@ -12,6 +12,7 @@ import type {
 
 export * from './types';
 export * from './check';
+export * from './capture';
 
 /** An error from the backend (or from a missing bridge), with an optional machine code. */
 export class ApiError extends Error {

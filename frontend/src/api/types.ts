@@ -112,6 +112,7 @@ export interface Events {
   'archive:job': ArchiveJob;
   'source:progress': PullProgress;
   'source:done': PullProgress;
+  'capture:paired': CaptureClient;
 }
 
 /** What a pull did (exchange.ImportReport; only sent in 'source:done'). */
@@ -158,3 +159,9 @@ export const verdicts = [
   'ok',
 ] as const;
 export type Verdict = (typeof verdicts)[number];
+
+// Capture from the browser (issue 27): the extension's pairing and the add form.
+export type CaptureInfo = app.CaptureInfo;
+export type CaptureClient = app.CaptureClient;
+export type PairingCode = app.PairingCode;
+export type LibChoice = app.LibChoice;

@@ -34,6 +34,27 @@ export namespace app {
 	    active: boolean;
 	    note: string;
 	}
+	export interface CaptureClient {
+	    id: number;
+	    origin: string;
+	    browser: string;
+	    paired: string;
+	    lastUsed: string;
+	    captures: number;
+	}
+	export interface PairingCode {
+	    code: string;
+	    expires: string;
+	}
+	export interface CaptureInfo {
+	    door: string;
+	    address: string;
+	    port: number;
+	    listening: boolean;
+	    error: string;
+	    clients: CaptureClient[];
+	    code?: PairingCode;
+	}
 	export interface CheckHop {
 	    status: number;
 	    url: string;
@@ -301,6 +322,11 @@ export namespace app {
 	    posting: LibPosting;
 	    alsoIn: string[];
 	}
+	export interface LibChoice {
+	    id: number;
+	    path: string;
+	    recent: boolean;
+	}
 	export interface LibCrumb {
 	    id: number;
 	    title: string;
@@ -534,6 +560,7 @@ export namespace app {
 	    elements: graph.Element[];
 	    clickDepth: graph.Depth;
 	}
+	
 	
 	export interface Result {
 	    pageId: number;
