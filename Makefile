@@ -112,11 +112,12 @@ e2e: build ## browser end-to-end tests: chromium on `mundaneum serve` and a host
 	$(if $(SCREENSHOTS),for f in "$(CURDIR)"/docs/screenshots/*.png; do convert "$$f" -dither None -colors 256 "PNG8:$$f"; done;) \
 	echo "e2e: passed in $$(( $$(date +%s) - start ))s (screenshots in $(if $(SCREENSHOTS),docs/screenshots,build/e2e))"
 
-smoke: ## open the built window under Xvfb, screenshot it to build/smoke.png
+smoke: ## open the built window under Xvfb (build/smoke.png), and on a workspace serve holds (build/held.png)
 	scripts/smoke-window.sh $(BIN)
+	scripts/smoke-held.sh $(BIN)
 
 clean: ## remove build outputs (keeps node_modules)
-	rm -rf build/bin build/smoke.png
+	rm -rf build/bin build/smoke.png build/held.png
 	find frontend/dist -mindepth 1 -not -name .gitkeep -delete
 
 FUZZTIME ?= 10m

@@ -4,15 +4,12 @@
 package main
 
 import (
-	"context"
 	"embed"
 	"errors"
-	"fmt"
 	"os"
 
 	"mundaneum/app"
 	"mundaneum/app/cli"
-	"mundaneum/backend/store"
 )
 
 //go:embed all:frontend/dist
@@ -23,26 +20,18 @@ func main() {
 	os.Exit(cli.Run(os.Args[1:], desktop))
 }
 
-// desktop opens the window on the workspace at path.
+// errNoDisplay says what to do instead of opening the window.
+var errNoDisplay = errors.New("no display to open the window on (DISPLAY and WAYLAND_DISPLAY are unset): " +
+	"'mundaneum serve' shows the app in a web browser instead, and 'mundaneum --help' lists the commands")
+
+// desktop opens the window on the workspace at path. The workspace opens while the window
+// starts; when another process holds it, the window says so and waits for it.
 func desktop(path string) error {
 	if app.GeneratingBindings() {
 		return app.RunDesktop(new(app.App), assets)
 	}
 	if !app.HasDisplay() {
-		return errors.New("no display to open the window on (DISPLAY/WAYLAND_DISPLAY unset); use the command line (mundaneum --help)")
+		return errNoDisplay
 	}
-	ctx := context.Background()
-	st, err := store.Open(ctx, path, store.Options{})
-	if err != nil {
-		return err
-	}
-	if err := st.MarkInterrupted(ctx); err != nil {
-		st.Close()
-		return fmt.Errorf("open workspace: %w", err)
-	}
-	a, err := app.New(st)
-	if err != nil {
-		return err
-	}
-	return app.RunDesktop(a, assets)
+	return app.RunDesktop(app.Opening(path), assets)
 }

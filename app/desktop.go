@@ -67,6 +67,7 @@ func RunDesktop(a *App, assets fs.FS) error {
 		AssetServer:      &assetserver.Options{Assets: dist},
 		OnStartup: func(ctx context.Context) {
 			a.dialogs = dialogs{ctx}
+			a.attachTitle(func(title string) { wailsruntime.WindowSetTitle(ctx, title) })
 			a.startup(ctx, func(name string, payload any) {
 				wailsruntime.EventsEmit(ctx, name, payload)
 			})
