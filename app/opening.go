@@ -62,6 +62,12 @@ func Opening(path string) *App {
 // holds it (and which) or why it could not be opened. It waits for the first attempt to
 // open it.
 func (a *App) WorkspaceState() (WorkspaceState, error) {
+	traceStep("frontend-code")
+	return a.currentState(), nil
+}
+
+// currentState is WorkspaceState's answer.
+func (a *App) currentState() WorkspaceState {
 	if a.opened != nil {
 		<-a.opened
 	}
@@ -72,7 +78,7 @@ func (a *App) WorkspaceState() (WorkspaceState, error) {
 		s = WorkspaceState{Path: a.cur.Load().st.Path(), Open: true}
 	}
 	s.CanChoose = a.dialogs != nil
-	return s, nil
+	return s
 }
 
 // openWhenFree opens the workspace at path, waiting while another process holds it.
@@ -80,6 +86,7 @@ func (a *App) openWhenFree(ctx context.Context, path string) {
 	first := true
 	attempted := func() {
 		if first {
+			traceStep("workspace")
 			close(a.opened)
 			first = false
 		}
@@ -175,7 +182,7 @@ func commandLine(args []string) string {
 }
 
 func (a *App) emitState() {
-	s, _ := a.WorkspaceState()
+	s := a.currentState()
 	a.mu.Lock()
 	emit := a.emit
 	a.mu.Unlock()

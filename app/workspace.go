@@ -89,6 +89,7 @@ const Extension = ".mundaneum"
 
 // Workspace describes the open workspace.
 func (a *App) Workspace() (WorkspaceInfo, error) {
+	traceStep("app-mounted")
 	w := a.ws()
 	info := WorkspaceInfo{Path: w.st.Path(), CanChoose: a.dialogs != nil}
 	// The workspace is its file, its WAL and its index (derived, but on the same disk).
