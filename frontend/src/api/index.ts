@@ -7,7 +7,7 @@ import type {
   Crawl, CrawlPages, CrawlRequest, DocumentType, Events, GraphData, IndexStatus, LibAdded, LibDetail, LibEdit, LibExport, LibImport,
   LibInput, LibPage, LibPosting, LibRecent, LibRemoval, LibRendered, LibSearchResults, LibTag, OfflineCopy, Orphans,
   FacetResults, Page, PageDiff, PageRelations, PageVersion, PathResult, RulesCheck, RulesTest, SearchResults, Settings, Status, Tree, View, ViewResults,
-  WorkspaceInfo,
+  WorkspaceInfo, WorkspaceState,
 } from './types';
 
 export * from './types';
@@ -475,6 +475,14 @@ export function settings(): Promise<Settings> {
 /** Checks and stores the workspace's settings. */
 export function saveSettings(s: Settings): Promise<Settings> {
   return call(() => App.SaveSettings(s));
+}
+
+/**
+ * Whether the window's workspace is open, and if not who holds it or why it could not be
+ * opened. The app asks it first; it answers once the backend's first attempt ended.
+ */
+export function workspaceState(): Promise<WorkspaceState> {
+  return call(() => App.WorkspaceState());
 }
 
 /** Describes the open workspace. */

@@ -31,6 +31,7 @@ export type View = app.View;
 export type ViewResults = app.ViewResults;
 export type Settings = app.Settings;
 export type WorkspaceInfo = app.WorkspaceInfo;
+export type WorkspaceState = app.WorkspaceState;
 export type CheckTask = app.CheckTask;
 export type CheckReportChoice = app.CheckReportChoice;
 export type CheckProgress = app.CheckProgress;
@@ -104,6 +105,7 @@ export interface Events {
   'crawl:progress': Crawl;
   'crawl:done': Crawl;
   'workspace:changed': string;
+  'workspace:state': WorkspaceState;
   'check:progress': CheckProgress;
   'check:done': CheckProgress;
   'index:progress': IndexStatus;

@@ -730,9 +730,23 @@ export namespace app {
 	    new: number;
 	    since: string;
 	}
+	export interface WorkspaceHolder {
+	    pid: number;
+	    command: string;
+	    since: string;
+	}
 	export interface WorkspaceInfo {
 	    path: string;
 	    bytes: number;
+	    canChoose: boolean;
+	}
+	export interface WorkspaceState {
+	    path: string;
+	    open: boolean;
+	    held: boolean;
+	    holder?: WorkspaceHolder;
+	    waiting: boolean;
+	    problem: string;
 	    canChoose: boolean;
 	}
 

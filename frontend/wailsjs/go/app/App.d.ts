@@ -209,3 +209,5 @@ export function VersionCopy(arg1:number):Promise<app.OfflineCopy>;
 export function Views():Promise<Array<app.View>>;
 
 export function Workspace():Promise<app.WorkspaceInfo>;
+
+export function WorkspaceState():Promise<app.WorkspaceState>;

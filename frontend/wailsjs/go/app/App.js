@@ -413,3 +413,7 @@ export function Views() {
 export function Workspace() {
   return window['go']['app']['App']['Workspace']();
 }
+
+export function WorkspaceState() {
+  return window['go']['app']['App']['WorkspaceState']();
+}
