@@ -121,7 +121,7 @@ var guestMethods = map[string]bool{
 	"LibraryPreviewDelete": true,
 	"LibraryCreate":        true, "LibraryPoint": true, "LibraryReport": true, "LibraryPlaceView": true,
 	"LibraryEdit": true, "LibraryDelete": true, "LibraryMove": true, "LibraryCopy": true, "LibraryUndo": true,
-	"LibraryImport": true, "LibraryAcceptRedirect": true,
+	"LibraryImport": true, "LibraryAcceptRedirect": true, "LibraryChoices": true,
 }
 
 // GuestMay reports whether a guest of `serve --public` may call the App method name.

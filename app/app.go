@@ -5,6 +5,7 @@ package app
 import (
 	"context"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -43,6 +44,17 @@ type core struct {
 	notifier Notifier    // desktop notifications of maintenance news
 	started  atomic.Bool // a front door is attached: scheduled tasks run
 	tickets  docTickets  // serve's tickets to stored PDFs
+
+	capture     *captureState // capture from the browser (capture.go)
+	captureOnce sync.Once
+
+	// The window's workspace opens in the background (opening.go): opened is closed once
+	// the first attempt ended, stopWaiting stops waiting for a held one. nil from New.
+	opened      chan struct{}
+	stopWaiting context.CancelFunc
+	mu          sync.Mutex     // guards state, emit and setTitle against the opening goroutine
+	state       WorkspaceState // while none is open: why
+	setTitle    func(string)   // the window's title, nil outside the window
 }
 
 // New returns the API over an open workspace and opens its index; it takes over closing
@@ -58,19 +70,38 @@ func New(st *store.Store) (*App, error) {
 	return a, nil
 }
 
-func (a *App) ws() *workspace { return a.cur.Load() }
+// ws is the open workspace, once the first attempt to open it ended; nil when none could
+// be opened (the frontend then asks nothing else than WorkspaceState).
+func (a *App) ws() *workspace {
+	if a.opened != nil {
+		<-a.opened
+	}
+	return a.cur.Load()
+}
 
 // startup is called by the front door once it can deliver events; scheduled maintenance
 // tasks run from then on.
 func (a *App) startup(_ context.Context, emit Emitter) {
+	a.mu.Lock()
 	a.emit = emit
 	a.started.Store(true)
-	a.startScheduler(a.ws())
+	w := a.cur.Load() // or install starts the scheduler when the workspace opens
+	a.mu.Unlock()
+	if w != nil {
+		a.startScheduler(w)
+	}
 }
 
 // shutdown pauses running crawls so that they resume next time, stops a check run, and
 // closes the workspace.
-func (a *App) shutdown() { a.ws().close() }
+func (a *App) shutdown() {
+	if a.stopWaiting != nil {
+		a.stopWaiting()
+	}
+	if w := a.ws(); w != nil {
+		w.close()
+	}
+}
 
 // StartCrawl starts a crawl job (or resumes/refreshes the crawl with the same seeds and
 // scope) and returns it; progress arrives as "crawl:progress" events carrying a Crawl, a

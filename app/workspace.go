@@ -89,6 +89,7 @@ const Extension = ".mundaneum"
 
 // Workspace describes the open workspace.
 func (a *App) Workspace() (WorkspaceInfo, error) {
+	traceStep("app-mounted")
 	w := a.ws()
 	info := WorkspaceInfo{Path: w.st.Path(), CanChoose: a.dialogs != nil}
 	if a.person.guest {
@@ -134,29 +135,17 @@ func (a *App) OpenWorkspace(path string, create bool) (WorkspaceInfo, error) {
 	case !create && errors.Is(statErr, os.ErrNotExist):
 		return WorkspaceInfo{}, &Error{Code: CodeNotFound, Message: "no workspace at " + path}
 	}
-	if path == a.ws().st.Path() {
+	if cur := a.ws(); cur != nil && path == cur.st.Path() {
 		return a.Workspace()
 	}
-	ctx := context.Background()
-	st, err := store.Open(ctx, path, store.Options{})
+	w, err := openWorkspace(context.Background(), path)
 	if err != nil {
 		return WorkspaceInfo{}, apiError(fmt.Errorf("open %s: %w", path, err))
 	}
-	if err := st.MarkInterrupted(ctx); err != nil {
-		st.Close()
-		return WorkspaceInfo{}, apiError(err)
+	if a.stopWaiting != nil {
+		a.stopWaiting() // for the workspace another process held
 	}
-	w, err := newWorkspace(st)
-	if err != nil {
-		st.Close()
-		return WorkspaceInfo{}, apiError(err)
-	}
-	old := a.cur.Swap(w)
-	old.close()
-	if a.started.Load() {
-		a.startScheduler(w)
-	}
-	a.emit(EventWorkspaceChanged, st.Path())
+	a.install(context.Background(), w, true)
 	return a.Workspace()
 }
 

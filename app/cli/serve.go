@@ -91,7 +91,7 @@ has one user, who needs no sign-in.`,
 			opts := web.Options{Assets: Frontend, Bind: []any{a}, Files: app.ArchiveHandler(a), Logf: func(format string, args ...any) {
 				fmt.Fprintf(e.stderr, "mundaneum serve: "+format+"\n", args...)
 			}, Mounts: map[string]http.Handler{exchange.Path: app.ExchangeHandler(a, func() string { return url }),
-				app.DocumentPath: app.DocumentHandler(a)}}
+				app.DocumentPath: app.DocumentHandler(a)}, Capture: app.CaptureAPI(a)}
 			if public {
 				opts.Door = web.AppDoor(a)
 			}
@@ -100,6 +100,7 @@ has one user, who needs no sign-in.`,
 				return err
 			}
 			app.Attach(ctx, a, srv.Emit)
+			app.ServeCapture(a, url) // browser extensions call serve's own address
 			// Pause running crawls on the way out, so that they resume next time.
 			defer app.Detach(a)
 

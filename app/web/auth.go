@@ -79,13 +79,13 @@ func VisitorOf(r *http.Request) Visitor {
 	if v, ok := r.Context().Value(visitorKey{}).(Visitor); ok {
 		return v
 	}
-	return Visitor{Role: RoleNone, client: clientOf(r)}
+	return Visitor{Role: RoleNone, client: addressOf(r)}
 }
 
 // identify notes who a request comes from: the owner without a door; with one, the
 // holder of its session, if any (admit may then make a guest of a newcomer).
 func (s *Server) identify(r *http.Request) *http.Request {
-	v := Visitor{Role: RoleOwner, client: clientOf(r)}
+	v := Visitor{Role: RoleOwner, client: addressOf(r)}
 	if s.auth != nil {
 		v.Role = RoleNone
 		if ss := s.auth.lookup(r); ss != nil {
@@ -115,14 +115,15 @@ type session struct {
 // auth keeps the sessions of serve --public.
 type auth struct {
 	door     Door
+	logf     func(format string, args ...any)
 	lim      *limiter
 	now      func() time.Time
 	mu       sync.Mutex
 	sessions map[string]*session // by the SHA-256 of the cookie's value
 }
 
-func newAuth(door Door, now func() time.Time) *auth {
-	return &auth{door: door, lim: newLimiter(now), now: now, sessions: map[string]*session{}}
+func newAuth(door Door, now func() time.Time, logf func(string, ...any)) *auth {
+	return &auth{door: door, logf: logf, lim: newLimiter(now), now: now, sessions: map[string]*session{}}
 }
 
 func tokenKey(token string) string {
@@ -225,7 +226,7 @@ func (a *auth) end(w http.ResponseWriter, r *http.Request) {
 // visitor says who the request comes from: its session's holder, a new guest when guests
 // may read, or no one.
 func (a *auth) visitor(w http.ResponseWriter, r *http.Request, access app.Access) (Visitor, error) {
-	v := Visitor{Role: RoleNone, client: clientOf(r)}
+	v := Visitor{Role: RoleNone, client: addressOf(r)}
 	var s *session
 	if id := VisitorOf(r); id.Role != RoleNone {
 		s = &session{role: id.Role, id: id.ID, name: id.Name}
@@ -306,7 +307,7 @@ func (a *auth) serve(w http.ResponseWriter, r *http.Request) {
 			fail(w, http.StatusInternalServerError, app.CodeInternal, err.Error())
 			return
 		}
-		writeJSON(w, sessionInfo{Public: true, Role: v.Role, Name: v.Name, Guests: access.Guests, OwnerSet: access.OwnerHash != ""})
+		writeJSON(w, sessionInfo{Public: true, Role: v.Role, Name: v.Name, Guests: access.Guests, OwnerSet: access.OwnerHash != ""}, a.logf)
 	case authPrefix + "sign-in":
 		a.signIn(w, r)
 	case authPrefix + "sign-out":
@@ -315,7 +316,7 @@ func (a *auth) serve(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		a.end(w, r)
-		writeJSON(w, map[string]bool{"signedOut": true})
+		writeJSON(w, map[string]bool{"signedOut": true}, a.logf)
 	default:
 		fail(w, http.StatusNotFound, app.CodeNotFound, "no such page")
 	}
@@ -350,7 +351,7 @@ func (a *auth) signIn(w http.ResponseWriter, r *http.Request) {
 		fail(w, http.StatusConflict, app.CodeConflict, "no owner password is set: start serve --public on a terminal, or with --owner-password-file")
 		return
 	}
-	client := clientOf(r)
+	client := addressOf(r)
 	g := a.lim.gate(client)
 	leave, err := g.Enter(r.Context())
 	if err != nil {
@@ -376,15 +377,9 @@ func (a *auth) signIn(w http.ResponseWriter, r *http.Request) {
 		fail(w, http.StatusInternalServerError, app.CodeInternal, err.Error())
 		return
 	}
-	writeJSON(w, sessionInfo{Public: true, Role: RoleOwner, Guests: access.Guests, OwnerSet: true})
+	writeJSON(w, sessionInfo{Public: true, Role: RoleOwner, Guests: access.Guests, OwnerSet: true}, a.logf)
 }
 
-func writeJSON(w http.ResponseWriter, v any) {
-	h := w.Header()
-	h.Set("Content-Type", "application/json; charset=utf-8")
-	h.Set("Cache-Control", "no-store")
-	json.NewEncoder(w).Encode(v)
-}
 
 // admit lets a request to the API, its events or its files through (with who it comes from
 // in its context) or answers it: under serve --public only those the door lets in pass.

@@ -38,17 +38,16 @@ const (
 // ServeHTTP routes a request after the checks every request passes: the Host names this
 // server (no DNS rebinding) and the Origin, when sent, is this server's.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	h := w.Header()
-	h.Set("Content-Security-Policy", contentSecurityPolicy)
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Referrer-Policy", "no-referrer")
-	h.Set("X-Frame-Options", "DENY")
-	h.Set("Cross-Origin-Opener-Policy", "same-origin")
-	h.Set("Cross-Origin-Resource-Policy", "same-origin")
-	h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), usb=(), payment=()")
+	secureHeaders(w.Header())
 
 	if !hostOK(r) {
 		fail(w, http.StatusForbidden, codeForbidden, "this server does not answer for host "+strconv.Quote(r.Host))
+		return
+	}
+	// Browser extensions call from their own Origin: the capture door checks its callers
+	// itself (captureauth.go).
+	if s.capture != nil && isCapturePath(r.URL.Path) {
+		s.capture.ServeHTTP(w, r)
 		return
 	}
 	if !originOK(r) {
@@ -73,7 +72,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				fail(w, http.StatusNotFound, codeInvalid, "this server has one user and no sign-in (serve without --public)")
 				return
 			}
-			writeJSON(w, sessionInfo{Role: RoleOwner, Guests: "none"})
+			writeJSON(w, sessionInfo{Role: RoleOwner, Guests: "none"}, s.logf)
 			return
 		}
 		s.auth.serve(w, r)
@@ -123,6 +122,17 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		s.static.serve(w, r)
 	}
+}
+
+// secureHeaders sets the headers every response carries.
+func secureHeaders(h http.Header) {
+	h.Set("Content-Security-Policy", contentSecurityPolicy)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Cross-Origin-Opener-Policy", "same-origin")
+	h.Set("Cross-Origin-Resource-Policy", "same-origin")
+	h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), usb=(), payment=()")
 }
 
 // hostOK reports whether the Host header names this server: localhost or a loopback IP, or

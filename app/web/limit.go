@@ -159,10 +159,10 @@ func (l *limiter) retryAfter(w http.ResponseWriter, client string) {
 	w.Header().Set("Retry-After", strconv.Itoa(max(secs, 1)))
 }
 
-// clientOf is the address a request came from: the connection's, never a header's (a
+// addressOf is the address a request came from: the connection's, never a header's (a
 // client could name any address in X-Forwarded-For). IPv6 clients count by their /64,
 // which one machine usually has whole.
-func clientOf(r *http.Request) string {
+func addressOf(r *http.Request) string {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
 		host = r.RemoteAddr

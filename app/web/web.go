@@ -40,6 +40,9 @@ type Options struct {
 	// Mounts are handlers of their own paths (exact), outside the API's token and
 	// same-site checks: each checks its own callers (the exchange's read-only tokens).
 	Mounts map[string]http.Handler
+	// Capture, when set, answers browser extensions under /capture/ (capture.go): calls
+	// from their own Origin, with a paired browser's token instead of the page's.
+	Capture Capture
 	// Logf reports server-side failures (panics, internal errors); nil logs to the
 	// standard logger.
 	Logf func(format string, args ...any)
@@ -60,6 +63,8 @@ type Server struct {
 	mounts map[string]http.Handler
 	logf   func(format string, args ...any)
 	auth   *auth // nil without a Door
+	// capture is the door of browser extensions, nil when none (captureauth.go).
+	capture http.Handler
 }
 
 // New returns a Server over the assets and bound objects. It fails if the assets hold no
@@ -90,7 +95,10 @@ func New(opts Options) (*Server, error) {
 		if now == nil {
 			now = time.Now
 		}
-		srv.auth = newAuth(opts.Door, now)
+		srv.auth = newAuth(opts.Door, now, logf)
+	}
+	if opts.Capture != nil {
+		srv.capture = captureHandler(opts.Capture, logf)
 	}
 	return srv, nil
 }

@@ -88,6 +88,9 @@ func (l *Library) ImportUnder(ctx context.Context, parent int64, under []string,
 		base.problem(p.Line, "%s", p.Reason)
 		base.Skipped++
 	}
+	for _, w := range doc.Warnings { // read, and not kept as written: the entries are imported
+		base.problem(w.Line, "%s", w.Reason)
+	}
 	g, err := l.authorize(ctx, by.LibraryPassword, func(c check) error {
 		p, err := openParent(c, parent, KindLibrary)
 		if err != nil {
@@ -138,12 +141,13 @@ func (l *Library) ImportUnder(ctx context.Context, parent int64, under []string,
 	if err != nil {
 		return ImportReport{}, err
 	}
+	slices.SortStableFunc(rep.Problems, func(a, b Problem) int { return a.Line - b.Line })
 	return rep, nil
 }
 
-// folderTitle is the title a folder's library takes.
+// folderTitle is the title a folder's library takes (as importer.library gives it).
 func folderTitle(e *bookmarks.Entry) string {
-	title, _ := checkTitle(clip(e.Title, MaxTitle), false)
+	title, _ := importTitle(e.Title)
 	if title == "" {
 		title = "Untitled"
 	}
@@ -293,7 +297,10 @@ func (im *importer) folder(ctx context.Context, e *bookmarks.Entry, lib Node, fr
 }
 
 func (im *importer) library(ctx context.Context, e *bookmarks.Entry, parent Node, pos *int, fresh bool) error {
-	title := folderTitle(e)
+	title := im.title(e.Line, e.Title)
+	if title == "" {
+		title = "Untitled"
+	}
 	if made, ok := im.libs[libKey{parent.ID, title}]; ok { // twice in the file
 		return im.folder(ctx, e, made, true)
 	}
@@ -332,6 +339,25 @@ func (im *importer) library(ctx context.Context, e *bookmarks.Entry, parent Node
 	return im.folder(ctx, e, n, true)
 }
 
+// title is an entry's title as the library keeps it: cut, and said, when it is longer.
+func (im *importer) title(line int, s string) string {
+	t, cut := importTitle(s)
+	if cut {
+		im.rep.problem(line, "title cut to %d characters", MaxTitle)
+	}
+	return t
+}
+
+// importTitle is an imported entry's title, and whether it had to be cut.
+func importTitle(s string) (string, bool) {
+	t, err := checkTitle(s, false)
+	if err != nil { // longer than MaxTitle: clip's "…" makes it MaxTitle
+		t, _ = checkTitle(clip(cleanLine(s), MaxTitle-1), false)
+		return t, true
+	}
+	return t, false
+}
+
 func firstNonEmpty(a, b string) string {
 	if a != "" {
 		return a
@@ -368,7 +394,13 @@ func (im *importer) entry(ctx context.Context, e *bookmarks.Entry, parent Node, 
 		}
 		n.URL, n.URLKey = raw, key
 	}
-	n.Title, _ = checkTitle(clip(e.Title, MaxTitle), false)
+	n.Title = im.title(e.Line, e.Title)
+	if e.Keyword != "" {
+		im.rep.problem(e.Line, "keyword %q left out: the library keeps no keywords", clip(e.Keyword, 60))
+	}
+	if e.FeedURL != "" {
+		im.rep.problem(e.Line, "feed address %s left out: the library keeps no live bookmarks", clip(e.FeedURL, 200))
+	}
 	if n.Title == "" {
 		n.Title = clip(cleanLine(n.URL), MaxTitle)
 	}
@@ -429,7 +461,7 @@ func (im *importer) entry(ctx context.Context, e *bookmarks.Entry, parent Node, 
 }
 
 func (im *importer) view(ctx context.Context, e *bookmarks.Entry, parent Node, pos *int, fresh bool) error {
-	title, _ := checkTitle(clip(firstNonEmpty(e.Title, e.ViewName), MaxTitle), false)
+	title := im.title(e.Line, firstNonEmpty(e.Title, e.ViewName))
 	name := cleanLine(e.ViewName)
 	query := strings.TrimSpace(e.ViewQuery)
 	if name == "" || query == "" || len(name) > 100 || len(query) > 8000 {

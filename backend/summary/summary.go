@@ -129,7 +129,10 @@ type Kind struct {
 	Name string
 	// Type is the name a user enables the type by (crawl --types pdf,feed,...).
 	Type string
-	// Media are the media types it summarises; Exts the file extensions.
+	// Media are the media types it summarises, under every name servers send for it (the
+	// aliases of Debian's /etc/mime.types, Apache's, nginx's, shared-mime-info's): the
+	// download gate (Types.Accepts) is this list, so a name missing here is a document the
+	// crawl never downloads. Exts are the file extensions.
 	Media []string
 	Exts  []string
 	// Magic reports whether a body's first bytes say it is of this type (nil: never

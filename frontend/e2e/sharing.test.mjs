@@ -109,6 +109,8 @@ test('a guest in another browser reads, and posts only where the owner opened th
   await guest.getByText(/You are guest [0-9a-f]{4}/).waitFor();
   const nav = guest.getByRole('navigation', { name: 'Main' });
   assert.equal(await nav.getByRole('link', { name: /Settings/ }).count(), 0, 'a guest is offered the settings');
+  await guest.getByText(/search index/).waitFor();
+  assert.ok(!(await guest.content()).includes(tmp.dir), 'a guest reads where the owner keeps the workspace');
   // The owner's methods are refused by the server, whatever the page asks.
   for (const [m, args] of [
     ['StartCrawl', [{ seeds: ['http://127.0.0.1:1/'], scope: 'site' }]],

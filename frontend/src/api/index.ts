@@ -8,12 +8,13 @@ import type {
   Crawl, CrawlPages, CrawlRequest, DocumentType, Events, GraphData, IndexStatus, LibAdded, LibDetail, LibEdit, LibExport, LibImport,
   LibInput, LibPage, LibPosting, LibRecent, LibRemoval, LibRendered, LibSearchResults, LibTag, OfflineCopy, Orphans, Sharing,
   FacetResults, Page, PageDiff, PageRelations, PageVersion, PathResult, RulesCheck, RulesTest, SearchResults, Settings, Status, Tree, View, ViewResults,
-  WorkspaceInfo,
+  WorkspaceInfo, WorkspaceState,
 } from './types';
 
 export * from './types';
 export * from './check';
 export * from './door';
+export * from './capture';
 
 /** An error from the backend (or from a missing bridge), with an optional machine code. */
 export class ApiError extends Error {
@@ -486,6 +487,14 @@ export function setOwnerPassword(current: string, next: string): Promise<void> {
 /** Sets what the guests of serve --public may do: 'none' or 'read'. */
 export function setGuestAccess(level: 'none' | 'read'): Promise<Sharing> {
   return call(() => App.SetGuestAccess(level));
+}
+
+/**
+ * Whether the window's workspace is open, and if not who holds it or why it could not be
+ * opened. The app asks it first; it answers once the backend's first attempt ended.
+ */
+export function workspaceState(): Promise<WorkspaceState> {
+  return call(() => App.WorkspaceState());
 }
 
 /** Describes the open workspace. */

@@ -31,6 +31,7 @@ export type View = app.View;
 export type ViewResults = app.ViewResults;
 export type Settings = app.Settings;
 export type WorkspaceInfo = app.WorkspaceInfo;
+export type WorkspaceState = app.WorkspaceState;
 export type CheckTask = app.CheckTask;
 export type CheckReportChoice = app.CheckReportChoice;
 export type CheckProgress = app.CheckProgress;
@@ -105,6 +106,7 @@ export interface Events {
   'crawl:progress': Crawl;
   'crawl:done': Crawl;
   'workspace:changed': string;
+  'workspace:state': WorkspaceState;
   'check:progress': CheckProgress;
   'check:done': CheckProgress;
   'index:progress': IndexStatus;
@@ -113,6 +115,7 @@ export interface Events {
   'archive:job': ArchiveJob;
   'source:progress': PullProgress;
   'source:done': PullProgress;
+  'capture:paired': CaptureClient;
 }
 
 /** What a pull did (exchange.ImportReport; only sent in 'source:done'). */
@@ -159,3 +162,9 @@ export const verdicts = [
   'ok',
 ] as const;
 export type Verdict = (typeof verdicts)[number];
+
+// Capture from the browser (issue 27): the extension's pairing and the add form.
+export type CaptureInfo = app.CaptureInfo;
+export type CaptureClient = app.CaptureClient;
+export type PairingCode = app.PairingCode;
+export type LibChoice = app.LibChoice;

@@ -17,6 +17,7 @@ vi.mock('../api', async (importOriginal) => {
     exchangeTokens: vi.fn(async () => []),
     sources: vi.fn(async () => []),
     sharing: vi.fn(async () => ({ ownerPasswordSet: false, guests: 'none' })),
+    captureInfo: vi.fn(async () => ({ door: 'window', address: 'http://127.0.0.1:7343/', port: 7343, listening: true, error: '', clients: [] })),
   };
 });
 

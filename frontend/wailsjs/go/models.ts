@@ -34,6 +34,27 @@ export namespace app {
 	    active: boolean;
 	    note: string;
 	}
+	export interface CaptureClient {
+	    id: number;
+	    origin: string;
+	    browser: string;
+	    paired: string;
+	    lastUsed: string;
+	    captures: number;
+	}
+	export interface PairingCode {
+	    code: string;
+	    expires: string;
+	}
+	export interface CaptureInfo {
+	    door: string;
+	    address: string;
+	    port: number;
+	    listening: boolean;
+	    error: string;
+	    clients: CaptureClient[];
+	    code?: PairingCode;
+	}
 	export interface CheckHop {
 	    status: number;
 	    url: string;
@@ -302,6 +323,11 @@ export namespace app {
 	    posting: LibPosting;
 	    alsoIn: string[];
 	}
+	export interface LibChoice {
+	    id: number;
+	    path: string;
+	    recent: boolean;
+	}
 	export interface LibCrumb {
 	    id: number;
 	    title: string;
@@ -540,6 +566,7 @@ export namespace app {
 	    clickDepth: graph.Depth;
 	}
 	
+	
 	export interface Result {
 	    pageId: number;
 	    url: string;
@@ -712,9 +739,23 @@ export namespace app {
 	    new: number;
 	    since: string;
 	}
+	export interface WorkspaceHolder {
+	    pid: number;
+	    command: string;
+	    since: string;
+	}
 	export interface WorkspaceInfo {
 	    path: string;
 	    bytes: number;
+	    canChoose: boolean;
+	}
+	export interface WorkspaceState {
+	    path: string;
+	    open: boolean;
+	    held: boolean;
+	    holder?: WorkspaceHolder;
+	    waiting: boolean;
+	    problem: string;
 	    canChoose: boolean;
 	}
 
