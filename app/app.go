@@ -28,8 +28,16 @@ const (
 	EventIndexDone        = "index:done"        // payload: IndexStatus
 )
 
-// App is the API bound into the frontend. Every exported method is frontend API.
+// App is the API bound into the frontend. Every exported method is frontend API. Its
+// state is shared by the copies ActingFor makes for the people of `serve --public`
+// (access.go); each copy knows only who it acts for.
 type App struct {
+	*core
+	person person // who the calls come from (access.go); the zero value: the window's one user
+}
+
+// core is the state of an App.
+type core struct {
 	cur      atomic.Pointer[workspace] // File > Open swaps it
 	emit     Emitter
 	dialogs  Dialogs     // nil outside the window
@@ -57,7 +65,7 @@ func New(st *store.Store) (*App, error) {
 		st.Close()
 		return nil, err
 	}
-	a := &App{emit: func(string, any) {}, notifier: DesktopNotifier{}}
+	a := &App{core: &core{emit: func(string, any) {}, notifier: DesktopNotifier{}}}
 	a.cur.Store(ws)
 	return a, nil
 }
@@ -203,7 +211,11 @@ func (a *App) Status() (Status, error) {
 	if err != nil {
 		return Status{}, apiError(err)
 	}
-	return Status{Path: a.ws().st.Path(), Fetched: c.Pages[store.StateFetched], Queued: c.Pages[store.StateQueued],
+	path := a.ws().st.Path()
+	if a.person.guest {
+		path = "" // where the owner keeps it is the owner's
+	}
+	return Status{Path: path, Fetched: c.Pages[store.StateFetched], Queued: c.Pages[store.StateQueued],
 		Failed: c.Pages[store.StateFailed], Skipped: c.Pages[store.StateSkipped], Hosts: c.Hosts, Links: c.Links,
 		Index: indexDTO(a.ws().idx.Progress(context.Background()))}, nil
 }

@@ -52,7 +52,7 @@ type WorkspaceHolder struct {
 // when another process holds it, the App waits for it (see WorkspaceState).
 func Opening(path string) *App {
 	ctx, cancel := context.WithCancel(context.Background())
-	a := &App{emit: func(string, any) {}, notifier: DesktopNotifier{}, opened: make(chan struct{}), stopWaiting: cancel}
+	a := &App{core: &core{emit: func(string, any) {}, notifier: DesktopNotifier{}, opened: make(chan struct{}), stopWaiting: cancel}}
 	a.state = WorkspaceState{Path: path}
 	go a.openWhenFree(ctx, path)
 	return a

@@ -92,6 +92,9 @@ func (a *App) Workspace() (WorkspaceInfo, error) {
 	traceStep("app-mounted")
 	w := a.ws()
 	info := WorkspaceInfo{Path: w.st.Path(), CanChoose: a.dialogs != nil}
+	if a.person.guest {
+		info.Path = "" // where the owner keeps it is the owner's
+	}
 	// The workspace is its file, its WAL and its index (derived, but on the same disk).
 	for _, f := range append([]string{w.st.Path(), w.st.Path() + "-wal"}, index.Files(w.st.Path())...) {
 		if fi, err := os.Stat(f); err == nil {
@@ -151,6 +154,9 @@ func (a *App) Settings() (Settings, error) {
 	s, err := a.ws().st.Settings(context.Background())
 	if err != nil {
 		return Settings{}, apiError(err)
+	}
+	if a.person.guest {
+		s.From, s.UserAgentSuffix = "", "" // the owner's address: not a guest's to read
 	}
 	return Settings(s), nil
 }

@@ -15,7 +15,14 @@ const MaxAliases = 32
 // (301 or 308 all the way) may be accepted; a temporary one says nothing about where the
 // page lives. Undo puts the old URL back. A protected pointer needs its password.
 func (l *Library) AcceptRedirect(ctx context.Context, id int64, password string) (Node, error) {
-	g, err := l.grant(ctx, password, id)
+	rules := func(c check) error {
+		n, err := c.r.node(ctx, id)
+		if err != nil {
+			return err
+		}
+		return c.change(n, "edit")
+	}
+	g, err := l.authorize(ctx, password, rules)
 	if err != nil {
 		return Node{}, err
 	}
@@ -41,11 +48,11 @@ func (l *Library) AcceptRedirect(ctx context.Context, id int64, password string)
 	}
 	var out Node
 	err = l.st.UpdateLibrary(ctx, func(tx Tx) error {
-		before, err := tx.Node(ctx, id)
-		if err != nil {
+		if err := rules(l.in(ctx, tx, g)); err != nil {
 			return err
 		}
-		if err := g.allow(before, "edit"); err != nil {
+		before, err := tx.Node(ctx, id)
+		if err != nil {
 			return err
 		}
 		if before.URLKey != p.URLKey {
@@ -66,8 +73,7 @@ func (l *Library) AcceptRedirect(ctx context.Context, id int64, password string)
 		}
 		out = n
 		data, _ := json.Marshal(editedUndo{Before: before})
-		return tx.PushUndo(ctx, Undo{At: l.ms(), Op: "edited", Summary: fmt.Sprintf("accepted the redirect of %q", before.Title),
-			Data: data, Password: before.Password})
+		return l.push(ctx, tx, "edited", fmt.Sprintf("accepted the redirect of %q", before.Title), data, g.opened())
 	})
 	return out, err
 }

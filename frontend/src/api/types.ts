@@ -76,6 +76,7 @@ export type LibPosting = app.LibPosting;
 export type LibKnown = app.LibKnown;
 export type LibCrumb = app.LibCrumb;
 export type LibPage = app.LibPage;
+export type Sharing = app.Sharing;
 export type LibDetail = app.LibDetail;
 export type LibRecent = app.LibRecent;
 export type LibInput = app.LibInput;

@@ -307,6 +307,7 @@ export namespace app {
 	    order: string;
 	    position: number;
 	    protected: boolean;
+	    openToGuests: boolean;
 	    author: string;
 	    email: string;
 	    hasImage: boolean;
@@ -354,6 +355,7 @@ export namespace app {
 	    author?: string;
 	    email?: string;
 	    newPassword?: string;
+	    openToGuests?: boolean;
 	}
 	export interface LibExport {
 	    name: string;
@@ -404,6 +406,7 @@ export namespace app {
 	    author: string;
 	    email: string;
 	    password: string;
+	    libraryPassword: string;
 	}
 	
 	export interface LibPage {
@@ -416,6 +419,8 @@ export namespace app {
 	    total: number;
 	    lastChange: string;
 	    undoProtected: boolean;
+	    lastChangeBy: string;
+	    lastChangeMine: boolean;
 	}
 	
 	
@@ -704,6 +709,10 @@ export namespace app {
 	    maxPerHost: number;
 	    maxQueryVariants: number;
 	    maxBody: number;
+	}
+	export interface Sharing {
+	    ownerPasswordSet: boolean;
+	    guests: string;
 	}
 	export interface Status {
 	    path: string;

@@ -182,8 +182,8 @@ export function LibraryChoices(arg1, arg2) {
   return window['go']['app']['App']['LibraryChoices'](arg1, arg2);
 }
 
-export function LibraryCopy(arg1, arg2, arg3) {
-  return window['go']['app']['App']['LibraryCopy'](arg1, arg2, arg3);
+export function LibraryCopy(arg1, arg2, arg3, arg4) {
+  return window['go']['app']['App']['LibraryCopy'](arg1, arg2, arg3, arg4);
 }
 
 export function LibraryCrawl(arg1, arg2, arg3) {
@@ -210,8 +210,8 @@ export function LibraryExportFile(arg1, arg2) {
   return window['go']['app']['App']['LibraryExportFile'](arg1, arg2);
 }
 
-export function LibraryImport(arg1, arg2, arg3) {
-  return window['go']['app']['App']['LibraryImport'](arg1, arg2, arg3);
+export function LibraryImport(arg1, arg2, arg3, arg4) {
+  return window['go']['app']['App']['LibraryImport'](arg1, arg2, arg3, arg4);
 }
 
 export function LibraryMove(arg1, arg2, arg3, arg4) {
@@ -366,6 +366,14 @@ export function SetCapturePort(arg1) {
   return window['go']['app']['App']['SetCapturePort'](arg1);
 }
 
+export function SetGuestAccess(arg1) {
+  return window['go']['app']['App']['SetGuestAccess'](arg1);
+}
+
+export function SetOwnerPassword(arg1, arg2) {
+  return window['go']['app']['App']['SetOwnerPassword'](arg1, arg2);
+}
+
 export function SetRetention(arg1, arg2, arg3) {
   return window['go']['app']['App']['SetRetention'](arg1, arg2, arg3);
 }
@@ -376,6 +384,10 @@ export function SetRobotsExpiry(arg1, arg2) {
 
 export function Settings() {
   return window['go']['app']['App']['Settings']();
+}
+
+export function Sharing() {
+  return window['go']['app']['App']['Sharing']();
 }
 
 export function Sources() {
