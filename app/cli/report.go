@@ -131,7 +131,7 @@ func printNews(w io.Writer, m *report.Model) {
 			}
 			fmt.Fprintf(w, "%s%s\n    %s\n", mark, clean(it.URL), clean(it.Detail))
 			if len(it.From) > 0 {
-				fmt.Fprintf(w, "    cited by %s\n", clean(strings.Join(it.From, ", ")))
+				fmt.Fprintf(w, "    cited by %s%s\n", clean(strings.Join(it.From, ", ")), moreCiting(it.FromMore))
 			}
 		}
 	}
@@ -165,4 +165,15 @@ func (e *env) listReports(ctx context.Context, st *store.Store) error {
 		fmt.Fprintf(e.stdout, "%6d  %-20s run %d, %d documents\n", r.ID, clean(r.Task), r.RunID, r.Docs)
 	}
 	return nil
+}
+
+// moreCiting says how many more documents cite a piece of news than are listed.
+func moreCiting(n int) string {
+	switch {
+	case n == 1:
+		return " and 1 more document"
+	case n > 1:
+		return fmt.Sprintf(" and %d more documents", n)
+	}
+	return ""
 }

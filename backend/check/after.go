@@ -160,6 +160,9 @@ func MailText(t Task, m *report.Model) (subject, body string) {
 			for _, f := range it.From {
 				fmt.Fprintf(&b, "    cited by %s\n", plain(f))
 			}
+			if it.FromMore > 0 {
+				fmt.Fprintf(&b, "    and by %d more document%s\n", it.FromMore, plural(it.FromMore))
+			}
 		}
 	}
 	section("Dead links", m.News.Broken, func(it report.Item) bool { return rep.Broken && it.Dead }, &counts.TellDead)

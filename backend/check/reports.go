@@ -12,9 +12,6 @@ import (
 	"mundaneum/backend/store"
 )
 
-// maxFrom bounds the cross-references listed with one piece of news.
-const maxFrom = 5
-
 // defaultWindow is the changed and expiring window of the index when a task reports
 // neither (the index lists all four kinds of news; the task chooses what it is told).
 const defaultWindow = 7
@@ -196,7 +193,6 @@ func (r *run) news(tr *taskRun, prior map[string]map[string]bool, c *report.Coun
 	changedWin := windowDays(rep.ChangedDays)
 	expireWin := windowDays(rep.ExpiringDays)
 	c.Verdicts = map[string]int{}
-	item := map[int32]*report.Item{} // news targets, for their cross-references
 	add := func(list *[]report.Item, kind string, t *target, it report.Item) {
 		it.URL, it.Title = t.url, t.res.title
 		it.New = !prior[kind][t.url]
@@ -266,26 +262,59 @@ func (r *run) news(tr *taskRun, prior map[string]map[string]bool, c *report.Coun
 			visit(rf.t)
 		}
 	}
-	// Cross-references: the first documents (breadth-first) that cite each piece of news.
-	for _, l := range []*[]report.Item{&n.Moved, &n.Broken, &n.Changed, &n.Expiring} {
-		for k := range *l {
-			if t, ok := r.byURL[(*l)[k].URL]; ok {
-				item[t.idx] = &(*l)[k]
+	crossReference(r, tr, &n)
+	nc.Moved, nc.Broken, nc.Changed, nc.Expiring = len(n.Moved), len(n.Broken), len(n.Changed), len(n.Expiring)
+	return n, nc
+}
+
+// crossReference lists with each piece of news the first documents (breadth-first) that
+// reference it, and counts the others. One URL may be news of several kinds (moved and
+// changed): each of its items gets the references.
+func crossReference(r *run, tr *taskRun, n *report.News) {
+	type cited struct {
+		items []*report.Item
+		last  int // the last document counted
+		docs  int // documents that reference it
+	}
+	byTarget := map[int32]*cited{}
+	for _, l := range n.Lists() {
+		for k := range l.Items {
+			t, ok := r.byURL[l.Items[k].URL]
+			if !ok {
+				continue
 			}
+			c := byTarget[t.idx]
+			if c == nil {
+				c = &cited{last: -1}
+				byTarget[t.idx] = c
+			}
+			c.items = append(c.items, &l.Items[k])
 		}
 	}
-	if len(item) > 0 {
-		for _, d := range tr.docs {
-			from := r.targets[d.t]
-			for _, rf := range from.refs {
-				if it := item[rf.t]; it != nil && len(it.From) < maxFrom && (len(it.From) == 0 || it.From[len(it.From)-1] != from.url) {
+	if len(byTarget) == 0 {
+		return
+	}
+	for di, d := range tr.docs {
+		from := r.targets[d.t]
+		for _, rf := range from.refs {
+			c := byTarget[rf.t]
+			if c == nil || c.last == di {
+				continue // a document that references it twice (a link and an image) counts once
+			}
+			c.last = di
+			c.docs++
+			for _, it := range c.items {
+				if len(it.From) < report.MaxFrom {
 					it.From = append(it.From, from.url)
 				}
 			}
 		}
 	}
-	nc.Moved, nc.Broken, nc.Changed, nc.Expiring = len(n.Moved), len(n.Broken), len(n.Changed), len(n.Expiring)
-	return n, nc
+	for _, c := range byTarget {
+		for _, it := range c.items {
+			it.FromMore = c.docs - len(it.From)
+		}
+	}
 }
 
 func windowDays(d int) time.Duration {

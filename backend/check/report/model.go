@@ -8,7 +8,10 @@
 // ever links to http and https URLs; nothing in a report can run script.
 package report
 
-import "time"
+import (
+	"encoding/json"
+	"time"
+)
 
 // News kinds: MOMspider's four kinds of document change.
 const (
@@ -106,6 +109,19 @@ type News struct {
 	Expiring []Item `json:"expiring"`
 }
 
+// MarshalJSON writes every list as a list, [] when it is empty: a reader of the JSON
+// takes "moved": null for a missing field, not for "nothing moved".
+func (n News) MarshalJSON() ([]byte, error) {
+	type plain News // without this method
+	out := plain(n)
+	for _, l := range []*[]Item{&out.Moved, &out.Broken, &out.Changed, &out.Expiring} {
+		if *l == nil {
+			*l = []Item{}
+		}
+	}
+	return json.Marshal(out)
+}
+
 // Lists returns the four lists with their kinds, in MOMspider's order.
 func (n *News) Lists() []List {
 	return []List{{NewsMoved, n.Moved}, {NewsBroken, n.Broken}, {NewsChanged, n.Changed}, {NewsExpiring, n.Expiring}}
@@ -116,6 +132,10 @@ type List struct {
 	Kind  string
 	Items []Item
 }
+
+// MaxFrom bounds the cross-references listed with one piece of news (Item.From); the
+// others are counted (Item.FromMore).
+const MaxFrom = 5
 
 // Item is one piece of news about a URL.
 type Item struct {
@@ -130,8 +150,10 @@ type Item struct {
 	Dead      bool   `json:"dead,omitempty"`
 	Failures  int    `json:"failures,omitempty"`
 	When      string `json:"when,omitempty"` // the date in question (Last-Modified, Expires), RFC 3339
-	// From lists documents that reference it (a few): MOMspider's cross-references.
-	From []string `json:"from,omitempty"`
+	// From lists documents that reference it, the first MaxFrom in breadth-first order:
+	// MOMspider's cross-references. FromMore is how many more documents reference it.
+	From     []string `json:"from,omitempty"`
+	FromMore int      `json:"fromMore,omitempty"`
 	// New is set when the item was not in the same list of the task's previous report.
 	New bool `json:"new"`
 }
