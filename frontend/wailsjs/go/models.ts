@@ -897,6 +897,7 @@ export namespace report {
 	    failures?: number;
 	    when?: string;
 	    from?: string[];
+	    fromMore?: number;
 	    new: boolean;
 	}
 	export interface Link {
