@@ -119,6 +119,11 @@ type CheckNewsCounts struct {
 	NewChanged  int `json:"newChanged"`
 	NewExpiring int `json:"newExpiring"`
 	Dead        int `json:"dead"`
+	// Failing counts the broken links not dead yet; DeadFrom (a date, "" once passed) and
+	// ChecksLeft say how soon one can be.
+	Failing    int    `json:"failing"`
+	DeadFrom   string `json:"deadFrom"`
+	ChecksLeft int    `json:"checksLeft"`
 }
 
 // CheckReportPage is a report with one page of its documents.
@@ -255,6 +260,19 @@ func reportInfoDTO(r store.CheckReport) CheckReportInfo {
 				if it.Dead {
 					out.News.Dead++
 				}
+			}
+		}
+		for _, it := range n.Broken {
+			if it.Dead {
+				continue
+			}
+			c := &out.News
+			c.Failing++
+			if it.DeadFrom != "" && (c.DeadFrom == "" || it.DeadFrom < c.DeadFrom) {
+				c.DeadFrom = it.DeadFrom
+			}
+			if c.Failing == 1 || it.ChecksLeft < c.ChecksLeft {
+				c.ChecksLeft = it.ChecksLeft
 			}
 		}
 		count(n.Moved, &out.News.Moved, &out.News.NewMoved)

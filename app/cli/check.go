@@ -292,8 +292,12 @@ func (e *env) printCheck(out checkJSON) {
 			continue
 		}
 		n := t.News
-		fmt.Fprintf(e.stdout, "task %s: report %d: %d moved, %d broken, %d changed, %d expiring", clean(t.Task), t.ReportID,
-			n.Moved, n.Broken, n.Changed, n.Expiring)
+		broken := fmt.Sprintf("%d broken", n.Broken)
+		if f := n.FailingText(); f != "" {
+			broken += " (" + f + ")"
+		}
+		fmt.Fprintf(e.stdout, "task %s: report %d: %d moved, %s, %d changed, %d expiring", clean(t.Task), t.ReportID,
+			n.Moved, broken, n.Changed, n.Expiring)
 		if n.Tell() > 0 {
 			fmt.Fprintf(e.stdout, " (new: %d dead, %d moved, %d changed, %d expiring)", n.TellDead, n.TellMoved, n.TellChanged, n.TellExpire)
 		}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -45,5 +46,77 @@ func TestPageNamesFileProblems(t *testing.T) {
 		if code != ExitOK || !strings.Contains(out, want) || strings.Contains(out, "()") {
 			t.Errorf("page %s (exit %d, %s): want %q in\n%s", path, code, errOut, want, out)
 		}
+	}
+}
+
+// The maintenance report in words: distinct URLs never outnumber references, a broken link
+// not yet dead says until when, the moved pointer names the library that cites it; and
+// accepting the new address gives a pointer titled by its URL the new page's title, while a
+// title someone gave stays (issue 28, item 11).
+func TestMaintenanceReportWordsAndAcceptedTitles(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/old":
+			http.Redirect(w, r, "/new", http.StatusMovedPermanently)
+		case "/old2":
+			http.Redirect(w, r, "/new2", http.StatusMovedPermanently)
+		case "/new":
+			fmt.Fprint(w, "<title>The new page</title>moved here")
+		case "/new2":
+			fmt.Fprint(w, "<title>Never crawled</title>")
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	db := filepath.Join(t.TempDir(), "w.mundaneum")
+	must := func(args ...string) string {
+		t.Helper()
+		code, out, errOut := run(t, append(args, "--db", db)...)
+		if code != ExitOK && !(args[0] == "check" && code == ExitBroken) {
+			t.Fatalf("%q: exit %d %s", args, code, errOut)
+		}
+		return out
+	}
+	must("crawl", "--delay", "0", "--max-pages", "1", srv.URL+"/new") // the workspace knows /new's title
+	must("library", "mkdir", "-p", "/R/Sub")
+	must("library", "add", srv.URL+"/old", "--to", "/R")
+	must("library", "add", srv.URL+"/old2", "--to", "/R")
+	must("library", "add", srv.URL+"/gone", "--to", "/R")
+	must("library", "add", srv.URL+"/old", "--to", "/R/Sub", "--title", "Mine")
+	must("task", "add", "lib", "--library", "/R")
+	out := must("check", "--delay", "0", "--task", "lib")
+	if !strings.Contains(out, "1 broken (1 failing, not dead until") {
+		t.Errorf("check's task line does not say the broken link is not dead yet:\n%s", out)
+	}
+	out = must("report", "lib")
+	for _, want := range []string{"2 libraries with 4 pointers to 3 distinct URLs; 3 URLs tested",
+		"1 failing, not dead until"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(out, "cited by library:/R, library:/R/Sub") && !strings.Contains(out, "cited by library:/R/Sub, library:/R\n") {
+		t.Errorf("the moved pointer is not cited by both its libraries:\n%s", out)
+	}
+	must("library", "accept-redirect", "/R/"+strings.ReplaceAll(srv.URL, "/", `\/`)+`\/old`)
+	must("library", "accept-redirect", "/R/"+strings.ReplaceAll(srv.URL, "/", `\/`)+`\/old2`)
+	must("library", "accept-redirect", "/R/Sub/Mine")
+	var ls []struct{ Kind, Title, URL string }
+	if err := json.Unmarshal([]byte(must("library", "ls", "/R", "--json")), &ls); err != nil {
+		t.Fatal(err)
+	}
+	titles := map[string]string{}
+	for _, p := range ls {
+		titles[p.URL] = p.Title
+	}
+	if got := titles[srv.URL+"/new"]; got != "The new page" {
+		t.Errorf("the pointer titled by its old URL is titled %q, want the new page's title", got)
+	}
+	if got := titles[srv.URL+"/new2"]; got != srv.URL+"/new2" {
+		t.Errorf("a pointer to a page the workspace has not read is titled %q, want its new URL", got)
+	}
+	if out := must("library", "ls", "/R/Sub", "--json"); !strings.Contains(out, `"Mine"`) {
+		t.Errorf("a title someone gave did not stay:\n%s", out)
 	}
 }

@@ -2,6 +2,7 @@ package check
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -110,5 +111,58 @@ func TestNewsSaysWhoElseCitesIt(t *testing.T) {
 	empty, err := json.Marshal(report.News{})
 	if err != nil || string(empty) != `{"moved":[],"broken":[],"changed":[],"expiring":[]}` {
 		t.Errorf("empty news = %s, %v", empty, err)
+	}
+}
+
+// A report counts its distinct URLs among the references (never more URLs than
+// references), and says of a broken link that is not dead yet how soon it can be (issue
+// 28, item 11).
+func TestReportCountsAndFailingLinks(t *testing.T) {
+	t.Parallel()
+	srv := citingWeb(t)
+	st := openStore(t)
+	lib := LibraryFunc(func(_ context.Context, path string) ([]LibraryFolder, error) {
+		return []LibraryFolder{
+			{Path: "/Res", Pointers: []LibraryPointer{{ID: 2, URL: srv.URL + "/old"}, {ID: 3, URL: srv.URL + "/missing"}, {ID: 4, URL: srv.URL + "/new"}}},
+			{Path: "/Res/Sub", Pointers: []LibraryPointer{{ID: 6, URL: srv.URL + "/old"}}},
+		}, nil
+	})
+	task := addTask(t, st, Task{Name: "links", Type: Library, Top: "/Res", Options: Options{Report: DefaultReport}})
+	cfg := testConfig()
+	cfg.Dead = DeadPolicy{Checks: 3, Span: 7 * 24 * time.Hour}
+	res, err := Run(context.Background(), st, cfg, Request{Tasks: []Task{task}, Library: lib}, nil)
+	if err != nil || res.Reports[0].Err != "" {
+		t.Fatalf("run: %v %+v", err, res.Reports)
+	}
+	m := loadModel(t, st, res.Reports[0].ReportID)
+	c := m.Counts
+	if c.Documents != 2 || c.References != 4 || c.Links != 3 || c.Tested != 3 {
+		t.Errorf("counts = %+v, want 2 libraries, 4 pointers, 3 distinct URLs, 3 tested", c)
+	}
+	if got, want := c.Summary("library"), "2 libraries with 4 pointers to 3 distinct URLs; 3 URLs tested"; got != want {
+		t.Errorf("summary %q, want %q", got, want)
+	}
+	week := time.Now().Add(7 * 24 * time.Hour).UTC().Format("2006-01-02")
+	if c.Failing != 1 || c.DeadFrom != week || c.ChecksLeft != 2 {
+		t.Errorf("failing %d, dead from %q after %d checks; want 1, %s, 2", c.Failing, c.DeadFrom, c.ChecksLeft, week)
+	}
+	want := "1 failing, not dead until " + week + " and 2 more failing checks"
+	if got := report.FailingText(c.Failing, c.DeadFrom, c.ChecksLeft); got != want {
+		t.Errorf("failing text %q, want %q", got, want)
+	}
+	if n := res.Reports[0].News; n.FailingText() != want {
+		t.Errorf("the run's news says %q, want %q", n.FailingText(), want)
+	}
+	it := newsItem(m.News.Broken, srv.URL+"/missing")
+	if it == nil || it.DeadFrom != week || it.ChecksLeft != 2 {
+		t.Errorf("broken item = %+v", it)
+	}
+	// Referenced by: the library that holds the moved pointer.
+	if mv := newsItem(m.News.Moved, srv.URL+"/old"); mv == nil || len(mv.From) != 2 || mv.From[0] != "library:/Res" {
+		t.Errorf("moved item = %+v", mv)
+	}
+	_, body := MailText(task, m)
+	if !strings.Contains(body, "2 libraries with 4 pointers to 3 distinct URLs") || !strings.Contains(body, want) {
+		t.Errorf("mail:\n%s", body)
 	}
 }

@@ -22,7 +22,15 @@ const defaultWindow = 7
 type NewsCounts struct {
 	Moved, Broken, Changed, Expiring             int
 	TellMoved, TellDead, TellChanged, TellExpire int
+	// Failing counts the broken links that are not dead yet, and DeadFrom and ChecksLeft
+	// say how soon one can be (report.Counts).
+	Failing    int
+	DeadFrom   string
+	ChecksLeft int
 }
+
+// FailingText is report.FailingText of the counts ("" when no link fails).
+func (n NewsCounts) FailingText() string { return report.FailingText(n.Failing, n.DeadFrom, n.ChecksLeft) }
 
 // Tell is how many items are worth a notification.
 func (n NewsCounts) Tell() int { return n.TellMoved + n.TellDead + n.TellChanged + n.TellExpire }
@@ -198,7 +206,8 @@ func (r *run) news(tr *taskRun, prior map[string]map[string]bool, c *report.Coun
 		it.New = !prior[kind][t.url]
 		*list = append(*list, it)
 	}
-	seen := make(map[int32]bool, len(tr.roles))
+	seen := make(map[int32]bool, len(tr.roles))       // the report's URLs, documents and references
+	referenced := make(map[int32]bool, len(tr.roles)) // the URLs the documents reference
 	isDoc := make(map[int32]bool, len(tr.docs))
 	for _, d := range tr.docs {
 		isDoc[d.t] = true
@@ -208,7 +217,6 @@ func (r *run) news(tr *taskRun, prior map[string]map[string]bool, c *report.Coun
 			return
 		}
 		seen[i] = true
-		c.Links++
 		t := r.targets[i]
 		if t.res == nil || t.bad == errNotRequested {
 			return
@@ -235,6 +243,16 @@ func (r *run) news(tr *taskRun, prior map[string]map[string]bool, c *report.Coun
 			if it.New && dead && rep.Broken {
 				nc.TellDead++
 			}
+			if !dead {
+				it.DeadFrom, it.ChecksLeft = deadFrom(t.health, r.cfg.Dead, now)
+				c.Failing++
+				if it.DeadFrom != "" && (c.DeadFrom == "" || it.DeadFrom < c.DeadFrom) {
+					c.DeadFrom = it.DeadFrom
+				}
+				if c.Failing == 1 || it.ChecksLeft < c.ChecksLeft {
+					c.ChecksLeft = it.ChecksLeft
+				}
+			}
 		}
 		if v.Kind == OK || v.Kind == Redirected {
 			if when, why, ok := changed(t, now, changedWin); ok {
@@ -259,11 +277,16 @@ func (r *run) news(tr *taskRun, prior map[string]map[string]bool, c *report.Coun
 		refs := r.targets[d.t].refs
 		c.References += len(refs)
 		for _, rf := range refs {
+			if !referenced[rf.t] {
+				referenced[rf.t] = true
+				c.Links++
+			}
 			visit(rf.t)
 		}
 	}
 	crossReference(r, tr, &n)
 	nc.Moved, nc.Broken, nc.Changed, nc.Expiring = len(n.Moved), len(n.Broken), len(n.Changed), len(n.Expiring)
+	nc.Failing, nc.DeadFrom, nc.ChecksLeft = c.Failing, c.DeadFrom, c.ChecksLeft
 	return n, nc
 }
 
@@ -333,6 +356,17 @@ func failDetail(v Verdict, h store.URLHealth, p DeadPolicy) string {
 		return fmt.Sprintf("%s; first failure (dead after %d failing checks over %s)", v.Reason, p.Checks, days(p.Span))
 	}
 	return fmt.Sprintf("%s; failing since %s (%d of %d checks)", v.Reason, day(h.FailingSince), h.Failures, p.Checks)
+}
+
+// deadFrom says how soon a failing link that is not dead yet can be called dead: the day
+// its streak has lasted the policy's span ("" when that is past) and the failing checks
+// still needed.
+func deadFrom(h store.URLHealth, p DeadPolicy, now time.Time) (string, int) {
+	when := ""
+	if at := time.UnixMilli(h.FailingSince).Add(p.Span); h.FailingSince > 0 && at.After(now) {
+		when = at.UTC().Format("2006-01-02")
+	}
+	return when, max(p.Checks-h.Failures, 0)
 }
 
 func day(ms int64) string { return time.UnixMilli(ms).UTC().Format("2006-01-02") }

@@ -10,6 +10,9 @@ package report
 
 import (
 	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -62,11 +65,66 @@ type Option struct {
 // Counts are a report's totals.
 type Counts struct {
 	Documents  int            `json:"documents"`
-	References int            `json:"references"`
-	Links      int            `json:"links"`    // distinct URLs referenced
-	Tested     int            `json:"tested"`   // of which were tested
-	Verdicts   map[string]int `json:"verdicts"` // tested links by verdict
+	References int            `json:"references"` // the references the documents make
+	Links      int            `json:"links"`      // distinct URLs they reference (at most References)
+	Tested     int            `json:"tested"`     // distinct URLs of the report tested, documents included
+	Verdicts   map[string]int `json:"verdicts"`   // tested URLs by verdict
 	Dead       int            `json:"dead"`
+	// Failing counts the failing links that are not dead yet; DeadFrom (a date, "" when it
+	// has passed) and ChecksLeft say the soonest any of them can be called dead.
+	Failing    int    `json:"failing"`
+	DeadFrom   string `json:"deadFrom,omitempty"`
+	ChecksLeft int    `json:"checksLeft,omitempty"`
+}
+
+// FailingText says how many links fail without being dead yet, and until when at least
+// none will be: "1 failing, not dead until 2026-12-04 and 2 more failing checks" ("" when
+// none fails).
+func FailingText(failing int, deadFrom string, checksLeft int) string {
+	if failing <= 0 {
+		return ""
+	}
+	var until []string
+	if deadFrom != "" {
+		until = append(until, deadFrom)
+	}
+	switch {
+	case checksLeft == 1:
+		until = append(until, "1 more failing check")
+	case checksLeft > 1:
+		until = append(until, strconv.Itoa(checksLeft)+" more failing checks")
+	}
+	head := strconv.Itoa(failing) + " failing"
+	if len(until) == 0 {
+		return head
+	}
+	if failing == 1 {
+		return head + ", not dead until " + strings.Join(until, " and ")
+	}
+	return head + ", none dead until " + strings.Join(until, " and ")
+}
+
+// Summary is the counts in a sentence: "3 documents with 6 references to 5 distinct URLs;
+// 5 URLs tested". A library task's documents are its libraries, their references pointers.
+func (c Counts) Summary(taskType string) string {
+	docs, refs := "document", "reference"
+	if taskType == "library" {
+		docs, refs = "librar", "pointer"
+	}
+	return fmt.Sprintf("%s with %s to %s; %s tested", count(c.Documents, docs), count(c.References, refs),
+		count(c.Links, "distinct URL"), count(c.Tested, "URL"))
+}
+
+func count(n int, what string) string {
+	switch {
+	case what == "librar" && n == 1:
+		return "1 library"
+	case what == "librar":
+		return strconv.Itoa(n) + " libraries"
+	case n == 1:
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
 }
 
 // Link is one URL a report's documents reference, with what its test found.
@@ -149,7 +207,11 @@ type Item struct {
 	Permanent bool   `json:"permanent,omitempty"`
 	Dead      bool   `json:"dead,omitempty"`
 	Failures  int    `json:"failures,omitempty"`
-	When      string `json:"when,omitempty"` // the date in question (Last-Modified, Expires), RFC 3339
+	// DeadFrom (a date, "" once passed) and ChecksLeft say how soon a failing link that is
+	// not dead yet can be called dead.
+	DeadFrom   string `json:"deadFrom,omitempty"`
+	ChecksLeft int    `json:"checksLeft,omitempty"`
+	When       string `json:"when,omitempty"` // the date in question (Last-Modified, Expires), RFC 3339
 	// From lists documents that reference it, the first MaxFrom in breadth-first order:
 	// MOMspider's cross-references. FromMore is how many more documents reference it.
 	From     []string `json:"from,omitempty"`

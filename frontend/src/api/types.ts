@@ -49,6 +49,7 @@ export type CheckImport = app.CheckImport;
 export type ReportLink = report.Link;
 export type ReportDoc = report.Doc;
 export type ReportRef = report.Ref;
+export type ReportCounts = report.Counts;
 export type NewsItem = report.Item;
 export type News = report.News;
 export type IndexStatus = app.IndexStatus;

@@ -55,6 +55,9 @@ export namespace app {
 	    newChanged: number;
 	    newExpiring: number;
 	    dead: number;
+	    failing: number;
+	    deadFrom: string;
+	    checksLeft: number;
 	}
 	export interface CheckNotice {
 	    task: string;
@@ -875,6 +878,9 @@ export namespace report {
 	    tested: number;
 	    verdicts: Record<string, number>;
 	    dead: number;
+	    failing: number;
+	    deadFrom?: string;
+	    checksLeft?: number;
 	}
 	export interface Ref {
 	    link: number;
@@ -895,6 +901,8 @@ export namespace report {
 	    permanent?: boolean;
 	    dead?: boolean;
 	    failures?: number;
+	    deadFrom?: string;
+	    checksLeft?: number;
 	    when?: string;
 	    from?: string[];
 	    fromMore?: number;
