@@ -53,6 +53,7 @@ type CheckProgress struct {
 	ElapsedMs int64            `json:"elapsedMs"`
 	Notices   []CheckNotice    `json:"notices"`
 	Error     string           `json:"error"`
+	Note      string           `json:"note"` // what the run says of itself: that this machine is offline
 }
 
 // CheckNotice is news worth telling from one task's report.
@@ -221,7 +222,7 @@ func rfcTime(t time.Time) string {
 func progressDTO(p check.Progress) CheckProgress {
 	out := CheckProgress{RunID: p.RunID, State: p.State, Tasks: nonNilStrings(p.Tasks), Tested: p.Tested, Queued: p.Queued,
 		Documents: p.Documents, Requests: p.Requests, Verdicts: map[string]int64{}, PerSec: p.PerSec,
-		ElapsedMs: p.Elapsed.Milliseconds(), Notices: []CheckNotice{}}
+		ElapsedMs: p.Elapsed.Milliseconds(), Notices: []CheckNotice{}, Note: p.Note}
 	for k, n := range p.Verdicts {
 		out.Verdicts[string(k)] = n
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"mundaneum/backend/check/report"
@@ -155,6 +156,9 @@ func (r *run) summary(tr *taskRun) report.Model {
 	}
 	if tr.limited {
 		m.Note = fmt.Sprintf("Stopped traversing at %d documents (the task's limit): further documents were only tested.", tr.max)
+	}
+	if off := r.offlineNote(); off != "" {
+		m.Note = strings.TrimSpace(m.Note + " " + strings.ToUpper(off[:1]) + off[1:] + ".")
 	}
 	return m
 }

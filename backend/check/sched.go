@@ -48,6 +48,10 @@ func (r *run) schedule(ctx context.Context, progress func(Progress)) {
 					}
 					break
 				}
+				if r.skipOffline(j) {
+					r.limiter.Release(j.origin, now, politeness.Feedback{})
+					continue
+				}
 				inflight++
 				j.t.queued = nil // the worker reads the job from now on
 				work <- j
@@ -63,6 +67,8 @@ func (r *run) schedule(ctx context.Context, progress func(Progress)) {
 		case b := <-r.saver.done:
 			r.saver.sent--
 			r.saved(b)
+		case err := <-r.net.probed:
+			r.probedAs(err)
 		case <-wake.C:
 		case <-tick.C:
 			progress(r.snapshot())
@@ -86,6 +92,9 @@ func (r *run) handle(ctx context.Context, o *outcome) {
 	if ctx.Err() != nil {
 		return // stopped: the target stays untested, and unsaved
 	}
+	if o.status > 0 {
+		r.answered(j.origin)
+	}
 	if r.retry(j, o, now) {
 		return
 	}
@@ -105,10 +114,16 @@ func (r *run) handle(ctx context.Context, o *outcome) {
 			return
 		}
 	}
+	kept := r.hold(j, o, &obs)
 	v := classify(obs)
-	r.finish(j.t, o, v)
+	if !kept {
+		r.finish(j.t, o, v)
+	}
 	if r.learn(j, o, v) {
 		r.giveUp(j.origin)
+	}
+	if kept {
+		r.maybeProbe(ctx)
 	}
 }
 

@@ -28,10 +28,13 @@ const (
 	Timeout        Kind = "timeout"         // no answer in time, after a retry
 	RobotsExcluded Kind = "robots_excluded" // robots.txt asks us not to request it
 	Invalid        Kind = "invalid"         // not a URL that can be requested
+	// Offline: not tested, this machine could not reach any host outside it (offline.go).
+	// It says nothing about the link: its health is left as it was.
+	Offline Kind = "offline"
 )
 
 // Kinds lists every verdict, in the order reports show them.
-var Kinds = []Kind{Broken, ServerError, Timeout, Invalid, Blocked, RateLimited, RobotsExcluded, Redirected, OK}
+var Kinds = []Kind{Broken, ServerError, Timeout, Invalid, Blocked, RateLimited, RobotsExcluded, Offline, Redirected, OK}
 
 // Failing reports whether a verdict counts towards a link being dead. Blocked,
 // rate-limited and robots-excluded links never do: they may well be fine.
@@ -65,6 +68,7 @@ const (
 	CodeRobotsFailed = "robots-unreachable" // robots.txt did not answer: not requested
 	CodeBadURL       = "bad-url"            // cannot be parsed
 	CodeScheme       = "scheme"             // not http or https
+	CodeOffline      = "offline"            // this machine reached no host outside it
 )
 
 // Hop is one redirect of a chain: the status answered at URL.
@@ -97,6 +101,9 @@ type observation struct {
 	tooMany bool // the chain was cut after maxHops
 	noLoc   bool // a redirect without a usable Location
 	tries   int  // requests made for the last hop
+	// offline is why this machine was offline when the test got no contact with its host
+	// (nil: it was not, or the host is on this machine or its network).
+	offline error
 }
 
 // classify is the one place where an observation becomes a verdict.
@@ -123,6 +130,8 @@ func classify(o observation) Verdict {
 		return set(Invalid, CodeScheme, "not an http or https URL")
 	case o.badURL != nil:
 		return set(Invalid, CodeBadURL, "not a valid URL: %s", shortErr(o.badURL))
+	case o.offline != nil:
+		return set(Offline, CodeOffline, "not tested: this machine is offline (%s)", shortErr(o.offline))
 	case o.loop:
 		return set(Broken, CodeLoop, "the redirects go round in a loop")
 	case o.tooMany:

@@ -155,6 +155,7 @@ export const verdicts = [
   'blocked',
   'rate_limited',
   'robots_excluded',
+  'offline',
   'redirected',
   'ok',
 ] as const;

@@ -78,6 +78,7 @@ export namespace app {
 	    elapsedMs: number;
 	    notices: CheckNotice[];
 	    error: string;
+	    note: string;
 	}
 	export interface CheckReportChoice {
 	    moved: boolean;
