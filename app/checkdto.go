@@ -119,6 +119,7 @@ type CheckNewsCounts struct {
 	NewBroken   int `json:"newBroken"`
 	NewChanged  int `json:"newChanged"`
 	NewExpiring int `json:"newExpiring"`
+	Fragments   int `json:"fragments"` // links to a part of a page that the page lacks
 	Dead        int `json:"dead"`
 	// Failing counts the broken links not dead yet; DeadFrom (a date, "" once passed) and
 	// ChecksLeft say how soon one can be.
@@ -280,6 +281,8 @@ func reportInfoDTO(r store.CheckReport) CheckReportInfo {
 		count(n.Broken, &out.News.Broken, &out.News.NewBroken)
 		count(n.Changed, &out.News.Changed, &out.News.NewChanged)
 		count(n.Expiring, &out.News.Expiring, &out.News.NewExpiring)
+		var fresh int
+		count(n.Fragments, &out.News.Fragments, &fresh)
 	}
 	return out
 }
@@ -297,7 +300,7 @@ func reportPageDTO(m *report.Model, offset int) CheckReportPage {
 	if out.Options == nil {
 		out.Options = []report.Option{}
 	}
-	for _, l := range []*[]report.Item{&out.News.Moved, &out.News.Broken, &out.News.Changed, &out.News.Expiring} {
+	for _, l := range []*[]report.Item{&out.News.Moved, &out.News.Broken, &out.News.Changed, &out.News.Expiring, &out.News.Fragments} {
 		if *l == nil {
 			*l = []report.Item{}
 		}

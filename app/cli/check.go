@@ -303,8 +303,8 @@ func (e *env) printCheck(out checkJSON) {
 		if f := n.FailingText(); f != "" {
 			broken += " (" + f + ")"
 		}
-		fmt.Fprintf(e.stdout, "task %s: report %d: %d moved, %s, %d changed, %d expiring", clean(t.Task), t.ReportID,
-			n.Moved, broken, n.Changed, n.Expiring)
+		fmt.Fprintf(e.stdout, "task %s: report %d: %d moved, %s, %d changed, %d expiring, %d missing fragments", clean(t.Task),
+			t.ReportID, n.Moved, broken, n.Changed, n.Expiring, n.Fragments)
 		if n.Tell() > 0 {
 			fmt.Fprintf(e.stdout, " (new: %d dead, %d moved, %d changed, %d expiring)", n.TellDead, n.TellMoved, n.TellChanged, n.TellExpire)
 		}

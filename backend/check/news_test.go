@@ -109,7 +109,7 @@ func TestNewsSaysWhoElseCitesIt(t *testing.T) {
 		t.Errorf(`"expiring": %s, want []`, got)
 	}
 	empty, err := json.Marshal(report.News{})
-	if err != nil || string(empty) != `{"moved":[],"broken":[],"changed":[],"expiring":[]}` {
+	if err != nil || string(empty) != `{"moved":[],"broken":[],"changed":[],"expiring":[],"fragments":[]}` {
 		t.Errorf("empty news = %s, %v", empty, err)
 	}
 }

@@ -22,6 +22,7 @@ const defaultWindow = 7
 // changes, expiries).
 type NewsCounts struct {
 	Moved, Broken, Changed, Expiring             int
+	Fragments                                    int // links to a part of a page that the page lacks
 	TellMoved, TellDead, TellChanged, TellExpire int
 	// Failing counts the broken links that are not dead yet, and DeadFrom and ChecksLeft
 	// say how soon one can be (report.Counts).
@@ -83,7 +84,7 @@ func (r *run) assignIDs(ctx context.Context) error {
 	for _, tr := range r.tasks {
 		for _, d := range tr.docs {
 			need(d.t)
-			for _, rf := range r.targets[d.t].refs {
+			for _, rf := range r.shownRefs(d.t) {
 				need(rf.t)
 			}
 		}
@@ -123,8 +124,9 @@ func (r *run) saveReport(ctx context.Context, tr *taskRun) (int64, NewsCounts, e
 	docs := make([]store.ReportDoc, len(tr.docs))
 	for i, d := range tr.docs {
 		t := r.targets[d.t]
-		prs := make([]packedRef, len(t.refs))
-		for j, rf := range t.refs {
+		refs := r.shownRefs(d.t)
+		prs := make([]packedRef, len(refs))
+		for j, rf := range refs {
 			prs[j] = packedRef{ID: r.targets[rf.t].id, Kind: rf.kind}
 		}
 		docs[i] = store.ReportDoc{Seq: i, URLID: t.id, Depth: int(d.depth), Refs: packRefs(prs)}
@@ -239,6 +241,8 @@ func (r *run) news(tr *taskRun, prior map[string]map[string]bool, c *report.Coun
 			if it := &n.Moved[len(n.Moved)-1]; it.New && v.Permanent && rep.Moved {
 				nc.TellMoved++
 			}
+		case v.Kind == FragmentMissing:
+			add(&n.Fragments, report.NewsFragments, t, report.Item{Verdict: string(v.Kind), Status: v.Status, Detail: v.Reason})
 		case v.Kind.Failing():
 			add(&n.Broken, report.NewsBroken, t, report.Item{Verdict: string(v.Kind), Status: v.Status,
 				Detail: failDetail(v, t.health, r.cfg.Dead), Dead: dead, Failures: t.health.Failures})
@@ -278,7 +282,7 @@ func (r *run) news(tr *taskRun, prior map[string]map[string]bool, c *report.Coun
 	for _, d := range tr.docs {
 		c.Documents++
 		visit(d.t)
-		refs := r.targets[d.t].refs
+		refs := r.shownRefs(d.t)
 		c.References += len(refs)
 		for _, rf := range refs {
 			if !referenced[rf.t] {
@@ -290,6 +294,7 @@ func (r *run) news(tr *taskRun, prior map[string]map[string]bool, c *report.Coun
 	}
 	crossReference(r, tr, &n)
 	nc.Moved, nc.Broken, nc.Changed, nc.Expiring = len(n.Moved), len(n.Broken), len(n.Changed), len(n.Expiring)
+	nc.Fragments = len(n.Fragments)
 	nc.Failing, nc.DeadFrom, nc.ChecksLeft = c.Failing, c.DeadFrom, c.ChecksLeft
 	return n, nc
 }
@@ -323,7 +328,7 @@ func crossReference(r *run, tr *taskRun, n *report.News) {
 	}
 	for di, d := range tr.docs {
 		from := r.targets[d.t]
-		for _, rf := range from.refs {
+		for _, rf := range r.shownRefs(d.t) {
 			c := byTarget[rf.t]
 			if c == nil || c.last == di {
 				continue // a document that references it twice (a link and an image) counts once

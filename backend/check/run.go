@@ -212,6 +212,7 @@ type run struct {
 	saveErr                     error
 	rate                        rate
 	net                         *netWatch // whether this machine is offline (offline.go)
+	shownCache                  map[int32][]ref // documents' references as reports show them (shownRefs)
 	note                        string    // what the run says of itself, for the progress
 }
 
@@ -270,8 +271,14 @@ func (r *run) addURL(raw string) *target {
 	return t
 }
 
-// targetFor returns the target of a URL as a user wrote it.
+// targetFor returns the target of a URL as a user wrote it (a fragment's target when it
+// has one).
 func (r *run) targetFor(raw string) *target {
+	if page, frag := splitFragment(raw); frag != "" {
+		if b := r.targetFor(page); b.bad == nil {
+			return r.fragTarget(b, frag)
+		}
+	}
 	u, err := canonical(raw)
 	if err != nil {
 		if t, ok := r.byURL[raw]; ok {
@@ -356,6 +363,9 @@ func linkResult(t *target) LinkResult {
 	if t.res == nil {
 		lr.Verdict = Verdict{Reason: "not tested: the run was stopped"}
 		return lr
+	}
+	if t.base != nil && t.res == t.base.res {
+		t = t.base // the part was found (or not looked for): the page's check and health
 	}
 	lr.Verdict, lr.Method, lr.Ms = t.res.v, t.res.method, t.res.ms
 	lr.Dead, lr.Failures = t.health.DeadAt > 0, t.health.Failures

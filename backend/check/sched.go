@@ -216,6 +216,9 @@ func (r *run) finish(t *target, o *outcome, v Verdict) {
 	}
 	res.html = htmlType(o.mediaType)
 	if d := o.doc; d != nil && (v.Kind == OK || v.Kind == Redirected) {
+		res.anchors = d.anchors
+	}
+	if d := o.doc; d != nil && (v.Kind == OK || v.Kind == Redirected) && o.j.mode == modeDoc {
 		res.isDoc = true
 		res.title, res.hash = d.title, d.hash
 		if d.owner != "" {
@@ -251,13 +254,20 @@ func (r *run) done(t *target, res *result) {
 	for _, w := range ws {
 		w.task.delivered(r, t, w)
 	}
+	if len(t.frags) > 0 && t.state == stDone {
+		r.resolveFrags(t)
+	}
 }
 
 // refsOf turns a document's links into references to the run's targets.
 func (r *run) refsOf(d *docInfo) []ref {
 	refs := make([]ref, 0, len(d.links))
 	for _, l := range d.links {
-		refs = append(refs, ref{t: r.targetOf(l.url, l.bad).idx, kind: l.kind})
+		t := r.targetOf(l.url, l.bad)
+		if l.frag != "" {
+			t = r.fragTarget(t, l.frag)
+		}
+		refs = append(refs, ref{t: t.idx, kind: l.kind})
 	}
 	return refs
 }
@@ -285,20 +295,26 @@ func (r *run) targetOf(u string, bad error) *target {
 // nobody waits). A probe result does not satisfy a document request for an HTML page
 // that answered: the page is then fetched.
 func (r *run) request(t *target, mode uint8, w waiter, referer string) {
+	if t.base != nil {
+		// A part of a page: the page is read for its ids (a task waits for pages only).
+		r.request(t.base, max(mode, modeAnchors), waiter{}, referer)
+		r.wantAnchors(t)
+		return
+	}
 	switch t.state {
 	case stDone:
-		if mode == modeDoc && !t.res.isDoc && t.res.html && t.mode == modeProbe &&
-			(t.res.v.Kind == OK || t.res.v.Kind == Redirected) {
-			break // fetch it after all
+		if mode > t.mode && t.res.html && (t.res.v.Kind == OK || t.res.v.Kind == Redirected) &&
+			(mode == modeDoc && !t.res.isDoc || mode == modeAnchors && t.res.anchors == nil) {
+			break // read it after all
 		}
 		if w.task != nil {
 			w.task.delivered(r, t, w)
 		}
 		return
 	case stQueued:
-		if mode == modeDoc && t.mode == modeProbe && t.queued != nil {
+		if mode > t.mode && t.queued != nil {
 			// Not asked yet: read it instead of probing it and reading it after.
-			t.mode, t.queued.mode = modeDoc, modeDoc
+			t.mode, t.queued.mode = mode, mode
 		}
 		if w.task != nil {
 			t.waiters = append(t.waiters, w)

@@ -31,10 +31,15 @@ const (
 	// Offline: not tested, this machine could not reach any host outside it (offline.go).
 	// It says nothing about the link: its health is left as it was.
 	Offline Kind = "offline"
+	// FragmentMissing: the page answers, but nothing on it has the id (or <a name>) that
+	// the link's fragment names (fragments.go). The page is not broken: the link misses
+	// its place on it.
+	FragmentMissing Kind = "fragment_missing"
 )
 
 // Kinds lists every verdict, in the order reports show them.
-var Kinds = []Kind{Broken, ServerError, Timeout, Invalid, Blocked, RateLimited, RobotsExcluded, Offline, Redirected, OK}
+var Kinds = []Kind{Broken, ServerError, Timeout, Invalid, FragmentMissing, Blocked, RateLimited, RobotsExcluded, Offline,
+	Redirected, OK}
 
 // Failing reports whether a verdict counts towards a link being dead. Blocked,
 // rate-limited and robots-excluded links never do: they may well be fine.
@@ -69,6 +74,7 @@ const (
 	CodeBadURL       = "bad-url"            // cannot be parsed
 	CodeScheme       = "scheme"             // not http or https
 	CodeOffline      = "offline"            // this machine reached no host outside it
+	CodeNoAnchor     = "no-anchor"          // no element of the page has the fragment's id or name
 )
 
 // Hop is one redirect of a chain: the status answered at URL.
@@ -104,6 +110,9 @@ type observation struct {
 	// offline is why this machine was offline when the test got no contact with its host
 	// (nil: it was not, or the host is on this machine or its network).
 	offline error
+	// noAnchor: the page answered, and has no element that fragment names.
+	noAnchor bool
+	fragment string
 }
 
 // classify is the one place where an observation becomes a verdict.
@@ -148,6 +157,9 @@ func classify(o observation) Verdict {
 	s := o.status
 	switch {
 	case s >= 200 && s < 300 || s == http.StatusNotModified:
+		if o.noAnchor {
+			return set(FragmentMissing, CodeNoAnchor, "the page has no element with the id or name %q", o.fragment)
+		}
 		if len(o.chain) > 0 {
 			if v.Permanent {
 				return set(Redirected, CodeMoved, "moved permanently to %s", o.url)

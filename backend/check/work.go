@@ -60,12 +60,14 @@ type docInfo struct {
 	hash                  string
 	links                 []docLink
 	truncated             bool
+	anchors               anchorSet
 }
 
 // docLink is one of a document's links in canonical form ("" with bad set when the link
-// cannot be requested).
+// cannot be requested), with the fragment it points to on its page ("" for the whole page).
 type docLink struct {
 	url  string
+	frag string
 	kind uint8
 	bad  error
 }
@@ -108,7 +110,7 @@ func (w *worker) do(ctx context.Context, j *job) *outcome {
 	}
 	req := fetch.Request{URL: j.url, Referer: j.referer}
 	var resp *fetch.Response
-	if j.mode == modeDoc {
+	if j.mode == modeDoc || j.mode == modeAnchors {
 		resp, err = w.fetch.Do(ctx, req)
 		if err != nil && resp != nil && resp.Truncated {
 			err = nil // a document over the size cap: read what came
@@ -127,21 +129,29 @@ func (w *worker) do(ctx context.Context, j *job) *outcome {
 	}
 	if resp.Wanted && resp.Body != nil {
 		o.size = int64(len(resp.Body))
-		o.doc = w.read(resp, j.u)
+		o.doc = w.read(resp, j.u, j.mode == modeAnchors)
 	}
 	return o
 }
 
-// read summarises a fetched HTML document: title, owner, expiry and links.
-func (w *worker) read(resp *fetch.Response, u *url.URL) *docInfo {
+// read summarises a fetched HTML document: title, owner, expiry, the ids its parts have
+// and, unless anchorsOnly, its links (those to its own parts only when the part is
+// missing: the others add nothing to a report).
+func (w *worker) read(resp *fetch.Response, u *url.URL, anchorsOnly bool) *docInfo {
 	sum := sha256.Sum256(resp.Body)
 	text, _ := fetch.DecodeText(resp.Body, resp.Header.Get("Content-Type"))
-	s := extract.Links(text, u)
+	var ids []uint64
+	s := extract.LinkOptions{Fragments: !anchorsOnly, Anchor: func(id []byte) { ids = append(ids, hashID(id)) }}.Links(text, u)
 	d := &docInfo{title: s.Title, owner: s.Owner, expires: s.Expires, hash: hex.EncodeToString(sum[:]),
-		truncated: resp.Truncated}
+		truncated: resp.Truncated, anchors: newAnchorSet(ids)}
 	if d.owner == "" {
 		d.owner = strings.TrimSpace(resp.Header.Get("Owner"))
 	}
+	if anchorsOnly {
+		return d
+	}
+	self, _ := w.canonical(u.String())
+	host := strings.ToLower(u.Hostname())
 	d.links = make([]docLink, 0, len(s.Links))
 	seen := make(map[docLink]bool, len(s.Links))
 	for i := range s.Links {
@@ -150,14 +160,22 @@ func (w *worker) read(resp *fetch.Response, u *url.URL) *docInfo {
 			continue
 		}
 		dl := docLink{kind: kindCodes[l.Kind]}
-		dl.url, dl.bad = w.canonical(l.URL)
-		if dl.bad != nil {
-			dl.url = l.URL
+		raw := l.URL
+		if i := strings.IndexByte(raw, '#'); i >= 0 {
+			raw, dl.frag = raw[:i], raw[i+1:]
 		}
-		if seen[docLink{url: dl.url, kind: dl.kind}] {
+		dl.url, dl.bad = w.canonical(raw)
+		switch {
+		case dl.bad != nil:
+			dl.url, dl.frag = l.URL, ""
+		case dl.frag != "" && dl.url == self && d.anchors.has(dl.frag, host):
+			continue // a part of this document that is there
+		}
+		key := docLink{url: dl.url, frag: dl.frag, kind: dl.kind}
+		if seen[key] {
 			continue
 		}
-		seen[docLink{url: dl.url, kind: dl.kind}] = true
+		seen[key] = true
 		d.links = append(d.links, dl)
 	}
 	return d

@@ -115,28 +115,7 @@ func (o Options) HTML(body []byte, pageURL *url.URL) *Summary { return o.html1(b
 // Most pages are read by scan, which finds the tags without tokenising the text between
 // them; a page with anything scan leaves to the tokenizer is read by it instead, with the
 // same result (FuzzScan compares the two on every input).
-func Links(body []byte, pageURL *url.URL) *Summary {
-	p := parserPool.Get().(*parser)
-	defer parserPool.Put(p)
-	p.reset(pageURL, MaxText)
-	p.linksOnly = true
-	base, hasBase := findBase(body)
-	if hasBase {
-		p.setBase(base)
-	}
-	if p.scan(body) {
-		return p.summary()
-	}
-	p.reset(pageURL, MaxText)
-	p.linksOnly = true
-	if hasBase {
-		p.setBase(base)
-	}
-	p.z = html.NewTokenizer(bytes.NewReader(body))
-	p.run()
-	p.z = nil
-	return p.summary()
-}
+func Links(body []byte, pageURL *url.URL) *Summary { return LinkOptions{}.Links(body, pageURL) }
 
 // linksTokenized is Links by the tokenizer alone, for the tests that compare the two.
 func linksTokenized(body []byte, pageURL *url.URL) *Summary {

@@ -30,12 +30,18 @@ func (p *parser) addLink(href []byte, kind, anchor string, rel []byte) (int, boo
 		return -1, false // full, or inside a <template>, whose content is inert
 	}
 	u, st := p.resolve(href)
-	switch st {
-	case linkSkip:
+	frag := p.fragmentOf(href, kind)
+	switch {
+	case st == linkSkip && frag != "" && isSelf(href):
+		u = p.selfURL() // "#x": a part of this document
+	case st == linkSkip:
 		return -1, false
-	case linkBad:
+	case st == linkBad:
 		p.problem(probBadLink)
 		return -1, false
+	}
+	if frag != "" {
+		u += "#" + frag
 	}
 	k := linkKey{u, kind}
 	if i, ok := p.seen[k]; ok {

@@ -36,6 +36,9 @@ type parser struct {
 	chromeFrom  int // where the open chrome's text starts in chromeText
 
 	linksOnly bool // Links: no visible text is gathered
+	// LinkOptions: keep the fragments of links into documents; hand out the ids.
+	fragments bool
+	anchor    func(id []byte)
 
 	inA    bool   // an <a> is open
 	aLink  int    // index in links of the open <a>'s target, or -1

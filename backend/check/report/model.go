@@ -22,6 +22,9 @@ const (
 	NewsBroken   = "broken"   // references that fail
 	NewsChanged  = "changed"  // references modified recently, or whose content changed
 	NewsExpiring = "expiring" // documents of the infostructure that expire soon
+	// NewsFragments: links to a part of a page ("page.html#part") that the page lacks.
+	// Not MOMspider's: its pages had no ids to check.
+	NewsFragments = "fragments"
 )
 
 // Model is one report.
@@ -159,12 +162,13 @@ type Ref struct {
 	Kind string `json:"kind"` // a, img, link, script, frame, ... (MOMspider: link, img, query)
 }
 
-// News is the closing table: MOMspider's four lists.
+// News is the closing table: MOMspider's four lists, and the links that miss their place.
 type News struct {
-	Moved    []Item `json:"moved"`
-	Broken   []Item `json:"broken"`
-	Changed  []Item `json:"changed"`
-	Expiring []Item `json:"expiring"`
+	Moved     []Item `json:"moved"`
+	Broken    []Item `json:"broken"`
+	Changed   []Item `json:"changed"`
+	Expiring  []Item `json:"expiring"`
+	Fragments []Item `json:"fragments"`
 }
 
 // MarshalJSON writes every list as a list, [] when it is empty: a reader of the JSON
@@ -172,7 +176,7 @@ type News struct {
 func (n News) MarshalJSON() ([]byte, error) {
 	type plain News // without this method
 	out := plain(n)
-	for _, l := range []*[]Item{&out.Moved, &out.Broken, &out.Changed, &out.Expiring} {
+	for _, l := range []*[]Item{&out.Moved, &out.Broken, &out.Changed, &out.Expiring, &out.Fragments} {
 		if *l == nil {
 			*l = []Item{}
 		}
@@ -180,9 +184,11 @@ func (n News) MarshalJSON() ([]byte, error) {
 	return json.Marshal(out)
 }
 
-// Lists returns the four lists with their kinds, in MOMspider's order.
+// Lists returns the lists with their kinds: MOMspider's four in its order, then the
+// missing fragments.
 func (n *News) Lists() []List {
-	return []List{{NewsMoved, n.Moved}, {NewsBroken, n.Broken}, {NewsChanged, n.Changed}, {NewsExpiring, n.Expiring}}
+	return []List{{NewsMoved, n.Moved}, {NewsBroken, n.Broken}, {NewsChanged, n.Changed}, {NewsExpiring, n.Expiring},
+		{NewsFragments, n.Fragments}}
 }
 
 // List is one kind of news.

@@ -152,6 +152,7 @@ export const verdicts = [
   'server_error',
   'timeout',
   'invalid',
+  'fragment_missing',
   'blocked',
   'rate_limited',
   'robots_excluded',

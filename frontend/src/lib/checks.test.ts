@@ -9,6 +9,7 @@ describe('verdicts', () => {
     expect(verdictTone('blocked')).toBe('muted');
     expect(verdictTone('rate_limited')).toBe('muted');
     expect(verdictTone('redirected')).toBe('warn');
+    expect(verdictTone('fragment_missing')).toBe('warn');
     expect(verdictTone('ok')).toBe('ok');
   });
 });
@@ -36,10 +37,11 @@ describe('newsSummary', () => {
   it('lists what there is', () => {
     const zero = {
       moved: 0, broken: 0, changed: 0, expiring: 0, newMoved: 0, newBroken: 0, newChanged: 0, newExpiring: 0, dead: 0,
-      failing: 0, deadFrom: '', checksLeft: 0,
+      failing: 0, deadFrom: '', checksLeft: 0, fragments: 0,
     };
     expect(newsSummary(zero)).toBe('no news');
     expect(newsSummary({ ...zero, broken: 2, dead: 1, moved: 3 })).toBe('2 broken (1 dead) · 3 moved');
+    expect(newsSummary({ ...zero, fragments: 2 })).toBe('2 missing fragments');
     // A broken link that is not dead yet is said so, with when it can be.
     expect(newsSummary({ ...zero, broken: 1, failing: 1, deadFrom: '2026-12-04', checksLeft: 2 })).toBe(
       '1 broken (1 failing, not dead until 2026-12-04 and 2 more failing checks)',

@@ -16,6 +16,7 @@ export function verdictTone(v: string): 'bad' | 'warn' | 'muted' | 'ok' {
     case 'invalid':
       return 'bad';
     case 'redirected':
+    case 'fragment_missing':
       return 'warn';
     case 'ok':
       return 'ok';
@@ -83,6 +84,7 @@ export function newsSummary(n: CheckNewsCounts): string {
   if (n.moved) parts.push(`${n.moved} moved`);
   if (n.changed) parts.push(`${n.changed} changed`);
   if (n.expiring) parts.push(`${n.expiring} expiring`);
+  if (n.fragments) parts.push(`${n.fragments} missing fragment${n.fragments === 1 ? '' : 's'}`);
   return parts.length ? parts.join(' · ') : 'no news';
 }
 

@@ -54,6 +54,7 @@ export namespace app {
 	    newBroken: number;
 	    newChanged: number;
 	    newExpiring: number;
+	    fragments: number;
 	    dead: number;
 	    failing: number;
 	    deadFrom: string;
@@ -931,6 +932,7 @@ export namespace report {
 	    broken: Item[];
 	    changed: Item[];
 	    expiring: Item[];
+	    fragments: Item[];
 	}
 	export interface Option {
 	    name: string;
