@@ -8,7 +8,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-
 )
 
 // fragmentWeb is a site whose links point to parts of pages: parts that are there (ids,
@@ -148,5 +147,33 @@ func TestFragmentsAreChecked(t *testing.T) {
 		if l := r2.Links[i]; l.URL != c.url || l.Verdict.Kind != c.kind {
 			t.Errorf("link %d: %s %s, want %s %s", i, l.URL, l.Verdict.Kind, c.url, c.kind)
 		}
+	}
+}
+
+// What a fragment may name that no id has: the top, text directives, script routes, ranges
+// of lines whose first line is there; a page that forwards its reader takes any fragment.
+func TestFragmentFindsItsPlace(t *testing.T) {
+	ids := func(s ...string) []uint64 {
+		var h []uint64
+		for _, x := range s {
+			h = append(h, hashString(x))
+		}
+		return h
+	}
+	a := newAnchorSet(ids("intro", "café", "12", "L40"), false)
+	for frag, want := range map[string]bool{
+		"intro": true, "caf%C3%A9": true, "": true, "top": true, "TOP": true, ":~:text=hello": true, "intro:~:text=x": true,
+		"!/route": true, "/route": true, "12-30": true, "L40-L45": true, "13-30": false, "intro-2": false,
+		"outro": false, "Intro": false, "caf%C3": false,
+	} {
+		if got := a.has(frag, "example.org"); got != want {
+			t.Errorf("has(%q) = %v, want %v", frag, got, want)
+		}
+	}
+	if !newAnchorSet(ids("user-content-usage"), false).has("usage", "github.com") {
+		t.Error("a GitHub README's heading")
+	}
+	if !newAnchorSet(nil, true).has("method.map", "example.org") {
+		t.Error("a page that forwards its reader")
 	}
 }

@@ -32,7 +32,9 @@ type NewsCounts struct {
 }
 
 // FailingText is report.FailingText of the counts ("" when no link fails).
-func (n NewsCounts) FailingText() string { return report.FailingText(n.Failing, n.DeadFrom, n.ChecksLeft) }
+func (n NewsCounts) FailingText() string {
+	return report.FailingText(n.Failing, n.DeadFrom, n.ChecksLeft)
+}
 
 // Tell is how many items are worth a notification.
 func (n NewsCounts) Tell() int { return n.TellMoved + n.TellDead + n.TellChanged + n.TellExpire }

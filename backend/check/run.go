@@ -211,9 +211,10 @@ type run struct {
 	byKind                      map[Kind]int64
 	saveErr                     error
 	rate                        rate
-	net                         *netWatch // whether this machine is offline (offline.go)
-	shownCache                  map[int32][]ref // documents' references as reports show them (shownRefs)
-	note                        string    // what the run says of itself, for the progress
+	net                         *netWatch               // whether this machine is offline (offline.go)
+	shownCache                  map[int32][]ref         // documents' references as reports show them (shownRefs)
+	pending                     map[int32][]pendingFrag // fragments waiting for their page's test, by page
+	note                        string                  // what the run says of itself, for the progress
 }
 
 func newRun(st Store, cfg Config, rec store.CheckRun) *run {

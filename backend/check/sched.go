@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"time"
 
+	"mundaneum/backend/extract"
 	"mundaneum/backend/fetch"
 	"mundaneum/backend/politeness"
 	"mundaneum/backend/urlnorm"
@@ -227,7 +228,7 @@ func (r *run) finish(t *target, o *outcome, v Verdict) {
 		if d.expires != "" {
 			res.expires = d.expires
 		}
-		t.refs = r.refsOf(d)
+		t.refs = r.refsOf(t, d)
 	}
 	r.done(t, res)
 }
@@ -254,22 +255,31 @@ func (r *run) done(t *target, res *result) {
 	for _, w := range ws {
 		w.task.delivered(r, t, w)
 	}
-	if len(t.frags) > 0 && t.state == stDone {
-		r.resolveFrags(t)
+	if t.state == stDone && len(r.pending[t.idx]) > 0 {
+		r.resolvePending(t)
 	}
 }
 
-// refsOf turns a document's links into references to the run's targets.
-func (r *run) refsOf(d *docInfo) []ref {
-	refs := make([]ref, 0, len(d.links))
+// refsOf turns a document's links into references to the run's targets; the fragments its
+// links are written with wait for their pages (pend).
+func (r *run) refsOf(doc *target, d *docInfo) []ref {
+	doc.refs = make([]ref, 0, len(d.links))
 	for _, l := range d.links {
-		t := r.targetOf(l.url, l.bad)
-		if l.frag != "" {
-			t = r.fragTarget(t, l.frag)
-		}
-		refs = append(refs, ref{t: t.idx, kind: l.kind})
+		doc.refs = append(doc.refs, ref{t: r.targetOf(l.url, l.bad).idx, kind: l.kind})
 	}
-	return refs
+	// Then the parts: one that is missing adds a reference to doc.refs.
+	for i, l := range d.links {
+		t := r.targets[doc.refs[i].t]
+		for _, f := range l.frags {
+			if t.state != stDone || t.res.anchors == nil || !partFound(t, t.res, f) {
+				r.pend(t, pendingFrag{doc: doc.idx, kind: l.kind, frag: f})
+			}
+		}
+	}
+	for _, f := range d.selfMissing {
+		r.pend(doc, pendingFrag{doc: doc.idx, kind: kindCodes[extract.KindA], frag: f})
+	}
+	return doc.refs
 }
 
 // targetOf returns the run's target for a canonical URL, creating it.
@@ -296,10 +306,13 @@ func (r *run) targetOf(u string, bad error) *target {
 // that answered: the page is then fetched.
 func (r *run) request(t *target, mode uint8, w waiter, referer string) {
 	if t.base != nil {
-		// A part of a page: the page is read for its ids (a task waits for pages only).
+		// A part of a page, asked for on its own: the page is read for its ids.
 		r.request(t.base, max(mode, modeAnchors), waiter{}, referer)
-		r.wantAnchors(t)
+		r.pend(t.base, pendingFrag{doc: -1, frag: t.frag})
 		return
+	}
+	if mode == modeProbe && len(r.pending[t.idx]) > 0 {
+		mode = modeAnchors // fragments wait for it: read it, for its ids
 	}
 	switch t.state {
 	case stDone:

@@ -49,11 +49,9 @@ type target struct {
 	// prev and health are the URL's health before and after this run's check.
 	prev, health store.URLHealth
 	// A fragment target ("page.html#part") has its page as base and is never requested: its
-	// result is the page's, unless the page lacks the part (fragments.go). A page keeps the
-	// fragment targets waiting for it in frags.
-	base  *target
-	frag  string
-	frags []*target
+	// result is the page's, unless the page lacks the part (fragments.go).
+	base *target
+	frag string
 }
 
 // waiter is a task waiting for a target's result, and why.
@@ -87,7 +85,7 @@ type result struct {
 	isDoc        bool // read with GET as HTML: refs and title are known
 	html         bool // the media type is HTML (a document, if in the infostructure)
 	at           int64
-	anchors      anchorSet // the ids and names of an HTML page read with GET; nil if not read
+	anchors      *anchorSet // the ids and names of an HTML page read with GET; nil if not read
 }
 
 // Reference kinds as stored (one byte each); the names are extract's.

@@ -114,14 +114,8 @@ func (tr *taskRun) delivered(r *run, t *target, w waiter) {
 
 // reference decides what the task does with one reference of a traversed document.
 func (tr *taskRun) reference(r *run, from *target, rf ref, depth int32) {
-	if f := r.targets[rf.t]; f.base != nil {
-		// A part of a page: the page is what the task traverses or tests; the part is then
-		// looked for on it.
-		tr.reference(r, from, ref{t: f.base.idx, kind: rf.kind}, depth)
-		if role := tr.roles[f.base.idx]; role != roleAvoided && role != roleNone {
-			r.wantAnchors(f)
-		}
-		return
+	if r.targets[rf.t].base != nil {
+		return // a missing part of a page the document references too: nothing to traverse
 	}
 	role := tr.roles[rf.t]
 	if role != roleNone && (role != roleLeafByKind || !traversable(rf.kind)) {

@@ -230,9 +230,9 @@ type visitOutcome struct {
 	silent       string
 	silentDetail string
 	sent         time.Time
-	state    string
-	bytes    int64
-	err      error // store failure: stops the crawl
+	state        string
+	bytes        int64
+	err          error // store failure: stops the crawl
 }
 
 // Run crawls until the queue is empty, a limit is reached, or ctx is cancelled (with cause

@@ -12,13 +12,15 @@ import (
 // fragments ("page.html#section") against the ids and named anchors of their page, as
 // linkchecker's AnchorCheck and lychee's --include-fragments do.
 type LinkOptions struct {
-	// Fragments keeps the fragment of the links that point into a document (a, area,
-	// frame, iframe, meta refresh): "page.html#a" and "page.html#b" are then two links, and
-	// "#a" alone is a link to a part of this document (its URL with the fragment).
+	// Fragments keeps the fragments that the links into a document (a, area, frame,
+	// iframe, meta refresh) are written with: "page.html#a" and "page.html#b" are one link,
+	// to page.html, with the Fragments a and b; the fragments of "#a" links (this document's
+	// own parts) go to Summary.SelfFragments.
 	Fragments bool
 	// Anchor, when set, is called with the value of every id attribute and of every
-	// <a name> of the document: what a fragment may name. The bytes are valid during the
-	// call only.
+	// <a name> of the document: what a fragment may name. It may be called twice with the
+	// same value (a page the scanner leaves to the tokenizer half-way is read again). The
+	// bytes are valid during the call only.
 	Anchor func(id []byte)
 }
 
@@ -67,27 +69,27 @@ func (o LinkOptions) start(p *parser, pageURL *url.URL) {
 	p.linksOnly, p.fragments, p.anchor = true, o.Fragments, o.Anchor
 }
 
-// fragmentOf returns the fragment of href, made safe to write after a URL's '#', when the
-// parser keeps fragments and kind points into a document ("" otherwise, or when it is
-// empty or too long).
-func (p *parser) fragmentOf(href []byte, kind string) string {
+// fragmentOf returns the fragment of href as written (without '#'), when the parser keeps
+// fragments and kind points into a document: nil otherwise, or when it is empty or too
+// long. The bytes are href's.
+func (p *parser) fragmentOf(href []byte, kind string) []byte {
 	if !p.fragments {
-		return ""
+		return nil
 	}
 	switch kind {
 	case KindA, KindArea, KindFrame, KindIFrame, KindRefresh:
 	default:
-		return ""
+		return nil
 	}
 	i := bytes.IndexByte(href, '#')
 	if i < 0 {
-		return ""
+		return nil
 	}
 	f := trimSpace(href[i+1:])
 	if len(f) == 0 || len(f) > maxFragment {
-		return ""
+		return nil
 	}
-	return validURL(escapeFragment(f))
+	return f
 }
 
 // EscapeFragment is a fragment as written (without its '#') made safe as Links writes
@@ -125,6 +127,50 @@ func fragmentEscaped(c byte) bool {
 	return c <= ' ' || c == 0x7f || c == '"' || c == '<' || c == '>' || c == '`'
 }
 
+// fragKey is a fragment of one of the document's links (-1: of the document itself), by
+// the hash of its bytes: a fragment written again costs no allocation.
+type fragKey struct {
+	link int
+	hash uint64
+}
+
+// newFragment reports whether fragment f of link i (-1: of the document) is new, and
+// counts it: at most MaxLinks fragments a document.
+func (p *parser) newFragment(i int, f []byte) bool {
+	if p.nfrags >= MaxLinks {
+		return false
+	}
+	h := uint64(14695981039346656037) // FNV-1a
+	for _, c := range f {
+		h ^= uint64(c)
+		h *= 1099511628211
+	}
+	if p.fragSeen == nil {
+		p.fragSeen = make(map[fragKey]bool)
+	}
+	k := fragKey{i, h}
+	if p.fragSeen[k] {
+		return false
+	}
+	p.fragSeen[k] = true
+	p.nfrags++
+	return true
+}
+
+// addFragment records that link i is written with fragment f, once.
+func (p *parser) addFragment(i int, f []byte) {
+	if len(f) > 0 && p.newFragment(i, f) {
+		p.links[i].Fragments = append(p.links[i].Fragments, EscapeFragment(string(f)))
+	}
+}
+
+// selfFragment records a link to a part of this document, once.
+func (p *parser) selfFragment(f []byte) {
+	if p.newFragment(-1, f) {
+		p.selfFrags = append(p.selfFrags, EscapeFragment(string(f)))
+	}
+}
+
 // selfURL is the URL a bare "#x" names: the base URL without its fragment.
 func (p *parser) selfURL() string {
 	if p.base == nil {
@@ -144,8 +190,11 @@ func isSelf(href []byte) bool {
 // onAnchor hands the ids of the current start tag to the Anchor option (an <a>'s id and
 // name are read by startA). Content of a <template> is no part of the document.
 func (p *parser) onAnchor() {
-	if p.anchor == nil || p.inert > 0 || !mayHaveID(p.cur) {
+	if p.anchor == nil || p.inert > 0 {
 		return
+	}
+	if p.z == nil && !p.curID || p.z != nil && !mayHaveID(p.cur) {
+		return // the scanner read the tag's attribute names already; the tokenizer did not
 	}
 	it := p.attrs()
 	for k, v, ok := it.next(); ok; k, v, ok = it.next() {
@@ -161,19 +210,38 @@ func (p *parser) onAnchor() {
 // mayHaveID is a quick look at a raw start tag: whether an attribute named id (in any case,
 // with or without spaces before '=') may be in it. Most tags have none and are not parsed.
 func mayHaveID(raw []byte) bool {
-	for i := 1; i+2 < len(raw); i++ {
-		if raw[i]|0x20 != 'i' || raw[i+1]|0x20 != 'd' || !isHTMLSpace(raw[i-1]) {
-			continue
+	for off := 0; ; {
+		i := bytes.Index(raw[off:], []byte("id"))
+		if i < 0 {
+			break
 		}
-		j := i + 2
-		for j < len(raw) && isHTMLSpace(raw[j]) {
-			j++
+		if i += off; idAt(raw, i) {
+			return true
 		}
-		if j < len(raw) && raw[j] == '=' {
+		off = i + 1
+	}
+	if bytes.IndexByte(raw, 'I') < 0 && bytes.IndexByte(raw, 'D') < 0 {
+		return false
+	}
+	for i := 1; i+2 < len(raw); i++ { // "ID", "Id", "iD": rare
+		if raw[i]|0x20 == 'i' && raw[i+1]|0x20 == 'd' && idAt(raw, i) {
 			return true
 		}
 	}
 	return false
+}
+
+// idAt reports whether the two bytes at raw[i] are an attribute name of their own: after
+// white space, before '=' (white space allowed between).
+func idAt(raw []byte, i int) bool {
+	if i < 1 || !isHTMLSpace(raw[i-1]) {
+		return false
+	}
+	j := i + 2
+	for j < len(raw) && isHTMLSpace(raw[j]) {
+		j++
+	}
+	return j < len(raw) && raw[j] == '='
 }
 
 // seenID reports whether an <a>'s attribute k (id or name) was seen before in the tag, and

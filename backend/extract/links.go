@@ -32,22 +32,24 @@ func (p *parser) addLink(href []byte, kind, anchor string, rel []byte) (int, boo
 	u, st := p.resolve(href)
 	frag := p.fragmentOf(href, kind)
 	switch {
-	case st == linkSkip && frag != "" && isSelf(href):
-		u = p.selfURL() // "#x": a part of this document
+	case st == linkSkip && frag != nil && isSelf(href):
+		if p.base == p.page { // no <base>: "#x" is a part of this very document
+			p.selfFragment(frag)
+			return -1, false
+		}
+		u = p.selfURL() // "#x" against a <base>: a part of that document
 	case st == linkSkip:
 		return -1, false
 	case st == linkBad:
 		p.problem(probBadLink)
 		return -1, false
 	}
-	if frag != "" {
-		u += "#" + frag
-	}
 	k := linkKey{u, kind}
 	if i, ok := p.seen[k]; ok {
 		if p.links[i].Anchor == "" {
 			p.links[i].Anchor = anchor
 		}
+		p.addFragment(i, frag)
 		return i, false
 	}
 	l := Link{URL: u, Kind: kind, Anchor: anchor}
@@ -58,6 +60,7 @@ func (p *parser) addLink(href []byte, kind, anchor string, rel []byte) (int, boo
 	}
 	p.seen[k] = len(p.links)
 	p.links = append(p.links, l)
+	p.addFragment(len(p.links)-1, frag)
 	return len(p.links) - 1, true
 }
 
