@@ -40,9 +40,10 @@ func (e *env) checkCmd() *cobra.Command {
 A URL is tested once per run however many tasks reference it: HEAD first, GET when HEAD
 is refused or fails, behind robots.txt and per-host politeness (the workspace's settings).
 Verdicts: ok, redirected, broken, server_error, blocked, rate_limited, timeout,
-robots_excluded, invalid, offline. Blocked and rate-limited links are never called dead; a
-failing link is dead only after several failing checks spread over time ('mundaneum check'
-keeps every check as history). Checking URLs exits 6 when one of them fails. When no host
+robots_excluded, invalid, fragment_missing, offline. Blocked and rate-limited links are never
+called dead; a failing link is dead only after several failing checks spread over time
+('mundaneum check' keeps every check as history). A link to a part of a page (URL#part) is
+fragment_missing when the page has no element with that id or name: never broken. Checking URLs exits 6 when one of them fails. When no host
 outside this machine can be reached, the run says this machine is offline, records the
 links to other hosts as offline (not broken, their health untouched) and exits 3.
 

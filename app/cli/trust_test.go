@@ -120,3 +120,31 @@ func TestMaintenanceReportWordsAndAcceptedTitles(t *testing.T) {
 		t.Errorf("a title someone gave did not stay:\n%s", out)
 	}
 }
+
+// A link to a part of a page is named with its fragment; a missing part has a verdict of
+// its own, not "broken" (issue 29, item 14).
+func TestCheckNamesFragments(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `<title>Page</title><h2 id="here">Here</h2>`)
+	}))
+	t.Cleanup(srv.Close)
+	db := filepath.Join(t.TempDir(), "w.mundaneum")
+	code, out, errOut := run(t, "check", "--db", db, "--json", "--delay", "0", srv.URL+"/p.html#here", srv.URL+"/p.html#gone")
+	if code != ExitOK {
+		t.Fatalf("check: exit %d, %s", code, errOut)
+	}
+	var res struct {
+		Links []struct{ URL, Verdict string }
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Links) != 2 || res.Links[0].URL != srv.URL+"/p.html#here" || res.Links[0].Verdict != "ok" ||
+		res.Links[1].URL != srv.URL+"/p.html#gone" || res.Links[1].Verdict != "fragment_missing" {
+		t.Errorf("links: %+v", res.Links)
+	}
+	_, out, _ = run(t, "check", "--db", db, "--delay", "0", srv.URL+"/p.html#gone")
+	if !strings.Contains(out, "fragment_missing") || !strings.Contains(out, srv.URL+"/p.html#gone") {
+		t.Errorf("text:\n%s", out)
+	}
+}
