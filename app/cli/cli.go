@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"mundaneum/app"
+	"mundaneum/backend/check"
 	"mundaneum/backend/crawl"
 	"mundaneum/backend/store"
 )
@@ -167,7 +168,7 @@ func exitCode(err error) int {
 	switch {
 	case errors.As(err, &u), errors.Is(err, crawl.ErrConfig):
 		return ExitUsage
-	case errors.Is(err, crawl.ErrUnreachable):
+	case errors.Is(err, crawl.ErrUnreachable), errors.Is(err, check.ErrOffline):
 		return ExitUnreachable
 	case errors.Is(err, store.ErrLocked):
 		return ExitLocked

@@ -380,7 +380,6 @@ func (a *auth) signIn(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, sessionInfo{Public: true, Role: RoleOwner, Guests: access.Guests, OwnerSet: true}, a.logf)
 }
 
-
 // admit lets a request to the API, its events or its files through (with who it comes from
 // in its context) or answers it: under serve --public only those the door lets in pass.
 func (s *Server) admit(w http.ResponseWriter, r *http.Request) (*http.Request, bool) {

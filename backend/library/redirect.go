@@ -11,7 +11,8 @@ const MaxAliases = 32
 
 // AcceptRedirect takes a pointer's permanent redirect into it (issue 16): its URL becomes
 // the address the link checks found it moved to, and the old URL is kept as an alias, by
-// which the pointer is still found. Only a redirect that the latest check found permanent
+// which the pointer is still found; a pointer whose title was its URL takes the new page's
+// title (or its new URL). Only a redirect that the latest check found permanent
 // (301 or 308 all the way) may be accepted; a temporary one says nothing about where the
 // page lives. Undo puts the old URL back. A protected pointer needs its password.
 func (l *Library) AcceptRedirect(ctx context.Context, id int64, password string) (Node, error) {
@@ -46,6 +47,12 @@ func (l *Library) AcceptRedirect(ctx context.Context, id int64, password string)
 	if err != nil {
 		return Node{}, err
 	}
+	// A pointer added without a title has its URL for one: it takes the new page's (the
+	// crawler's, when it has read it), else its new URL. A title someone gave stays.
+	newTitle := clip(final, MaxTitle)
+	if k, err := l.st.LibKnown(ctx, finalKey); err == nil && k != nil && cleanLine(k.Title) != "" {
+		newTitle, _ = checkTitle(k.Title, false)
+	}
 	var out Node
 	err = l.st.UpdateLibrary(ctx, func(tx Tx) error {
 		if err := rules(l.in(ctx, tx, g)); err != nil {
@@ -66,6 +73,9 @@ func (l *Library) AcceptRedirect(ctx context.Context, id int64, password string)
 		}
 		n := before
 		n.URL, n.URLKey = final, finalKey
+		if before.Title == clip(before.URL, MaxTitle) || before.Title == clip(before.URLKey, MaxTitle) {
+			n.Title = newTitle
+		}
 		n.Aliases = withAlias(before.Aliases, Alias{URL: before.URL, Key: before.URLKey}, finalKey)
 		n.UpdatedAt = l.ms()
 		if err := tx.Update(ctx, &n); err != nil {

@@ -50,6 +50,7 @@ export type CheckImport = app.CheckImport;
 export type ReportLink = report.Link;
 export type ReportDoc = report.Doc;
 export type ReportRef = report.Ref;
+export type ReportCounts = report.Counts;
 export type NewsItem = report.Item;
 export type News = report.News;
 export type IndexStatus = app.IndexStatus;
@@ -155,9 +156,11 @@ export const verdicts = [
   'server_error',
   'timeout',
   'invalid',
+  'fragment_missing',
   'blocked',
   'rate_limited',
   'robots_excluded',
+  'offline',
   'redirected',
   'ok',
 ] as const;

@@ -75,7 +75,11 @@ export namespace app {
 	    newBroken: number;
 	    newChanged: number;
 	    newExpiring: number;
+	    fragments: number;
 	    dead: number;
+	    failing: number;
+	    deadFrom: string;
+	    checksLeft: number;
 	}
 	export interface CheckNotice {
 	    task: string;
@@ -96,6 +100,7 @@ export namespace app {
 	    elapsedMs: number;
 	    notices: CheckNotice[];
 	    error: string;
+	    note: string;
 	}
 	export interface CheckReportChoice {
 	    moved: boolean;
@@ -925,6 +930,9 @@ export namespace report {
 	    tested: number;
 	    verdicts: Record<string, number>;
 	    dead: number;
+	    failing: number;
+	    deadFrom?: string;
+	    checksLeft?: number;
 	}
 	export interface Ref {
 	    link: number;
@@ -945,8 +953,11 @@ export namespace report {
 	    permanent?: boolean;
 	    dead?: boolean;
 	    failures?: number;
+	    deadFrom?: string;
+	    checksLeft?: number;
 	    when?: string;
 	    from?: string[];
+	    fromMore?: number;
 	    new: boolean;
 	}
 	export interface Link {
@@ -971,6 +982,7 @@ export namespace report {
 	    broken: Item[];
 	    changed: Item[];
 	    expiring: Item[];
+	    fragments: Item[];
 	}
 	export interface Option {
 	    name: string;
