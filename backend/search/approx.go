@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"mundaneum/backend/query"
 	"slices"
 	"strconv"
 	"strings"
@@ -113,10 +114,10 @@ func (v *vocabulary) approx(w []rune, d int, cands map[string]candidate) {
 }
 
 // expandApprox adds to expand the terms of every approximate word of the query.
-func (s *Searcher) expandApprox(ctx context.Context, root Node, expand map[string][]string) (map[string][]string, error) {
+func (s *Searcher) expandApprox(ctx context.Context, root query.Node, expand map[string][]string) (map[string][]string, error) {
 	var err error
-	walk(root, false, func(x Node, _ bool) {
-		t, ok := x.(*Text)
+	query.Walk(root, false, func(x query.Node, _ bool) {
+		t, ok := x.(*query.Text)
 		if !ok || t.Fuzzy == 0 || len(t.Words) != 1 || err != nil {
 			return
 		}

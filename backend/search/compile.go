@@ -35,17 +35,17 @@ type plan struct {
 }
 
 type topRegex struct {
-	re     *Regexp
+	re     *query.Regexp
 	negate bool
 }
 
 // topRegexp returns the Regexp of x when x is one, or its negation.
-func topRegexp(x Node) (*Regexp, bool) {
+func topRegexp(x query.Node) (*query.Regexp, bool) {
 	switch x := x.(type) {
-	case *Regexp:
+	case *query.Regexp:
 		return x, false
-	case *Not:
-		if r, ok := x.Node.(*Regexp); ok {
+	case *query.Not:
+		if r, ok := x.Node.(*query.Regexp); ok {
 			return r, true
 		}
 	}
@@ -55,7 +55,7 @@ func topRegexp(x Node) (*Regexp, bool) {
 // regexLeaf is a url:/re/ or title:/re/ leaf; its matching page ids are computed in Go
 // and bound as a JSON array.
 type regexLeaf struct {
-	node *Regexp
+	node *query.Regexp
 	ids  string // JSON array of page ids, set before the statement runs
 }
 
@@ -63,7 +63,7 @@ type compiler struct {
 	w      Weights
 	args   []any
 	regs   []*regexLeaf
-	notes  *notes
+	notes  *query.Notes
 	atoms  []string            // what fts has quoted since atoms was last reset (see conjunct)
 	absent map[string]bool     // stem forms to leave out (see compileWithout)
 	expand map[string][]string // long prefixes asked as the OR of their terms (see expandPrefixes)
@@ -79,21 +79,23 @@ const (
 )
 
 // compile turns a syntax tree into a plan.
-func compile(root Node, w Weights, n *notes) *plan { return compileWithout(root, w, n, nil, nil) }
+func compile(root query.Node, w Weights, n *query.Notes) *plan {
+	return compileWithout(root, w, n, nil, nil)
+}
 
 // compileWithout compiles leaving out the stem forms (quoted, see compiler.phrase) the
 // index is known not to hold: each would cost a seek per index segment in every statement.
-func compileWithout(root Node, w Weights, n *notes, absent map[string]bool, expand map[string][]string) *plan {
+func compileWithout(root query.Node, w Weights, n *query.Notes, absent map[string]bool, expand map[string][]string) *plan {
 	c := &compiler{w: w, notes: n, absent: absent, expand: expand}
 	pl := &plan{expand: expand}
-	var conj []Node
-	if a, ok := root.(*And); ok {
+	var conj []query.Node
+	if a, ok := root.(*query.And); ok {
 		conj = a.Nodes
 	} else if root != nil {
-		conj = []Node{root}
+		conj = []query.Node{root}
 	}
 	var pos, neg []string
-	var rest []Node
+	var rest []query.Node
 	for _, x := range conj {
 		c.atoms = nil
 		if e, positive, ok := c.fts(x); ok {
@@ -125,14 +127,14 @@ func compileWithout(root Node, w Weights, n *notes, absent map[string]bool, expa
 		statusy, positive := false, false
 		var texts []string
 		if root != nil {
-			walk(root, false, func(x Node, negated bool) {
+			query.Walk(root, false, func(x query.Node, negated bool) {
 				switch x := x.(type) {
-				case *Filter:
+				case *query.Filter:
 					statusy = statusy || x.Field == "status" || x.Field == "is"
 					positive = positive || !negated
-				case *Regexp:
+				case *query.Regexp:
 					positive = positive || !negated
-				case *Text, *Near:
+				case *query.Text, *query.Near:
 					if !negated {
 						positive = true
 						e, _, _ := c.fts(x)
@@ -171,11 +173,11 @@ func combine(pos, neg []string) string {
 
 // fts returns the FTS5 expression for n when n is text only. positive is false for a
 // negation, which FTS5 can only express against something positive (a NOT b).
-func (c *compiler) fts(n Node) (expr string, positive, ok bool) {
+func (c *compiler) fts(n query.Node) (expr string, positive, ok bool) {
 	switch x := n.(type) {
-	case *Text:
+	case *query.Text:
 		return c.ftsText(x), true, true
-	case *Near:
+	case *query.Near:
 		var gs []string
 		for i := range x.Groups {
 			g := x.Groups[i]
@@ -183,13 +185,13 @@ func (c *compiler) fts(n Node) (expr string, positive, ok bool) {
 			gs = append(gs, c.phrase(g.Words, g.Prefix))
 		}
 		return colFilter(x.Field, "NEAR("+strings.Join(gs, " ")+", "+strconv.Itoa(x.Distance)+")"), true, true
-	case *Not:
+	case *query.Not:
 		e, p, ok := c.fts(x.Node)
 		if !ok || !p {
 			return "", false, false
 		}
 		return e, false, true
-	case *And:
+	case *query.And:
 		var pos, neg []string
 		for _, y := range x.Nodes {
 			e, p, ok := c.fts(y)
@@ -206,7 +208,7 @@ func (c *compiler) fts(n Node) (expr string, positive, ok bool) {
 			return "", false, false
 		}
 		return combine(pos, neg), true, true
-	case *Or:
+	case *query.Or:
 		var es []string
 		for _, y := range x.Nodes {
 			e, p, ok := c.fts(y)
@@ -223,7 +225,7 @@ func (c *compiler) fts(n Node) (expr string, positive, ok bool) {
 // ftsText quotes every word; a plain word (not a phrase, not a prefix, not in a URL) also
 // matches the words of its stem (see stemForms); a document with the word as typed
 // matches both alternatives, so it ranks above one with another form only.
-func (c *compiler) ftsText(t *Text) string {
+func (c *compiler) ftsText(t *query.Text) string {
 	if t.Fuzzy > 0 && len(t.Words) == 1 {
 		// word~N: the word and its terms within N edits (approx.go), one atom.
 		w := strings.ToLower(t.Words[0])
@@ -246,7 +248,7 @@ func (c *compiler) ftsText(t *Text) string {
 			return colFilter(t.Field, e)
 		}
 	}
-	if t.Phrase || t.Prefix || len(t.Words) != 1 || !c.w.Stem || t.Field == FieldURL {
+	if t.Phrase || t.Prefix || len(t.Words) != 1 || !c.w.Stem || t.Field == query.FieldURL {
 		return colFilter(t.Field, c.phrase(t.Words, t.Prefix))
 	}
 	w := strings.ToLower(t.Words[0])
@@ -292,7 +294,7 @@ func phrase(words []string, prefix bool) string {
 
 // ftsColumns maps text fields to page_fts columns.
 var ftsColumns = map[string]string{
-	FieldTitle: "title", FieldAnchor: "anchors", FieldBody: "headings body", FieldHeading: "headings", FieldURL: "url",
+	query.FieldTitle: "title", query.FieldAnchor: "anchors", query.FieldBody: "headings body", query.FieldHeading: "headings", query.FieldURL: "url",
 }
 
 func colFilter(field, e string) string {
@@ -303,21 +305,21 @@ func colFilter(field, e string) string {
 }
 
 // sql returns a condition on p for n, binding its values.
-func (c *compiler) sql(n Node) string {
+func (c *compiler) sql(n query.Node) string {
 	if e, p, ok := c.fts(n); ok && p {
 		c.args = append(c.args, e)
 		return `p.id IN (SELECT rowid FROM page_fts WHERE page_fts MATCH ?)`
 	}
 	switch x := n.(type) {
-	case *Not:
+	case *query.Not:
 		return `NOT coalesce(` + c.sql(x.Node) + `, 0)`
-	case *And:
+	case *query.And:
 		return c.join(x.Nodes, " AND ")
-	case *Or:
+	case *query.Or:
 		return c.join(x.Nodes, " OR ")
-	case *Filter:
+	case *query.Filter:
 		return c.filter(x)
-	case *Regexp:
+	case *query.Regexp:
 		r := &regexLeaf{node: x}
 		c.regs = append(c.regs, r)
 		c.args = append(c.args, r)
@@ -326,7 +328,7 @@ func (c *compiler) sql(n Node) string {
 	return "0"
 }
 
-func (c *compiler) join(ns []Node, op string) string {
+func (c *compiler) join(ns []query.Node, op string) string {
 	parts := make([]string, len(ns))
 	for i, x := range ns {
 		parts[i] = c.sql(x)
@@ -390,7 +392,7 @@ var isSQL = map[string]string{
 	"blocked":  `coalesce(p.reason, '') IN ('rate-limited', 'robots', 'forbidden')`,
 }
 
-func (c *compiler) filter(f *Filter) string {
+func (c *compiler) filter(f *query.Filter) string {
 	v := f.Value
 	switch f.Field {
 	case "site", "host":
@@ -430,7 +432,7 @@ func (c *compiler) filter(f *Filter) string {
 	case "inlinks", "linkto":
 		urls := urlVariants(v)
 		if len(urls) == 0 {
-			c.notes.Add(f.Field + ":" + clip(v, 40) + " is not a URL: nothing matches it")
+			c.notes.Add(f.Field + ":" + query.Clip(v, 40) + " is not a URL: nothing matches it")
 			return "0"
 		}
 		for _, u := range urls {

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"errors"
+	"mundaneum/backend/query"
 	"slices"
 	"strings"
 )
@@ -22,10 +23,10 @@ const (
 // expandPrefixes returns, for each long prefix of the query (not within a phrase), the
 // terms of the index that start with it, when they are few enough to ask one by one.
 // Prefixes it cannot list completely are left to FTS5.
-func (s *Searcher) expandPrefixes(ctx context.Context, root Node) (map[string][]string, error) {
+func (s *Searcher) expandPrefixes(ctx context.Context, root query.Node) (map[string][]string, error) {
 	var want []string
-	walk(root, false, func(x Node, _ bool) {
-		t, ok := x.(*Text)
+	query.Walk(root, false, func(x query.Node, _ bool) {
+		t, ok := x.(*query.Text)
 		if !ok || !t.Prefix || t.Phrase || len(t.Words) != 1 {
 			return
 		}

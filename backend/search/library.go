@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"mundaneum/backend/query"
 	"mundaneum/backend/store"
 	"slices"
 	"strconv"
@@ -77,7 +78,7 @@ type LibraryResults struct {
 const LibraryRankCap = 500
 
 // libColumns maps text fields to lib_fts columns ("" has none: nothing matches).
-var libColumns = map[string]string{FieldTitle: "title", FieldURL: "url", FieldBody: "notes body", FieldAnchor: "", FieldHeading: ""}
+var libColumns = map[string]string{query.FieldTitle: "title", query.FieldURL: "url", query.FieldBody: "notes body", query.FieldAnchor: "", query.FieldHeading: ""}
 
 // libText is the columns of lib_fts that hold text: words without a field that could
 // match a token of path (the ancestors' ids, for folder:: numbers) are looked for there.
@@ -111,7 +112,7 @@ var errPagesOnly = errors.New("a query about pages")
 
 type libCompiler struct{}
 
-func (c *libCompiler) text(t *Text) (string, error) {
+func (c *libCompiler) text(t *query.Text) (string, error) {
 	e := phrase(t.Words, t.Prefix)
 	if !t.Phrase {
 		parts := make([]string, len(t.Words))
@@ -143,12 +144,12 @@ func (c *libCompiler) column(field, e string, numeric bool) (string, error) {
 }
 
 // compile turns n into a libPart.
-func (c *libCompiler) compile(n Node) (libPart, error) {
+func (c *libCompiler) compile(n query.Node) (libPart, error) {
 	switch x := n.(type) {
-	case *Text:
+	case *query.Text:
 		e, err := c.text(x)
 		return libPart{match: e}, err
-	case *Near:
+	case *query.Near:
 		var gs []string
 		num := false
 		for _, g := range x.Groups {
@@ -157,21 +158,21 @@ func (c *libCompiler) compile(n Node) (libPart, error) {
 		}
 		e, err := c.column(x.Field, "NEAR("+strings.Join(gs, " ")+", "+strconv.Itoa(x.Distance)+")", num)
 		return libPart{match: e}, err
-	case *Filter:
+	case *query.Filter:
 		return c.filter(x)
-	case *Regexp:
+	case *query.Regexp:
 		return libPart{}, errPagesOnly
-	case *Not:
+	case *query.Not:
 		p, err := c.compile(x.Node)
 		if err != nil {
 			return p, err
 		}
 		return c.negate(p), nil
-	case *And:
+	case *query.And:
 		var out libPart
 		var pos, neg, where, narrow []string
 		for _, ch := range x.Nodes {
-			if not, ok := ch.(*Not); ok {
+			if not, ok := ch.(*query.Not); ok {
 				p, err := c.compile(not.Node)
 				if err != nil {
 					return p, err
@@ -211,7 +212,7 @@ func (c *libCompiler) compile(n Node) (libPart, error) {
 		}
 		out.where = strings.Join(where, " AND ")
 		return out, nil
-	case *Or:
+	case *query.Or:
 		var ms, conds []string
 		var args []any
 		pure := true
@@ -264,7 +265,7 @@ func (c *libCompiler) negate(p libPart) libPart {
 	return libPart{where: "NOT " + cond, args: args}
 }
 
-func (c *libCompiler) filter(f *Filter) (libPart, error) {
+func (c *libCompiler) filter(f *query.Filter) (libPart, error) {
 	switch f.Field {
 	case "libpath":
 		if f.Value == "" {
@@ -307,8 +308,8 @@ var libIsSQL = map[string]string{
 
 // aliasKey returns the canonical form of a query that is one http(s) URL, which may be a
 // pointer's alias.
-func aliasKey(query string) (string, bool) {
-	q := strings.TrimSpace(query)
+func aliasKey(text string) (string, bool) {
+	q := strings.TrimSpace(text)
 	if strings.ContainsAny(q, " \t\n\"") || !(strings.HasPrefix(strings.ToLower(q), "http://") || strings.HasPrefix(strings.ToLower(q), "https://")) {
 		return "", false
 	}
@@ -340,16 +341,16 @@ func tagWords(tag string) bool {
 // resolveFolders turns every folder: filter under root into a filter on the node paths
 // below that library (field "libpath", value "/1/5/"; "" when there is no such library,
 // with a note): a path is resolved once per query, before it is compiled.
-func resolveFolders(ctx context.Context, db store.Querier, root Node, n *notes) error {
+func resolveFolders(ctx context.Context, db store.Querier, root query.Node, n *query.Notes) error {
 	var err error
-	walk(root, false, func(x Node, _ bool) {
-		f, ok := x.(*Filter)
+	query.Walk(root, false, func(x query.Node, _ bool) {
+		f, ok := x.(*query.Filter)
 		if !ok || f.Field != "folder" || err != nil {
 			return
 		}
 		var p string
 		if p, err = folderPath(ctx, db, f.Value); err == nil && p == "" {
-			n.Add("folder:" + clip(f.Value, 40) + " is not a library: nothing is in it")
+			n.Add("folder:" + query.Clip(f.Value, 40) + " is not a library: nothing is in it")
 		}
 		f.Field, f.Value = "libpath", p
 	})
@@ -381,7 +382,7 @@ func folderPath(ctx context.Context, db store.Querier, path string) (string, err
 			return "", nil
 		}
 		if err != nil {
-			return "", fmt.Errorf("folder %q: %w", clip(path, 40), err)
+			return "", fmt.Errorf("folder %q: %w", query.Clip(path, 40), err)
 		}
 	}
 	return p, nil
@@ -389,7 +390,7 @@ func folderPath(ctx context.Context, db store.Querier, path string) (string, err
 
 // libraryFilter compiles the folder: (resolved, see resolveFolders) and tag: filters of a
 // page search: the pages that the library's pointers there point at.
-func (c *compiler) libraryFilter(f *Filter) string {
+func (c *compiler) libraryFilter(f *query.Filter) string {
 	switch f.Field {
 	case "libpath":
 		if f.Value == "" {
@@ -413,17 +414,17 @@ func (s *Searcher) Library(ctx context.Context, r LibraryRequest) (LibraryResult
 	r.Limit = min(r.Limit, maxLimit)
 	r.Offset = min(max(r.Offset, 0), maxOffset)
 	q := Parse(r.Query)
-	n := &notes{List: q.Notes}
+	n := &query.Notes{List: q.Notes}
 	res, err := s.library(ctx, q.Root, r, n)
 	if err != nil {
-		return res, fmt.Errorf("search the library for %q: %w", clip(r.Query, 80), err)
+		return res, fmt.Errorf("search the library for %q: %w", query.Clip(r.Query, 80), err)
 	}
 	res.Note = n.String()
 	res.Took = time.Since(start)
 	return res, nil
 }
 
-func (s *Searcher) library(ctx context.Context, root Node, r LibraryRequest, n *notes) (LibraryResults, error) {
+func (s *Searcher) library(ctx context.Context, root query.Node, r LibraryRequest, n *query.Notes) (LibraryResults, error) {
 	res := LibraryResults{Hits: []LibraryHit{}}
 	if root == nil {
 		return res, nil

@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"mundaneum/backend/query"
 	"strings"
 	"sync"
 
@@ -73,26 +74,26 @@ func (s *Searcher) pairRows(ctx context.Context, atoms []string) (int, error) {
 
 // usePairs sets the plan's pair expression when its text is one phrase of frequent words:
 // the query is that phrase and filters (no other text, nothing left out by text).
-func usePairs(root Node, pl *plan, words *pairs.Words) {
+func usePairs(root query.Node, pl *plan, words *pairs.Words) {
 	if words.Len() == 0 || len(pl.conj) != 1 || pl.negated || pl.match == "" {
 		return
 	}
-	nodes := []Node{root}
-	if a, ok := root.(*And); ok {
+	nodes := []query.Node{root}
+	if a, ok := root.(*query.And); ok {
 		nodes = a.Nodes
 	}
-	var text *Text
+	var text *query.Text
 	for _, n := range nodes {
 		switch n := n.(type) {
-		case *Text:
+		case *query.Text:
 			if text != nil {
 				return
 			}
 			text = n
-		case *Filter, *Regexp:
-		case *Not:
+		case *query.Filter, *query.Regexp:
+		case *query.Not:
 			switch n.Node.(type) {
-			case *Filter, *Regexp:
+			case *query.Filter, *query.Regexp:
 			default:
 				return
 			}
@@ -114,7 +115,7 @@ func usePairs(root Node, pl *plan, words *pairs.Words) {
 }
 
 // rankPairs finds and ranks the matches of a plan asked of the pair index (see rankText).
-func (s *Searcher) rankPairs(ctx context.Context, root Node, pl *plan, st *statement, want int) (hits []hit, total int, approx bool, read float64, err error) {
+func (s *Searcher) rankPairs(ctx context.Context, root query.Node, pl *plan, st *statement, want int) (hits []hit, total int, approx bool, read float64, err error) {
 	rows, err := s.pairRows(ctx, pl.pairAtoms)
 	if err != nil {
 		return nil, 0, false, 0, err

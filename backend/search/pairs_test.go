@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"mundaneum/backend/query"
 	"slices"
 	"strings"
 	"testing"
@@ -91,7 +92,7 @@ func TestPhrasesFromPairs(t *testing.T) {
 		t.Helper()
 		found := 0
 		for _, q := range queries() {
-			pl, err := with.compile(ctx, Parse(q).Root, &notes{})
+			pl, err := with.compile(ctx, Parse(q).Root, &query.Notes{})
 			if err != nil {
 				t.Fatal(err)
 			}

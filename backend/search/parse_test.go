@@ -40,7 +40,7 @@ func TestCompileFTS(t *testing.T) {
 		{"a site:x", `"a"`},
 		{"a OR site:x", ``},
 	} {
-		n := &notes{}
+		n := &query.Notes{}
 		pl := compile(Parse(tc.q).Root, w, n)
 		if pl.match != tc.match {
 			t.Errorf("%q: match %s, want %s", tc.q, pl.match, tc.match)

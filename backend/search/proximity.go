@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"mundaneum/backend/query"
 	"strings"
 
 	"mundaneum/backend/index"
@@ -41,7 +42,7 @@ func (w Weights) textFactor(t textSignals) float64 {
 
 // proximity applies the third stage to hits (best first); it returns the texts it read,
 // which the snippets of the same hits reuse.
-func (s *Searcher) proximity(ctx context.Context, root Node, expand map[string][]string, hits []hit) (pageTexts, error) {
+func (s *Searcher) proximity(ctx context.Context, root query.Node, expand map[string][]string, hits []hit) (pageTexts, error) {
 	if s.w.Proximity == 0 && s.w.HeadingAll == 0 || len(hits) == 0 {
 		return nil, nil
 	}

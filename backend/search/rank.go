@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"mundaneum/backend/query"
 	"slices"
 	"strconv"
 	"unicode/utf8"
@@ -90,7 +91,7 @@ type hit struct {
 // boost multiplies the scores of the first BoostDepth hits by their citation boost and
 // the second stage's factors (see rerank.go), sorts them again, and returns the best score
 // of the query (the 1000 of normalised scores). root is nil when nothing ranks the hits.
-func (s *Searcher) boost(ctx context.Context, root Node, expand map[string][]string, hits []hit) (best float64, texts pageTexts, err error) {
+func (s *Searcher) boost(ctx context.Context, root query.Node, expand map[string][]string, hits []hit) (best float64, texts pageTexts, err error) {
 	n := min(len(hits), s.w.BoostDepth)
 	if n == 0 {
 		return 0, nil, nil
@@ -149,7 +150,7 @@ func normalise(score, best float64) int {
 // best of the first RankCap matches in index order, all of them when there are fewer. It
 // returns them best first, with the number of matches (estimated when approx) and the
 // share of the index it read for them (see collect).
-func (s *Searcher) rankText(ctx context.Context, root Node, pl *plan, st *statement, want int) (hits []hit, total int, approx bool, read float64, err error) {
+func (s *Searcher) rankText(ctx context.Context, root query.Node, pl *plan, st *statement, want int) (hits []hit, total int, approx bool, read float64, err error) {
 	if pl.pairs != "" {
 		return s.rankPairs(ctx, root, pl, st, want)
 	}
@@ -243,7 +244,7 @@ func (s *Searcher) collect(rows *sql.Rows, lo, hi int64, want, tested int) (hits
 // with bm25 (see scoreCost): over the ranked conjuncts only, or over the whole query when
 // counting its commoner words costs less than walking the ranked ones' matches. When both
 // cost more than 2.5 RankBudgets, it scores them by their titles and URLs (scoreFields).
-func (s *Searcher) score(ctx context.Context, root Node, pl *plan, c costs, hits []hit, filtered bool) error {
+func (s *Searcher) score(ctx context.Context, root query.Node, pl *plan, c costs, hits []hit, filtered bool) error {
 	maxRow, err := s.estimator().maxRowid(ctx)
 	if err != nil {
 		return err
@@ -358,7 +359,7 @@ func (s *Searcher) scoreHits(ctx context.Context, table, expr string, hits []hit
 // give them no weight anyway): by the query words the page's title and URL hold, weighted
 // as bm25 weighs those fields, over a base for matching at all. The citation boost then
 // orders pages alike.
-func (s *Searcher) scoreFields(ctx context.Context, root Node, hits []hit) error {
+func (s *Searcher) scoreFields(ctx context.Context, root query.Node, hits []hit) error {
 	// Hits of common words are dense in rowid order: reading their range is cheaper than
 	// looking each up.
 	lo, hi := hits[0].id, hits[len(hits)-1].id

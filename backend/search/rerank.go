@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"mundaneum/backend/query"
 	"mundaneum/backend/tokenize"
 	"net/url"
 	"slices"
@@ -51,10 +52,10 @@ func (t term) in(tokens []string) bool {
 }
 
 // queryTerms lists the positive words of a query, each once.
-func queryTerms(root Node, w Weights) []term {
+func queryTerms(root query.Node, w Weights) []term {
 	var out []term
 	seen := map[string]bool{}
-	add := func(t *Text) {
+	add := func(t *query.Text) {
 		for i, word := range t.Words {
 			f := fold(word)
 			if seen[f] {
@@ -66,7 +67,7 @@ func queryTerms(root Node, w Weights) []term {
 				continue
 			}
 			forms := []string{f}
-			if !t.Phrase && w.Stem && t.Field != FieldURL {
+			if !t.Phrase && w.Stem && t.Field != query.FieldURL {
 				forms = append(forms, stemForms(f, w.MaxVariants)...)
 			}
 			out = append(out, term{forms: forms})
@@ -199,7 +200,7 @@ func asksForList(terms []term) bool {
 
 // rerank applies the second stage to hits (the first BoostDepth of them, already in
 // first-stage order), recording each one's signals for Explain.
-func (s *Searcher) rerank(ctx context.Context, root Node, hits []hit) error {
+func (s *Searcher) rerank(ctx context.Context, root query.Node, hits []hit) error {
 	if !s.w.Rerank || len(hits) == 0 {
 		return nil
 	}

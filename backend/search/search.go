@@ -1,9 +1,9 @@
-// Package search is Mundaneum's query engine: it parses a user's query into a syntax tree,
-// compiles that into one parameterised SQL statement over the workspace's FTS5 index and
-// page table, ranks hits with weighted bm25 and a citation boost, and presents them with
-// snippets, facets, collapsed duplicates and typo corrections. It also keeps saved views
-// (Harvest's standing queries). Any input is a legal query: what cannot be read as an
-// operator is read as words, with a note.
+// Package search runs queries of the query language (backend/query) over a workspace's
+// full-text index and page table: it compiles a parsed query into parameterised SQL over
+// FTS5, ranks the hits with weighted bm25, a citation boost and two stages that read titles
+// and text, and presents them with snippets, facets, collapsed duplicates and typo
+// corrections. It also searches the library's own index and keeps saved views (Harvest's
+// standing queries).
 package search
 
 import (
@@ -11,6 +11,7 @@ import (
 	"database/sql"
 	"fmt"
 	"math"
+	"mundaneum/backend/query"
 	"mundaneum/backend/sqlcache"
 	"mundaneum/backend/store"
 	"slices"
@@ -150,25 +151,25 @@ func (s *Searcher) Search(ctx context.Context, r Request) (Results, error) {
 	r.Limit = min(r.Limit, maxLimit)
 	r.Offset = min(max(r.Offset, 0), maxOffset)
 	q := Parse(r.Query)
-	n := &notes{List: q.Notes}
+	n := &query.Notes{List: q.Notes}
 	q.Root = s.meant(q.Root, n)
 	res, err := s.run(ctx, q.Root, r, n)
 	if err != nil {
-		return res, fmt.Errorf("search %q: %w", clip(r.Query, 80), err)
+		return res, fmt.Errorf("search %q: %w", query.Clip(r.Query, 80), err)
 	}
 	if res.Total == 0 && q.Root != nil {
 		fix, err := s.correct(ctx, r.Query, q.Root)
 		if err != nil {
-			return res, fmt.Errorf("search %q: %w", clip(r.Query, 80), err)
+			return res, fmt.Errorf("search %q: %w", query.Clip(r.Query, 80), err)
 		}
 		if fix != "" {
 			res.DidYouMean = fix
 			q2 := Parse(fix)
-			n2 := &notes{List: q2.Notes}
+			n2 := &query.Notes{List: q2.Notes}
 			q2.Root = s.meant(q2.Root, n2)
 			alt, err := s.run(ctx, q2.Root, r, n2)
 			if err != nil {
-				return res, fmt.Errorf("search %q: %w", clip(fix, 80), err)
+				return res, fmt.Errorf("search %q: %w", query.Clip(fix, 80), err)
 			}
 			if alt.Total > 0 {
 				alt.DidYouMean, alt.Corrected = fix, true
@@ -189,7 +190,7 @@ func (s *Searcher) Search(ctx context.Context, r Request) (Results, error) {
 
 // plan compiles a parsed query: its library folders resolved, its regular expressions
 // evaluated.
-func (s *Searcher) plan(ctx context.Context, root Node, n *notes) (*plan, error) {
+func (s *Searcher) plan(ctx context.Context, root query.Node, n *query.Notes) (*plan, error) {
 	if err := resolveFolders(ctx, s.db, root, n); err != nil {
 		return nil, err
 	}
@@ -204,7 +205,7 @@ func (s *Searcher) plan(ctx context.Context, root Node, n *notes) (*plan, error)
 }
 
 // run evaluates one parsed query.
-func (s *Searcher) run(ctx context.Context, root Node, r Request, n *notes) (Results, error) {
+func (s *Searcher) run(ctx context.Context, root query.Node, r Request, n *query.Notes) (Results, error) {
 	res := Results{Results: []Result{}}
 	if root == nil {
 		return res, nil
@@ -262,7 +263,7 @@ func (s *Searcher) run(ctx context.Context, root Node, r Request, n *notes) (Res
 			hits[i].score = 1
 		}
 	}
-	var ranked Node
+	var ranked query.Node
 	if st.ranked {
 		ranked = root
 	}
@@ -302,7 +303,7 @@ func (s *Searcher) run(ctx context.Context, root Node, r Request, n *notes) (Res
 // compile compiles a query for this index: a first pass finds the words its text would
 // look up, one probe counts them (see estimator.dfs; ranking needs the counts too), and the
 // stem forms the index lacks are left out of the plan.
-func (s *Searcher) compile(ctx context.Context, root Node, n *notes) (*plan, error) {
+func (s *Searcher) compile(ctx context.Context, root query.Node, n *query.Notes) (*plan, error) {
 	expand, err := s.expandPrefixes(ctx, root)
 	if err == nil {
 		expand, err = s.expandApprox(ctx, root, expand)
@@ -310,7 +311,7 @@ func (s *Searcher) compile(ctx context.Context, root Node, n *notes) (*plan, err
 	if err != nil {
 		return nil, err
 	}
-	pl := compileWithout(root, s.w, &notes{}, nil, expand)
+	pl := compileWithout(root, s.w, &query.Notes{}, nil, expand)
 	if pl.match == "" {
 		return compile(root, s.w, n), nil
 	}

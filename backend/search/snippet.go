@@ -1,6 +1,7 @@
 package search
 
 import (
+	"mundaneum/backend/query"
 	"mundaneum/backend/tokenize"
 	"slices"
 	"strings"
@@ -44,9 +45,9 @@ type approxWord struct {
 // newHighlighter collects the positive words of a query (with their stem forms, as the
 // compiler expands them). An approximate word whose terms expand holds (the terms the query
 // was asked with) highlights those; without them, every token within its distance.
-func newHighlighter(root Node, w Weights, expand map[string][]string) *highlighter {
+func newHighlighter(root query.Node, w Weights, expand map[string][]string) *highlighter {
 	h := &highlighter{exact: map[string]bool{}}
-	addText := func(t *Text) {
+	addText := func(t *query.Text) {
 		for i, word := range t.Words {
 			f := fold(word)
 			if t.Fuzzy > 0 {
@@ -63,7 +64,7 @@ func newHighlighter(root Node, w Weights, expand map[string][]string) *highlight
 				continue
 			}
 			h.exact[f] = true
-			if !t.Phrase && w.Stem && t.Field != FieldURL {
+			if !t.Phrase && w.Stem && t.Field != query.FieldURL {
 				for _, v := range stemForms(f, w.MaxVariants) {
 					h.exact[v] = true
 				}
@@ -71,14 +72,14 @@ func newHighlighter(root Node, w Weights, expand map[string][]string) *highlight
 		}
 	}
 	if root != nil {
-		walk(root, false, func(n Node, negated bool) {
+		query.Walk(root, false, func(n query.Node, negated bool) {
 			if negated {
 				return
 			}
 			switch x := n.(type) {
-			case *Text:
+			case *query.Text:
 				addText(x)
-			case *Near:
+			case *query.Near:
 				for i := range x.Groups {
 					g := x.Groups[i]
 					g.Phrase = true

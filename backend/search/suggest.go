@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"mundaneum/backend/query"
 	"mundaneum/backend/tokenize"
 	"strings"
 	"unicode"
@@ -48,18 +49,18 @@ const (
 
 // correct returns the query with its unknown words corrected, or "" when it has none to
 // correct (or no correction is known).
-func (s *Searcher) correct(ctx context.Context, query string, root Node) (string, error) {
+func (s *Searcher) correct(ctx context.Context, text string, root query.Node) (string, error) {
 	var words []string
-	walk(root, false, func(n Node, negated bool) {
+	query.Walk(root, false, func(n query.Node, negated bool) {
 		if negated {
 			return
 		}
 		switch x := n.(type) {
-		case *Text:
-			if x.Field != FieldURL {
+		case *query.Text:
+			if x.Field != query.FieldURL {
 				words = append(words, x.Words...)
 			}
-		case *Near:
+		case *query.Near:
 			for _, g := range x.Groups {
 				words = append(words, g.Words...)
 			}
@@ -89,7 +90,7 @@ func (s *Searcher) correct(ctx context.Context, query string, root Node) (string
 	if len(fixes) == 0 {
 		return "", nil
 	}
-	return replaceWords(query, fixes), nil
+	return replaceWords(text, fixes), nil
 }
 
 func correctable(w string) bool {
