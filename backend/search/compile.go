@@ -1,6 +1,7 @@
 package search
 
 import (
+	"context"
 	"strconv"
 	"strings"
 	"time"
@@ -8,56 +9,6 @@ import (
 	"mundaneum/backend/query"
 	"mundaneum/backend/urlnorm"
 )
-
-// plan is a compiled query: the parts of one parameterised SQL statement over
-// pages p (joined to page_fts f when match is set). No user text is ever pasted into the SQL:
-// values are bound, and FTS5 expressions are built here with every term quoted.
-type plan struct {
-	match string // FTS5 expression for the statement's MATCH; "" when none
-	// pairs, when set, is the expression over page_pairs that finds exactly what match does
-	// (a phrase of frequent words, see pairs.go): the statement asks it instead. pairAtoms
-	// are its pair tokens, quoted.
-	pairs     string
-	pairAtoms []string
-	conj      []conjunct   // the positive conjuncts of match (see rankable)
-	negated   bool         // match leaves out some text (a NOT b)
-	rank      string       // FTS5 expression ranking and highlighting hits when match is ""
-	where     []string     // conditions on p, ANDed
-	args      []any        // arguments of where, in order; *regexLeaf values are bound late
-	regexps   []*regexLeaf // regexps nested in OR or NOT groups: evaluated over every page
-	// top are the regexps that are conjuncts of the whole query: evaluated over the matches
-	// of the rest of it, their combined result bound as topIDs.
-	top    []topRegex
-	topIDs string
-	// expand holds the terms the query's long prefixes and approximate words were asked as
-	// (expandPrefixes, expandApprox): the snippets highlight those terms.
-	expand map[string][]string
-}
-
-type topRegex struct {
-	re     *query.Regexp
-	negate bool
-}
-
-// topRegexp returns the Regexp of x when x is one, or its negation.
-func topRegexp(x query.Node) (*query.Regexp, bool) {
-	switch x := x.(type) {
-	case *query.Regexp:
-		return x, false
-	case *query.Not:
-		if r, ok := x.Node.(*query.Regexp); ok {
-			return r, true
-		}
-	}
-	return nil, false
-}
-
-// regexLeaf is a url:/re/ or title:/re/ leaf; its matching page ids are computed in Go
-// and bound as a JSON array.
-type regexLeaf struct {
-	node *query.Regexp
-	ids  string // JSON array of page ids, set before the statement runs
-}
 
 type compiler struct {
 	w      Weights
@@ -77,6 +28,44 @@ const (
 	universeSQL       = `((+p.state = 'fetched' AND p.duplicate_of IS NULL AND p.noindex = 0) OR (+p.state = 'skipped' AND p.reason = 'type'))`
 	universeStatusSQL = `((p.state IN ('fetched', 'failed', 'redirected') AND p.duplicate_of IS NULL AND p.noindex = 0) OR (p.state = 'skipped' AND p.reason IN ('type', 'robots')))`
 )
+
+// compile compiles a query for this index: a first pass finds the words its text would
+// look up, one probe counts them (see estimator.dfs; ranking needs the counts too), and the
+// stem forms the index lacks are left out of the plan.
+func (s *Searcher) compile(ctx context.Context, root query.Node, n *query.Notes) (*plan, error) {
+	expand, err := s.expandPrefixes(ctx, root)
+	if err == nil {
+		expand, err = s.expandApprox(ctx, root, expand)
+	}
+	if err != nil {
+		return nil, err
+	}
+	pl := compileWithout(root, s.w, &query.Notes{}, nil, expand)
+	if pl.match == "" {
+		return compile(root, s.w, n), nil
+	}
+	var atoms []string
+	for _, c := range pl.conj {
+		atoms = append(atoms, c.atoms...)
+	}
+	df, err := s.estimator().dfs(ctx, atoms)
+	if err != nil {
+		return nil, err
+	}
+	absent := map[string]bool{}
+	for a, n := range df {
+		if n == 0 {
+			absent[a] = true
+		}
+	}
+	pl = compileWithout(root, s.w, n, absent, expand)
+	words, err := s.pairWords(ctx)
+	if err != nil {
+		return nil, err
+	}
+	usePairs(root, pl, words)
+	return pl, nil
+}
 
 // compile turns a syntax tree into a plan.
 func compile(root query.Node, w Weights, n *query.Notes) *plan {

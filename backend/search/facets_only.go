@@ -67,5 +67,5 @@ func (s *Searcher) facetsOf(ctx context.Context, root query.Node) (facetSet, err
 	if err != nil {
 		return facetSet{}, err
 	}
-	return pl.statement(s.w).facets(ctx, s.db.DB)
+	return pl.facets(ctx, s.db.DB)
 }

@@ -113,36 +113,3 @@ func usePairs(root query.Node, pl *plan, words *pairs.Words) {
 		pl.pairAtoms = append(pl.pairAtoms, quote(p))
 	}
 }
-
-// rankPairs finds and ranks the matches of a plan asked of the pair index (see rankText).
-func (s *Searcher) rankPairs(ctx context.Context, root query.Node, pl *plan, st *statement, want int) (hits []hit, total int, approx bool, read float64, err error) {
-	rows, err := s.pairRows(ctx, pl.pairAtoms)
-	if err != nil {
-		return nil, 0, false, 0, err
-	}
-	onePass := rows <= s.w.RankBudget // bm25 counts the rarest pair's rows for its IDF
-	filtered := false
-	read = 1
-	if st.filterWhere != "" {
-		if hits, total, approx, read, filtered, err = s.filterFirst(ctx, st, rows, want); err != nil {
-			return nil, 0, false, 0, err
-		}
-	}
-	if !filtered {
-		hits, total, approx, read, err = s.firstMatches(ctx, st, onePass, want, rows)
-	}
-	if err != nil || len(hits) == 0 {
-		return nil, 0, false, read, err
-	}
-	switch {
-	case !onePass:
-		err = s.scoreFields(ctx, root, hits)
-	case filtered:
-		err = s.scoreHits(ctx, st.table, st.match, hits)
-	}
-	if err != nil {
-		return nil, 0, false, 0, err
-	}
-	sortHits(hits)
-	return hits, total, approx, read, nil
-}

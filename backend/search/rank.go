@@ -2,7 +2,6 @@ package search
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -66,11 +65,8 @@ var DefaultWeights = Weights{
 	Proximity: 2, HeadingAll: 0.5, ProxDepth: 20,
 }
 
-// bm25SQL is the rank expression for the weights over page_fts (numbers formatted here,
-// never user text).
-func (w Weights) bm25SQL() string { return w.bm25Of("page_fts") }
-
-// bm25Of is the rank expression for the weights over an index with page_fts's columns.
+// bm25Of is the rank expression for the weights over an index with page_fts's columns
+// (numbers formatted here, never user text).
 func (w Weights) bm25Of(table string) string {
 	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	return "bm25(" + table + ", " + f(w.Title) + ", " + f(w.Headings) + ", " + f(w.Body) + ", " + f(w.Anchors) + ", " + f(w.URL) + ")"
@@ -146,105 +142,27 @@ func normalise(score, best float64) int {
 	return int(math.Round(1000 * min(score/best, 1)))
 }
 
-// rankText finds and ranks the matches of a query driven by a MATCH (see cost.go): the
-// best of the first RankCap matches in index order, all of them when there are fewer. It
-// returns them best first, with the number of matches (estimated when approx) and the
-// share of the index it read for them (see collect).
-func (s *Searcher) rankText(ctx context.Context, root query.Node, pl *plan, st *statement, want int) (hits []hit, total int, approx bool, read float64, err error) {
-	if pl.pairs != "" {
-		return s.rankPairs(ctx, root, pl, st, want)
-	}
-	e := s.estimator()
-	c, err := e.rankable(ctx, pl.conj, s.w.RankBudget)
-	if err != nil {
-		return nil, 0, false, 0, err
-	}
-	onePass := c.all(pl.conj) && !pl.negated // bm25 can afford every phrase: one pass scores the matches
-	filtered := false
-	read = 1
-	if st.filterWhere != "" {
-		if hits, total, approx, read, filtered, err = s.filterFirst(ctx, st, c.least, want); err != nil {
-			return nil, 0, false, 0, err
-		}
-		onePass = onePass && !filtered
-	}
-	if !filtered {
-		hits, total, approx, read, err = s.firstMatches(ctx, st, onePass, want, c.least)
-	}
-	if err != nil || len(hits) == 0 {
-		return nil, 0, false, read, err
-	}
-	if !onePass {
-		if err = s.score(ctx, root, pl, c, hits, filtered); err != nil {
-			return nil, 0, false, 0, err
-		}
-	}
-	sortHits(hits)
-	if approx && c.least > 0 {
-		// No query matches more rows than its rarest conjunct has.
-		total = max(len(hits), min(total, c.least))
-	}
-	return hits, total, approx, read, nil
-}
-
-// firstMatches returns the first RankCap matches of st in rowid order (scored when
-// scored), their number (estimated, approx, when there are more) and the share of the
-// index read (see collect; tested is the rows of the query's rarest conjunct).
-func (s *Searcher) firstMatches(ctx context.Context, st *statement, scored bool, want, tested int) (hits []hit, total int, approx bool, read float64, err error) {
-	maxRow, err := s.estimator().maxRowid(ctx)
-	if err != nil {
-		return nil, 0, false, 0, err
-	}
-	rows, err := st.firstRows(ctx, s.db, RankCap+1, scored)
-	if err != nil {
-		return nil, 0, false, 0, err
-	}
-	return s.collect(rows, 1, maxRow, want, tested)
-}
-
-// collect reads up to RankCap+1 matches (id and bm25 score) in rowid order from rows,
-// which go through the rowids lo to hi of the index, testing about tested rows of it
-// (the rows of the query's rarest conjunct there). A query of common words can match few
-// of the many rows FTS5 tests (a phrase of common words: every row with all its words).
-// Once collect holds the want matches of the page asked for, and FTS5 has tested about
-// Weights.SpreadRows rows, the rest is left unread: the matches found are ranked and the
-// total is estimated from the share read, which collect returns (1 when it read all).
-func (s *Searcher) collect(rows *sql.Rows, lo, hi int64, want, tested int) (hits []hit, total int, approx bool, read float64, err error) {
-	defer rows.Close()
-	span := float64(max(hi-lo+1, 1))
-	enough := false
-	for !enough && rows.Next() {
-		var h hit
-		var r float64
-		if err := rows.Scan(&h.id, &r); err != nil {
-			return nil, 0, false, 0, err
-		}
-		h.score = -r // bm25 is negative, lower is better
-		hits = append(hits, h)
-		read = float64(h.id-lo+1) / span
-		enough = len(hits) >= max(want, 1) && len(hits) <= RankCap && read < 1 && read*float64(tested) >= float64(s.w.SpreadRows)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, 0, false, 0, fmt.Errorf("match: %w", err)
-	}
-	last := int64(0)
-	if len(hits) > 0 {
-		last = hits[len(hits)-1].id - lo + 1
-	}
+// scoreFound scores the matches a text strategy found unscored: those filtersFirst found,
+// and those of a plan bm25 cannot score in one pass. A phrase asked of the pair index is
+// scored by bm25 over page_pairs when its rarest pair is within the budget, else by titles
+// and URLs; words the cheapest way that ranks them (score).
+func (s *Searcher) scoreFound(ctx context.Context, root query.Node, pl *plan, hits []hit) error {
 	switch {
-	case enough:
-		return hits, estimateTotal(len(hits), last, hi-lo+1), true, read, nil
-	case len(hits) > RankCap:
-		return hits[:RankCap], estimateTotal(len(hits), last, hi-lo+1), true, 1, nil
+	case pl.onePass && pl.kind != filtersFirst:
+		return nil // scored as they were found
+	case pl.pairs != "" && pl.onePass:
+		return s.scoreHits(ctx, pl.st.table, pl.st.match, hits)
+	case pl.pairs != "":
+		return s.scoreFields(ctx, root, hits)
 	}
-	return hits, len(hits), false, 1, nil
+	return s.score(ctx, root, pl, hits)
 }
 
 // score scores matches found unscored (in rowid order) the cheapest way that ranks them
 // with bm25 (see scoreCost): over the ranked conjuncts only, or over the whole query when
 // counting its commoner words costs less than walking the ranked ones' matches. When both
 // cost more than 2.5 RankBudgets, it scores them by their titles and URLs (scoreFields).
-func (s *Searcher) score(ctx context.Context, root query.Node, pl *plan, c costs, hits []hit, filtered bool) error {
+func (s *Searcher) score(ctx context.Context, root query.Node, pl *plan, hits []hit) error {
 	maxRow, err := s.estimator().maxRowid(ctx)
 	if err != nil {
 		return err
@@ -253,6 +171,7 @@ func (s *Searcher) score(ctx context.Context, root query.Node, pl *plan, c costs
 	if maxRow > 0 {
 		share = min(1, float64(hits[len(hits)-1].id-hits[0].id+1)/float64(maxRow))
 	}
+	c := pl.costs
 	limit := 5 * s.w.RankBudget / 2
 	expr, best := "", limit+1
 	if len(c.ranked) > 0 {
@@ -264,7 +183,7 @@ func (s *Searcher) score(ctx context.Context, root query.Node, pl *plan, c costs
 	}
 	if !pl.negated {
 		walked, sh := len(hits), 1.0 // the query's own matches are the hits
-		if filtered {
+		if pl.kind == filtersFirst {
 			walked, sh = c.least, share
 		}
 		if cost := scoreCost(c.allRows, walked, len(hits), sh); cost < best {
@@ -275,64 +194,6 @@ func (s *Searcher) score(ctx context.Context, root query.Node, pl *plan, c costs
 		return s.scoreFields(ctx, root, hits)
 	}
 	return s.scoreHits(ctx, "page_fts", expr, hits)
-}
-
-// filterSetCap is the most pages a query's filters may pick for filterFirst.
-const filterSetCap = 20_000
-
-// filterFirst finds the matches of a text query with filters that pick few pages (site:
-// of a small site, type:ps, url:/regex/) by checking the text's own matches against the
-// filter's pages, unscored, in rowid order (read by collect, which may stop early). Joining
-// every text match to its page costs ~1.5 us a row, and a common word has hundreds of
-// thousands; checking its rowids against the pages costs ~0.2 us. It declines (ok false)
-// when the filters pick too many pages, or the text matches few enough rows (least, see
-// rankable) for the join to be cheaper.
-func (s *Searcher) filterFirst(ctx context.Context, st *statement, least, want int) (hits []hit, total int, approx bool, read float64, ok bool, err error) {
-	// Count the filter's pages only as far as it takes to decline.
-	limit := min(filterSetCap, least/4) + 1
-	n, lo, hi, err := st.filterPages(ctx, s.db, limit)
-	if err != nil {
-		return nil, 0, false, 0, false, err
-	}
-	if n >= limit {
-		return nil, 0, false, 0, false, nil
-	}
-	if n == 0 {
-		return nil, 0, false, 1, true, nil
-	}
-	maxRow, err := s.estimator().maxRowid(ctx)
-	if err != nil {
-		return nil, 0, false, 0, false, err
-	}
-	// The filter's pages become one in-memory index that each text match is checked
-	// against ("+" keeps FTS5 from looking each of them up instead).
-	args := append([]any{st.match, lo.Int64, hi.Int64}, st.filterArgs...)
-	rows, err := s.db.QueryContext(ctx, `SELECT rowid, 0 FROM `+st.table+` WHERE `+st.table+` MATCH ? AND rowid >= ? AND rowid <= ?
-		AND `+st.inFilter()+` LIMIT `+strconv.Itoa(RankCap+1), args...)
-	if err != nil {
-		return nil, 0, false, 0, false, fmt.Errorf("match: %w", err)
-	}
-	tested := int(float64(least) * float64(hi.Int64-lo.Int64+1) / float64(max(maxRow, 1)))
-	hits, total, approx, read, err = s.collect(rows, lo.Int64, hi.Int64, want, tested)
-	return hits, total, approx, read, err == nil, err
-}
-
-// filterPages counts the pages st's filters pick, as far as limit, with their id range.
-func (st *statement) filterPages(ctx context.Context, q interface {
-	QueryRowContext(context.Context, string, ...any) *sql.Row
-}, limit int) (n int, lo, hi sql.NullInt64, err error) {
-	if err := q.QueryRowContext(ctx, `SELECT count(*), min(id), max(id) FROM (SELECT p.id FROM pages p WHERE `+st.filterWhere+` LIMIT `+strconv.Itoa(limit)+`)`,
-		st.filterArgs...).Scan(&n, &lo, &hi); err != nil {
-		return 0, lo, hi, fmt.Errorf("filter: %w", err)
-	}
-	return n, lo, hi, nil
-}
-
-// inFilter is the condition that a text match of st's index is among its filters' pages
-// (filterArgs): the filters' pages become one in-memory index each match is checked against
-// ("+" keeps FTS5 from looking each of them up instead).
-func (st *statement) inFilter() string {
-	return `+` + st.table + `.rowid IN (SELECT p.id FROM pages p WHERE ` + st.filterWhere + `)`
 }
 
 // scoreHits scores hits (in rowid order) with bm25 over expr, which they all match in

@@ -24,9 +24,7 @@ const (
 // evalRegexps computes the page ids of the plan's regexps and binds them.
 func (s *Searcher) evalRegexps(ctx context.Context, pl *plan, n *query.Notes) error {
 	for _, leaf := range pl.regexps {
-		st := (&plan{}).statement(s.w)
-		st.where = universeStatusSQL
-		ids, err := s.scanRegexps(ctx, st, []topRegex{{re: leaf.node}}, n)
+		ids, err := s.scanRegexps(ctx, &statement{from: `pages p`, where: universeStatusSQL}, []topRegex{{re: leaf.node}}, n)
 		if err != nil {
 			return err
 		}
@@ -35,6 +33,7 @@ func (s *Searcher) evalRegexps(ctx context.Context, pl *plan, n *query.Notes) er
 	if len(pl.top) == 0 {
 		return nil
 	}
+	// The candidates: the matches of the rest of the query.
 	ids, err := s.scanRegexps(ctx, pl.statement(s.w), pl.top, n)
 	if err != nil {
 		return err
@@ -59,8 +58,8 @@ func (s *Searcher) scanRegexps(ctx context.Context, st *statement, res []topRege
 		}
 		cs = append(cs, compiled{re, r.re.Field == query.FieldTitle, r.negate})
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT p.id, p.url, coalesce(p.title, '') FROM `+st.countFrom+` WHERE `+st.where+` LIMIT `+strconv.Itoa(regexScanCap+1),
-		st.countArgs...)
+	rows, err := s.db.QueryContext(ctx, `SELECT p.id, p.url, coalesce(p.title, '') FROM `+st.from+` WHERE `+st.where+` LIMIT `+strconv.Itoa(regexScanCap+1),
+		st.args...)
 	if err != nil {
 		return "", fmt.Errorf("regexp candidates: %w", err)
 	}

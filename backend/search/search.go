@@ -13,9 +13,6 @@ import (
 	"math"
 	"mundaneum/backend/query"
 	"mundaneum/backend/sqlcache"
-	"mundaneum/backend/store"
-	"slices"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -188,22 +185,6 @@ func (s *Searcher) Search(ctx context.Context, r Request) (Results, error) {
 	return res, nil
 }
 
-// plan compiles a parsed query: its library folders resolved, its regular expressions
-// evaluated.
-func (s *Searcher) plan(ctx context.Context, root query.Node, n *query.Notes) (*plan, error) {
-	if err := resolveFolders(ctx, s.db, root, n); err != nil {
-		return nil, err
-	}
-	pl, err := s.compile(ctx, root, n)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.evalRegexps(ctx, pl, n); err != nil {
-		return nil, err
-	}
-	return pl, nil
-}
-
 // run evaluates one parsed query.
 func (s *Searcher) run(ctx context.Context, root query.Node, r Request, n *query.Notes) (Results, error) {
 	res := Results{Results: []Result{}}
@@ -214,29 +195,14 @@ func (s *Searcher) run(ctx context.Context, root query.Node, r Request, n *query
 	if err != nil {
 		return res, err
 	}
-	st := pl.statement(s.w)
 	want := r.Offset + r.Limit
-	var hits []hit
-	read := 1.0 // the share of the index read for matches
-	if st.ranked && st.rankExpr == "" {
-		if hits, res.Total, res.TotalApprox, read, err = s.rankText(ctx, root, pl, st, want); err != nil {
-			return res, err
-		}
-		res.RankApprox = res.TotalApprox
-	} else {
-		if res.Total, res.TotalApprox, err = st.count(ctx, s.db); err != nil || res.Total == 0 {
-			return res, err
-		}
-		res.TotalAtLeast = res.TotalApprox
-		res.RankApprox = st.ranked && res.Total > RankCap
-		if hits, err = st.top(ctx, s.db, max(want, s.w.BoostDepth)); err != nil {
-			return res, err
-		}
+	f, err := s.find(ctx, root, pl, want)
+	if err != nil || f.total == 0 {
+		return res, err
 	}
-	if res.Total == 0 {
-		return res, nil
-	}
-	if res.TotalApprox && !res.TotalAtLeast {
+	hits := f.hits
+	res.Total, res.TotalApprox, res.TotalAtLeast, res.RankApprox = f.total, f.approx || f.atLeast, f.atLeast, f.partial
+	if f.approx {
 		// An estimate never exceeds what can be true: the rows of the index.
 		rows, err := s.estimator().indexRows(ctx)
 		if err != nil {
@@ -247,24 +213,18 @@ func (s *Searcher) run(ctx context.Context, root query.Node, r Request, n *query
 		}
 	}
 	switch {
-	case read < 1:
-		n.Add(fmt.Sprintf("common words, few matches: ranked the %d found in the first %d%% of the index", len(hits), int(math.Ceil(100*read))))
+	case f.read < 1:
+		n.Add(fmt.Sprintf("common words, few matches: ranked the %d found in the first %d%% of the index", len(hits), int(math.Ceil(100*f.read))))
 	case res.RankApprox:
 		n.Add(fmt.Sprintf("more than %d matches: ranked the first %d found", RankCap, RankCap))
 	}
 	if r.NewSince > 0 {
-		if res.New, err = st.countNew(ctx, s.db, r.NewSince); err != nil {
+		if res.New, err = pl.st.countNew(ctx, s.db, r.NewSince); err != nil {
 			return res, err
 		}
 	}
-	if !st.ranked {
-		// Only filters: the pages found are ordered by how many others cite them.
-		for i := range hits {
-			hits[i].score = 1
-		}
-	}
-	var ranked query.Node
-	if st.ranked {
+	var ranked query.Node // what the later stages rank the hits by: nothing for filters only
+	if pl.kind != filtersOnly {
 		ranked = root
 	}
 	best, texts, err := s.boost(ctx, ranked, pl.expand, hits)
@@ -276,7 +236,7 @@ func (s *Searcher) run(ctx context.Context, root query.Node, r Request, n *query
 		return res, err
 	}
 	res.Total = max(res.Total-dropped, len(hits))
-	if res.RankApprox && st.ranked && st.rankExpr == "" {
+	if res.RankApprox && pl.kind.text() {
 		res.Window = len(hits)
 	}
 	if r.Offset < len(hits) {
@@ -291,263 +251,11 @@ func (s *Searcher) run(ctx context.Context, root query.Node, r Request, n *query
 		}
 	}
 	if r.Facets {
-		fs, err := st.facets(ctx, s.db.DB)
+		fs, err := pl.facets(ctx, s.db.DB)
 		if err != nil {
 			return res, err
 		}
 		res.Facets, res.FacetsApprox = fs.lists, fs.approx
 	}
 	return res, nil
-}
-
-// compile compiles a query for this index: a first pass finds the words its text would
-// look up, one probe counts them (see estimator.dfs; ranking needs the counts too), and the
-// stem forms the index lacks are left out of the plan.
-func (s *Searcher) compile(ctx context.Context, root query.Node, n *query.Notes) (*plan, error) {
-	expand, err := s.expandPrefixes(ctx, root)
-	if err == nil {
-		expand, err = s.expandApprox(ctx, root, expand)
-	}
-	if err != nil {
-		return nil, err
-	}
-	pl := compileWithout(root, s.w, &query.Notes{}, nil, expand)
-	if pl.match == "" {
-		return compile(root, s.w, n), nil
-	}
-	var atoms []string
-	for _, c := range pl.conj {
-		atoms = append(atoms, c.atoms...)
-	}
-	df, err := s.estimator().dfs(ctx, atoms)
-	if err != nil {
-		return nil, err
-	}
-	absent := map[string]bool{}
-	for a, n := range df {
-		if n == 0 {
-			absent[a] = true
-		}
-	}
-	pl = compileWithout(root, s.w, n, absent, expand)
-	words, err := s.pairWords(ctx)
-	if err != nil {
-		return nil, err
-	}
-	usePairs(root, pl, words)
-	return pl, nil
-}
-
-// statement is a plan made into SQL: FROM and WHERE with their arguments.
-type statement struct {
-	// table is the index the MATCH asks (page_fts, or page_pairs for a plan's pairs), and
-	// match its expression.
-	table, match string
-	from, where  string
-	args         []any // arguments of from and where, in order
-	rankCol      string
-	ranked       bool   // hits have a bm25 score
-	rankExpr     string // FTS5 expression scoring the hits apart from the statement
-	rankSQL      string
-	// textOnly: the statement is a MATCH and nothing else, so counting and scoring can
-	// skip the join with pages.
-	textOnly bool
-	// filterWhere and filterArgs are the conditions on pages p of a MATCH with filters.
-	filterWhere string
-	filterArgs  []any
-	// countFrom and countArgs count without the ranking join.
-	countFrom string
-	countArgs []any
-}
-
-func (pl *plan) statement(w Weights) *statement {
-	st := &statement{}
-	var whereArgs []any
-	for _, a := range pl.args {
-		if r, ok := a.(*regexLeaf); ok {
-			a = r.ids
-		}
-		whereArgs = append(whereArgs, a)
-	}
-	conds := pl.where
-	switch {
-	case pl.match != "":
-		st.table, st.match = "page_fts", pl.match
-		if pl.pairs != "" {
-			st.table, st.match = "page_pairs", pl.pairs
-		}
-		st.from = st.table + ` CROSS JOIN pages p ON p.id = ` + st.table + `.rowid` // the index drives
-		conds = append([]string{st.table + ` MATCH ?`}, conds...)
-		whereArgs = append([]any{st.match}, whereArgs...)
-		st.rankCol, st.ranked = w.bm25Of(st.table), true
-		st.countFrom, st.countArgs = st.from, slices.Clone(whereArgs)
-		st.args = whereArgs
-	case pl.rank != "":
-		// Text nested in OR with filters: the matches come from the pages table, their
-		// scores from a separate, bounded bm25 query (see top).
-		st.from, st.args, st.rankCol = `pages p`, whereArgs, `0`
-		st.ranked, st.rankExpr, st.rankSQL = true, pl.rank, w.bm25SQL()
-		st.countFrom, st.countArgs = st.from, slices.Clone(whereArgs)
-	default:
-		st.from, st.args, st.rankCol = `pages p`, whereArgs, `0`
-		st.countFrom, st.countArgs = st.from, slices.Clone(whereArgs)
-	}
-	st.textOnly = pl.match != "" && len(pl.where) == 0 && pl.topIDs == ""
-	if pl.match != "" && !st.textOnly {
-		st.filterWhere, st.filterArgs = strings.Join(append(slices.Clone(pl.where), "1"), " AND "), whereArgs[1:]
-	}
-	if pl.topIDs != "" {
-		conds = append(conds, `p.id IN (SELECT value FROM json_each(?))`)
-		st.args = append(st.args, pl.topIDs)
-		st.countArgs = append(st.countArgs, pl.topIDs)
-		if st.filterWhere != "" {
-			st.filterWhere += ` AND p.id IN (SELECT value FROM json_each(?))`
-			st.filterArgs = append(slices.Clone(st.filterArgs), pl.topIDs)
-		}
-	}
-	st.where = "1"
-	if len(conds) > 0 {
-		st.where = strings.Join(conds, " AND ")
-	}
-	return st
-}
-
-func (st *statement) count(ctx context.Context, db store.Querier) (int, bool, error) {
-	var n int
-	from := st.countFrom
-	if st.textOnly {
-		from = st.table
-	}
-	err := db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM `+from+` WHERE `+st.where+` LIMIT `+strconv.Itoa(TotalCap+1)+`)`,
-		st.countArgs...).Scan(&n)
-	if err != nil {
-		return 0, false, fmt.Errorf("count: %w", err)
-	}
-	if n > TotalCap {
-		return TotalCap, true, nil
-	}
-	return n, false, nil
-}
-
-// countNew counts the matches whose content appeared or changed after since (unix ms).
-func (st *statement) countNew(ctx context.Context, db store.Querier, since int64) (int, error) {
-	var n int
-	err := db.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM `+st.countFrom+` WHERE `+st.where+
-		` AND coalesce(p.changed_at, p.discovered_at) > ? LIMIT `+strconv.Itoa(TotalCap)+`)`, append(slices.Clone(st.countArgs), since)...).Scan(&n)
-	if err != nil {
-		return 0, fmt.Errorf("count new: %w", err)
-	}
-	return n, nil
-}
-
-// firstRows queries the first k matches in index order: their ids and bm25 scores when
-// scored (else 0).
-func (st *statement) firstRows(ctx context.Context, db store.Querier, k int, scored bool) (*sql.Rows, error) {
-	id, from, score := "p.id", st.from, "0"
-	if st.textOnly {
-		id, from = st.table+".rowid", st.table
-	}
-	if scored {
-		score = st.rankCol
-	}
-	rows, err := db.QueryContext(ctx, `SELECT `+id+`, `+score+` FROM `+from+` WHERE `+st.where+` LIMIT `+strconv.Itoa(k),
-		st.args...)
-	if err != nil {
-		return nil, fmt.Errorf("match: %w", err)
-	}
-	return rows, nil
-}
-
-// sortHits orders hits by score, best first, then by page.
-func sortHits(hits []hit) {
-	slices.SortFunc(hits, func(a, b hit) int {
-		switch {
-		case a.score > b.score:
-			return -1
-		case a.score < b.score:
-			return 1
-		case a.id < b.id:
-			return -1
-		case a.id > b.id:
-			return 1
-		}
-		return 0
-	})
-}
-
-// top returns the best k hits in rank order (or page order when nothing ranks them).
-func (st *statement) top(ctx context.Context, db store.Querier, k int) ([]hit, error) {
-	if st.rankExpr != "" {
-		return st.topApart(ctx, db, k)
-	}
-	// Nothing ranks the matches: take the first k in the order of the index that finds
-	// them (sorting a filter's every match by id would cost a temporary B-tree).
-	q := `SELECT p.id, ` + st.rankCol + ` FROM ` + st.from + ` WHERE ` + st.where + ` LIMIT ` + strconv.Itoa(k)
-	rows, err := db.QueryContext(ctx, q, st.args...)
-	if err != nil {
-		return nil, fmt.Errorf("rank: %w", err)
-	}
-	return scanHits(rows)
-}
-
-// topApart ranks the matches of a statement whose text is nested in OR with filters: it
-// scores up to RankCap text matches with bm25 and orders up to TotalCap matches of the
-// statement by those scores (0 for pages matched by a filter only).
-func (st *statement) topApart(ctx context.Context, db store.Querier, k int) ([]hit, error) {
-	rows, err := db.QueryContext(ctx, `SELECT rowid, `+st.rankSQL+` FROM page_fts WHERE page_fts MATCH ? LIMIT `+strconv.Itoa(RankCap), st.rankExpr)
-	if err != nil {
-		return nil, fmt.Errorf("rank: %w", err)
-	}
-	scores, err := scoreMap(rows)
-	if err != nil {
-		return nil, err
-	}
-	rows, err = db.QueryContext(ctx, `SELECT p.id FROM `+st.from+` WHERE `+st.where+` LIMIT `+strconv.Itoa(TotalCap), st.args...)
-	if err != nil {
-		return nil, fmt.Errorf("rank: %w", err)
-	}
-	defer rows.Close()
-	var hits []hit
-	for rows.Next() {
-		var h hit
-		if err := rows.Scan(&h.id); err != nil {
-			return nil, err
-		}
-		h.score = scores[h.id]
-		hits = append(hits, h)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("rank: %w", err)
-	}
-	sortHits(hits)
-	return hits[:min(k, len(hits))], nil
-}
-
-// scoreMap reads (id, bm25) rows into scores by page, higher is better.
-func scoreMap(rows *sql.Rows) (map[int64]float64, error) {
-	scored, err := scanHits(rows)
-	if err != nil {
-		return nil, fmt.Errorf("rank: %w", err)
-	}
-	scores := make(map[int64]float64, len(scored))
-	for _, h := range scored {
-		scores[h.id] = h.score
-	}
-	return scores, nil
-}
-
-// scanHits reads (id, bm25) rows into hits scored higher-is-better.
-func scanHits(rows *sql.Rows) ([]hit, error) {
-	defer rows.Close()
-	var hits []hit
-	for rows.Next() {
-		var h hit
-		var r float64
-		if err := rows.Scan(&h.id, &r); err != nil {
-			return nil, err
-		}
-		h.score = -r // bm25 is negative, lower is better
-		hits = append(hits, h)
-	}
-	return hits, rows.Err()
 }
