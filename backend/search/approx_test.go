@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"mundaneum/backend/searchtest"
 	"slices"
 	"testing"
 )
@@ -10,7 +11,7 @@ import (
 // TestApproximate checks word~N against a real index: the terms within N edits match, the
 // others do not, fields still apply, and the snippet marks the approximate words.
 func TestApproximate(t *testing.T) {
-	st := workspace(t, library)
+	st := searchtest.Build(t, searchtest.Corpus)
 	s := New(st.SearchDB())
 	ctx := context.Background()
 	urls := func(q string) []string {
@@ -53,7 +54,7 @@ func TestApproximate(t *testing.T) {
 }
 
 func TestApproxTerms(t *testing.T) {
-	st := workspace(t, library)
+	st := searchtest.Build(t, searchtest.Corpus)
 	s := New(st.SearchDB())
 	for _, tc := range []struct {
 		w    string
@@ -120,9 +121,9 @@ func approxBoth(t *testing.T, db *Searcher, words []string, d int) (btree, vocab
 // TestApproxVocabulary checks that the vocabulary in memory finds the same terms as the
 // index's b-tree, and stays so as pages with new words are indexed (new segments, merges).
 func TestApproxVocabulary(t *testing.T) {
-	w := newWorkspace(t)
-	w.add(library...)
-	s := New(w.st.SearchDB())
+	w := searchtest.New(t)
+	w.Add(searchtest.Corpus...)
+	s := New(w.SearchDB())
 	ctx := context.Background()
 	s.PrepareVocabulary(ctx)
 	if _, err := s.WaitVocabulary(ctx); err != nil {
@@ -156,7 +157,7 @@ func TestApproxVocabulary(t *testing.T) {
 	check("built", map[string]string{"otlett": "otlet", "cardz": "card"})
 	// New words arrive in batches: each is a new segment, read when a query first sees it.
 	for i, word := range []string{"quoxilated", "zorblewicks", "zorblewickian"} {
-		w.add(page{url: fmt.Sprintf("http://new.test/%d", i), title: "New " + word, body: "a page about " + word})
+		w.Add(searchtest.Page{URL: fmt.Sprintf("http://new.test/%d", i), Title: "New " + word, Body: "a page about " + word})
 	}
 	check("grown", map[string]string{"quoxilatd": "quoxilated", "zorblewick": "zorblewicks", "zorblewik": "zorblewicks"})
 	if s.vocab.building || !s.vocab.ready {
@@ -165,10 +166,10 @@ func TestApproxVocabulary(t *testing.T) {
 }
 
 func TestParseStructure(t *testing.T) {
-	w := newWorkspace(t)
-	w.add(library...)
+	w := searchtest.New(t)
+	w.Add(searchtest.Corpus...)
 	var rec []byte
-	if err := w.st.SearchDB().QueryRow(`SELECT block FROM page_fts_data WHERE id = 10`).Scan(&rec); err != nil {
+	if err := w.SearchDB().QueryRow(`SELECT block FROM page_fts_data WHERE id = 10`).Scan(&rec); err != nil {
 		t.Fatal(err)
 	}
 	segs, ok := parseStructure(rec)

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"mundaneum/backend/searchtest"
 	"testing"
 	"time"
 )
@@ -11,11 +12,11 @@ import (
 // ranked from the citations table, and that the counts follow new links once a minute old.
 func TestCitationCache(t *testing.T) {
 	ctx := context.Background()
-	w := newWorkspace(t)
-	w.add(library...)
-	table := New(w.st.SearchDB())
+	w := searchtest.New(t)
+	w.Add(searchtest.Corpus...)
+	table := New(w.SearchDB())
 	table.cites.minPages = 1 << 62 // never cached
-	cached := New(w.st.SearchDB())
+	cached := New(w.SearchDB())
 	cached.cites.minPages = 0
 	waitLoaded := func() {
 		t.Helper()
@@ -53,12 +54,12 @@ func TestCitationCache(t *testing.T) {
 	}
 
 	// More pages cite the home page: the counts follow once they are a minute old.
-	var more []page
+	var more []searchtest.Page
 	for i := range 5 {
-		more = append(more, page{url: fmt.Sprintf("http://e.test/%d", i), title: "citing", body: "a page citing the Mundaneum",
-			links: []link{{"http://a.test/", "the Mundaneum"}}})
+		more = append(more, searchtest.Page{URL: fmt.Sprintf("http://e.test/%d", i), Title: "citing", Body: "a page citing the Mundaneum",
+			Links: []searchtest.Link{{To: "http://a.test/", Anchor: "the Mundaneum"}}})
 	}
-	w.add(more...)
+	w.Add(more...)
 	cached.cites.mu.Lock()
 	cached.cites.at = time.Now().Add(-2 * citeCacheTTL)
 	cached.cites.mu.Unlock()

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"mundaneum/backend/searchtest"
 	"strings"
 	"testing"
 )
@@ -10,22 +11,22 @@ import (
 // TestRankingWithinBudget checks the document-frequency estimates that choose what bm25
 // ranks, and the rankings used when a query's words are too common to count.
 func TestRankingWithinBudget(t *testing.T) {
-	var pages []page
+	var pages []searchtest.Page
 	for i := range 600 {
-		p := page{url: fmt.Sprintf("http://big.test/p%d", i), title: fmt.Sprintf("page %d", i),
-			body: "plenty of common words here"}
+		p := searchtest.Page{URL: fmt.Sprintf("http://big.test/p%d", i), Title: fmt.Sprintf("page %d", i),
+			Body: "plenty of common words here"}
 		switch i {
 		case 100, 300, 500:
-			p.body += " zeppelin"
+			p.Body += " zeppelin"
 		case 450:
-			p.title = "Common knowledge"
+			p.Title = "Common knowledge"
 		}
 		pages = append(pages, p)
 	}
 	for i := range 3 { // a small site: its filter picks fewer pages than the word matches
-		pages = append(pages, page{url: fmt.Sprintf("http://small.test/s%d", i), title: "small", body: "common words"})
+		pages = append(pages, searchtest.Page{URL: fmt.Sprintf("http://small.test/s%d", i), Title: "small", Body: "common words"})
 	}
-	st := workspace(t, pages)
+	st := searchtest.Build(t, pages)
 	ctx := context.Background()
 	s := New(st.SearchDB())
 	e := s.estimator()
@@ -118,7 +119,7 @@ func TestHitWords(t *testing.T) {
 // TestManyAtoms: the longest queries (40 words with their stem forms) are probed in
 // batches, since SQLite allows 500 terms in a compound SELECT.
 func TestManyAtoms(t *testing.T) {
-	st := workspace(t, library)
+	st := searchtest.Build(t, searchtest.Corpus)
 	s := New(st.SearchDB())
 	atoms := []string{`"cards"`}
 	for i := range 1200 {
@@ -144,15 +145,15 @@ func TestManyAtoms(t *testing.T) {
 // reading the index once the page asked for is full and enough rows were tested, and
 // otherwise reads all of it.
 func TestSpreadStopsAtThePageAsked(t *testing.T) {
-	var pages []page
+	var pages []searchtest.Page
 	for i := range 400 {
 		body := "alpha beta gamma"
 		if i%100 == 10 {
 			body = "beta alpha gamma" // the phrase "beta alpha", in 4 pages spread over the index
 		}
-		pages = append(pages, page{url: fmt.Sprintf("http://big.test/p%d", i), title: "page", body: body})
+		pages = append(pages, searchtest.Page{URL: fmt.Sprintf("http://big.test/p%d", i), Title: "page", Body: body})
 	}
-	st := workspace(t, pages)
+	st := searchtest.Build(t, pages)
 	ctx := context.Background()
 	w := DefaultWeights
 	w.RankBudget = 0 // every word is common

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"mundaneum/backend/searchtest"
 	"slices"
 	"strings"
 	"testing"
@@ -12,12 +13,12 @@ import (
 // OR of its terms, finds exactly what FTS5's own prefix query finds.
 func TestLongPrefixes(t *testing.T) {
 	words := []string{"under", "Understand", "undergo", "underscore", "undefined", "Undeé", "und", "unde", "zebra", "undergoes"}
-	var pages []page
+	var pages []searchtest.Page
 	for i, w := range words {
-		pages = append(pages, page{url: fmt.Sprintf("http://a.test/%d", i), title: "page " + w, body: "some text with " + w})
+		pages = append(pages, searchtest.Page{URL: fmt.Sprintf("http://a.test/%d", i), Title: "page " + w, Body: "some text with " + w})
 	}
-	pages = append(pages, page{url: "http://a.test/both", title: "two", body: "undergo and zebra"})
-	st := workspace(t, pages)
+	pages = append(pages, searchtest.Page{URL: "http://a.test/both", Title: "two", Body: "undergo and zebra"})
+	st := searchtest.Build(t, pages)
 	ctx := context.Background()
 	s := New(st.SearchDB())
 

@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"mundaneum/backend/searchtest"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -22,7 +23,7 @@ func FuzzSearch(f *testing.F) {
 		"url://x", "url:/\\/", "(a OR) AND (OR b)", "é ü 中文 -", "mundanuem", "type:image/* OR ext:zip"} {
 		f.Add(s)
 	}
-	st := workspace(f, library)
+	st := searchtest.Build(f, searchtest.Corpus)
 	s := New(st.SearchDB())
 	f.Fuzz(func(t *testing.T, q string) {
 		res, err := s.Search(context.Background(), Request{Query: q, Limit: 5, Facets: true})

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"mundaneum/backend/searchtest"
 	"slices"
 	"testing"
 
@@ -13,18 +14,18 @@ import (
 // text strategies that could run a query with filters (joining each match, or checking it
 // against the filters' pages) find the same matches.
 func TestStrategies(t *testing.T) {
-	var pages []page
+	var pages []searchtest.Page
 	for i := range 600 {
-		p := page{url: fmt.Sprintf("http://big.test/p%d", i), title: fmt.Sprintf("page %d", i), body: "plenty of common words here"}
+		p := searchtest.Page{URL: fmt.Sprintf("http://big.test/p%d", i), Title: fmt.Sprintf("page %d", i), Body: "plenty of common words here"}
 		if i%200 == 100 {
-			p.body += " zeppelin"
+			p.Body += " zeppelin"
 		}
 		pages = append(pages, p)
 	}
 	for i := range 3 { // a small site: its filter picks fewer pages than the word matches
-		pages = append(pages, page{url: fmt.Sprintf("http://small.test/s%d", i), title: "small", body: "common words"})
+		pages = append(pages, searchtest.Page{URL: fmt.Sprintf("http://small.test/s%d", i), Title: "small", Body: "common words"})
 	}
-	st := workspace(t, pages)
+	st := searchtest.Build(t, pages)
 	ctx := context.Background()
 	s := New(st.SearchDB())
 	for _, tc := range []struct {

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"mundaneum/backend/searchtest"
 	"strings"
 	"testing"
 )
@@ -51,15 +52,15 @@ func TestSignals(t *testing.T) {
 // changelog that mentions the word once ranks below the page about it, and --explain says
 // why.
 func TestSecondStage(t *testing.T) {
-	pages := []page{
-		{url: "http://d.test/maintenance.html", title: "Routine Maintenance", body: "Maintenance reclaims space: run vacuum regularly, vacuum often, vacuum a table at a time."},
-		{url: "http://d.test/sql-vacuum.html", title: "VACUUM", body: "VACUUM garbage-collect and optionally analyze a database. FULL selects full vacuum "},
-		{url: "http://d.test/release-9.html", title: "Release 9.0", body: "Fix vacuum full crash. " + strings.Repeat("fixed bugs in the planner. ", 15)},
+	pages := []searchtest.Page{
+		{URL: "http://d.test/maintenance.html", Title: "Routine Maintenance", Body: "Maintenance reclaims space: run vacuum regularly, vacuum often, vacuum a table at a time."},
+		{URL: "http://d.test/sql-vacuum.html", Title: "VACUUM", Body: "VACUUM garbage-collect and optionally analyze a database. FULL selects full vacuum "},
+		{URL: "http://d.test/release-9.html", Title: "Release 9.0", Body: "Fix vacuum full crash. " + strings.Repeat("fixed bugs in the planner. ", 15)},
 	}
 	for i := range 30 {
-		pages = append(pages, page{url: fmt.Sprintf("http://d.test/other-%d.html", i), title: "Other", body: "unrelated text"})
+		pages = append(pages, searchtest.Page{URL: fmt.Sprintf("http://d.test/other-%d.html", i), Title: "Other", Body: "unrelated text"})
 	}
-	st := workspace(t, pages)
+	st := searchtest.Build(t, pages)
 	s := New(st.SearchDB())
 	res, err := s.Search(context.Background(), Request{Query: "vacuum", Limit: 10, Explain: true})
 	if err != nil {

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"mundaneum/backend/searchtest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -22,12 +23,12 @@ func BenchmarkCorrect(b *testing.B) {
 	var s *Searcher
 	words := []string{"catalogue", "classification", "universal", "decimal", "repertory", "librarian", "until"}
 	if path := os.Getenv("MUND_BENCH_DB"); path != "" {
-		s = New(openIndexed(b, filepath.Clean(path), store.Options{ReadOnly: true}).SearchDB())
+		s = New(searchtest.Open(b, filepath.Clean(path), store.Options{ReadOnly: true}).SearchDB())
 		words = []string{"squashiest", "rationalist", "disrepute", "catalyst", "drollery", "unavailing",
 			"reprisals", "pendulums", "contradict", "relaxants", "strangely", "journals", "professor",
 			"recycle", "cowboy", "conjunctive", "infamously", "orthogonal", "cheerleader", "underwriting"}
 	} else {
-		s = New(typoWorkspace(b).st.SearchDB())
+		s = New(typoWorkspace(b).SearchDB())
 	}
 	var queries []string
 	for _, w := range words {

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"maps"
+	"mundaneum/backend/searchtest"
 	"slices"
 	"strings"
 	"testing"
@@ -12,10 +13,10 @@ import (
 
 // typoWorkspace is a workspace whose index has a large segment (300 pages, many leaf
 // pages) and two one-page segments holding rare words.
-func typoWorkspace(t testing.TB) *testWorkspace {
+func typoWorkspace(t testing.TB) *searchtest.Workspace {
 	t.Helper()
-	w := newWorkspace(t)
-	var big []page
+	w := searchtest.New(t)
+	var big []searchtest.Page
 	for i := range 300 {
 		body := fmt.Sprintf("catalogue classification universal decimal repertory knowledge document n%d m%d", i, i*7919)
 		if i%3 == 0 {
@@ -30,17 +31,17 @@ func typoWorkspace(t testing.TB) *testWorkspace {
 		if i%2 == 0 {
 			body += " until"
 		}
-		big = append(big, page{url: fmt.Sprintf("http://big.test/%d", i), title: "Page", body: body})
+		big = append(big, searchtest.Page{URL: fmt.Sprintf("http://big.test/%d", i), Title: "Page", Body: body})
 	}
-	w.add(big...)
-	w.add(page{url: "http://rare.test/1", title: "Figures", body: "a zeugma"})
-	w.add(page{url: "http://rare.test/2", title: "Windmills", body: "quixotic"})
+	w.Add(big...)
+	w.Add(searchtest.Page{URL: "http://rare.test/1", Title: "Figures", Body: "a zeugma"})
+	w.Add(searchtest.Page{URL: "http://rare.test/2", Title: "Windmills", Body: "quixotic"})
 	return w
 }
 
 func TestNearest(t *testing.T) {
 	w := typoWorkspace(t)
-	s := New(w.st.SearchDB())
+	s := New(w.SearchDB())
 	if _, n, err := s.largestSegment(context.Background()); err != nil || n < 3 {
 		t.Fatalf("largest segment: %d segments, %v", n, err)
 	}
@@ -138,14 +139,18 @@ func typos(w string) []string {
 func TestNearestEveryTypo(t *testing.T) {
 	for _, lib := range []struct {
 		name string
-		ws   func(testing.TB) *testWorkspace
+		ws   func(testing.TB) *searchtest.Workspace
 	}{
-		{"library", func(t testing.TB) *testWorkspace { w := newWorkspace(t); w.add(library...); return w }},
+		{"library", func(t testing.TB) *searchtest.Workspace {
+			w := searchtest.New(t)
+			w.Add(searchtest.Corpus...)
+			return w
+		}},
 		{"segments", typoWorkspace},
 	} {
 		t.Run(lib.name, func(t *testing.T) {
 			ctx := context.Background()
-			s := New(lib.ws(t).st.SearchDB())
+			s := New(lib.ws(t).SearchDB())
 			vocab := vocabTerms(t, s)
 			checked := 0
 			for _, word := range slices.Sorted(maps.Keys(vocab)) {
@@ -184,8 +189,8 @@ func TestNearestEveryTypo(t *testing.T) {
 func TestPrefixTerms(t *testing.T) {
 	ctx := context.Background()
 	w := typoWorkspace(t)
-	w.add(library...) // pages whose anchors change are deleted and indexed again
-	s := New(w.st.SearchDB())
+	w.Add(searchtest.Corpus...) // pages whose anchors change are deleted and indexed again
+	s := New(w.SearchDB())
 	vocab := vocabTerms(t, s)
 	var segs []int64
 	rows, err := s.db.Query(`SELECT DISTINCT segid FROM page_fts_idx`)
@@ -242,7 +247,7 @@ func TestPrefixTerms(t *testing.T) {
 func TestProbes(t *testing.T) {
 	ctx := context.Background()
 	w := typoWorkspace(t)
-	s := New(w.st.SearchDB())
+	s := New(w.SearchDB())
 	seg, _, err := s.largestSegment(ctx)
 	if err != nil {
 		t.Fatal(err)
