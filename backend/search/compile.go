@@ -2,6 +2,8 @@ package search
 
 import (
 	"context"
+	"mundaneum/backend/querysql"
+	"mundaneum/backend/vocab"
 	"strconv"
 	"strings"
 	"time"
@@ -15,9 +17,9 @@ type compiler struct {
 	args   []any
 	regs   []*regexLeaf
 	notes  *query.Notes
-	atoms  []string            // what fts has quoted since atoms was last reset (see conjunct)
-	absent map[string]bool     // stem forms to leave out (see compileWithout)
-	expand map[string][]string // long prefixes asked as the OR of their terms (see expandPrefixes)
+	atoms  []string         // what fts has quoted since atoms was last reset (see conjunct)
+	absent map[string]bool  // stem forms to leave out (see compileWithout)
+	expand vocab.Expansions // long prefixes and approximate words asked as the OR of their terms
 }
 
 // universe: the pages a query without top-level text ranges over. Duplicates are collapsed
@@ -33,10 +35,7 @@ const (
 // look up, one probe counts them (see estimator.dfs; ranking needs the counts too), and the
 // stem forms the index lacks are left out of the plan.
 func (s *Searcher) compile(ctx context.Context, root query.Node, n *query.Notes) (*plan, error) {
-	expand, err := s.expandPrefixes(ctx, root)
-	if err == nil {
-		expand, err = s.expandApprox(ctx, root, expand)
-	}
+	expand, err := s.vocab.Expand(ctx, root)
 	if err != nil {
 		return nil, err
 	}
@@ -74,7 +73,7 @@ func compile(root query.Node, w Weights, n *query.Notes) *plan {
 
 // compileWithout compiles leaving out the stem forms (quoted, see compiler.phrase) the
 // index is known not to hold: each would cost a seek per index segment in every statement.
-func compileWithout(root query.Node, w Weights, n *query.Notes, absent map[string]bool, expand map[string][]string) *plan {
+func compileWithout(root query.Node, w Weights, n *query.Notes, absent map[string]bool, expand vocab.Expansions) *plan {
 	c := &compiler{w: w, notes: n, absent: absent, expand: expand}
 	pl := &plan{expand: expand}
 	var conj []query.Node
@@ -218,19 +217,20 @@ func (c *compiler) ftsText(t *query.Text) string {
 	if t.Fuzzy > 0 && len(t.Words) == 1 {
 		// word~N: the word and its terms within N edits (approx.go), one atom.
 		w := strings.ToLower(t.Words[0])
-		alts := []string{quote(w)}
-		for _, term := range c.expand[approxKey(w, t.Fuzzy)] {
-			alts = append(alts, quote(term))
+		alts := []string{querysql.Quote(w)}
+		terms, _ := c.expand.Approx(w, t.Fuzzy)
+		for _, term := range terms {
+			alts = append(alts, querysql.Quote(term))
 		}
 		e := "(" + strings.Join(alts, " OR ") + ")"
 		c.atoms = append(c.atoms, e)
 		return colFilter(t.Field, e)
 	}
 	if t.Prefix && !t.Phrase && len(t.Words) == 1 {
-		if terms := c.expand[strings.ToLower(t.Words[0])]; len(terms) > 0 {
+		if terms := c.expand.Prefix(strings.ToLower(t.Words[0])); len(terms) > 0 {
 			alts := make([]string, len(terms))
 			for i, term := range terms {
-				alts[i] = quote(term)
+				alts[i] = querysql.Quote(term)
 			}
 			e := "(" + strings.Join(alts, " OR ") + ")"
 			c.atoms = append(c.atoms, e) // one atom: probed as one stream
@@ -250,7 +250,7 @@ func (c *compiler) ftsText(t *query.Text) string {
 		alts = append(alts, c.phrase([]string{w}, false))
 	}
 	for _, f := range forms {
-		if !c.absent[quote(f)] {
+		if !c.absent[querysql.Quote(f)] {
 			alts = append(alts, c.phrase([]string{f}, false))
 		}
 	}
@@ -261,24 +261,13 @@ func (c *compiler) ftsText(t *query.Text) string {
 // (of its last word's prefix when prefix is set), which ranking it would read.
 func (c *compiler) phrase(words []string, prefix bool) string {
 	for i, w := range words {
-		a := quote(strings.ToLower(w))
+		a := querysql.Quote(strings.ToLower(w))
 		if prefix && i == len(words)-1 {
 			a += "*"
 		}
 		c.atoms = append(c.atoms, a)
 	}
-	return phrase(words, prefix)
-}
-
-// quote makes one FTS5 string: the only special character inside is the quote, doubled.
-func quote(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
-
-func phrase(words []string, prefix bool) string {
-	s := quote(strings.Join(words, " "))
-	if prefix {
-		s += "*"
-	}
-	return s
+	return querysql.Phrase(words, prefix)
 }
 
 // ftsColumns maps text fields to page_fts columns.

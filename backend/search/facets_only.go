@@ -36,7 +36,7 @@ func (s *Searcher) Facets(ctx context.Context, text string) (FacetResults, error
 		return out, fmt.Errorf("facets %q: %w", query.Clip(text, 80), err)
 	}
 	if !fs.matched && root != nil {
-		fix, err := s.correct(ctx, text, root)
+		fix, err := s.vocab.Correct(ctx, text, root)
 		if err != nil {
 			return out, fmt.Errorf("facets %q: %w", query.Clip(text, 80), err)
 		}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"mundaneum/backend/query"
+	"mundaneum/backend/querysql"
 	"mundaneum/backend/store"
 	"slices"
 	"strconv"
@@ -113,11 +114,11 @@ var errPagesOnly = errors.New("a query about pages")
 type libCompiler struct{}
 
 func (c *libCompiler) text(t *query.Text) (string, error) {
-	e := phrase(t.Words, t.Prefix)
+	e := querysql.Phrase(t.Words, t.Prefix)
 	if !t.Phrase {
 		parts := make([]string, len(t.Words))
 		for i, w := range t.Words {
-			parts[i] = quote(w)
+			parts[i] = querysql.Quote(w)
 			if t.Prefix && i == len(t.Words)-1 {
 				parts[i] += "*"
 			}
@@ -153,7 +154,7 @@ func (c *libCompiler) compile(n query.Node) (libPart, error) {
 		var gs []string
 		num := false
 		for _, g := range x.Groups {
-			gs = append(gs, phrase(g.Words, g.Prefix))
+			gs = append(gs, querysql.Phrase(g.Words, g.Prefix))
 			num = num || numeric(g.Words...)
 		}
 		e, err := c.column(x.Field, "NEAR("+strings.Join(gs, " ")+", "+strconv.Itoa(x.Distance)+")", num)
@@ -273,11 +274,11 @@ func (c *libCompiler) filter(f *query.Filter) (libPart, error) {
 		}
 		ids := strings.Split(strings.Trim(f.Value, "/"), "/")
 		return libPart{where: `n.path > ? AND n.path < ?`, args: []any{f.Value, f.Value[:len(f.Value)-1] + "0"},
-			narrow: `{path} : ` + quote(ids[len(ids)-1])}, nil
+			narrow: `{path} : ` + querysql.Quote(ids[len(ids)-1])}, nil
 	case "tag":
 		p := libPart{where: `EXISTS (SELECT 1 FROM lib_tags WHERE tag = ? AND node_id = n.id)`, args: []any{f.Value}}
 		if tagWords(f.Value) {
-			p.narrow = `{tags} : ` + quote(f.Value)
+			p.narrow = `{tags} : ` + querysql.Quote(f.Value)
 		}
 		return p, nil
 	case "is":
@@ -463,7 +464,7 @@ func (s *Searcher) library(ctx context.Context, root query.Node, r LibraryReques
 	if scope != "/1/" { // everything but the root is below the root
 		conds, args = append(conds, `n.path > ? AND n.path < ?`), append(args, scope, scope[:len(scope)-1]+"0")
 		ids := strings.Split(strings.Trim(scope, "/"), "/")
-		part.narrow = strings.TrimPrefix(part.narrow+" AND {path} : "+quote(ids[len(ids)-1]), " AND ")
+		part.narrow = strings.TrimPrefix(part.narrow+" AND {path} : "+querysql.Quote(ids[len(ids)-1]), " AND ")
 	}
 	if part.where != "" {
 		conds = append(conds, part.where)

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"mundaneum/backend/query"
+	"mundaneum/backend/querysql"
 	"strings"
 	"sync"
 
@@ -108,8 +109,8 @@ func usePairs(root query.Node, pl *plan, words *pairs.Words) {
 	if !ok {
 		return
 	}
-	pl.pairs = colFilter(text.Field, quote(strings.Join(ps, " ")))
+	pl.pairs = colFilter(text.Field, querysql.Quote(strings.Join(ps, " ")))
 	for _, p := range ps {
-		pl.pairAtoms = append(pl.pairAtoms, quote(p))
+		pl.pairAtoms = append(pl.pairAtoms, querysql.Quote(p))
 	}
 }

@@ -79,23 +79,6 @@ func TestStemForms(t *testing.T) {
 	}
 }
 
-func TestDistance(t *testing.T) {
-	for _, tc := range []struct {
-		a, b string
-		d    int
-	}{
-		{"kitten", "sitting", 3}, {"ca", "ac", 1}, {"abc", "abc", 0}, {"", "abc", 3},
-		{"mundaneum", "mundanuem", 1}, {"classification", "clasification", 1}, {"ab", "", 2},
-	} {
-		if got := distance([]rune(tc.a), []rune(tc.b), 5); got != tc.d {
-			t.Errorf("distance(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.d)
-		}
-	}
-	if got := distance([]rune("abcdef"), []rune("uvwxyz"), 2); got != 3 {
-		t.Errorf("bounded distance = %d, want 3", got)
-	}
-}
-
 func TestTimeSpan(t *testing.T) {
 	for _, c := range []struct {
 		v        string

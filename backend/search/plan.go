@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"mundaneum/backend/vocab"
 	"slices"
 	"strconv"
 	"strings"
@@ -33,8 +34,8 @@ type plan struct {
 	top    []topRegex
 	topIDs string
 	// expand holds the terms the query's long prefixes and approximate words were asked as
-	// (expandPrefixes, expandApprox): the snippets highlight those terms.
-	expand map[string][]string
+	// (see vocab.Expand): the snippets highlight those terms.
+	expand vocab.Expansions
 
 	// What choose decided, and what it learnt deciding it.
 	kind strategy

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"mundaneum/backend/query"
+	"mundaneum/backend/vocab"
 	"strings"
 
 	"mundaneum/backend/index"
@@ -15,7 +16,7 @@ import (
 // The snippets are cut (their texts read on a second connection) while the metadata and
 // copies are read on the first: the two are independent, and a query often has the
 // machine's other core to itself.
-func (s *Searcher) present(ctx context.Context, root query.Node, expand map[string][]string, page []hit, best float64, known pageTexts) ([]Result, error) {
+func (s *Searcher) present(ctx context.Context, root query.Node, expand vocab.Expansions, page []hit, best float64, known pageTexts) ([]Result, error) {
 	type snippets struct {
 		of  map[int64][]string
 		err error

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"mundaneum/backend/query"
+	"mundaneum/backend/vocab"
 	"strings"
 
 	"mundaneum/backend/index"
@@ -42,7 +43,7 @@ func (w Weights) textFactor(t textSignals) float64 {
 
 // proximity applies the third stage to hits (best first); it returns the texts it read,
 // which the snippets of the same hits reuse.
-func (s *Searcher) proximity(ctx context.Context, root query.Node, expand map[string][]string, hits []hit) (pageTexts, error) {
+func (s *Searcher) proximity(ctx context.Context, root query.Node, expand vocab.Expansions, hits []hit) (pageTexts, error) {
 	if s.w.Proximity == 0 && s.w.HeadingAll == 0 || len(hits) == 0 {
 		return nil, nil
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"mundaneum/backend/query"
+	"mundaneum/backend/vocab"
 	"slices"
 	"strconv"
 	"unicode/utf8"
@@ -87,7 +88,7 @@ type hit struct {
 // boost multiplies the scores of the first BoostDepth hits by their citation boost and
 // the second stage's factors (see rerank.go), sorts them again, and returns the best score
 // of the query (the 1000 of normalised scores). root is nil when nothing ranks the hits.
-func (s *Searcher) boost(ctx context.Context, root query.Node, expand map[string][]string, hits []hit) (best float64, texts pageTexts, err error) {
+func (s *Searcher) boost(ctx context.Context, root query.Node, expand vocab.Expansions, hits []hit) (best float64, texts pageTexts, err error) {
 	n := min(len(hits), s.w.BoostDepth)
 	if n == 0 {
 		return 0, nil, nil

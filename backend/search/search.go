@@ -13,6 +13,7 @@ import (
 	"math"
 	"mundaneum/backend/query"
 	"mundaneum/backend/sqlcache"
+	"mundaneum/backend/vocab"
 	"strings"
 	"time"
 )
@@ -119,12 +120,13 @@ type Searcher struct {
 	df    *dfCache
 	cites *citeCache
 	pairs *pairCache
-	vocab *vocabulary
+	vocab *vocab.Vocabulary
 }
 
 // New returns a searcher over db (the store's read pool) with DefaultWeights.
 func New(db *sql.DB) *Searcher {
-	return &Searcher{db: sqlcache.New(db, searchStatements), w: DefaultWeights, df: &dfCache{}, cites: &citeCache{minPages: citeCacheMin}, pairs: &pairCache{df: &dfCache{}}, vocab: &vocabulary{}}
+	pool := sqlcache.New(db, searchStatements)
+	return &Searcher{db: pool, w: DefaultWeights, df: &dfCache{}, cites: &citeCache{minPages: citeCacheMin}, pairs: &pairCache{df: &dfCache{}}, vocab: vocab.New(pool)}
 }
 
 // searchStatements is how many statements a searcher keeps prepared: a query's statements
@@ -155,7 +157,7 @@ func (s *Searcher) Search(ctx context.Context, r Request) (Results, error) {
 		return res, fmt.Errorf("search %q: %w", query.Clip(r.Query, 80), err)
 	}
 	if res.Total == 0 && q.Root != nil {
-		fix, err := s.correct(ctx, r.Query, q.Root)
+		fix, err := s.vocab.Correct(ctx, r.Query, q.Root)
 		if err != nil {
 			return res, fmt.Errorf("search %q: %w", query.Clip(r.Query, 80), err)
 		}
@@ -258,4 +260,15 @@ func (s *Searcher) run(ctx context.Context, root query.Node, r Request, n *query
 		res.Facets, res.FacetsApprox = fs.lists, fs.approx
 	}
 	return res, nil
+}
+
+// PrepareVocabulary asks the searcher to keep the index's terms in memory, for approximate
+// words (see vocab.Vocabulary.Prepare); it returns at once. A searcher that answers many
+// queries (the window's, serve's) calls it once.
+func (s *Searcher) PrepareVocabulary(ctx context.Context) { s.vocab.Prepare(ctx) }
+
+// WaitVocabulary waits until the terms are in memory (or reading them failed) and returns
+// how long the first reading took.
+func (s *Searcher) WaitVocabulary(ctx context.Context) (time.Duration, error) {
+	return s.vocab.Wait(ctx)
 }

@@ -263,6 +263,11 @@ func TestDidYouMean(t *testing.T) {
 	if res.DidYouMean != "" {
 		t.Fatalf("got %q", res.DidYouMean)
 	}
+	// A rare word with its first letter wrong, in a small segment of its own.
+	res = searchT(t, New(searchtest.Segments(t).SearchDB()), "figures xeugma")
+	if !res.Corrected || res.DidYouMean != "figures zeugma" || len(res.Results) != 1 {
+		t.Errorf("corrected %v, did you mean %q", res.Corrected, res.DidYouMean)
+	}
 }
 
 func TestViews(t *testing.T) {

@@ -3,6 +3,7 @@ package search
 import (
 	"mundaneum/backend/query"
 	"mundaneum/backend/tokenize"
+	"mundaneum/backend/vocab"
 	"slices"
 	"strings"
 	"sync"
@@ -45,13 +46,13 @@ type approxWord struct {
 // newHighlighter collects the positive words of a query (with their stem forms, as the
 // compiler expands them). An approximate word whose terms expand holds (the terms the query
 // was asked with) highlights those; without them, every token within its distance.
-func newHighlighter(root query.Node, w Weights, expand map[string][]string) *highlighter {
+func newHighlighter(root query.Node, w Weights, expand vocab.Expansions) *highlighter {
 	h := &highlighter{exact: map[string]bool{}}
 	addText := func(t *query.Text) {
 		for i, word := range t.Words {
 			f := fold(word)
 			if t.Fuzzy > 0 {
-				if terms, ok := expand[approxKey(strings.ToLower(word), t.Fuzzy)]; ok && len(t.Words) == 1 {
+				if terms, ok := expand.Approx(strings.ToLower(word), t.Fuzzy); ok && len(t.Words) == 1 {
 					for _, term := range terms {
 						h.exact[fold(term)] = true
 					}
@@ -115,7 +116,7 @@ func (h *highlighter) match(tok string) bool {
 	}
 	n := utf8.RuneCountInString(tok)
 	for _, a := range h.approx {
-		if abs(n-len(a.w)) <= a.d && distance(a.w, []rune(tok), a.d) <= a.d {
+		if max(n-len(a.w), len(a.w)-n) <= a.d && vocab.Distance(a.w, []rune(tok), a.d) <= a.d {
 			hit = true
 			break
 		}

@@ -221,3 +221,41 @@ func Shelve(t testing.TB, st *store.Store) {
 	}
 	point(mk(vlib.RootID, "Elsewhere"), "http://c.test/report.pdf", "A report", "pdf classification")
 }
+
+// Segments builds a workspace whose index has a large segment (300 pages, many leaf
+// pages) and two one-page segments holding rare words.
+func Segments(t testing.TB) *Workspace {
+	t.Helper()
+	w := New(t)
+	var big []Page
+	for i := range 300 {
+		body := fmt.Sprintf("catalogue classification universal decimal repertory knowledge document n%d m%d", i, i*7919)
+		if i%3 == 0 {
+			body += " cart"
+		}
+		if i%50 == 0 {
+			body += " card"
+		}
+		if i%10 == 0 {
+			body += " librarian unit"
+		}
+		if i%2 == 0 {
+			body += " until"
+		}
+		big = append(big, Page{URL: fmt.Sprintf("http://big.test/%d", i), Title: "Page", Body: body})
+	}
+	w.Add(big...)
+	w.Add(Page{URL: "http://rare.test/1", Title: "Figures", Body: "a zeugma"})
+	w.Add(Page{URL: "http://rare.test/2", Title: "Windmills", Body: "quixotic"})
+	return w
+}
+
+// LongPrefixes are pages whose words share prefixes longer than the index's prefix index.
+func LongPrefixes() []Page {
+	words := []string{"under", "Understand", "undergo", "underscore", "undefined", "Undeé", "und", "unde", "zebra", "undergoes"}
+	var pages []Page
+	for i, w := range words {
+		pages = append(pages, Page{URL: fmt.Sprintf("http://a.test/%d", i), Title: "page " + w, Body: "some text with " + w})
+	}
+	return append(pages, Page{URL: "http://a.test/both", Title: "two", Body: "undergo and zebra"})
+}

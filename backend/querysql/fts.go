@@ -1,0 +1,21 @@
+// Package querysql writes the query language's leaves (backend/query) in the workspace's
+// SQL: words and phrases as FTS5 strings, bound as parameters, never pasted into a
+// statement. The engines that compile whole queries (backend/search over pages, and the
+// vocabulary's look-ups) build their statements from these pieces, so that every FTS5
+// string is quoted one way.
+package querysql
+
+import "strings"
+
+// Quote makes one FTS5 string of s: the only special character inside a string is the
+// double quote, doubled.
+func Quote(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+
+// Phrase quotes words as one FTS5 phrase, the last word a prefix when prefix is set.
+func Phrase(words []string, prefix bool) string {
+	s := Quote(strings.Join(words, " "))
+	if prefix {
+		s += "*"
+	}
+	return s
+}
