@@ -51,23 +51,3 @@ func TestApproximate(t *testing.T) {
 		}
 	}
 }
-
-func TestApproximateHighlight(t *testing.T) {
-	// Without the terms the query was asked with: every token within the distance.
-	h := newHighlighter(Parse("otlett~1 card").Root, DefaultWeights, nil)
-	for tok, want := range map[string]bool{"otlet": true, "otlett": true, "otto": false, "card": true, "outlet": false} {
-		if got := h.match(tok); got != want {
-			t.Errorf("match(%q) = %v, want %v", tok, got, want)
-		}
-	}
-	// With them: those terms (what the query matched), and no edit distance is computed.
-	h = newHighlighter(Parse("Otlett~1 card").Root, DefaultWeights, map[string][]string{"otlett~1": {"otlet"}})
-	for tok, want := range map[string]bool{"otlet": true, "otlett": true, "otlets": false, "card": true, "outlet": false} {
-		if got := h.match(tok); got != want {
-			t.Errorf("with terms: match(%q) = %v, want %v", tok, got, want)
-		}
-	}
-	if len(h.approx) != 0 {
-		t.Errorf("with terms: %d approximate words compared by distance", len(h.approx))
-	}
-}

@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"mundaneum/backend/highlight"
 	"mundaneum/backend/querysql"
 	"mundaneum/backend/vocab"
 	"strconv"
@@ -211,7 +212,7 @@ func (c *compiler) fts(n query.Node) (expr string, positive, ok bool) {
 }
 
 // ftsText quotes every word; a plain word (not a phrase, not a prefix, not in a URL) also
-// matches the words of its stem (see stemForms); a document with the word as typed
+// matches the words of its stem (see highlight.Forms); a document with the word as typed
 // matches both alternatives, so it ranks above one with another form only.
 func (c *compiler) ftsText(t *query.Text) string {
 	if t.Fuzzy > 0 && len(t.Words) == 1 {
@@ -241,7 +242,7 @@ func (c *compiler) ftsText(t *query.Text) string {
 		return colFilter(t.Field, c.phrase(t.Words, t.Prefix))
 	}
 	w := strings.ToLower(t.Words[0])
-	forms := stemForms(w, c.w.MaxVariants)
+	forms := highlight.Forms(w, c.w.MaxVariants)
 	if len(forms) == 0 {
 		return colFilter(t.Field, c.phrase([]string{w}, false))
 	}

@@ -97,25 +97,6 @@ func TestEstimateTotal(t *testing.T) {
 	}
 }
 
-func TestHitWords(t *testing.T) {
-	h := newHighlighter(Parse("cards otlet connect").Root, DefaultWeights, nil)
-	for _, tc := range []struct {
-		text string
-		want int
-	}{
-		{"Index Cards", 1},
-		{"Paul Otlet's card index: CARDS, cards and connections", 4}, // card and cards are two forms
-		{"http://a.test/otlet/cards.html", 2},
-		{"Otlet et les fiches — cards", 2}, // not ASCII: the slow path
-		{"", 0},
-		{"nothing here", 0},
-	} {
-		if got := hitWords(tc.text, h); got != tc.want {
-			t.Errorf("hitWords(%q) = %d, want %d", tc.text, got, tc.want)
-		}
-	}
-}
-
 // TestManyAtoms: the longest queries (40 words with their stem forms) are probed in
 // batches, since SQLite allows 500 terms in a compound SELECT.
 func TestManyAtoms(t *testing.T) {

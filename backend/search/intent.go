@@ -1,6 +1,9 @@
 package search
 
-import "mundaneum/backend/query"
+import (
+	"mundaneum/backend/query"
+	"mundaneum/backend/tokenize"
+)
 
 // The query as the user meant it. Two readings of a parsed query change before it is
 // compiled, both written down here so that a reader sees every one:
@@ -86,7 +89,7 @@ func dropFiller(root query.Node) (query.Node, bool) {
 			continue
 		}
 		for i, w := range t.Words {
-			if fillerWords[fold(w)] && !(t.Prefix && i == len(t.Words)-1) {
+			if fillerWords[tokenize.Fold(w)] && !(t.Prefix && i == len(t.Words)-1) {
 				filler++
 			} else {
 				content++
@@ -102,7 +105,7 @@ func dropFiller(root query.Node) (query.Node, bool) {
 		}
 		kept := t.Words[:0:0]
 		for i, w := range t.Words {
-			if !fillerWords[fold(w)] || t.Prefix && i == len(t.Words)-1 {
+			if !fillerWords[tokenize.Fold(w)] || t.Prefix && i == len(t.Words)-1 {
 				kept = append(kept, w)
 			}
 		}

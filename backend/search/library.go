@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"mundaneum/backend/highlight"
 	"mundaneum/backend/query"
 	"mundaneum/backend/querysql"
 	"mundaneum/backend/store"
@@ -525,7 +526,7 @@ func (s *Searcher) library(ctx context.Context, root query.Node, r LibraryReques
 		return res, fmt.Errorf("library hits: %w", err)
 	}
 	defer rows.Close()
-	h := newHighlighter(root, s.w, nil)
+	h := highlight.New(root, s.w.forms(), nil)
 	byID := map[int64]LibraryHit{}
 	pathOf := map[int64]string{}
 	for rows.Next() {
@@ -537,7 +538,7 @@ func (s *Searcher) library(ctx context.Context, root query.Node, r LibraryReques
 		}
 		_ = json.Unmarshal([]byte(tags), &hit.Tags)
 		if notes != "" || body != "" {
-			hit.Snippet = makeSnippet([]string{notes, body}, h)
+			hit.Snippet = h.Snippet([]string{notes, body})
 		}
 		byID[hit.ID], pathOf[hit.ID] = hit, path
 	}

@@ -48,37 +48,6 @@ func TestCompileFTS(t *testing.T) {
 	}
 }
 
-func TestStemForms(t *testing.T) {
-	for _, tc := range []struct {
-		w    string
-		want []string // must be among the forms
-		not  []string
-	}{
-		{"connections", []string{"connect", "connected", "connecting", "connection"}, []string{"connector", "connections"}},
-		{"connect", []string{"connects", "connected", "connection", "connections"}, []string{"connectivity", "connect"}},
-		{"cat", []string{"cats"}, []string{"catalog", "cat"}},
-		{"running", []string{"run", "runs"}, []string{"runner", "running"}},
-		{"making", []string{"make", "makes"}, nil},
-	} {
-		got := " " + strings.Join(stemForms(tc.w, 30), " ") + " "
-		for _, v := range tc.want {
-			if !strings.Contains(got, " "+v+" ") {
-				t.Errorf("stemForms(%q) = %s, want %s among them", tc.w, got, v)
-			}
-		}
-		for _, v := range tc.not {
-			if strings.Contains(got, " "+v+" ") {
-				t.Errorf("stemForms(%q) = %s, must not hold %s", tc.w, got, v)
-			}
-		}
-	}
-	for _, w := range []string{"", "ab", "123", "naïve", strings.Repeat("a", 40)} {
-		if v := stemForms(w, 10); v != nil {
-			t.Errorf("stemForms(%q) = %v", w, v)
-		}
-	}
-}
-
 func TestTimeSpan(t *testing.T) {
 	for _, c := range []struct {
 		v        string

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"mundaneum/backend/highlight"
 	"mundaneum/backend/query"
 	"mundaneum/backend/vocab"
 	"strings"
@@ -23,7 +24,7 @@ func (s *Searcher) present(ctx context.Context, root query.Node, expand vocab.Ex
 	}
 	snipped := make(chan snippets, 1)
 	go func() {
-		of, err := s.snippets(ctx, page, newHighlighter(root, s.w, expand), known)
+		of, err := s.snippets(ctx, page, highlight.New(root, s.w.forms(), expand), known)
 		snipped <- snippets{of: of, err: err}
 	}()
 	byID, hashes, copies, err := s.metadata(ctx, page)
@@ -110,7 +111,7 @@ func (s *Searcher) metadata(ctx context.Context, page []hit) (map[int64]*Result,
 // snippets cuts the hits' snippets from their text as the index holds it (index.DocOf):
 // body, anchors, headings, title, url, in the order snippets prefer them. The texts of
 // known pages (read by the proximity stage) are not read again.
-func (s *Searcher) snippets(ctx context.Context, page []hit, h *highlighter, known pageTexts) (map[int64][]string, error) {
+func (s *Searcher) snippets(ctx context.Context, page []hit, h *highlight.Highlighter, known pageTexts) (map[int64][]string, error) {
 	var ids []int64
 	ins := make([]store.IndexInput, 0, len(page))
 	for _, h := range page {
@@ -132,7 +133,7 @@ func (s *Searcher) snippets(ctx context.Context, page []hit, h *highlighter, kno
 	var linked []store.IndexInput
 	for _, in := range ins {
 		if in.Kind == store.IndexedText {
-			if snip, ok := bodySnippet(store.Clean(in.Text.Body), h); ok {
+			if snip, ok := h.BodySnippet(store.Clean(in.Text.Body)); ok {
 				out[in.ID] = snip
 				continue
 			}
@@ -146,7 +147,7 @@ func (s *Searcher) snippets(ctx context.Context, page []hit, h *highlighter, kno
 	}
 	for _, in := range linked {
 		if d, ok := index.DocOf(in); ok {
-			out[d.ID] = makeSnippet([]string{d.Body, d.Anchors, d.Headings, d.Title, d.URL}, h)
+			out[d.ID] = h.Snippet([]string{d.Body, d.Anchors, d.Headings, d.Title, d.URL})
 		}
 	}
 	return out, nil

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"mundaneum/backend/highlight"
 	"mundaneum/backend/query"
 	"mundaneum/backend/vocab"
 	"strings"
@@ -60,7 +61,7 @@ func (s *Searcher) proximity(ctx context.Context, root query.Node, expand vocab.
 		return nil, fmt.Errorf("proximity: %w", err)
 	}
 	texts := make(pageTexts, len(ins))
-	h := newHighlighter(root, s.w, expand)
+	h := highlight.New(root, s.w.forms(), expand)
 	sig := make(map[int64]textSignals, len(ins))
 	for _, in := range ins {
 		texts[in.ID] = in
@@ -83,18 +84,18 @@ func (s *Searcher) proximity(ctx context.Context, root query.Node, expand vocab.
 type pageTexts map[int64]store.IndexInput
 
 // textSignalsOf measures one page's body and headings against the terms.
-func textSignalsOf(terms []term, h *highlighter, body, headings string) textSignals {
+func textSignalsOf(terms []term, h *highlight.Highlighter, body, headings string) textSignals {
 	var t textSignals
-	spans := tokenSpans(body, h)
+	spans := h.Spans(body)
 	// Each matched token's term (-1: none); the window slides over matched tokens only.
 	type pos struct{ at, term int }
 	var hits []pos
 	for i, sp := range spans {
-		if !sp.hit {
+		if !sp.Hit {
 			continue
 		}
 		for k, tm := range terms {
-			if tm.in([]string{sp.key}) {
+			if tm.in([]string{sp.Key}) {
 				hits = append(hits, pos{i, k})
 				break
 			}
@@ -117,12 +118,12 @@ func textSignalsOf(terms []term, h *highlighter, body, headings string) textSign
 	}
 	t.Near = float64(best) / float64(len(terms))
 	for _, line := range strings.Split(headings, "\n") {
-		toks := tokenSpans(line, h)
+		toks := h.Spans(line)
 		all := true
 		for _, tm := range terms {
 			found := false
 			for _, sp := range toks {
-				if sp.hit && tm.in([]string{sp.key}) {
+				if sp.Hit && tm.in([]string{sp.Key}) {
 					found = true
 					break
 				}

@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"mundaneum/backend/highlight"
 	"mundaneum/backend/query"
 	"mundaneum/backend/vocab"
 	"slices"
 	"strconv"
-	"unicode/utf8"
 )
 
 // Weights are the ranking's tunable numbers, kept in one place.
@@ -22,7 +22,7 @@ type Weights struct {
 	// BoostDepth is how many of the best bm25 hits get the link boost (it stays cheap).
 	BoostDepth int
 	// Stem makes a plain word match up to MaxVariants other words of its stem too (its
-	// inflections, see stemForms); the word as typed is counted ExactRepeat more times in
+	// inflections, see highlight.Forms); the word as typed is counted ExactRepeat more times in
 	// bm25, so exact matches rank first.
 	Stem        bool
 	MaxVariants int
@@ -57,13 +57,21 @@ var DefaultWeights = Weights{
 	Title: 10, Headings: 4, Body: 1, Anchors: 8, URL: 3,
 	Links:      0.1,
 	BoostDepth: 200,
-	Stem:       true, MaxVariants: 8, ExactRepeat: 1,
+	Stem:       true, MaxVariants: highlight.DefaultForms, ExactRepeat: 1,
 	RankBudget: 50_000,
 	SpreadRows: 200_000,
 	Pairs:      true,
 	Intent:     true,
 	Rerank:     true, TitleCover: 1, TitleWithin: 2, KindScale: 0.5,
 	Proximity: 2, HeadingAll: 0.5, ProxDepth: 20,
+}
+
+// forms is how many stem forms of a plain word the query matches (0: none).
+func (w Weights) forms() int {
+	if !w.Stem {
+		return 0
+	}
+	return w.MaxVariants
 }
 
 // bm25Of is the rank expression for the weights over an index with page_fts's columns
@@ -234,7 +242,7 @@ func (s *Searcher) scoreFields(ctx context.Context, root query.Node, hits []hit)
 		return fmt.Errorf("rank: %w", err)
 	}
 	defer rows.Close()
-	h := newHighlighter(root, s.w, nil)
+	h := highlight.New(root, s.w.forms(), nil)
 	scores := make(map[int64]float64, len(hits))
 	for i := range hits {
 		scores[hits[i].id] = 0
@@ -246,7 +254,7 @@ func (s *Searcher) scoreFields(ctx context.Context, root query.Node, hits []hit)
 			return err
 		}
 		if _, ok := scores[id]; ok {
-			scores[id] = s.w.Body + s.w.Title*float64(hitWords(title, h)) + s.w.URL*float64(hitWords(url, h))
+			scores[id] = s.w.Body + s.w.Title*float64(h.Count(title)) + s.w.URL*float64(h.Count(url))
 		}
 	}
 	if err := rows.Err(); err != nil {
@@ -256,60 +264,4 @@ func (s *Searcher) scoreFields(ctx context.Context, root query.Node, hits []hit)
 		hits[i].score = scores[hits[i].id]
 	}
 	return nil
-}
-
-// hitWords counts the distinct query words (or forms of them) in text. It runs over every
-// candidate's title and URL, so ASCII text is split here without allocating; other text
-// goes through tokenSpans.
-func hitWords(text string, h *highlighter) int {
-	var seen []string
-	var buf [64]byte
-	for i := 0; i < len(text); {
-		c := text[i]
-		if c >= utf8.RuneSelf {
-			return hitWordsSlow(text, h)
-		}
-		if !isWordByte(c) {
-			i++
-			continue
-		}
-		j := i
-		for j < len(text) && isWordByte(text[j]) {
-			j++
-		}
-		if j < len(text) && text[j] >= utf8.RuneSelf {
-			return hitWordsSlow(text, h)
-		}
-		if n := j - i; n <= len(buf) {
-			for k := range n {
-				buf[k] = lowerASCII(text[i+k])
-			}
-			if w := buf[:n]; h.match(string(w)) && !slices.Contains(seen, string(w)) {
-				seen = append(seen, string(w))
-			}
-		}
-		i = j
-	}
-	return len(seen)
-}
-
-func hitWordsSlow(text string, h *highlighter) int {
-	var seen []string
-	for _, sp := range tokenSpans(text, h) {
-		if sp.hit && !slices.Contains(seen, sp.key) {
-			seen = append(seen, sp.key)
-		}
-	}
-	return len(seen)
-}
-
-func isWordByte(c byte) bool {
-	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
-}
-
-func lowerASCII(c byte) byte {
-	if 'A' <= c && c <= 'Z' {
-		return c + 'a' - 'A'
-	}
-	return c
 }

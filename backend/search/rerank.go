@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"mundaneum/backend/highlight"
 	"mundaneum/backend/query"
 	"mundaneum/backend/tokenize"
 	"net/url"
@@ -57,7 +58,7 @@ func queryTerms(root query.Node, w Weights) []term {
 	seen := map[string]bool{}
 	add := func(t *query.Text) {
 		for i, word := range t.Words {
-			f := fold(word)
+			f := tokenize.Fold(word)
 			if seen[f] {
 				continue
 			}
@@ -68,12 +69,12 @@ func queryTerms(root query.Node, w Weights) []term {
 			}
 			forms := []string{f}
 			if !t.Phrase && w.Stem && t.Field != query.FieldURL {
-				forms = append(forms, stemForms(f, w.MaxVariants)...)
+				forms = append(forms, highlight.Forms(f, w.MaxVariants)...)
 			}
 			out = append(out, term{forms: forms})
 		}
 	}
-	eachWanted(root, add)
+	highlight.EachWanted(root, add)
 	return out
 }
 

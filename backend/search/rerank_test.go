@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"mundaneum/backend/highlight"
 	"mundaneum/backend/searchtest"
 	"strings"
 	"testing"
@@ -82,7 +83,7 @@ func TestSecondStage(t *testing.T) {
 
 func TestTextSignals(t *testing.T) {
 	root := Parse("ignore changes tracked file").Root
-	terms, h := queryTerms(root, DefaultWeights), newHighlighter(root, DefaultWeights, nil)
+	terms, h := queryTerms(root, DefaultWeights), highlight.New(root, DefaultWeights.forms(), nil)
 	together := textSignalsOf(terms, h, "Some intro. To ignore changes to a tracked file, use update-index. More text follows here.", "FAQ \nHow do I ignore changes to a tracked file?")
 	if together.Near != 1 || !together.Heading {
 		t.Errorf("words together, heading with all: %+v", together)
