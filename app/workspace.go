@@ -12,6 +12,7 @@ import (
 	"mundaneum/backend/check"
 	"mundaneum/backend/crawl"
 	"mundaneum/backend/index"
+	"mundaneum/backend/libsearch"
 	"mundaneum/backend/search"
 	"mundaneum/backend/store"
 )
@@ -23,7 +24,9 @@ type workspace struct {
 	idx    *index.Index
 	jobs   *crawl.Jobs
 	search *search.Searcher
-	checks *check.Jobs
+	// library searches the library's own index (the postings a search lists above the pages).
+	library *libsearch.Searcher
+	checks  *check.Jobs
 	// archives are the imports and exports under way.
 	archives *archiveJobs
 
@@ -39,9 +42,9 @@ func newWorkspace(st *store.Store) (*workspace, error) {
 	}
 	s := search.New(idx.SearchDB())
 	// The window and serve answer many queries: keep the index's vocabulary in memory for
-	// approximate words (read on a goroutine of its own; see backend/search/vocab.go).
+	// approximate words (read on a goroutine of its own; see backend/vocab/memory.go).
 	s.PrepareVocabulary(context.Background())
-	return &workspace{st: st, idx: idx, jobs: crawl.NewJobs(st, idx), search: s,
+	return &workspace{st: st, idx: idx, jobs: crawl.NewJobs(st, idx), search: s, library: libsearch.New(idx.SearchDB()),
 		checks: check.NewJobs(st, CheckLibrary(st)), archives: newArchiveJobs()}, nil
 }
 

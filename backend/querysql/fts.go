@@ -1,8 +1,11 @@
 // Package querysql writes the query language's leaves (backend/query) in the workspace's
-// SQL: words and phrases as FTS5 strings, bound as parameters, never pasted into a
-// statement. The engines that compile whole queries (backend/search over pages, and the
-// vocabulary's look-ups) build their statements from these pieces, so that every FTS5
-// string is quoted one way.
+// SQL: words and phrases as FTS5 strings, filters as conditions over pages and over library
+// postings (one table for both, filters.go), library folders resolved to their node paths
+// (folders.go); values are bound as parameters, never pasted into a statement. The engines
+// that compile whole queries (backend/search over pages, backend/libsearch over the
+// library) and the vocabulary's look-ups (backend/vocab) build their statements from these
+// pieces, so that a filter means the same in both searches and every FTS5 string is
+// quoted one way.
 package querysql
 
 import "strings"

@@ -7,10 +7,8 @@ import (
 	"mundaneum/backend/vocab"
 	"strconv"
 	"strings"
-	"time"
 
 	"mundaneum/backend/query"
-	"mundaneum/backend/urlnorm"
 )
 
 type compiler struct {
@@ -297,7 +295,12 @@ func (c *compiler) sql(n query.Node) string {
 	case *query.Or:
 		return c.join(x.Nodes, " OR ")
 	case *query.Filter:
-		return c.filter(x)
+		cond, note := querysql.Page(x)
+		if note != "" {
+			c.notes.Add(note)
+		}
+		c.args = append(c.args, cond.Args...)
+		return cond.SQL
 	case *query.Regexp:
 		r := &regexLeaf{node: x}
 		c.regs = append(c.regs, r)
@@ -313,231 +316,4 @@ func (c *compiler) join(ns []query.Node, op string) string {
 		parts[i] = c.sql(x)
 	}
 	return "(" + strings.Join(parts, op) + ")"
-}
-
-func (c *compiler) bind(vs ...any) { c.args = append(c.args, vs...) }
-
-// mediaPrefix matches media types starting with prefix as a range of the pages_type
-// index (a GLOB on a bound pattern would scan the table).
-func (c *compiler) mediaPrefix(prefix string) string {
-	if prefix == "" {
-		return `p.content_type IS NOT NULL`
-	}
-	c.bind(prefix, prefixEnd(prefix))
-	return `(p.content_type >= ? AND p.content_type < ?)`
-}
-
-// prefixEnd is the least string greater than every string that starts with p (p's last
-// byte incremented, after dropping trailing 0xff bytes).
-func prefixEnd(p string) string {
-	b := []byte(p)
-	for i := len(b) - 1; i >= 0; i-- {
-		if b[i] < 0xff {
-			b[i]++
-			return string(b[:i+1])
-		}
-	}
-	return "\xff\xff\xff\xff"
-}
-
-// placeholders returns "?, ?, ..." for n values.
-func placeholders(n int) string {
-	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
-}
-
-// SQL fragments for filters. extSQL is the lower-case extension of the URL's path (text
-// after the last dot, query string left out: an indexed virtual column, see migration
-// 0004); dateSQL is the Last-Modified date when the server sent one in the standard
-// format, else the fetch date, as YYYY-MM-DD.
-const (
-	extSQL  = `p.ext`
-	dateSQL = `(CASE WHEN p.last_modified GLOB '[A-Z][a-z][a-z], [0-9][0-9] [A-Z][a-z][a-z] [0-9][0-9][0-9][0-9] *'
-		THEN substr(p.last_modified, 13, 4) || '-' || (CASE substr(p.last_modified, 9, 3)
-			WHEN 'Jan' THEN '01' WHEN 'Feb' THEN '02' WHEN 'Mar' THEN '03' WHEN 'Apr' THEN '04'
-			WHEN 'May' THEN '05' WHEN 'Jun' THEN '06' WHEN 'Jul' THEN '07' WHEN 'Aug' THEN '08'
-			WHEN 'Sep' THEN '09' WHEN 'Oct' THEN '10' WHEN 'Nov' THEN '11' WHEN 'Dec' THEN '12' END)
-			|| '-' || substr(p.last_modified, 6, 2)
-		ELSE date(p.fetched_at / 1000, 'unixepoch') END)`
-	// Failures that say nothing about the link itself are not "broken".
-	brokenSQL = `(p.state = 'failed' AND coalesce(p.reason, '') NOT IN ('rate-limited', 'canceled', 'too-large', 'bomb', 'bad-encoding', 'scheme'))`
-)
-
-var isSQL = map[string]string{
-	"broken":   brokenSQL,
-	"redirect": `p.state = 'redirected'`,
-	"failed":   `p.state = 'failed'`,
-	"ok":       `p.state = 'fetched'`,
-	"resource": `(p.state = 'skipped' AND p.reason = 'type')`,
-	"blocked":  `coalesce(p.reason, '') IN ('rate-limited', 'robots', 'forbidden')`,
-}
-
-func (c *compiler) filter(f *query.Filter) string {
-	v := f.Value
-	switch f.Field {
-	case "site", "host":
-		var pats []any
-		switch {
-		case f.Field == "host" && strings.Contains(v, ":"):
-			pats = []any{"*://" + v}
-		case f.Field == "host":
-			pats = []any{"*://" + v, "*://" + v + ":*"}
-		case strings.Contains(v, ":"):
-			pats = []any{"*://" + v, "*." + v}
-		default:
-			pats = []any{"*://" + v, "*://" + v + ":*", "*." + v, "*." + v + ":*"}
-		}
-		c.bind(pats...)
-		return `p.host_id IN (SELECT id FROM hosts WHERE ` +
-			strings.TrimSuffix(strings.Repeat("origin GLOB ? OR ", len(pats)), " OR ") + `)`
-	case "ext":
-		c.bind(v)
-		return extSQL + ` = ?`
-	case "type":
-		// Media types are stored in lower case; GLOB with a literal prefix and the OR of
-		// indexed terms let SQLite use pages_type and pages_ext instead of a scan.
-		fam := query.FamilyNamed(v)
-		if fam == nil { // a media type
-			return c.mediaPrefix(v)
-		}
-		var media []string
-		for _, m := range fam.Media {
-			media = append(media, c.mediaPrefix(strings.TrimSuffix(m, "*")))
-		}
-		for _, e := range fam.Exts {
-			c.bind(e)
-		}
-		return `(` + strings.Join(media, " OR ") + ` OR (p.content_type IS NULL AND ` + extSQL + ` IN (` +
-			placeholders(len(fam.Exts)) + `)))`
-	case "inlinks", "linkto":
-		urls := urlVariants(v)
-		if len(urls) == 0 {
-			c.notes.Add(f.Field + ":" + query.Clip(v, 40) + " is not a URL: nothing matches it")
-			return "0"
-		}
-		for _, u := range urls {
-			c.bind(u)
-		}
-		if f.Field == "inlinks" {
-			return `p.id IN (SELECT l.to_id FROM links l WHERE l.from_id IN (SELECT id FROM pages WHERE url IN (` + placeholders(len(urls)) + `)))`
-		}
-		return `p.id IN (SELECT l.from_id FROM links l WHERE l.to_id IN (SELECT id FROM pages WHERE url IN (` + placeholders(len(urls)) + `)))`
-	case "before":
-		c.bind(v)
-		return dateSQL + ` < ?`
-	case "after":
-		c.bind(v)
-		return dateSQL + ` >= ?`
-	case "changed", "fetched":
-		col := `p.fetched_at`
-		if f.Field == "changed" {
-			col = `p.changed_at`
-		}
-		from, to, op := timeSpan(v)
-		switch op {
-		case ">":
-			c.bind(to)
-			return col + ` >= ?`
-		case ">=":
-			c.bind(from)
-			return col + ` >= ?`
-		case "<":
-			c.bind(from)
-			return col + ` < ?`
-		case "<=":
-			c.bind(to)
-			return col + ` < ?`
-		}
-		c.bind(from, to)
-		return col + ` >= ? AND ` + col + ` < ?`
-	case "status":
-		if strings.HasSuffix(v, "xx") {
-			d := int(v[0]-'0') * 100
-			c.bind(d, d+99)
-			return `p.status BETWEEN ? AND ?`
-		}
-		n, _ := strconv.Atoi(v)
-		c.bind(n)
-		return `p.status = ?`
-	case "is":
-		if s, ok := isSQL[v]; ok {
-			return s
-		}
-	case "author":
-		// The author a summariser found: a PDF's, an HTML page's meta author, a feed's.
-		c.bind("%" + likeEscape(v) + "%")
-		return `p.author LIKE ? ESCAPE '\'`
-	case "pages":
-		rest := strings.TrimLeft(v, "<>")
-		op := v[:len(v)-len(rest)]
-		if op == "" {
-			op = "="
-		}
-		n, _ := strconv.Atoi(rest)
-		c.bind(n)
-		return `p.id IN (SELECT page_id FROM summary_attrs WHERE name = 'pages' AND num ` + op + ` ?)`
-	case "lang":
-		c.bind(v, v+"-*")
-		return `(lower(p.lang) = ? OR lower(p.lang) GLOB ?)`
-	case "problem":
-		// Problems are stored space-separated (extract's closed set of codes).
-		if v == "any" {
-			return `coalesce(p.problems, '') <> ''`
-		}
-		c.bind("% " + v + " %")
-		return `(' ' || p.problems || ' ') LIKE ?`
-	case "crawl":
-		// A crawl's pages are those it visited last or found (store.CrawlCounts).
-		id, _ := strconv.ParseInt(v, 10, 64)
-		c.bind(id)
-		return `p.crawl_id = ?`
-	case "libpath", "tag":
-		return c.libraryFilter(f)
-	}
-	return "0"
-}
-
-// urlVariants returns the canonical forms a URL typed by the user may be stored under.
-func urlVariants(v string) []string {
-	cands := []string{v}
-	if !strings.Contains(v, "://") {
-		cands = []string{"http://" + v, "https://" + v}
-	}
-	var out []string
-	for _, c := range cands {
-		if u, err := urlnorm.Normalize(c); err == nil && !containsStr(out, u) {
-			out = append(out, u)
-		}
-	}
-	return out
-}
-
-func containsStr(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-// timeSpan reads a changed: or fetched: filter's value (a comparison and a day, a month or
-// a year, as filter makes it): the span's start and end in unix milliseconds (UTC) and the
-// comparison.
-func timeSpan(v string) (from, to int64, op string) {
-	d := strings.TrimLeft(v, "<>=")
-	op = v[:len(v)-len(d)]
-	for _, l := range []struct {
-		layout     string
-		y, m, days int
-	}{{"2006-01-02", 0, 0, 1}, {"2006-01", 0, 1, 0}, {"2006", 1, 0, 0}} {
-		if t, err := time.Parse(l.layout, d); err == nil {
-			return t.UnixMilli(), t.AddDate(l.y, l.m, l.days).UnixMilli(), op
-		}
-	}
-	return 0, 0, op
-}
-
-// likeEscape escapes LIKE's wildcards (with backslash as the escape character).
-func likeEscape(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
 }

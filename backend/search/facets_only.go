@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"mundaneum/backend/query"
+	"mundaneum/backend/querysql"
 	"time"
 )
 
@@ -29,7 +30,7 @@ type FacetResults struct {
 func (s *Searcher) Facets(ctx context.Context, text string) (FacetResults, error) {
 	start := time.Now()
 	out := FacetResults{Query: text, Facets: map[string][]FacetCount{}}
-	q := Parse(text)
+	q := querysql.Parse(text)
 	root := s.meant(q.Root, &query.Notes{})
 	fs, err := s.facetsOf(ctx, root)
 	if err != nil {
@@ -41,7 +42,7 @@ func (s *Searcher) Facets(ctx context.Context, text string) (FacetResults, error
 			return out, fmt.Errorf("facets %q: %w", query.Clip(text, 80), err)
 		}
 		if fix != "" {
-			alt, err := s.facetsOf(ctx, s.meant(Parse(fix).Root, &query.Notes{}))
+			alt, err := s.facetsOf(ctx, s.meant(querysql.Parse(fix).Root, &query.Notes{}))
 			if err != nil {
 				return out, fmt.Errorf("facets %q: %w", query.Clip(fix, 80), err)
 			}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"mundaneum/backend/query"
+	"mundaneum/backend/querysql"
 	"mundaneum/backend/searchtest"
 	"slices"
 	"strings"
@@ -93,7 +94,7 @@ func TestPhrasesFromPairs(t *testing.T) {
 		t.Helper()
 		found := 0
 		for _, q := range queries() {
-			pl, err := with.compile(ctx, Parse(q).Root, &query.Notes{})
+			pl, err := with.compile(ctx, querysql.Parse(q).Root, &query.Notes{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"mundaneum/backend/querysql"
 	"mundaneum/backend/vocab"
 	"slices"
 	"strconv"
@@ -104,7 +105,7 @@ const filterSetCap = 20_000
 // plan compiles a parsed query (its library folders resolved, its regular expressions
 // evaluated) and chooses its strategy.
 func (s *Searcher) plan(ctx context.Context, root query.Node, n *query.Notes) (*plan, error) {
-	if err := resolveFolders(ctx, s.db, root, n); err != nil {
+	if err := querysql.ResolveFolders(ctx, s.db, root, n); err != nil {
 		return nil, err
 	}
 	pl, err := s.compile(ctx, root, n)

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"mundaneum/backend/querysql"
 	"mundaneum/backend/searchtest"
 	"slices"
 	"testing"
@@ -45,7 +46,7 @@ func TestStrategies(t *testing.T) {
 		{"common site:small.test -zeppelin", filtersFirst},
 	} {
 		n := &query.Notes{}
-		pl, err := s.plan(ctx, Parse(tc.q).Root, n)
+		pl, err := s.plan(ctx, querysql.Parse(tc.q).Root, n)
 		if err != nil {
 			t.Fatalf("%q: %v", tc.q, err)
 		}
@@ -61,7 +62,7 @@ func TestStrategies(t *testing.T) {
 			if pl.filtered, err = pl.st.filterPages(ctx, s.db, filterSetCap+1); err != nil {
 				t.Fatal(err)
 			}
-			f, err := s.find(ctx, Parse(tc.q).Root, pl, 20)
+			f, err := s.find(ctx, querysql.Parse(tc.q).Root, pl, 20)
 			if err != nil {
 				t.Fatalf("%q as %s: %v", tc.q, k, err)
 			}

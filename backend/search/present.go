@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"mundaneum/backend/highlight"
 	"mundaneum/backend/query"
+	"mundaneum/backend/querysql"
 	"mundaneum/backend/vocab"
 	"strings"
 
@@ -170,7 +171,7 @@ func (s *Searcher) copies(ctx context.Context, hashes map[int64]string) (map[str
 		args[i] = h
 	}
 	rows, err := s.db.QueryContext(ctx, `SELECT hash, count(*) FROM pages INDEXED BY pages_hash
-		WHERE hash IN (`+placeholders(len(hs))+`) AND hash IS NOT NULL GROUP BY hash`, args...)
+		WHERE hash IN (`+querysql.Placeholders(len(hs))+`) AND hash IS NOT NULL GROUP BY hash`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("copies: %w", err)
 	}

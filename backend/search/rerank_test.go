@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"mundaneum/backend/highlight"
+	"mundaneum/backend/querysql"
 	"mundaneum/backend/searchtest"
 	"strings"
 	"testing"
@@ -20,7 +21,7 @@ func TestIntent(t *testing.T) {
 		{"the*", "the*"},
 		{"title:how python", "AND(title:how python)"},
 	} {
-		q := Parse(tt.q)
+		q := querysql.Parse(tt.q)
 		got, _ := intent(q.Root)
 		if got.String() != tt.want {
 			t.Errorf("%q: %s, want %s", tt.q, got, tt.want)
@@ -29,12 +30,12 @@ func TestIntent(t *testing.T) {
 }
 
 func TestSignals(t *testing.T) {
-	terms := queryTerms(Parse("git reflog expire").Root, DefaultWeights)
+	terms := queryTerms(querysql.Parse("git reflog expire").Root, DefaultWeights)
 	f := signals(terms, false, "git-reflog(1)", "http://h/docs/git-reflog.html")
 	if f.Coverage < 0.66 || f.All || f.Exact || f.List {
 		t.Errorf("git-reflog: %+v", f)
 	}
-	terms = queryTerms(Parse("vacuum").Root, DefaultWeights)
+	terms = queryTerms(querysql.Parse("vacuum").Root, DefaultWeights)
 	if f := signals(terms, false, "VACUUM", "http://h/sql-vacuum.html"); !f.All || !f.Exact {
 		t.Errorf("VACUUM: %+v", f)
 	}
@@ -44,7 +45,7 @@ func TestSignals(t *testing.T) {
 	if f := signals(terms, false, "SQLite Release 3.5.4 On 2007-12-14", "http://h/releaselog/3_5_4.html"); !f.List {
 		t.Errorf("a release note is a list page: %+v", f)
 	}
-	if f := signals(terms, asksForList(queryTerms(Parse("vacuum release notes").Root, DefaultWeights)), "SQLite Release 3.5.4", "http://h/releaselog/3_5_4.html"); f.List {
+	if f := signals(terms, asksForList(queryTerms(querysql.Parse("vacuum release notes").Root, DefaultWeights)), "SQLite Release 3.5.4", "http://h/releaselog/3_5_4.html"); f.List {
 		t.Errorf("asked for release notes: %+v", f)
 	}
 }
@@ -82,7 +83,7 @@ func TestSecondStage(t *testing.T) {
 }
 
 func TestTextSignals(t *testing.T) {
-	root := Parse("ignore changes tracked file").Root
+	root := querysql.Parse("ignore changes tracked file").Root
 	terms, h := queryTerms(root, DefaultWeights), highlight.New(root, DefaultWeights.forms(), nil)
 	together := textSignalsOf(terms, h, "Some intro. To ignore changes to a tracked file, use update-index. More text follows here.", "FAQ \nHow do I ignore changes to a tracked file?")
 	if together.Near != 1 || !together.Heading {

@@ -1,9 +1,11 @@
-// Package search runs queries of the query language (backend/query) over a workspace's
-// full-text index and page table: it compiles a parsed query into parameterised SQL over
-// FTS5, ranks the hits with weighted bm25, a citation boost and two stages that read titles
-// and text, and presents them with snippets, facets, collapsed duplicates and typo
-// corrections. It also searches the library's own index and keeps saved views (Harvest's
-// standing queries).
+// Package search runs queries of the query language (backend/query) over the crawled pages
+// of a workspace: it compiles a parsed query into parameterised SQL over the FTS5 index and
+// the page table (compile.go, with querysql's filters), chooses once how to run it (plan.go:
+// the strategies), finds its first matches (find.go), ranks them with weighted bm25, a
+// citation boost and two stages that read titles and text (rank.go, rerank.go,
+// proximity.go), and presents them with snippets, facets, collapsed duplicates and typo
+// corrections. It also keeps saved views (Harvest's standing queries). The library has a
+// search of its own (backend/libsearch); the index's vocabulary is backend/vocab's.
 package search
 
 import (
@@ -12,6 +14,7 @@ import (
 	"fmt"
 	"math"
 	"mundaneum/backend/query"
+	"mundaneum/backend/querysql"
 	"mundaneum/backend/sqlcache"
 	"mundaneum/backend/vocab"
 	"strings"
@@ -149,7 +152,7 @@ func (s *Searcher) Search(ctx context.Context, r Request) (Results, error) {
 	}
 	r.Limit = min(r.Limit, maxLimit)
 	r.Offset = min(max(r.Offset, 0), maxOffset)
-	q := Parse(r.Query)
+	q := querysql.Parse(r.Query)
 	n := &query.Notes{List: q.Notes}
 	q.Root = s.meant(q.Root, n)
 	res, err := s.run(ctx, q.Root, r, n)
@@ -163,7 +166,7 @@ func (s *Searcher) Search(ctx context.Context, r Request) (Results, error) {
 		}
 		if fix != "" {
 			res.DidYouMean = fix
-			q2 := Parse(fix)
+			q2 := querysql.Parse(fix)
 			n2 := &query.Notes{List: q2.Notes}
 			q2.Root = s.meant(q2.Root, n2)
 			alt, err := s.run(ctx, q2.Root, r, n2)

@@ -1,4 +1,4 @@
-package search
+package libsearch
 
 import (
 	"context"
@@ -36,7 +36,7 @@ func TestLibraryHits(t *testing.T) {
 		{q: "anchor:otlet", want: nil},
 		{q: "folder:/Nowhere otlet", want: nil},
 	} {
-		res, err := s.Library(ctx, LibraryRequest{Query: tc.q, In: tc.in})
+		res, err := s.Search(ctx, Request{Query: tc.q, In: tc.in})
 		if err != nil {
 			t.Fatalf("%q: %v", tc.q, err)
 		}
@@ -48,7 +48,7 @@ func TestLibraryHits(t *testing.T) {
 			t.Errorf("%q in #%d: got %v (%d), want %v", tc.q, tc.in, got, res.Total, tc.want)
 		}
 	}
-	res, err := s.Library(ctx, LibraryRequest{Query: "mundaneum"})
+	res, err := s.Search(ctx, Request{Query: "mundaneum"})
 	if err != nil || len(res.Hits) != 1 {
 		t.Fatal(res, err)
 	}
@@ -77,7 +77,7 @@ func TestLibraryFolderAndTagInTheIndex(t *testing.T) {
 	s := New(st.SearchDB())
 	check := func(q string, in int64, want ...string) {
 		t.Helper()
-		res, err := s.Library(ctx, LibraryRequest{Query: q, In: in})
+		res, err := s.Search(ctx, Request{Query: q, In: in})
 		if err != nil {
 			t.Fatalf("%q: %v", q, err)
 		}
