@@ -172,9 +172,9 @@ func likeEscape(s string) string {
 	return strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(s)
 }
 
-// pageCountPage is a document's page count, with an optional comparison.
+// pageCountPage is a document's page count, with an optional comparison (<, >, <=, >=).
 func pageCountPage(v string) (Cond, string) {
-	rest := strings.TrimLeft(v, "<>")
+	rest := strings.TrimLeft(v, "<>=")
 	op := v[:len(v)-len(rest)]
 	if op == "" {
 		op = "="

@@ -1,6 +1,7 @@
 package querysql
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -38,6 +39,22 @@ func TestTimeSpan(t *testing.T) {
 		e, _ := time.Parse("2006-01-02", c.to)
 		if from != f.UnixMilli() || to != e.UnixMilli() || op != c.op {
 			t.Errorf("timeSpan(%q) = %d %d %q", c.v, from, to, op)
+		}
+	}
+}
+
+// TestPageCount checks pages: with each comparison the parser lets through.
+func TestPageCount(t *testing.T) {
+	for q, want := range map[string]string{"pages:12": "= 12", "pages:=4": "= 4", "pages:>2": "> 2", "pages:<2": "< 2",
+		"pages:>=10": ">= 10", "pages:<=3": "<= 3"} {
+		f, ok := query.Parse(q).Root.(*query.Filter)
+		if !ok {
+			t.Fatalf("%s: %v", q, query.Parse(q).Root)
+		}
+		c, _ := Page(f)
+		op := c.SQL[strings.Index(c.SQL, "num ")+4 : strings.LastIndex(c.SQL, " ?")]
+		if got := fmt.Sprintf("%s %v", op, c.Args[0]); got != want {
+			t.Errorf("%s: num %s, want num %s", q, got, want)
 		}
 	}
 }
