@@ -8,7 +8,11 @@
 // quoted one way.
 package querysql
 
-import "strings"
+import (
+	"strings"
+
+	"mundaneum/backend/query"
+)
 
 // Quote makes one FTS5 string of s: the only special character inside a string is the
 // double quote, doubled.
@@ -21,4 +25,19 @@ func Phrase(words []string, prefix bool) string {
 		s += "*"
 	}
 	return s
+}
+
+// pageColumns maps the query's text fields to the columns of page_fts, the pages' index
+// (title, headings, body, anchors, url).
+var pageColumns = map[string]string{
+	query.FieldTitle: "title", query.FieldAnchor: "anchors", query.FieldBody: "headings body", query.FieldHeading: "headings", query.FieldURL: "url",
+}
+
+// PageColumns limits an FTS5 expression over page_fts to the columns of a text field (all
+// of them for FieldAll).
+func PageColumns(field, e string) string {
+	if cols, ok := pageColumns[field]; ok {
+		return "{" + cols + "} : " + e
+	}
+	return e
 }

@@ -100,14 +100,11 @@ func (c *citeCache) read(ctx context.Context, db store.Querier) ([]uint32, int64
 }
 
 // citing returns how many distinct other pages link to each hit: from the cache when it is
-// loaded, else from the citations table the store keeps up to date.
-func (s *Searcher) citing(ctx context.Context, hits []hit) (map[int64]int, error) {
-	maxPage, err := s.estimator().maxRowid(ctx)
-	if err != nil {
-		return nil, err
-	}
+// loaded, else from the citations table the store keeps up to date (maxPage is the
+// workspace's largest page id).
+func (c *citeCache) citing(ctx context.Context, db store.Querier, maxPage int64, hits []hit) (map[int64]int, error) {
 	out := make(map[int64]int, len(hits))
-	if n := s.cites.counts(s.db, maxPage); n != nil {
+	if n := c.counts(db, maxPage); n != nil {
 		for _, h := range hits {
 			if h.id >= 0 && h.id < int64(len(n)) {
 				out[h.id] = int(n[h.id])
@@ -115,7 +112,7 @@ func (s *Searcher) citing(ctx context.Context, hits []hit) (map[int64]int, error
 		}
 		return out, nil
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT page_id, n FROM citations WHERE page_id IN (SELECT value FROM json_each(?))`, idsJSON(hits))
+	rows, err := db.QueryContext(ctx, `SELECT page_id, n FROM citations WHERE page_id IN (SELECT value FROM json_each(?))`, idsJSON(hits))
 	if err != nil {
 		return nil, fmt.Errorf("count citing pages: %w", err)
 	}

@@ -48,7 +48,11 @@ func TestCitationCache(t *testing.T) {
 		same(q)
 	}
 	hits := []hit{{id: 1}}
-	c1, err := cached.citing(ctx, hits)
+	maxPage, err := cached.estimator().maxRowid(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c1, err := cached.cites.citing(ctx, cached.db, maxPage, hits)
 	if err != nil || c1[1] == 0 {
 		t.Fatalf("citations of the home page = %v, %v", c1, err)
 	}
@@ -65,7 +69,7 @@ func TestCitationCache(t *testing.T) {
 	cached.cites.mu.Unlock()
 	searchT(t, cached, "mundaneum")
 	waitLoaded()
-	c2, err := cached.citing(ctx, hits)
+	c2, err := cached.cites.citing(ctx, cached.db, maxPage, hits)
 	if err != nil || c2[1] != c1[1]+5 {
 		t.Fatalf("citations of the home page after 5 more links = %v, want %d (%v)", c2, c1[1]+5, err)
 	}

@@ -1,7 +1,6 @@
 package search
 
 import (
-	"context"
 	"mundaneum/backend/highlight"
 	"mundaneum/backend/querysql"
 	"mundaneum/backend/vocab"
@@ -29,41 +28,6 @@ const (
 	universeSQL       = `((+p.state = 'fetched' AND p.duplicate_of IS NULL AND p.noindex = 0) OR (+p.state = 'skipped' AND p.reason = 'type'))`
 	universeStatusSQL = `((p.state IN ('fetched', 'failed', 'redirected') AND p.duplicate_of IS NULL AND p.noindex = 0) OR (p.state = 'skipped' AND p.reason IN ('type', 'robots')))`
 )
-
-// compile compiles a query for this index: a first pass finds the words its text would
-// look up, one probe counts them (see estimator.dfs; ranking needs the counts too), and the
-// stem forms the index lacks are left out of the plan.
-func (s *Searcher) compile(ctx context.Context, root query.Node, n *query.Notes) (*plan, error) {
-	expand, err := s.vocab.Expand(ctx, root)
-	if err != nil {
-		return nil, err
-	}
-	pl := compileWithout(root, s.w, &query.Notes{}, nil, expand)
-	if pl.match == "" {
-		return compile(root, s.w, n), nil
-	}
-	var atoms []string
-	for _, c := range pl.conj {
-		atoms = append(atoms, c.atoms...)
-	}
-	df, err := s.estimator().dfs(ctx, atoms)
-	if err != nil {
-		return nil, err
-	}
-	absent := map[string]bool{}
-	for a, n := range df {
-		if n == 0 {
-			absent[a] = true
-		}
-	}
-	pl = compileWithout(root, s.w, n, absent, expand)
-	words, err := s.pairWords(ctx)
-	if err != nil {
-		return nil, err
-	}
-	usePairs(root, pl, words)
-	return pl, nil
-}
 
 // compile turns a syntax tree into a plan.
 func compile(root query.Node, w Weights, n *query.Notes) *plan {
@@ -171,7 +135,7 @@ func (c *compiler) fts(n query.Node) (expr string, positive, ok bool) {
 			g.Phrase = true // inside NEAR every group is a phrase, without stemming
 			gs = append(gs, c.phrase(g.Words, g.Prefix))
 		}
-		return colFilter(x.Field, "NEAR("+strings.Join(gs, " ")+", "+strconv.Itoa(x.Distance)+")"), true, true
+		return querysql.PageColumns(x.Field, "NEAR("+strings.Join(gs, " ")+", "+strconv.Itoa(x.Distance)+")"), true, true
 	case *query.Not:
 		e, p, ok := c.fts(x.Node)
 		if !ok || !p {
@@ -223,7 +187,7 @@ func (c *compiler) ftsText(t *query.Text) string {
 		}
 		e := "(" + strings.Join(alts, " OR ") + ")"
 		c.atoms = append(c.atoms, e)
-		return colFilter(t.Field, e)
+		return querysql.PageColumns(t.Field, e)
 	}
 	if t.Prefix && !t.Phrase && len(t.Words) == 1 {
 		if terms := c.expand.Prefix(strings.ToLower(t.Words[0])); len(terms) > 0 {
@@ -233,16 +197,16 @@ func (c *compiler) ftsText(t *query.Text) string {
 			}
 			e := "(" + strings.Join(alts, " OR ") + ")"
 			c.atoms = append(c.atoms, e) // one atom: probed as one stream
-			return colFilter(t.Field, e)
+			return querysql.PageColumns(t.Field, e)
 		}
 	}
 	if t.Phrase || t.Prefix || len(t.Words) != 1 || !c.w.Stem || t.Field == query.FieldURL {
-		return colFilter(t.Field, c.phrase(t.Words, t.Prefix))
+		return querysql.PageColumns(t.Field, c.phrase(t.Words, t.Prefix))
 	}
 	w := strings.ToLower(t.Words[0])
 	forms := highlight.Forms(w, c.w.MaxVariants)
 	if len(forms) == 0 {
-		return colFilter(t.Field, c.phrase([]string{w}, false))
+		return querysql.PageColumns(t.Field, c.phrase([]string{w}, false))
 	}
 	var alts []string
 	for range max(c.w.ExactRepeat, 1) {
@@ -253,7 +217,7 @@ func (c *compiler) ftsText(t *query.Text) string {
 			alts = append(alts, c.phrase([]string{f}, false))
 		}
 	}
-	return colFilter(t.Field, "("+strings.Join(alts, " OR ")+")")
+	return querysql.PageColumns(t.Field, "("+strings.Join(alts, " OR ")+")")
 }
 
 // phrase quotes words as one FTS5 phrase and notes its atoms: the doclists of its words
@@ -267,18 +231,6 @@ func (c *compiler) phrase(words []string, prefix bool) string {
 		c.atoms = append(c.atoms, a)
 	}
 	return querysql.Phrase(words, prefix)
-}
-
-// ftsColumns maps text fields to page_fts columns.
-var ftsColumns = map[string]string{
-	query.FieldTitle: "title", query.FieldAnchor: "anchors", query.FieldBody: "headings body", query.FieldHeading: "headings", query.FieldURL: "url",
-}
-
-func colFilter(field, e string) string {
-	if cols, ok := ftsColumns[field]; ok {
-		return "{" + cols + "} : " + e
-	}
-	return e
 }
 
 // sql returns a condition on p for n, binding its values.

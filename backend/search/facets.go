@@ -15,6 +15,10 @@ import (
 	"mundaneum/backend/query"
 )
 
+// FacetCap is how many matches the facets count exactly; beyond, they are estimated from a
+// sample of as many (see facets).
+const FacetCap = 2_000
+
 // maxFacetValues bounds the values listed per facet (the most frequent first).
 const maxFacetValues = 20
 
@@ -301,15 +305,15 @@ func facetRows(ctx context.Context, stmt *sql.Stmt, args []any, lo, hi int64, li
 
 // facetLists orders each facet's counts and names the term that narrows to each value.
 func facetLists(out map[string][]FacetCount, hostCounts map[string]int, counts map[string]map[string]int) map[string][]FacetCount {
-	out["host"] = ranked(hostCounts, func(v string) string { return "host:" + v })
-	out["type"] = ranked(counts["type"], func(v string) string {
+	out["host"] = facetList(hostCounts, func(v string) string { return "host:" + v })
+	out["type"] = facetList(counts["type"], func(v string) string {
 		if query.FamilyNamed(v) != nil || query.IsMediaType(v) {
 			return "type:" + v
 		}
 		return "ext:" + v
 	})
-	out["crawl"] = ranked(counts["crawl"], func(v string) string { return "crawl:" + v })
-	out["status"] = ranked(counts["status"], func(v string) string {
+	out["crawl"] = facetList(counts["crawl"], func(v string) string { return "crawl:" + v })
+	out["status"] = facetList(counts["status"], func(v string) string {
 		if _, err := strconv.Atoi(v); err == nil {
 			return "status:" + v
 		}
@@ -346,7 +350,8 @@ func hostNames(ctx context.Context, db store.Querier, counts map[int64]int) (map
 	return out, rows.Err()
 }
 
-func ranked(m map[string]int, refine func(string) string) []FacetCount {
+// facetList orders one facet's counts, most first, at most maxFacetValues of them.
+func facetList(m map[string]int, refine func(string) string) []FacetCount {
 	out := make([]FacetCount, 0, len(m))
 	for v, c := range m {
 		out = append(out, FacetCount{Value: v, Count: c, Refine: refine(v)})
@@ -361,4 +366,11 @@ func ranked(m map[string]int, refine func(string) string) []FacetCount {
 		out = out[:maxFacetValues]
 	}
 	return out
+}
+
+// FacetCount is one value of a facet, with the query term that narrows to it.
+type FacetCount struct {
+	Value  string
+	Count  int
+	Refine string // e.g. site:example.com, to add to the query
 }

@@ -11,6 +11,14 @@ import (
 	"mundaneum/backend/store"
 )
 
+// Caps that keep every query fast whatever the index size.
+const (
+	TotalCap = 10_000 // matches counted exactly
+	// RankCap bounds the matches scored (bm25 reads each one's column sizes, ~4 us a
+	// row): beyond it, the first RankCap matches in index order are ranked (RankApprox).
+	RankCap = 500
+)
+
 // found is what running a plan's strategy found of its matches.
 type found struct {
 	hits []hit // ranked, best first
@@ -222,50 +230,4 @@ func (st *statement) countNew(ctx context.Context, db store.Querier, since int64
 		return 0, fmt.Errorf("count new: %w", err)
 	}
 	return n, nil
-}
-
-// sortHits orders hits by score, best first, then by page.
-func sortHits(hits []hit) {
-	slices.SortFunc(hits, func(a, b hit) int {
-		switch {
-		case a.score > b.score:
-			return -1
-		case a.score < b.score:
-			return 1
-		case a.id < b.id:
-			return -1
-		case a.id > b.id:
-			return 1
-		}
-		return 0
-	})
-}
-
-// scoreMap reads (id, bm25) rows into scores by page, higher is better.
-func scoreMap(rows *sql.Rows) (map[int64]float64, error) {
-	scored, err := scanHits(rows)
-	if err != nil {
-		return nil, fmt.Errorf("rank: %w", err)
-	}
-	scores := make(map[int64]float64, len(scored))
-	for _, h := range scored {
-		scores[h.id] = h.score
-	}
-	return scores, nil
-}
-
-// scanHits reads (id, bm25) rows into hits scored higher-is-better.
-func scanHits(rows *sql.Rows) ([]hit, error) {
-	defer rows.Close()
-	var hits []hit
-	for rows.Next() {
-		var h hit
-		var r float64
-		if err := rows.Scan(&h.id, &r); err != nil {
-			return nil, err
-		}
-		h.score = -r // bm25 is negative, lower is better
-		hits = append(hits, h)
-	}
-	return hits, rows.Err()
 }

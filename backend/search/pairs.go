@@ -2,8 +2,10 @@ package search
 
 import (
 	"context"
+	"database/sql"
 	"mundaneum/backend/query"
 	"mundaneum/backend/querysql"
+	"mundaneum/backend/store"
 	"strings"
 	"sync"
 
@@ -29,15 +31,11 @@ type pairCache struct {
 	df         *dfCache // document frequencies of pair tokens in page_pairs
 }
 
-// pairWords returns the frequent words when the pair index is complete and enabled, else nil.
-func (s *Searcher) pairWords(ctx context.Context) (*pairs.Words, error) {
-	if !s.w.Pairs {
-		return nil, nil
-	}
-	c := s.pairs
+// frequent returns the frequent words when the pair index is complete, else nil.
+func (c *pairCache) frequent(ctx context.Context, db *sql.DB) (*pairs.Words, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	gen, err := index.Generation(ctx, s.db.DB)
+	gen, err := index.Generation(ctx, db)
 	if err != nil {
 		return nil, err
 	}
@@ -46,21 +44,21 @@ func (s *Searcher) pairWords(ctx context.Context) (*pairs.Words, error) {
 	}
 	c.complete, c.words, c.generation = false, nil, gen
 	c.df.reset()
-	complete, err := index.PairsComplete(ctx, s.db.DB)
+	complete, err := index.PairsComplete(ctx, db)
 	if err != nil || !complete {
 		return nil, err
 	}
-	if c.words, err = index.PairWords(ctx, s.db.DB); err != nil {
+	if c.words, err = index.PairWords(ctx, db); err != nil {
 		return nil, err
 	}
 	c.complete = true
 	return c.words, nil
 }
 
-// pairRows estimates the rows of the rarest of a phrase's pairs (quoted atoms): a bound on
+// rarest estimates the rows of the rarest of a phrase's pairs (quoted atoms): a bound on
 // its matches, and what bm25 counts to rank them.
-func (s *Searcher) pairRows(ctx context.Context, atoms []string) (int, error) {
-	df, err := estimator{db: s.db, cache: s.pairs.df, table: "page_pairs"}.dfs(ctx, atoms)
+func (c *pairCache) rarest(ctx context.Context, db store.Querier, atoms []string) (int, error) {
+	df, err := estimator{db: db, cache: c.df, table: "page_pairs"}.dfs(ctx, atoms)
 	if err != nil {
 		return 0, err
 	}
@@ -109,7 +107,7 @@ func usePairs(root query.Node, pl *plan, words *pairs.Words) {
 	if !ok {
 		return
 	}
-	pl.pairs = colFilter(text.Field, querysql.Quote(strings.Join(ps, " ")))
+	pl.pairs = querysql.PageColumns(text.Field, querysql.Quote(strings.Join(ps, " ")))
 	for _, p := range ps {
 		pl.pairAtoms = append(pl.pairAtoms, querysql.Quote(p))
 	}

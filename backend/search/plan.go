@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"mundaneum/backend/querysql"
 	"mundaneum/backend/vocab"
 	"slices"
 	"strconv"
@@ -48,7 +47,7 @@ type plan struct {
 	// a bound on the matches, and how many rows a MATCH tests.
 	least int
 	// onePass: bm25 can afford to score every match as it is found (see rankable and
-	// pairRows); otherwise they are found unscored and scored afterwards (scoreFound).
+	// pairCache.rarest); otherwise they are found unscored and scored afterwards (scoreFound).
 	onePass bool
 	// filtered is the filters' pages as choose counted them (text strategies with filters).
 	filtered pageSpan
@@ -101,71 +100,6 @@ type pageSpan struct {
 
 // filterSetCap is the most pages a query's filters may pick for filtersFirst.
 const filterSetCap = 20_000
-
-// plan compiles a parsed query (its library folders resolved, its regular expressions
-// evaluated) and chooses its strategy.
-func (s *Searcher) plan(ctx context.Context, root query.Node, n *query.Notes) (*plan, error) {
-	if err := querysql.ResolveFolders(ctx, s.db, root, n); err != nil {
-		return nil, err
-	}
-	pl, err := s.compile(ctx, root, n)
-	if err != nil {
-		return nil, err
-	}
-	if err := s.evalRegexps(ctx, pl, n); err != nil {
-		return nil, err
-	}
-	pl.st = pl.statement(s.w)
-	if err := s.choose(ctx, pl); err != nil {
-		return nil, err
-	}
-	return pl, nil
-}
-
-// choose picks the plan's strategy (see strategy for each one's why). A query without text
-// to drive it is filtersOnly, or rankApart when it has text to rank by. A query with text
-// learns what bm25 would cost to score it (rankable, or pairRows for the pair index), which
-// also bounds its matches (least); with filters, it counts the filters' pages only as far
-// as it takes to decline filtersFirst: when they are more than filterSetCap, or more than
-// a quarter of the text's matches, joining each match to its page costs less than reading
-// the filters' pages.
-func (s *Searcher) choose(ctx context.Context, pl *plan) error {
-	switch {
-	case pl.match == "" && pl.rank != "":
-		pl.kind = rankApart
-		return nil
-	case pl.match == "":
-		pl.kind = filtersOnly
-		return nil
-	}
-	if pl.pairs != "" {
-		rows, err := s.pairRows(ctx, pl.pairAtoms)
-		if err != nil {
-			return err
-		}
-		pl.least, pl.onePass = rows, rows <= s.w.RankBudget // bm25 counts the rarest pair's rows for its IDF
-	} else {
-		c, err := s.estimator().rankable(ctx, pl.conj, s.w.RankBudget)
-		if err != nil {
-			return err
-		}
-		// bm25 can afford every phrase: one pass scores the matches.
-		pl.costs, pl.least, pl.onePass = c, c.least, c.all(pl.conj) && !pl.negated
-	}
-	if pl.st.filterWhere == "" {
-		pl.kind = textOnly
-		return nil
-	}
-	span, err := pl.st.filterPages(ctx, s.db, min(filterSetCap, pl.least/4)+1)
-	if err != nil {
-		return err
-	}
-	pl.filtered, pl.kind = span, filtersFirst
-	if span.n >= span.limit {
-		pl.kind = textJoin
-	}
-	return nil
-}
 
 // statement is a plan made into SQL: FROM and WHERE with their arguments.
 type statement struct {

@@ -190,3 +190,42 @@ func (s *Searcher) copies(ctx context.Context, hashes map[int64]string) (map[str
 // summariserType is the type family of what each summariser reads.
 var summariserType = map[string]string{"pdf": "pdf", "feed": "data", "gzip": "archive", "zip": "archive", "tar": "archive",
 	"markdown": "text", "text": "text", "html": "html"}
+
+// Result is one hit.
+type Result struct {
+	PageID  int64
+	URL     string
+	Title   string
+	Host    string // the origin, scheme://host[:port]
+	Type    string // html, pdf, image, video, audio, archive, document, data, text, or a media type
+	State   string // fetched, failed, redirected, skipped (resources known from links)
+	Reason  string // why it failed, was skipped or redirected (the crawl's closed set), "" if fetched
+	Status  int    // HTTP status of the last fetch, 0 if never fetched
+	Score   int    // 1000 for the best hit of the query
+	Snippet []string
+	Copies  int // other pages with identical content, collapsed into this one
+	// Alternates is the pages that name this one as their canonical URL (a print version,
+	// a copy with tracking parameters), collapsed into it.
+	Alternates int
+	FetchedAt  int64 // unix ms, 0 if never fetched
+	ChangedAt  int64 // unix ms: when its content last changed (or it was found)
+	// New is set by OpenView: the page is new or changed since the view was last opened.
+	New bool
+	// Versions counts the contents kept of the page: more than one means it changed.
+	Versions int
+	// Flag is its current content's flag (store.FlagSoft404, store.FlagParked): a 200 whose
+	// content is the site's error page or a domain-parking page, a "change" that is a death.
+	Flag string
+	// Author, Pages and Summariser come from the page's summary: the author its summariser
+	// found (a PDF's, a page's meta author), a document's page count (0: none or unknown),
+	// and which summariser read it (pdf, html, feed...; "" before summarisers were recorded).
+	Author     string
+	Pages      int
+	Summariser string
+	// Source names where the page's summary came from (another instance or a SOIF file),
+	// "" when it was crawled here.
+	Source string
+	// Explain says how the score was made: the first stage's bm25, the citation factor
+	// and the second stage's title and URL signals (see rerank.go).
+	Explain string
+}

@@ -26,14 +26,6 @@ import (
 // score ×= 1 + Proximity·share² + HeadingAll·[a heading has them all]. Queries of one word
 // are left alone (nothing to be near).
 
-const proxWindow = 12
-
-// textSignals are a hit's third-stage signals.
-type textSignals struct {
-	Near    float64 // share of the query's words in the best window
-	Heading bool
-}
-
 func (w Weights) textFactor(t textSignals) float64 {
 	x := 1 + w.Proximity*t.Near*t.Near
 	if t.Heading {

@@ -10,13 +10,10 @@ package search
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"math"
 	"mundaneum/backend/query"
 	"mundaneum/backend/querysql"
-	"mundaneum/backend/sqlcache"
-	"mundaneum/backend/vocab"
 	"strings"
 	"time"
 )
@@ -58,90 +55,12 @@ type Results struct {
 	Corrected    bool   // the results are for DidYouMean: the query as typed found nothing
 }
 
-// Result is one hit.
-type Result struct {
-	PageID  int64
-	URL     string
-	Title   string
-	Host    string // the origin, scheme://host[:port]
-	Type    string // html, pdf, image, video, audio, archive, document, data, text, or a media type
-	State   string // fetched, failed, redirected, skipped (resources known from links)
-	Reason  string // why it failed, was skipped or redirected (the crawl's closed set), "" if fetched
-	Status  int    // HTTP status of the last fetch, 0 if never fetched
-	Score   int    // 1000 for the best hit of the query
-	Snippet []string
-	Copies  int // other pages with identical content, collapsed into this one
-	// Alternates is the pages that name this one as their canonical URL (a print version,
-	// a copy with tracking parameters), collapsed into it.
-	Alternates int
-	FetchedAt  int64 // unix ms, 0 if never fetched
-	ChangedAt  int64 // unix ms: when its content last changed (or it was found)
-	// New is set by OpenView: the page is new or changed since the view was last opened.
-	New bool
-	// Versions counts the contents kept of the page: more than one means it changed.
-	Versions int
-	// Flag is its current content's flag (store.FlagSoft404, store.FlagParked): a 200 whose
-	// content is the site's error page or a domain-parking page, a "change" that is a death.
-	Flag string
-	// Author, Pages and Summariser come from the page's summary: the author its summariser
-	// found (a PDF's, a page's meta author), a document's page count (0: none or unknown),
-	// and which summariser read it (pdf, html, feed...; "" before summarisers were recorded).
-	Author     string
-	Pages      int
-	Summariser string
-	// Source names where the page's summary came from (another instance or a SOIF file),
-	// "" when it was crawled here.
-	Source string
-	// Explain says how the score was made: the first stage's bm25, the citation factor
-	// and the second stage's title and URL signals (see rerank.go).
-	Explain string
-}
-
-// FacetCount is one value of a facet, with the query term that narrows to it.
-type FacetCount struct {
-	Value  string
-	Count  int
-	Refine string // e.g. site:example.com, to add to the query
-}
-
-// Caps that keep every query fast whatever the index size.
+// Limits of a page of results: as many by default, at most, and how far paging reaches.
 const (
-	TotalCap = 10_000 // matches counted exactly
-	FacetCap = 2_000  // matches facets count exactly; beyond, they are estimated from a sample of as many (facets.go)
-	// RankCap bounds the matches scored (bm25 reads each one's column sizes, ~4 us a
-	// row): beyond it, the first RankCap matches in index order are ranked (RankApprox).
-	RankCap      = 500
+	defaultLimit = 20
 	maxLimit     = 1000
 	maxOffset    = 100_000
-	defaultLimit = 20
 )
-
-// Searcher runs queries over a workspace's read pool.
-type Searcher struct {
-	db    *sqlcache.DB // the read pool, its statements prepared once per connection
-	w     Weights
-	df    *dfCache
-	cites *citeCache
-	pairs *pairCache
-	vocab *vocab.Vocabulary
-}
-
-// New returns a searcher over db (the store's read pool) with DefaultWeights.
-func New(db *sql.DB) *Searcher {
-	pool := sqlcache.New(db, searchStatements)
-	return &Searcher{db: pool, w: DefaultWeights, df: &dfCache{}, cites: &citeCache{minPages: citeCacheMin}, pairs: &pairCache{df: &dfCache{}}, vocab: vocab.New(pool)}
-}
-
-// searchStatements is how many statements a searcher keeps prepared: a query's statements
-// are built from its shape (how many words, which filters), its values are arguments.
-const searchStatements = 128
-
-// WithWeights returns a searcher over the same pool that ranks with w (for tuning).
-func (s *Searcher) WithWeights(w Weights) *Searcher {
-	return &Searcher{db: s.db, w: w, df: s.df, cites: s.cites, pairs: s.pairs, vocab: s.vocab}
-}
-
-func (s *Searcher) estimator() estimator { return estimator{db: s.db, cache: s.df} }
 
 // Search runs r.Query and returns results r.Offset..r.Offset+r.Limit. When the query finds
 // nothing and a spelling correction does, the corrected results are returned (Corrected).
@@ -263,15 +182,4 @@ func (s *Searcher) run(ctx context.Context, root query.Node, r Request, n *query
 		res.Facets, res.FacetsApprox = fs.lists, fs.approx
 	}
 	return res, nil
-}
-
-// PrepareVocabulary asks the searcher to keep the index's terms in memory, for approximate
-// words (see vocab.Vocabulary.Prepare); it returns at once. A searcher that answers many
-// queries (the window's, serve's) calls it once.
-func (s *Searcher) PrepareVocabulary(ctx context.Context) { s.vocab.Prepare(ctx) }
-
-// WaitVocabulary waits until the terms are in memory (or reading them failed) and returns
-// how long the first reading took.
-func (s *Searcher) WaitVocabulary(ctx context.Context) (time.Duration, error) {
-	return s.vocab.Wait(ctx)
 }
