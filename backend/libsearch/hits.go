@@ -1,6 +1,7 @@
 package libsearch
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -97,15 +98,7 @@ func (s *Searcher) rank(ctx context.Context, match string, found []posting) erro
 			}
 		}
 	}
-	slices.SortStableFunc(found, func(a, b posting) int {
-		switch {
-		case a.score > b.score:
-			return -1
-		case a.score < b.score:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(found, func(a, b posting) int { return cmp.Compare(b.score, a.score) })
 	return nil
 }
 

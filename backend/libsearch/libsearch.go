@@ -84,21 +84,10 @@ func New(db *sql.DB) *Searcher { return &Searcher{db: sqlcache.New(db, statement
 // built from its shape).
 const statements = 32
 
-// Limits of a page of hits: as many by default, at most, and how far paging reaches.
-const (
-	defaultLimit = 20
-	maxLimit     = 1000
-	maxOffset    = 100_000
-)
-
 // Search searches the library and returns hits r.Offset..r.Offset+r.Limit.
 func (s *Searcher) Search(ctx context.Context, r Request) (Results, error) {
 	start := time.Now()
-	if r.Limit <= 0 {
-		r.Limit = defaultLimit
-	}
-	r.Limit = min(r.Limit, maxLimit)
-	r.Offset = min(max(r.Offset, 0), maxOffset)
+	r.Limit, r.Offset = querysql.Window(r.Limit, r.Offset)
 	q := querysql.Parse(r.Query)
 	n := &query.Notes{List: q.Notes}
 	res, err := s.run(ctx, q.Root, r, n)

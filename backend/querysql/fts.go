@@ -41,3 +41,20 @@ func PageColumns(field, e string) string {
 	}
 	return e
 }
+
+// Bounds of a page of matches a search serves (its statements' LIMIT and OFFSET): as many
+// by default, at most, and how far paging reaches.
+const (
+	defaultLimit = 20
+	maxLimit     = 1000
+	maxOffset    = 100_000
+)
+
+// Window bounds the page of matches a search is asked for: limit (defaultLimit when not
+// positive, at most maxLimit) from offset (0 to maxOffset).
+func Window(limit, offset int) (int, int) {
+	if limit <= 0 {
+		limit = defaultLimit
+	}
+	return min(limit, maxLimit), min(max(offset, 0), maxOffset)
+}

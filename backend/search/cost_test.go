@@ -8,9 +8,10 @@ import (
 	"testing"
 )
 
-// TestRankingWithinBudget checks the document-frequency estimates that choose what bm25
-// ranks, and the rankings used when a query's words are too common to count.
-func TestRankingWithinBudget(t *testing.T) {
+// bigAndSmall is a site of 600 pages of common words, three of them with a rare word and
+// one with a common word in its title, and a small site of three pages: its filter picks
+// fewer pages than the common word matches.
+func bigAndSmall() []searchtest.Page {
 	var pages []searchtest.Page
 	for i := range 600 {
 		p := searchtest.Page{URL: fmt.Sprintf("http://big.test/p%d", i), Title: fmt.Sprintf("page %d", i),
@@ -23,10 +24,16 @@ func TestRankingWithinBudget(t *testing.T) {
 		}
 		pages = append(pages, p)
 	}
-	for i := range 3 { // a small site: its filter picks fewer pages than the word matches
+	for i := range 3 {
 		pages = append(pages, searchtest.Page{URL: fmt.Sprintf("http://small.test/s%d", i), Title: "small", Body: "common words"})
 	}
-	st := searchtest.Build(t, pages)
+	return pages
+}
+
+// TestRankingWithinBudget checks the document-frequency estimates that choose what bm25
+// ranks, and the rankings used when a query's words are too common to count.
+func TestRankingWithinBudget(t *testing.T) {
+	st := searchtest.Build(t, bigAndSmall())
 	ctx := context.Background()
 	s := New(st.SearchDB())
 	e := s.estimator()

@@ -101,11 +101,11 @@ func TestPhrasesFromPairs(t *testing.T) {
 			if pl.pairs == "" {
 				t.Errorf("%s: %s is not asked of the pair index", stage, q)
 			}
-			a, err := with.Search(ctx, Request{Query: q, Limit: maxLimit})
+			a, err := with.Search(ctx, Request{Query: q, Limit: 1000})
 			if err != nil {
 				t.Fatal(err)
 			}
-			b, err := without.Search(ctx, Request{Query: q, Limit: maxLimit})
+			b, err := without.Search(ctx, Request{Query: q, Limit: 1000})
 			if err != nil {
 				t.Fatal(err)
 			}

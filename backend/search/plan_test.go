@@ -2,7 +2,6 @@ package search
 
 import (
 	"context"
-	"fmt"
 	"mundaneum/backend/querysql"
 	"mundaneum/backend/searchtest"
 	"slices"
@@ -15,18 +14,7 @@ import (
 // text strategies that could run a query with filters (joining each match, or checking it
 // against the filters' pages) find the same matches.
 func TestStrategies(t *testing.T) {
-	var pages []searchtest.Page
-	for i := range 600 {
-		p := searchtest.Page{URL: fmt.Sprintf("http://big.test/p%d", i), Title: fmt.Sprintf("page %d", i), Body: "plenty of common words here"}
-		if i%200 == 100 {
-			p.Body += " zeppelin"
-		}
-		pages = append(pages, p)
-	}
-	for i := range 3 { // a small site: its filter picks fewer pages than the word matches
-		pages = append(pages, searchtest.Page{URL: fmt.Sprintf("http://small.test/s%d", i), Title: "small", Body: "common words"})
-	}
-	st := searchtest.Build(t, pages)
+	st := searchtest.Build(t, bigAndSmall())
 	ctx := context.Background()
 	s := New(st.SearchDB())
 	for _, tc := range []struct {

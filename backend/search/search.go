@@ -55,22 +55,11 @@ type Results struct {
 	Corrected    bool   // the results are for DidYouMean: the query as typed found nothing
 }
 
-// Limits of a page of results: as many by default, at most, and how far paging reaches.
-const (
-	defaultLimit = 20
-	maxLimit     = 1000
-	maxOffset    = 100_000
-)
-
 // Search runs r.Query and returns results r.Offset..r.Offset+r.Limit. When the query finds
 // nothing and a spelling correction does, the corrected results are returned (Corrected).
 func (s *Searcher) Search(ctx context.Context, r Request) (Results, error) {
 	start := time.Now()
-	if r.Limit <= 0 {
-		r.Limit = defaultLimit
-	}
-	r.Limit = min(r.Limit, maxLimit)
-	r.Offset = min(max(r.Offset, 0), maxOffset)
+	r.Limit, r.Offset = querysql.Window(r.Limit, r.Offset)
 	q := querysql.Parse(r.Query)
 	n := &query.Notes{List: q.Notes}
 	q.Root = s.meant(q.Root, n)
