@@ -65,6 +65,15 @@ type inMemory struct {
 	added    map[string]uint32
 	built    time.Duration // how long the first build took
 	err      error
+	// The file of the terms (snapshot.go): how many terms the first build took from it (and
+	// how many leaf pages of the index it read besides), whether the terms changed since it
+	// was written, and its writing.
+	fromFile  int
+	readPages int64
+	dirty     bool
+	saving    bool // a write is under way or scheduled
+	savedAt   time.Time
+	saveErr   error
 }
 
 // originSpan is a range of FTS5 origins, both ends included.
@@ -180,7 +189,8 @@ type delta struct {
 	record  []byte
 	covered []originSpan
 	terms   map[string]uint32
-	tooBig  bool // more than maxPages pages to read: nothing was read
+	pages   int64 // leaf pages of the segments read
+	tooBig  bool  // more than maxPages pages to read: nothing was read
 }
 
 // readNew reads, in one snapshot of the index, the terms of the segments whose origins
@@ -215,6 +225,7 @@ func readNew(ctx context.Context, db DB, gen int64, covered []originSpan, maxPag
 		d.tooBig = true
 		return d, nil
 	}
+	d.pages = pages
 	for _, s := range todo {
 		if err := segmentTerms(ctx, tx, s, d.terms); err != nil {
 			return nil, err
@@ -308,15 +319,24 @@ func (v *Vocabulary) Wait(ctx context.Context) (time.Duration, error) {
 	}
 }
 
-// startBuild reads the segments not yet read on a goroutine (m.mu held).
+// startBuild reads the segments not yet read on a goroutine (m.mu held). The first build
+// starts from the file of the terms when it belongs to the index (snapshot.go), and reads
+// only the segments written since.
 func (m *inMemory) startBuild(ctx context.Context, db DB, covered []originSpan) {
 	if m.building {
 		return
 	}
 	m.building = true
-	gen := m.gen
+	gen, first := m.gen, !m.ready && m.terms == nil
 	go func() {
 		start := time.Now()
+		var base *snapshot
+		if first {
+			// A file that cannot be read is as none: the index holds the terms.
+			if base, _ = loadSnapshot(ctx, db); base != nil {
+				gen, covered = base.gen, base.covered
+			}
+		}
 		d, err := readNew(ctx, db, gen, covered, 1<<62)
 		m.mu.Lock()
 		defer m.mu.Unlock()
@@ -325,12 +345,42 @@ func (m *inMemory) startBuild(ctx context.Context, db DB, covered []originSpan) 
 			m.err, m.ready = err, false
 			return
 		}
-		first := !m.ready && m.terms == nil
+		if base != nil && d.gen == base.gen {
+			m.gen, m.terms, m.weight, m.added, m.covered = base.gen, base.terms, base.weight, nil, base.covered
+			m.fromFile = len(base.terms)
+		}
 		m.install(d)
 		if first {
-			m.built = time.Since(start)
+			m.built, m.readPages = time.Since(start), d.pages
 		}
+		m.saveLater(ctx, db)
 	}()
+}
+
+// saveLater writes the file of the terms when they changed since it was written: at once
+// the first time, then at most once every snapshotEvery (m.mu held).
+func (m *inMemory) saveLater(ctx context.Context, db DB) {
+	if !m.dirty || m.saving {
+		return
+	}
+	m.saving = true
+	wait := time.Duration(0)
+	if !m.savedAt.IsZero() {
+		wait = max(0, snapshotEvery-time.Since(m.savedAt))
+	}
+	time.AfterFunc(wait, func() {
+		m.mu.Lock()
+		if len(m.added) > 0 {
+			m.merge()
+		}
+		s := &snapshot{gen: m.gen, covered: slices.Clone(m.covered), terms: m.terms, weight: slices.Clone(m.weight)}
+		m.dirty = false
+		m.mu.Unlock()
+		err := saveSnapshot(context.WithoutCancel(ctx), db, s)
+		m.mu.Lock()
+		m.saving, m.savedAt, m.saveErr = false, time.Now(), err
+		m.mu.Unlock()
+	})
 }
 
 // install takes in what readNew found (m.mu held).
@@ -351,6 +401,7 @@ func (m *inMemory) install(d *delta) {
 	if len(m.added) > vocabMergeAt || m.terms == nil {
 		m.merge()
 	}
+	m.dirty = m.dirty || len(d.terms) > 0 || !slices.Equal(d.covered, m.covered)
 	m.gen, m.record, m.covered, m.ready, m.err = d.gen, d.record, d.covered, true, nil
 }
 
@@ -422,6 +473,7 @@ func (m *inMemory) update(ctx context.Context, db DB) (bool, error) {
 		return false, nil
 	}
 	m.install(d)
+	m.saveLater(ctx, db)
 	return true, nil
 }
 
