@@ -46,6 +46,20 @@ func (c *citeCache) counts(db store.Querier, maxPage int64) []uint32 {
 	return c.n
 }
 
+// loadNow loads the counts now when the workspace has at least minPages pages (maxPage is
+// its largest page id), and waits for them: a searcher that answers many queries has them
+// from its first.
+func (c *citeCache) loadNow(ctx context.Context, db store.Querier, maxPage int64) {
+	c.mu.Lock()
+	if maxPage < c.minPages || c.loading {
+		c.mu.Unlock()
+		return
+	}
+	c.loading = true
+	c.mu.Unlock()
+	c.load(ctx, db)
+}
+
 // load reads every count if the links changed since the last load.
 func (c *citeCache) load(ctx context.Context, db store.Querier) {
 	n, links, err := c.read(ctx, db)

@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"mundaneum/backend/pairs"
 	"mundaneum/backend/query"
 	"mundaneum/backend/querysql"
 )
@@ -30,12 +31,28 @@ func (s *Searcher) plan(ctx context.Context, root query.Node, n *query.Notes) (*
 // look up, one probe counts them (see estimator.dfs; ranking needs the counts too), and the
 // stem forms the index lacks are left out of the plan.
 func (s *Searcher) compile(ctx context.Context, root query.Node, n *query.Notes) (*plan, error) {
+	// The pair index's frequent words are read beside the probe (a workspace just opened
+	// waits for the disk for both); they are cached once read.
+	type frequent struct {
+		words *pairs.Words
+		err   error
+	}
+	freq := make(chan frequent, 1)
+	go func() {
+		var f frequent
+		if s.w.Pairs {
+			f.words, f.err = s.pairs.frequent(ctx, s.db.DB)
+		}
+		freq <- f
+	}()
 	expand, err := s.vocab.Expand(ctx, root)
 	if err != nil {
+		<-freq
 		return nil, err
 	}
 	pl := compileWithout(root, s.w, &query.Notes{}, nil, expand)
 	if pl.match == "" {
+		<-freq
 		return compile(root, s.w, n), nil
 	}
 	var atoms []string
@@ -43,6 +60,10 @@ func (s *Searcher) compile(ctx context.Context, root query.Node, n *query.Notes)
 		atoms = append(atoms, c.atoms...)
 	}
 	df, err := s.estimator().dfs(ctx, atoms)
+	f := <-freq
+	if err == nil {
+		err = f.err
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -54,11 +75,7 @@ func (s *Searcher) compile(ctx context.Context, root query.Node, n *query.Notes)
 	}
 	pl = compileWithout(root, s.w, n, absent, expand)
 	if s.w.Pairs {
-		words, err := s.pairs.frequent(ctx, s.db.DB)
-		if err != nil {
-			return nil, err
-		}
-		usePairs(root, pl, words)
+		usePairs(root, pl, f.words)
 	}
 	return pl, nil
 }

@@ -21,15 +21,28 @@ func (s *Searcher) boost(ctx context.Context, root query.Node, expand vocab.Expa
 	if n == 0 {
 		return 0, nil, nil
 	}
+	// The citations and the titles are read at once, on two connections: each is a read
+	// of BoostDepth scattered rows, which a workspace just opened has to wait for the disk.
+	var cites map[int64]int
+	cited := make(chan error, 1)
+	go func() {
+		var err error
+		if s.w.Links > 0 {
+			cites, err = s.citesOf(ctx, hits[:n])
+		}
+		cited <- err
+	}()
+	var sig map[int64]factors
+	if root != nil {
+		sig, err = s.titleSignals(ctx, root, hits[:n])
+	}
+	if err := <-cited; err != nil {
+		return 0, nil, err
+	}
+	if err != nil {
+		return 0, nil, err
+	}
 	if s.w.Links > 0 {
-		maxPage, err := s.estimator().maxRowid(ctx)
-		if err != nil {
-			return 0, nil, err
-		}
-		cites, err := s.cites.citing(ctx, s.db, maxPage, hits[:n])
-		if err != nil {
-			return 0, nil, err
-		}
 		for i := range hits[:n] {
 			hits[i].first = hits[i].score
 			hits[i].cites = 1 + s.w.Links*math.Log1p(float64(cites[hits[i].id]))
@@ -46,8 +59,12 @@ func (s *Searcher) boost(ctx context.Context, root query.Node, expand vocab.Expa
 		return 0
 	}
 	if root != nil {
-		if err := s.rerank(ctx, root, hits[:n]); err != nil {
-			return 0, nil, err
+		// The second stage, from the titles and URLs.
+		for i := range hits[:n] {
+			if f, ok := sig[hits[i].id]; ok {
+				hits[i].sig, hits[i].second = f, s.w.factor(f)
+				hits[i].score *= hits[i].second
+			}
 		}
 		slices.SortStableFunc(hits[:n], byScore)
 		if texts, err = s.proximity(ctx, root, expand, hits[:min(n, s.w.ProxDepth)]); err != nil {
@@ -56,4 +73,13 @@ func (s *Searcher) boost(ctx context.Context, root query.Node, expand vocab.Expa
 	}
 	slices.SortStableFunc(hits[:n], byScore)
 	return hits[0].score, texts, nil
+}
+
+// citesOf returns how many pages cite each hit (see citeCache.citing).
+func (s *Searcher) citesOf(ctx context.Context, hits []hit) (map[int64]int, error) {
+	maxPage, err := s.estimator().maxRowid(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return s.cites.citing(ctx, s.db, maxPage, hits)
 }

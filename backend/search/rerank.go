@@ -183,20 +183,20 @@ func asksForList(terms []term) bool {
 	return false
 }
 
-// rerank applies the second stage to hits (the first BoostDepth of them, already in
-// first-stage order), recording each one's signals for Explain.
-func (s *Searcher) rerank(ctx context.Context, root query.Node, hits []hit) error {
+// titleSignals reads the second stage's signals of hits (the first BoostDepth of them)
+// from their titles and URLs; nil when the stage is off or the query has no words.
+func (s *Searcher) titleSignals(ctx context.Context, root query.Node, hits []hit) (map[int64]factors, error) {
 	if !s.w.Rerank || len(hits) == 0 {
-		return nil
+		return nil, nil
 	}
 	terms := queryTerms(root, s.w)
 	if len(terms) == 0 {
-		return nil
+		return nil, nil
 	}
 	asks := asksForList(terms)
 	rows, err := s.db.QueryContext(ctx, `SELECT id, coalesce(title, ''), url FROM pages WHERE id IN (SELECT value FROM json_each(?))`, idsJSON(hits))
 	if err != nil {
-		return fmt.Errorf("rerank: %w", err)
+		return nil, fmt.Errorf("rerank: %w", err)
 	}
 	defer rows.Close()
 	sig := make(map[int64]factors, len(hits))
@@ -204,18 +204,12 @@ func (s *Searcher) rerank(ctx context.Context, root query.Node, hits []hit) erro
 		var id int64
 		var title, u string
 		if err := rows.Scan(&id, &title, &u); err != nil {
-			return fmt.Errorf("rerank: %w", err)
+			return nil, fmt.Errorf("rerank: %w", err)
 		}
 		sig[id] = signals(terms, asks, title, u)
 	}
 	if err := rows.Err(); err != nil {
-		return fmt.Errorf("rerank: %w", err)
+		return nil, fmt.Errorf("rerank: %w", err)
 	}
-	for i := range hits {
-		if f, ok := sig[hits[i].id]; ok {
-			hits[i].sig, hits[i].second = f, s.w.factor(f)
-			hits[i].score *= hits[i].second
-		}
-	}
-	return nil
+	return sig, nil
 }

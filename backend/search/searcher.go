@@ -35,12 +35,7 @@ func (s *Searcher) WithWeights(w Weights) *Searcher {
 
 func (s *Searcher) estimator() estimator { return estimator{db: s.db, cache: s.df} }
 
-// PrepareVocabulary asks the searcher to keep the index's terms in memory, for approximate
-// words (see vocab.Vocabulary.Prepare); it returns at once. A searcher that answers many
-// queries (the window's, serve's) calls it once.
-func (s *Searcher) PrepareVocabulary(ctx context.Context) { s.vocab.Prepare(ctx) }
-
-// WaitVocabulary waits until the terms are in memory (or reading them failed) and returns
+// WaitVocabulary waits until the index's terms are in memory (see Prepare) (or reading them failed) and returns
 // how long the first reading took.
 func (s *Searcher) WaitVocabulary(ctx context.Context) (time.Duration, error) {
 	return s.vocab.Wait(ctx)
