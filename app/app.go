@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"mundaneum/backend/crawl"
+	"mundaneum/backend/libsearch"
 	"mundaneum/backend/search"
 	"mundaneum/backend/store"
 	"mundaneum/backend/summary"
@@ -193,7 +194,7 @@ func (a *App) Search(req SearchRequest) (SearchResults, error) {
 	}
 	out := searchDTO(res)
 	if req.Offset == 0 {
-		lib, err := w.search.Library(ctx, search.LibraryRequest{Query: req.Query, Limit: libraryHits})
+		lib, err := w.library.Search(ctx, libsearch.Request{Query: req.Query, Limit: libraryHits})
 		if err != nil {
 			return SearchResults{}, apiError(err)
 		}

@@ -10,7 +10,7 @@ import (
 
 	"mundaneum/backend/crawl"
 	"mundaneum/backend/library"
-	"mundaneum/backend/search"
+	"mundaneum/backend/libsearch"
 )
 
 // The virtual library's API. Every change is checked by the backend (passwords included:
@@ -325,7 +325,7 @@ func (a *App) LibraryExportFile(id int64, format string) (string, error) {
 
 // LibrarySearch searches the library (in: a library to search within, 0 for all).
 func (a *App) LibrarySearch(query string, in int64, offset, limit int) (LibSearchResults, error) {
-	r, err := a.ws().search.Library(context.Background(), search.LibraryRequest{Query: query, In: in, Offset: offset, Limit: limit})
+	r, err := a.ws().library.Search(context.Background(), libsearch.Request{Query: query, In: in, Offset: offset, Limit: limit})
 	if err != nil {
 		return LibSearchResults{}, apiError(err)
 	}

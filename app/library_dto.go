@@ -2,7 +2,7 @@ package app
 
 import (
 	"mundaneum/backend/library"
-	"mundaneum/backend/search"
+	"mundaneum/backend/libsearch"
 )
 
 // DTOs of the virtual library.
@@ -265,7 +265,7 @@ func libChildPath(parent, title string) string {
 	return parent + "/" + library.EscapeTitle(title)
 }
 
-func libHitsDTO(r search.LibraryResults) LibSearchResults {
+func libHitsDTO(r libsearch.Results) LibSearchResults {
 	out := LibSearchResults{Total: r.Total, TotalApprox: r.TotalApprox, Hits: make([]LibHit, 0, len(r.Hits)),
 		Note: r.Note, TookMs: float64(r.Took.Microseconds()) / 1000}
 	for _, h := range r.Hits {

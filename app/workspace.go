@@ -12,6 +12,7 @@ import (
 	"mundaneum/backend/check"
 	"mundaneum/backend/crawl"
 	"mundaneum/backend/index"
+	"mundaneum/backend/libsearch"
 	"mundaneum/backend/search"
 	"mundaneum/backend/store"
 )
@@ -23,9 +24,13 @@ type workspace struct {
 	idx    *index.Index
 	jobs   *crawl.Jobs
 	search *search.Searcher
-	checks *check.Jobs
+	// library searches the library's own index (the postings a search lists above the pages).
+	library *libsearch.Searcher
+	checks  *check.Jobs
 	// archives are the imports and exports under way.
 	archives *archiveJobs
+	// stopPrepare stops the searcher's readying (see search.Searcher.Prepare).
+	stopPrepare context.CancelFunc
 
 	stopScheduler func() // set once the scheduler runs
 	mu            sync.Mutex
@@ -38,15 +43,18 @@ func newWorkspace(st *store.Store) (*workspace, error) {
 		return nil, fmt.Errorf("open the search index of %s: %w", st.Path(), err)
 	}
 	s := search.New(idx.SearchDB())
-	// The window and serve answer many queries: keep the index's vocabulary in memory for
-	// approximate words (read on a goroutine of its own; see backend/search/vocab.go).
-	s.PrepareVocabulary(context.Background())
-	return &workspace{st: st, idx: idx, jobs: crawl.NewJobs(st, idx), search: s,
-		checks: check.NewJobs(st, CheckLibrary(st)), archives: newArchiveJobs()}, nil
+	// The window and serve answer many queries: the searcher readies itself for them in the
+	// background until the workspace closes (the index's terms in memory, the files read
+	// into the OS's cache; see backend/search/warm.go).
+	ctx, stopPrepare := context.WithCancel(context.Background())
+	s.Prepare(ctx)
+	return &workspace{st: st, idx: idx, jobs: crawl.NewJobs(st, idx), search: s, library: libsearch.New(idx.SearchDB()),
+		stopPrepare: stopPrepare, checks: check.NewJobs(st, CheckLibrary(st)), archives: newArchiveJobs()}, nil
 }
 
 // close stops what runs on the workspace (crawls pause, a check run stops) and closes it.
 func (w *workspace) close() {
+	w.stopPrepare()
 	if w.stopScheduler != nil {
 		w.stopScheduler()
 	}

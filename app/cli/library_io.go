@@ -15,7 +15,7 @@ import (
 
 	"mundaneum/backend/crawl"
 	"mundaneum/backend/library"
-	"mundaneum/backend/search"
+	"mundaneum/backend/libsearch"
 	"mundaneum/backend/store"
 )
 
@@ -223,7 +223,7 @@ is:blocked, is:ok. A URL alone also finds the pointers that had it (accepted red
 				if err != nil {
 					return err
 				}
-				res, err := search.New(st.ReadDB()).Library(ctx, search.LibraryRequest{Query: strings.Join(args, " "), In: n.ID, Limit: limit})
+				res, err := libsearch.New(st.ReadDB()).Search(ctx, libsearch.Request{Query: strings.Join(args, " "), In: n.ID, Limit: limit})
 				if err != nil {
 					return err
 				}
@@ -247,7 +247,7 @@ type libraryHitJSON struct {
 	PageID  int64    `json:"pageId,omitempty"`
 }
 
-func libraryHitsJSON(res search.LibraryResults) []libraryHitJSON {
+func libraryHitsJSON(res libsearch.Results) []libraryHitJSON {
 	out := []libraryHitJSON{}
 	for _, h := range res.Hits {
 		out = append(out, libraryHitJSON{ID: h.ID, Path: h.Path, Kind: h.Kind, Title: h.Title, URL: h.URL, Tags: h.Tags,
@@ -256,7 +256,7 @@ func libraryHitsJSON(res search.LibraryResults) []libraryHitJSON {
 	return out
 }
 
-func (e *env) printLibraryHits(res search.LibraryResults, alone bool) error {
+func (e *env) printLibraryHits(res libsearch.Results, alone bool) error {
 	if e.json && alone {
 		return e.printJSON(map[string]any{"total": res.Total, "totalApprox": res.TotalApprox, "hits": libraryHitsJSON(res),
 			"note": res.Note, "tookMs": float64(res.Took.Microseconds()) / 1000})

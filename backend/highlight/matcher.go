@@ -1,43 +1,45 @@
-package search
+package highlight
+
+import "mundaneum/backend/query"
 
 // Matcher tells how well a text matches a query, reading both as search does: the query's
-// positive words with their stem forms, prefixes and approximate words (the highlighter's
+// positive words with their stem forms, prefixes and approximate words (the Highlighter's
 // rules, which are the compiler's), the text cut into tokens as FTS5's tokenizer cuts it and
 // folded as it folds them. The query-directed crawl scores links with it (frontier.Toward),
 // so that the pages it goes for first are those search would find.
 type Matcher struct {
-	terms []*highlighter // one per word of the query
+	terms []*Highlighter // one per word of the query
 }
 
 // NewMatcher reads q in the query language; a query without positive words matches nothing.
 func NewMatcher(q string) *Matcher {
 	m := &Matcher{}
-	root := Parse(q).Root
-	add := func(t *Text) {
+	root := query.Parse(q).Root
+	add := func(t *query.Text) {
 		for i, w := range t.Words {
-			one := &Text{Words: []string{w}, Field: t.Field, Fuzzy: t.Fuzzy,
+			one := &query.Text{Words: []string{w}, Field: t.Field, Fuzzy: t.Fuzzy,
 				Prefix: t.Prefix && i == len(t.Words)-1, Phrase: t.Phrase}
-			m.terms = append(m.terms, newHighlighter(one, DefaultWeights, nil))
+			m.terms = append(m.terms, New(one, DefaultForms, nil))
 		}
 	}
-	eachWanted(root, add)
+	EachWanted(root, add)
 	return m
 }
 
-// eachWanted calls f with every text a query asks for: its words and NEAR groups, not
+// EachWanted calls f with every text a query asks for: its words and NEAR groups, not
 // those under a NOT. Ranking and the live crawl's matching score by these.
-func eachWanted(root Node, f func(*Text)) {
+func EachWanted(root query.Node, f func(*query.Text)) {
 	if root == nil {
 		return
 	}
-	walk(root, false, func(n Node, negated bool) {
+	query.Walk(root, false, func(n query.Node, negated bool) {
 		if negated {
 			return
 		}
 		switch x := n.(type) {
-		case *Text:
+		case *query.Text:
 			f(x)
-		case *Near:
+		case *query.Near:
 			for i := range x.Groups {
 				f(&x.Groups[i])
 			}
@@ -55,10 +57,10 @@ func (m *Matcher) Score(text string) float64 {
 	}
 	found := make([]bool, len(m.terms))
 	n := 0
-	for _, tok := range tokens(text) {
+	for _, tok := range query.Tokens(text) {
 		f := fold(tok)
 		for i, h := range m.terms {
-			if !found[i] && h.match(f) {
+			if !found[i] && h.Match(f) {
 				found[i] = true
 				n++
 			}

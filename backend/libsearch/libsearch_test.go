@@ -1,49 +1,18 @@
-package search
+package libsearch
 
 import (
 	"context"
+	"mundaneum/backend/searchtest"
 	"slices"
 	"strings"
 	"testing"
 
 	vlib "mundaneum/backend/library"
-	"mundaneum/backend/store"
 )
 
-// shelve files some of the test pages in a small library:
-//
-//	/Research (#2)         -> a.test/otlet, tagged people; a report
-//	/Research/Belgium (#3) -> www.b.test/, tagged places
-//	/Elsewhere (#6)        -> c.test/report.pdf
-func shelve(t testing.TB, st *store.Store) {
-	t.Helper()
-	ctx := context.Background()
-	l := vlib.New(st)
-	mk := func(parent int64, title string) int64 {
-		n, err := l.Create(ctx, parent, vlib.LibraryInput{Title: title})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return n.ID
-	}
-	point := func(parent int64, url, title, notes string, tags ...string) {
-		if _, err := l.Point(ctx, parent, vlib.PointerInput{URL: url, Title: title, Notes: notes, Tags: tags}); err != nil {
-			t.Fatal(err)
-		}
-	}
-	research := mk(vlib.RootID, "Research")
-	belgium := mk(research, "Belgium")
-	point(research, "http://a.test/otlet", "Paul Otlet", "the man behind the Mundaneum", "people")
-	point(belgium, "http://www.b.test/", "Belgian libraries", "", "places")
-	if _, err := l.Input(ctx, research, vlib.ReportInput{Title: "Card indexes", Body: "Otlet's cards, a universal **classification**."}); err != nil {
-		t.Fatal(err)
-	}
-	point(mk(vlib.RootID, "Elsewhere"), "http://c.test/report.pdf", "A report", "pdf classification")
-}
-
 func TestLibraryHits(t *testing.T) {
-	st := workspace(t, library)
-	shelve(t, st.Store)
+	st := searchtest.Build(t, searchtest.Corpus)
+	searchtest.Shelve(t, st.Store)
 	s := New(st.SearchDB())
 	ctx := context.Background()
 	for _, tc := range []struct {
@@ -67,7 +36,7 @@ func TestLibraryHits(t *testing.T) {
 		{q: "anchor:otlet", want: nil},
 		{q: "folder:/Nowhere otlet", want: nil},
 	} {
-		res, err := s.Library(ctx, LibraryRequest{Query: tc.q, In: tc.in})
+		res, err := s.Search(ctx, Request{Query: tc.q, In: tc.in})
 		if err != nil {
 			t.Fatalf("%q: %v", tc.q, err)
 		}
@@ -79,7 +48,7 @@ func TestLibraryHits(t *testing.T) {
 			t.Errorf("%q in #%d: got %v (%d), want %v", tc.q, tc.in, got, res.Total, tc.want)
 		}
 	}
-	res, err := s.Library(ctx, LibraryRequest{Query: "mundaneum"})
+	res, err := s.Search(ctx, Request{Query: "mundaneum"})
 	if err != nil || len(res.Hits) != 1 {
 		t.Fatal(res, err)
 	}
@@ -94,8 +63,8 @@ func TestLibraryHits(t *testing.T) {
 // indexed, migration 0020); the SQL condition still decides, and numbers in a query do not
 // match the ids of the path.
 func TestLibraryFolderAndTagInTheIndex(t *testing.T) {
-	st := workspace(t, library)
-	shelve(t, st.Store)
+	st := searchtest.Build(t, searchtest.Corpus)
+	searchtest.Shelve(t, st.Store)
 	ctx := context.Background()
 	l := vlib.New(st.Store)
 	elsewhere, err := l.Resolve(ctx, "/Elsewhere")
@@ -108,7 +77,7 @@ func TestLibraryFolderAndTagInTheIndex(t *testing.T) {
 	s := New(st.SearchDB())
 	check := func(q string, in int64, want ...string) {
 		t.Helper()
-		res, err := s.Library(ctx, LibraryRequest{Query: q, In: in})
+		res, err := s.Search(ctx, Request{Query: q, In: in})
 		if err != nil {
 			t.Fatalf("%q: %v", q, err)
 		}

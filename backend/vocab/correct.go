@@ -1,10 +1,12 @@
-package search
+package vocab
 
 import (
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
+	"mundaneum/backend/query"
+	"mundaneum/backend/querysql"
 	"mundaneum/backend/tokenize"
 	"strings"
 	"unicode"
@@ -13,7 +15,7 @@ import (
 // "Did you mean" is Glimpse's approximate matching: a word the index does not hold is
 // replaced by the most frequent index term within Damerau-Levenshtein distance 2 (1 for
 // words of four letters or less). Candidates come from the index itself, at a cost that
-// does not grow with its size; suggest_fts.go reads terms straight from the FTS5 b-tree:
+// does not grow with its size; btree.go reads terms straight from the FTS5 b-tree:
 //
 //   - the terms that share the word's first k letters (k >= 2, as small as keeps their
 //     leaf pages under prefixPageBudget), and the terms just before and after those,
@@ -46,20 +48,21 @@ const (
 	freqSample = 100
 )
 
-// correct returns the query with its unknown words corrected, or "" when it has none to
-// correct (or no correction is known).
-func (s *Searcher) correct(ctx context.Context, query string, root Node) (string, error) {
+// Correct returns the query text with the words of its tree (root, parsed from text) that
+// the index does not hold replaced by their corrections, or "" when it has none to correct
+// (or no correction is known).
+func (v *Vocabulary) Correct(ctx context.Context, text string, root query.Node) (string, error) {
 	var words []string
-	walk(root, false, func(n Node, negated bool) {
+	query.Walk(root, false, func(n query.Node, negated bool) {
 		if negated {
 			return
 		}
 		switch x := n.(type) {
-		case *Text:
-			if x.Field != FieldURL {
+		case *query.Text:
+			if x.Field != query.FieldURL {
 				words = append(words, x.Words...)
 			}
-		case *Near:
+		case *query.Near:
 			for _, g := range x.Groups {
 				words = append(words, g.Words...)
 			}
@@ -71,14 +74,14 @@ func (s *Searcher) correct(ctx context.Context, query string, root Node) (string
 		if _, done := fixes[lw]; done || !correctable(lw) {
 			continue
 		}
-		known, err := s.known(ctx, lw)
+		known, err := v.known(ctx, lw)
 		if err != nil {
 			return "", err
 		}
 		if known {
 			continue
 		}
-		fix, err := s.nearest(ctx, lw)
+		fix, err := v.nearest(ctx, lw)
 		if err != nil {
 			return "", err
 		}
@@ -89,7 +92,7 @@ func (s *Searcher) correct(ctx context.Context, query string, root Node) (string
 	if len(fixes) == 0 {
 		return "", nil
 	}
-	return replaceWords(query, fixes), nil
+	return replaceWords(text, fixes), nil
 }
 
 func correctable(w string) bool {
@@ -106,9 +109,9 @@ func correctable(w string) bool {
 }
 
 // known reports whether the index holds the word.
-func (s *Searcher) known(ctx context.Context, w string) (bool, error) {
+func (v *Vocabulary) known(ctx context.Context, w string) (bool, error) {
 	var one int
-	err := s.db.QueryRowContext(ctx, `SELECT 1 FROM page_fts WHERE page_fts MATCH ? LIMIT 1`, quote(w)).Scan(&one)
+	err := v.db.QueryRowContext(ctx, `SELECT 1 FROM page_fts WHERE page_fts MATCH ? LIMIT 1`, querysql.Quote(w)).Scan(&one)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, nil
 	}
@@ -150,9 +153,9 @@ func abs(x int) int {
 	return x
 }
 
-// distance is the optimal-string-alignment (restricted Damerau-Levenshtein) distance of a
+// Distance is the optimal-string-alignment (restricted Damerau-Levenshtein) distance of a
 // and b, or limit+1 once it is known to exceed limit.
-func distance(a, b []rune, limit int) int {
+func Distance(a, b []rune, limit int) int {
 	prev2 := make([]int, len(b)+1)
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)

@@ -1,9 +1,10 @@
-package search
+package vocab
 
 import (
 	"cmp"
 	"context"
 	"errors"
+	"mundaneum/backend/query"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,7 +14,7 @@ import (
 // Approximate words (word~1, word~2: query.Text.Fuzzy) are Glimpse's approximate matching,
 // asked for explicitly: the word matches the terms of the index within that many
 // Damerau-Levenshtein edits. The terms come from the index's vocabulary the way did-you-mean
-// finds its candidates (suggest.go, suggest_nearest.go), so the cost does not grow with the
+// finds its candidates (correct.go, nearest.go), so the cost does not grow with the
 // index:
 //
 //   - the terms sharing the word's first k letters (the shortest prefix of two letters or
@@ -28,21 +29,21 @@ import (
 // and up to maxApproxTerms terms, the closest first, then those in most index segments.
 const maxApproxTerms = 64
 
-// approxKey is the key of an approximate word's terms in the compiler's expansions.
+// approxKey is the key of an approximate word's terms in Expansions.
 func approxKey(w string, d int) string { return w + "~" + strconv.Itoa(d) }
 
 // approxTerms returns the terms of the index within d edits of w (lower case), w excluded:
-// from the vocabulary in memory when the searcher keeps one (vocab.go), else from the
+// from the terms in memory when the vocabulary keeps them (memory.go), else from the
 // index's b-tree. Both find the same terms.
-func (s *Searcher) approxTerms(ctx context.Context, w string, d int) ([]string, error) {
+func (v *Vocabulary) approxTerms(ctx context.Context, w string, d int) ([]string, error) {
 	rw := []rune(w)
 	cands := map[string]candidate{}
-	used, err := s.vocab.use(ctx, s.db.DB, func(v *vocabulary) { v.approx(rw, d, cands) })
+	used, err := v.mem.use(ctx, v.db, func(m *inMemory) { m.approx(rw, d, cands) })
 	if err != nil {
 		return nil, err
 	}
 	if !used {
-		if err := s.approxInIndex(ctx, rw, d, cands); err != nil {
+		if err := v.approxInIndex(ctx, rw, d, cands); err != nil {
 			return nil, err
 		}
 	}
@@ -61,42 +62,42 @@ func (s *Searcher) approxTerms(ctx context.Context, w string, d int) ([]string, 
 
 // approxInIndex adds to cands the terms within d edits of w read from the index's b-tree
 // (their weight: how many segments hold them).
-func (s *Searcher) approxInIndex(ctx context.Context, rw []rune, d int, cands map[string]candidate) error {
+func (v *Vocabulary) approxInIndex(ctx context.Context, rw []rune, d int, cands map[string]candidate) error {
 	reach := len(rw) + 1
-	err := s.checkFTSFormat(ctx)
+	err := v.checkFTSFormat(ctx)
 	switch {
 	case errors.Is(err, errFTSFormat):
 		// An index whose b-tree cannot be read: the words one edit away, by MATCH.
 	case err != nil:
 		return err
 	default:
-		_, segments, err := s.largestSegment(ctx)
+		_, segments, err := v.largestSegment(ctx)
 		if err != nil {
 			return err
 		}
-		if reach, err = s.nearbyTerms(ctx, rw, d, 0, segments, cands); errors.Is(err, errFTSFormat) {
+		if reach, err = v.nearbyTerms(ctx, rw, d, 0, segments, cands); errors.Is(err, errFTSFormat) {
 			reach = len(rw) + 1
 		} else if err != nil {
 			return err
 		}
 	}
-	_, err = s.probeEdits(ctx, rw, reach, cands, s.matching, false)
+	_, err = v.probeEdits(ctx, rw, reach, cands, v.matching, false)
 	return err
 }
 
 // approx adds to cands the terms within d edits of w, as approxInIndex finds them (the
 // terms sharing w's first k letters, k >= 2 as small as keeps them under vocabPrefixBudget, and those one edit away with the edit before), from
 // the vocabulary (their weight: the bytes of their doclists).
-func (v *vocabulary) approx(w []rune, d int, cands map[string]candidate) {
+func (m *inMemory) approx(w []rune, d int, cands map[string]candidate) {
 	k := min(2, len(w))
-	for ; k < len(w) && v.count(string(w[:k])) > vocabPrefixBudget; k++ {
+	for ; k < len(w) && m.count(string(w[:k])) > vocabPrefixBudget; k++ {
 	}
-	known := v.withPrefix(w, string(w[:k]), func(t string, weight uint32) {
+	known := m.withPrefix(w, string(w[:k]), func(t string, weight uint32) {
 		n := utf8.RuneCountInString(t)
 		if n < minTermLen || abs(n-len(w)) > d || !correctable(t) {
 			return
 		}
-		if dist := distance(w, []rune(t), d); dist > 0 && dist <= d {
+		if dist := Distance(w, []rune(t), d); dist > 0 && dist <= d {
 			cands[t] = candidate{dist: dist, weight: int(weight)}
 		}
 	})
@@ -105,7 +106,7 @@ func (v *vocabulary) approx(w []rune, d int, cands map[string]candidate) {
 			if _, done := cands[e]; done || !correctable(e) {
 				continue
 			}
-			if weight, ok := v.lookup(e); ok {
+			if weight, ok := m.lookup(e); ok {
 				cands[e] = candidate{dist: 1, weight: int(weight)}
 			}
 		}
@@ -113,10 +114,10 @@ func (v *vocabulary) approx(w []rune, d int, cands map[string]candidate) {
 }
 
 // expandApprox adds to expand the terms of every approximate word of the query.
-func (s *Searcher) expandApprox(ctx context.Context, root Node, expand map[string][]string) (map[string][]string, error) {
+func (v *Vocabulary) expandApprox(ctx context.Context, root query.Node, expand Expansions) (Expansions, error) {
 	var err error
-	walk(root, false, func(x Node, _ bool) {
-		t, ok := x.(*Text)
+	query.Walk(root, false, func(x query.Node, _ bool) {
+		t, ok := x.(*query.Text)
 		if !ok || t.Fuzzy == 0 || len(t.Words) != 1 || err != nil {
 			return
 		}
@@ -126,9 +127,9 @@ func (s *Searcher) expandApprox(ctx context.Context, root Node, expand map[strin
 			return
 		}
 		var terms []string
-		if terms, err = s.approxTerms(ctx, w, t.Fuzzy); err == nil {
+		if terms, err = v.approxTerms(ctx, w, t.Fuzzy); err == nil {
 			if expand == nil {
-				expand = map[string][]string{}
+				expand = Expansions{}
 			}
 			expand[k] = terms
 		}

@@ -1,46 +1,19 @@
-package search
+package vocab
 
 import (
 	"context"
+	"database/sql"
 	"encoding/binary"
-	"fmt"
 	"maps"
+	"mundaneum/backend/searchtest"
 	"slices"
 	"strings"
 	"testing"
 )
 
-// typoWorkspace is a workspace whose index has a large segment (300 pages, many leaf
-// pages) and two one-page segments holding rare words.
-func typoWorkspace(t testing.TB) *testWorkspace {
-	t.Helper()
-	w := newWorkspace(t)
-	var big []page
-	for i := range 300 {
-		body := fmt.Sprintf("catalogue classification universal decimal repertory knowledge document n%d m%d", i, i*7919)
-		if i%3 == 0 {
-			body += " cart"
-		}
-		if i%50 == 0 {
-			body += " card"
-		}
-		if i%10 == 0 {
-			body += " librarian unit"
-		}
-		if i%2 == 0 {
-			body += " until"
-		}
-		big = append(big, page{url: fmt.Sprintf("http://big.test/%d", i), title: "Page", body: body})
-	}
-	w.add(big...)
-	w.add(page{url: "http://rare.test/1", title: "Figures", body: "a zeugma"})
-	w.add(page{url: "http://rare.test/2", title: "Windmills", body: "quixotic"})
-	return w
-}
-
 func TestNearest(t *testing.T) {
-	w := typoWorkspace(t)
-	s := New(w.st.SearchDB())
+	w := searchtest.Segments(t)
+	s := New(w.SearchDB())
 	if _, n, err := s.largestSegment(context.Background()); err != nil || n < 3 {
 		t.Fatalf("largest segment: %d segments, %v", n, err)
 	}
@@ -83,16 +56,12 @@ func TestNearest(t *testing.T) {
 			t.Errorf("nearestByMatch(%q) = %q, %v; want %q", typo, got, err, want)
 		}
 	}
-	res := searchT(t, s, "figures xeugma")
-	if !res.Corrected || res.DidYouMean != "figures zeugma" || len(res.Results) != 1 {
-		t.Errorf("search: corrected %v, did you mean %q", res.Corrected, res.DidYouMean)
-	}
 }
 
 // vocabTerms returns the index's terms, from fts5vocab.
-func vocabTerms(t testing.TB, s *Searcher) map[string]bool {
+func vocabTerms(t testing.TB, db *sql.DB) map[string]bool {
 	t.Helper()
-	rows, err := s.db.Query(`SELECT term FROM page_vocab`)
+	rows, err := db.Query(`SELECT term FROM page_vocab`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,15 +107,20 @@ func typos(w string) []string {
 func TestNearestEveryTypo(t *testing.T) {
 	for _, lib := range []struct {
 		name string
-		ws   func(testing.TB) *testWorkspace
+		ws   func(testing.TB) *searchtest.Workspace
 	}{
-		{"library", func(t testing.TB) *testWorkspace { w := newWorkspace(t); w.add(library...); return w }},
-		{"segments", typoWorkspace},
+		{"library", func(t testing.TB) *searchtest.Workspace {
+			w := searchtest.New(t)
+			w.Add(searchtest.Corpus...)
+			return w
+		}},
+		{"segments", searchtest.Segments},
 	} {
 		t.Run(lib.name, func(t *testing.T) {
 			ctx := context.Background()
-			s := New(lib.ws(t).st.SearchDB())
-			vocab := vocabTerms(t, s)
+			db := lib.ws(t).SearchDB()
+			s := New(db)
+			vocab := vocabTerms(t, db)
 			checked := 0
 			for _, word := range slices.Sorted(maps.Keys(vocab)) {
 				if !correctable(word) || len([]rune(word)) < 4 {
@@ -158,7 +132,7 @@ func TestNearestEveryTypo(t *testing.T) {
 					}
 					var near []string
 					for v := range vocab {
-						if correctable(v) && distance([]rune(typo), []rune(v), 1) == 1 {
+						if correctable(v) && Distance([]rune(typo), []rune(v), 1) == 1 {
 							near = append(near, v)
 						}
 					}
@@ -183,12 +157,12 @@ func TestNearestEveryTypo(t *testing.T) {
 // segment, plus only terms whose rows were all deleted.
 func TestPrefixTerms(t *testing.T) {
 	ctx := context.Background()
-	w := typoWorkspace(t)
-	w.add(library...) // pages whose anchors change are deleted and indexed again
-	s := New(w.st.SearchDB())
-	vocab := vocabTerms(t, s)
+	w := searchtest.Segments(t)
+	w.Add(searchtest.Corpus...) // pages whose anchors change are deleted and indexed again
+	s := New(w.SearchDB())
+	vocab := vocabTerms(t, w.SearchDB())
 	var segs []int64
-	rows, err := s.db.Query(`SELECT DISTINCT segid FROM page_fts_idx`)
+	rows, err := w.SearchDB().Query(`SELECT DISTINCT segid FROM page_fts_idx`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,8 +215,8 @@ func TestPrefixTerms(t *testing.T) {
 
 func TestProbes(t *testing.T) {
 	ctx := context.Background()
-	w := typoWorkspace(t)
-	s := New(w.st.SearchDB())
+	w := searchtest.Segments(t)
+	s := New(w.SearchDB())
 	seg, _, err := s.largestSegment(ctx)
 	if err != nil {
 		t.Fatal(err)
@@ -423,4 +397,21 @@ func FuzzLeafTerms(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestDistance(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		d    int
+	}{
+		{"kitten", "sitting", 3}, {"ca", "ac", 1}, {"abc", "abc", 0}, {"", "abc", 3},
+		{"mundaneum", "mundanuem", 1}, {"classification", "clasification", 1}, {"ab", "", 2},
+	} {
+		if got := Distance([]rune(tc.a), []rune(tc.b), 5); got != tc.d {
+			t.Errorf("Distance(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.d)
+		}
+	}
+	if got := Distance([]rune("abcdef"), []rune("uvwxyz"), 2); got != 3 {
+		t.Errorf("bounded distance = %d, want 3", got)
+	}
 }

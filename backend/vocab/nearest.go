@@ -1,4 +1,4 @@
-package search
+package vocab
 
 import (
 	"cmp"
@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"mundaneum/backend/querysql"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,81 +17,81 @@ import (
 type candidate struct {
 	dist int // edit distance to the word
 	// weight: how frequent it looks, the index segments holding it (0 when a probe found
-	// it), or the bytes of its doclists (from the vocabulary, vocab.go)
+	// it), or the bytes of its doclists (from the terms in memory, memory.go)
 	weight int
 }
 
 // nearest returns the best correction of w from the index's vocabulary: the smallest
 // edit distance, then the most documents; "" if none is close enough.
-func (s *Searcher) nearest(ctx context.Context, w string) (string, error) {
+func (v *Vocabulary) nearest(ctx context.Context, w string) (string, error) {
 	rw := []rune(w)
 	limit := maxDistance
 	if len(rw) <= 4 {
 		limit = 1
 	}
-	fix, err := s.nearestInIndex(ctx, rw, limit)
+	fix, err := v.nearestInIndex(ctx, rw, limit)
 	if errors.Is(err, errFTSFormat) {
-		return s.nearestByMatch(ctx, rw)
+		return v.nearestByMatch(ctx, rw)
 	}
 	return fix, err
 }
 
 // nearestByMatch is nearest for an index whose b-tree it cannot read: it probes the
 // strings one edit away from w with MATCH, one position at a time from the last.
-func (s *Searcher) nearestByMatch(ctx context.Context, w []rune) (string, error) {
+func (v *Vocabulary) nearestByMatch(ctx context.Context, w []rune) (string, error) {
 	cands := map[string]candidate{}
-	if _, err := s.probeEdits(ctx, w, len(w)+1, cands, s.matching, true); err != nil {
+	if _, err := v.probeEdits(ctx, w, len(w)+1, cands, v.matching, true); err != nil {
 		return "", err
 	}
-	return s.pick(ctx, cands, 1)
+	return v.pick(ctx, cands, 1)
 }
 
 // nearestInIndex is nearest reading the index's b-tree: in its largest segment, then if
 // need be in every segment.
-func (s *Searcher) nearestInIndex(ctx context.Context, w []rune, limit int) (string, error) {
-	if err := s.checkFTSFormat(ctx); err != nil {
+func (v *Vocabulary) nearestInIndex(ctx context.Context, w []rune, limit int) (string, error) {
+	if err := v.checkFTSFormat(ctx); err != nil {
 		return "", err
 	}
-	seg, segments, err := s.largestSegment(ctx)
+	seg, segments, err := v.largestSegment(ctx)
 	if err != nil {
 		return "", err
 	}
 	cands := map[string]candidate{}
 	if segments > 1 {
-		reach, err := s.nearbyTerms(ctx, w, limit, seg, 1, cands)
+		reach, err := v.nearbyTerms(ctx, w, limit, seg, 1, cands)
 		if err != nil {
 			return "", err
 		}
 		// A short word is often one edit away from several: look for all of them.
 		short := len(w) <= shortWord
 		if !short {
-			if fix, err := s.pick(ctx, cands, 1); fix != "" || err != nil {
+			if fix, err := v.pick(ctx, cands, 1); fix != "" || err != nil {
 				return fix, err
 			}
 		}
-		inLargest := func(ctx context.Context, ws []string) (map[string]bool, error) { return s.inSegment(ctx, seg, ws) }
-		if _, err := s.probeEdits(ctx, w, reach, cands, inLargest, !short); err != nil {
+		inLargest := func(ctx context.Context, ws []string) (map[string]bool, error) { return v.inSegment(ctx, seg, ws) }
+		if _, err := v.probeEdits(ctx, w, reach, cands, inLargest, !short); err != nil {
 			return "", err
 		}
-		if fix, err := s.pick(ctx, cands, 1); fix != "" || err != nil {
+		if fix, err := v.pick(ctx, cands, 1); fix != "" || err != nil {
 			return fix, err
 		}
 	}
 	// Every segment: the terms around the word's prefix, then, if none is close enough,
 	// the strings one edit away with MATCH.
-	reach, err := s.nearbyTerms(ctx, w, limit, 0, segments, cands)
+	reach, err := v.nearbyTerms(ctx, w, limit, 0, segments, cands)
 	if err != nil {
 		return "", err
 	}
 	for d := 1; d <= limit; d++ {
-		if fix, err := s.pick(ctx, cands, d); fix != "" || err != nil {
+		if fix, err := v.pick(ctx, cands, d); fix != "" || err != nil {
 			return fix, err
 		}
 	}
-	if _, err := s.probeEdits(ctx, w, reach, cands, s.matching, true); err != nil {
+	if _, err := v.probeEdits(ctx, w, reach, cands, v.matching, true); err != nil {
 		return "", err
 	}
-	return s.pick(ctx, cands, 1)
+	return v.pick(ctx, cands, 1)
 }
 
 // nearbyTerms adds to cands the terms of segment seg (of all the index's segments if 0)
@@ -98,10 +99,10 @@ func (s *Searcher) nearestInIndex(ctx context.Context, w []rune, limit int) (str
 // letters or more) whose terms fit in prefixPageBudget leaf pages, and the terms next to
 // them. It returns reach: words one edit away whose edit is at a position before reach
 // may be among the terms it did not read.
-func (s *Searcher) nearbyTerms(ctx context.Context, w []rune, limit int, seg int64, segments int, cands map[string]candidate) (int, error) {
+func (v *Vocabulary) nearbyTerms(ctx context.Context, w []rune, limit int, seg int64, segments int, cands map[string]candidate) (int, error) {
 	k := min(2, len(w))
 	for ; k < len(w); k++ {
-		n, err := s.prefixPages(ctx, seg, string(w[:k]), prefixPageBudget)
+		n, err := v.prefixPages(ctx, seg, string(w[:k]), prefixPageBudget)
 		if err != nil {
 			return 0, err
 		}
@@ -112,7 +113,7 @@ func (s *Searcher) nearbyTerms(ctx context.Context, w []rune, limit int, seg int
 	known := 0 // the longest prefix of w that starts some term
 	// The pages of the prefix, and in each segment the one before and the one after.
 	maxPages := prefixPageBudget + 2*segments
-	err := s.prefixTerms(ctx, seg, string(w[:k]), maxPages, func(t string) {
+	err := v.prefixTerms(ctx, seg, string(w[:k]), maxPages, func(t string) {
 		known = max(known, commonPrefix(w, t))
 		c, ok := cands[t]
 		if !ok {
@@ -120,7 +121,7 @@ func (s *Searcher) nearbyTerms(ctx context.Context, w []rune, limit int, seg int
 			if n < minTermLen || abs(n-len(w)) > limit {
 				return
 			}
-			if c.dist = distance(w, []rune(t), limit); c.dist == 0 || c.dist > limit || !correctable(t) {
+			if c.dist = Distance(w, []rune(t), limit); c.dist == 0 || c.dist > limit || !correctable(t) {
 				return
 			}
 		}
@@ -149,7 +150,7 @@ func commonPrefix(w []rune, t string) int {
 // before reach, that probe finds in the index. It tries one position at a time, from the
 // last one, and with stop, stops at the first that yields some; it reports whether one
 // did.
-func (s *Searcher) probeEdits(ctx context.Context, w []rune, reach int, cands map[string]candidate,
+func (v *Vocabulary) probeEdits(ctx context.Context, w []rune, reach int, cands map[string]candidate,
 	probe func(context.Context, []string) (map[string]bool, error), stop bool) (bool, error) {
 	hit := false
 	for j := reach - 1; j >= 0; j-- {
@@ -177,16 +178,16 @@ func (s *Searcher) probeEdits(ctx context.Context, w []rune, reach int, cands ma
 }
 
 // matching returns which of words the index holds, with one MATCH each.
-func (s *Searcher) matching(ctx context.Context, words []string) (map[string]bool, error) {
+func (v *Vocabulary) matching(ctx context.Context, words []string) (map[string]bool, error) {
 	quoted := make([]string, len(words))
 	for i, w := range words {
-		quoted[i] = quote(w)
+		quoted[i] = querysql.Quote(w)
 	}
 	arg, err := json.Marshal(quoted)
 	if err != nil {
 		return nil, err
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT key FROM json_each(?) WHERE EXISTS (SELECT 1 FROM page_fts WHERE page_fts MATCH value)`, string(arg))
+	rows, err := v.db.QueryContext(ctx, `SELECT key FROM json_each(?) WHERE EXISTS (SELECT 1 FROM page_fts WHERE page_fts MATCH value)`, string(arg))
 	if err != nil {
 		return nil, err
 	}
@@ -206,7 +207,7 @@ func (s *Searcher) matching(ctx context.Context, words []string) (map[string]boo
 
 // pick returns the most frequent of the candidates at distance d that the index still
 // has rows for, or "" if there is none.
-func (s *Searcher) pick(ctx context.Context, cands map[string]candidate, d int) (string, error) {
+func (v *Vocabulary) pick(ctx context.Context, cands map[string]candidate, d int) (string, error) {
 	var ts []string
 	for t, c := range cands {
 		if c.dist == d {
@@ -219,7 +220,7 @@ func (s *Searcher) pick(ctx context.Context, cands map[string]candidate, d int) 
 	})
 	best, bestF := "", frequency{}
 	for _, t := range ts[:min(len(ts), maxRanked)] {
-		f, err := s.frequency(ctx, t)
+		f, err := v.frequency(ctx, t)
 		if err != nil {
 			return "", err
 		}
@@ -245,9 +246,9 @@ func (f frequency) more(g frequency) bool {
 	return f.n == freqSample && f.last < g.last
 }
 
-func (s *Searcher) frequency(ctx context.Context, term string) (frequency, error) {
+func (v *Vocabulary) frequency(ctx context.Context, term string) (frequency, error) {
 	var f frequency
-	rows, err := s.db.QueryContext(ctx, `SELECT rowid FROM page_fts WHERE page_fts MATCH ? LIMIT `+strconv.Itoa(freqSample), quote(term))
+	rows, err := v.db.QueryContext(ctx, `SELECT rowid FROM page_fts WHERE page_fts MATCH ? LIMIT `+strconv.Itoa(freqSample), querysql.Quote(term))
 	if err != nil {
 		return f, fmt.Errorf("frequency of %q: %w", term, err)
 	}

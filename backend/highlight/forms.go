@@ -1,4 +1,4 @@
-package search
+package highlight
 
 import (
 	"strings"
@@ -15,10 +15,14 @@ import (
 // every word with a prefix of four letters or more before it returns a row (the prefix
 // index covers two and three), which costs a second on a million pages.
 
-// stemForms returns the words besides w (lower case) that a plain word w also matches;
-// nil for words that do not stem (numbers, non-English letters, very short or very long
-// words).
-func stemForms(w string, maxVariants int) []string {
+// DefaultForms is how many stem forms of a plain word a query matches unless told otherwise
+// (search's DefaultWeights, the Matcher).
+const DefaultForms = 8
+
+// Forms returns up to maxVariants words besides w (lower case) that a plain word w also
+// matches; nil for words that do not stem (numbers, non-English letters, very short or
+// very long words).
+func Forms(w string, maxVariants int) []string {
 	return variants(w, maxVariants)
 }
 

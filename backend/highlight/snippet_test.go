@@ -1,7 +1,8 @@
-package search
+package highlight
 
 import (
 	"math/rand/v2"
+	"mundaneum/backend/query"
 
 	"mundaneum/backend/tokenize"
 	"strings"
@@ -11,8 +12,8 @@ import (
 // refSpans is the obvious tokenizer tokenSpans must agree with: runs of the characters
 // unicode61 makes tokens (tokenize.IsTokenRune, derived from SQLite's own tables and
 // fuzzed against FTS5 in backend/pairs).
-func refSpans(text string, h *highlighter) []span {
-	var out []span
+func refSpans(text string, h *Highlighter) []Span {
+	var out []Span
 	var idx [][2]int
 	start := -1
 	for i, r := range text {
@@ -28,24 +29,24 @@ func refSpans(text string, h *highlighter) []span {
 		idx = append(idx, [2]int{start, len(text)})
 	}
 	for _, m := range idx {
-		k := fold(text[m[0]:m[1]])
-		sp := span{start: m[0], end: m[1]}
-		if h.match(k) {
-			sp.hit, sp.key = true, k
+		k := tokenize.Fold(text[m[0]:m[1]])
+		sp := Span{Start: m[0], End: m[1]}
+		if h.Match(k) {
+			sp.Hit, sp.Key = true, k
 		}
 		out = append(out, sp)
 	}
 	return out
 }
 
-func testHighlighter() *highlighter {
-	return &highlighter{exact: map[string]bool{"cafe": true, "otlet": true, "x2": true, "εργο": true}, prefixes: []string{"mund"}}
+func testHighlighter() *Highlighter {
+	return &Highlighter{exact: map[string]bool{"cafe": true, "otlet": true, "x2": true, "εργο": true}, prefixes: []string{"mund"}}
 }
 
 func checkSpans(t *testing.T, text string) {
 	t.Helper()
 	h := testHighlighter()
-	got, want := tokenSpans(text, h), refSpans(text, h)
+	got, want := h.Spans(text), refSpans(text, h)
 	if len(got) != len(want) {
 		t.Fatalf("%q: %d tokens, want %d:\n got %v\nwant %v", text, len(got), len(want), got, want)
 	}
@@ -102,11 +103,11 @@ func BenchmarkMakeSnippet(b *testing.B) {
 		}
 		body.WriteString(w + " ")
 	}
-	h := newHighlighter(Parse("repertory brussels").Root, DefaultWeights, nil)
+	h := New(query.Parse("repertory brussels").Root, DefaultForms, nil)
 	cols := []string{body.String(), "anchor text", "", "Title", "https://example.org/a"}
 	b.ReportAllocs()
 	for b.Loop() {
-		if len(makeSnippet(cols, h)) == 0 {
+		if len(h.Snippet(cols)) == 0 {
 			b.Fatal("no snippet")
 		}
 	}
@@ -117,18 +118,18 @@ func BenchmarkMakeSnippet(b *testing.B) {
 // not give it.
 func TestBodySnippet(t *testing.T) {
 	anchors := "a Mundaneum card | Otlet"
-	for _, h := range []*highlighter{testHighlighter(), {exact: map[string]bool{}}} {
+	for _, h := range []*Highlighter{testHighlighter(), {exact: map[string]bool{}}} {
 		for _, body := range []string{
 			"", "   ", "nothing to see here", "the Mundaneum of Paul Otlet, a café",
 			strings.Repeat("filler words ", 40) + "otlet " + strings.Repeat("more filler ", 40),
 		} {
 			cols := []string{body, anchors, "Heading", "Title", "https://example.org/a"}
-			snip, ok := bodySnippet(body, h)
-			want := makeSnippet(cols, h)
+			snip, ok := h.BodySnippet(body)
+			want := h.Snippet(cols)
 			switch {
 			case ok && strings.Join(snip, "|") != strings.Join(want, "|"):
-				t.Errorf("%q (empty query %v): %q, makeSnippet %q", body, h.empty(), snip, want)
-			case !ok && strings.Join(makeSnippet([]string{body, "", "", "", ""}, h), "|") == strings.Join(want, "|") && strings.TrimSpace(body) != "" && !h.empty():
+				t.Errorf("%q (empty query %v): %q, makeSnippet %q", body, h.Empty(), snip, want)
+			case !ok && strings.Join(h.Snippet([]string{body, "", "", "", ""}), "|") == strings.Join(want, "|") && strings.TrimSpace(body) != "" && !h.Empty():
 				t.Errorf("%q: not given from the body, yet the body alone gives %q", body, want)
 			}
 		}

@@ -1,8 +1,9 @@
-package search
+package vocab
 
 import (
 	"context"
 	"errors"
+	"mundaneum/backend/query"
 	"slices"
 	"strings"
 )
@@ -11,7 +12,7 @@ import (
 // (page_fts keeps 2 characters); any longer prefix it answers by reading the whole
 // doclist of every term with the prefix before it returns a row, whatever the LIMIT:
 // ~200 ms for "unde*" over a million pages. So a longer prefix is looked up in the index's
-// own vocabulary (the leaf pages, see suggest_fts.go) and asked as the OR of its terms,
+// own vocabulary (the leaf pages, see btree.go) and asked as the OR of its terms,
 // which FTS5 reads in step, row by row, and stops at the LIMIT.
 const (
 	indexedPrefix  = 2    // the longest prefix page_fts indexes (prefix = '2', backend/index/schema.sql)
@@ -22,10 +23,10 @@ const (
 // expandPrefixes returns, for each long prefix of the query (not within a phrase), the
 // terms of the index that start with it, when they are few enough to ask one by one.
 // Prefixes it cannot list completely are left to FTS5.
-func (s *Searcher) expandPrefixes(ctx context.Context, root Node) (map[string][]string, error) {
+func (v *Vocabulary) expandPrefixes(ctx context.Context, root query.Node) (Expansions, error) {
 	var want []string
-	walk(root, false, func(x Node, _ bool) {
-		t, ok := x.(*Text)
+	query.Walk(root, false, func(x query.Node, _ bool) {
+		t, ok := x.(*query.Text)
 		if !ok || !t.Prefix || t.Phrase || len(t.Words) != 1 {
 			return
 		}
@@ -36,14 +37,14 @@ func (s *Searcher) expandPrefixes(ctx context.Context, root Node) (map[string][]
 	if len(want) == 0 {
 		return nil, nil
 	}
-	if err := s.checkFTSFormat(ctx); errors.Is(err, errFTSFormat) {
+	if err := v.checkFTSFormat(ctx); errors.Is(err, errFTSFormat) {
 		return nil, nil
 	} else if err != nil {
 		return nil, err
 	}
-	out := map[string][]string{}
+	out := Expansions{}
 	for _, w := range want {
-		n, err := s.prefixPages(ctx, 0, w, maxExpandPages)
+		n, err := v.prefixPages(ctx, 0, w, maxExpandPages)
 		if err != nil {
 			return nil, err
 		}
@@ -54,7 +55,7 @@ func (s *Searcher) expandPrefixes(ctx context.Context, root Node) (map[string][]
 		seen := map[string]bool{}
 		// Besides the pages that start a term with the prefix, prefixTerms reads up to two
 		// pages around them in each segment.
-		err = s.prefixTerms(ctx, 0, w, n+512, func(t string) {
+		err = v.prefixTerms(ctx, 0, w, n+512, func(t string) {
 			if strings.HasPrefix(t, w) && !seen[t] {
 				seen[t] = true
 				terms = append(terms, t)

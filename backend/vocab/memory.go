@@ -1,4 +1,4 @@
-package search
+package vocab
 
 import (
 	"bytes"
@@ -12,13 +12,13 @@ import (
 	"time"
 )
 
-// The vocabulary: an in-memory copy of the index's terms, kept by a long-lived Searcher
-// (the window's, serve's) once PrepareVocabulary asks for it, so that an approximate word
+// The vocabulary in memory: a copy of the index's terms, kept by a long-lived Vocabulary
+// (the window's, serve's) once Prepare asks for it, so that an approximate word
 // (approx.go) finds its terms with binary searches instead of reading the index's b-tree
 // and probing a few hundred strings with MATCH at every query.
 //
 // It is built once per index generation by reading every leaf page that starts a term
-// (the pages suggest_fts.go reads a prefix's terms from, all of them) on a goroutine of
+// (the pages btree.go reads a prefix's terms from, all of them) on a goroutine of
 // its own; until it is ready, and whenever it cannot be kept current, approximate words
 // are answered from the b-tree as before, so the vocabulary is only ever a faster path.
 //
@@ -51,10 +51,10 @@ const (
 	vocabPrefixBudget = 3000
 )
 
-// vocabulary is a Searcher's copy of the index's terms (see above).
-type vocabulary struct {
+// inMemory is a Vocabulary's copy of the index's terms (see above).
+type inMemory struct {
 	mu       sync.Mutex
-	wanted   bool // PrepareVocabulary was called
+	wanted   bool // Prepare was called
 	building bool // a goroutine is reading segments
 	ready    bool // terms reflect record
 	gen      int64
@@ -65,6 +65,15 @@ type vocabulary struct {
 	added    map[string]uint32
 	built    time.Duration // how long the first build took
 	err      error
+	// The file of the terms (snapshot.go): how many terms the first build took from it (and
+	// how many leaf pages of the index it read besides), whether the terms changed since it
+	// was written, and its writing.
+	fromFile  int
+	readPages int64
+	dirty     bool
+	saving    bool // a write is under way or scheduled
+	savedAt   time.Time
+	saveErr   error
 }
 
 // originSpan is a range of FTS5 origins, both ends included.
@@ -180,12 +189,13 @@ type delta struct {
 	record  []byte
 	covered []originSpan
 	terms   map[string]uint32
-	tooBig  bool // more than maxPages pages to read: nothing was read
+	pages   int64 // leaf pages of the segments read
+	tooBig  bool  // more than maxPages pages to read: nothing was read
 }
 
 // readNew reads, in one snapshot of the index, the terms of the segments whose origins
 // are not in covered, unless they hold more than maxPages leaf pages.
-func readNew(ctx context.Context, db *sql.DB, gen int64, covered []originSpan, maxPages int64) (*delta, error) {
+func readNew(ctx context.Context, db DB, gen int64, covered []originSpan, maxPages int64) (*delta, error) {
 	tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return nil, err
@@ -215,6 +225,7 @@ func readNew(ctx context.Context, db *sql.DB, gen int64, covered []originSpan, m
 		d.tooBig = true
 		return d, nil
 	}
+	d.pages = pages
 	for _, s := range todo {
 		if err := segmentTerms(ctx, tx, s, d.terms); err != nil {
 			return nil, err
@@ -278,25 +289,25 @@ func segmentTerms(ctx context.Context, tx *sql.Tx, s ftsSegment, terms map[strin
 
 func satAdd(w uint32, n int64) uint32 { return uint32(min(int64(w)+n, 1<<32-1)) }
 
-// PrepareVocabulary asks the searcher to keep the index's vocabulary in memory (for
-// approximate words), and starts reading it on a goroutine of its own; it returns at once.
-// A searcher that answers many queries (the window's, serve's) calls it once.
-func (s *Searcher) PrepareVocabulary(ctx context.Context) {
-	v := s.vocab
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	v.wanted = true
-	v.startBuild(context.WithoutCancel(ctx), s.db.DB, nil)
+// Prepare asks the vocabulary to keep the index's terms in memory (for approximate words),
+// and starts reading them on a goroutine of its own; it returns at once. A vocabulary that
+// answers many queries (the window's, serve's) is prepared once.
+func (v *Vocabulary) Prepare(ctx context.Context) {
+	m := v.mem
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.wanted = true
+	m.startBuild(context.WithoutCancel(ctx), v.db, nil)
 }
 
-// WaitVocabulary waits until the vocabulary is ready (or its build failed) and returns
-// how long the first build took.
-func (s *Searcher) WaitVocabulary(ctx context.Context) (time.Duration, error) {
+// Wait waits until the terms in memory are ready (or their reading failed) and returns how
+// long the first reading took.
+func (v *Vocabulary) Wait(ctx context.Context) (time.Duration, error) {
 	for {
-		v := s.vocab
-		v.mu.Lock()
-		done, built, err := v.ready || !v.building, v.built, v.err
-		v.mu.Unlock()
+		m := v.mem
+		m.mu.Lock()
+		done, built, err := m.ready || !m.building, m.built, m.err
+		m.mu.Unlock()
 		if done {
 			return built, err
 		}
@@ -308,91 +319,131 @@ func (s *Searcher) WaitVocabulary(ctx context.Context) (time.Duration, error) {
 	}
 }
 
-// startBuild reads the segments not yet read on a goroutine (v.mu held).
-func (v *vocabulary) startBuild(ctx context.Context, db *sql.DB, covered []originSpan) {
-	if v.building {
+// startBuild reads the segments not yet read on a goroutine (m.mu held). The first build
+// starts from the file of the terms when it belongs to the index (snapshot.go), and reads
+// only the segments written since.
+func (m *inMemory) startBuild(ctx context.Context, db DB, covered []originSpan) {
+	if m.building {
 		return
 	}
-	v.building = true
-	gen := v.gen
+	m.building = true
+	gen, first := m.gen, !m.ready && m.terms == nil
 	go func() {
 		start := time.Now()
+		var base *snapshot
+		if first {
+			// A file that cannot be read is as none: the index holds the terms.
+			if base, _ = loadSnapshot(ctx, db); base != nil {
+				gen, covered = base.gen, base.covered
+			}
+		}
 		d, err := readNew(ctx, db, gen, covered, 1<<62)
-		v.mu.Lock()
-		defer v.mu.Unlock()
-		v.building = false
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		m.building = false
 		if err != nil {
-			v.err, v.ready = err, false
+			m.err, m.ready = err, false
 			return
 		}
-		first := !v.ready && v.terms == nil
-		v.install(d)
-		if first {
-			v.built = time.Since(start)
+		if base != nil && d.gen == base.gen {
+			m.gen, m.terms, m.weight, m.added, m.covered = base.gen, base.terms, base.weight, nil, base.covered
+			m.fromFile = len(base.terms)
 		}
+		m.install(d)
+		if first {
+			m.built, m.readPages = time.Since(start), d.pages
+		}
+		m.saveLater(ctx, db)
 	}()
 }
 
-// install takes in what readNew found (v.mu held).
-func (v *vocabulary) install(d *delta) {
-	if d.gen != v.gen || d.covered == nil {
-		v.gen, v.terms, v.weight, v.added = d.gen, nil, nil, nil
+// saveLater writes the file of the terms when they changed since it was written: at once
+// the first time, then at most once every snapshotEvery (m.mu held).
+func (m *inMemory) saveLater(ctx context.Context, db DB) {
+	if !m.dirty || m.saving {
+		return
+	}
+	m.saving = true
+	wait := time.Duration(0)
+	if !m.savedAt.IsZero() {
+		wait = max(0, snapshotEvery-time.Since(m.savedAt))
+	}
+	time.AfterFunc(wait, func() {
+		m.mu.Lock()
+		if len(m.added) > 0 {
+			m.merge()
+		}
+		s := &snapshot{gen: m.gen, covered: slices.Clone(m.covered), terms: m.terms, weight: slices.Clone(m.weight)}
+		m.dirty = false
+		m.mu.Unlock()
+		err := saveSnapshot(context.WithoutCancel(ctx), db, s)
+		m.mu.Lock()
+		m.saving, m.savedAt, m.saveErr = false, time.Now(), err
+		m.mu.Unlock()
+	})
+}
+
+// install takes in what readNew found (m.mu held).
+func (m *inMemory) install(d *delta) {
+	if d.gen != m.gen || d.covered == nil {
+		m.gen, m.terms, m.weight, m.added = d.gen, nil, nil, nil
 	}
 	for t, w := range d.terms {
-		if i, ok := slices.BinarySearch(v.terms, t); ok {
-			v.weight[i] = satAdd(v.weight[i], int64(w))
+		if i, ok := slices.BinarySearch(m.terms, t); ok {
+			m.weight[i] = satAdd(m.weight[i], int64(w))
 			continue
 		}
-		if v.added == nil {
-			v.added = map[string]uint32{}
+		if m.added == nil {
+			m.added = map[string]uint32{}
 		}
-		v.added[t] = satAdd(v.added[t], int64(w))
+		m.added[t] = satAdd(m.added[t], int64(w))
 	}
-	if len(v.added) > vocabMergeAt || v.terms == nil {
-		v.merge()
+	if len(m.added) > vocabMergeAt || m.terms == nil {
+		m.merge()
 	}
-	v.gen, v.record, v.covered, v.ready, v.err = d.gen, d.record, d.covered, true, nil
+	m.dirty = m.dirty || len(d.terms) > 0 || !slices.Equal(d.covered, m.covered)
+	m.gen, m.record, m.covered, m.ready, m.err = d.gen, d.record, d.covered, true, nil
 }
 
 // merge moves the added terms into the sorted list.
-func (v *vocabulary) merge() {
-	add := make([]string, 0, len(v.added))
-	for t := range v.added {
+func (m *inMemory) merge() {
+	add := make([]string, 0, len(m.added))
+	for t := range m.added {
 		add = append(add, t)
 	}
 	slices.Sort(add)
-	terms := make([]string, 0, len(v.terms)+len(add))
+	terms := make([]string, 0, len(m.terms)+len(add))
 	weight := make([]uint32, 0, cap(terms))
 	i, j := 0, 0
-	for i < len(v.terms) || j < len(add) {
-		if j == len(add) || i < len(v.terms) && v.terms[i] < add[j] {
-			terms, weight = append(terms, v.terms[i]), append(weight, v.weight[i])
+	for i < len(m.terms) || j < len(add) {
+		if j == len(add) || i < len(m.terms) && m.terms[i] < add[j] {
+			terms, weight = append(terms, m.terms[i]), append(weight, m.weight[i])
 			i++
 		} else {
-			terms, weight = append(terms, add[j]), append(weight, v.added[add[j]])
+			terms, weight = append(terms, add[j]), append(weight, m.added[add[j]])
 			j++
 		}
 	}
-	v.terms, v.weight, v.added = terms, weight, nil
+	m.terms, m.weight, m.added = terms, weight, nil
 }
 
 // use calls f with the vocabulary, brought up to date with the index, under its lock, and
 // reports whether it did. It does not when the b-tree must answer: the vocabulary was not
 // asked for, is not built yet, or has more new pages to read than a query may.
-func (v *vocabulary) use(ctx context.Context, db *sql.DB, f func(*vocabulary)) (bool, error) {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	ok, err := v.update(ctx, db)
+func (m *inMemory) use(ctx context.Context, db DB, f func(*inMemory)) (bool, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	ok, err := m.update(ctx, db)
 	if ok {
-		f(v)
+		f(m)
 	}
 	return ok, err
 }
 
-// update brings the vocabulary up to date with the index (v.mu held), or reports that it
+// update brings the vocabulary up to date with the index (m.mu held), or reports that it
 // cannot be used now (see use).
-func (v *vocabulary) update(ctx context.Context, db *sql.DB) (bool, error) {
-	if !v.wanted || !v.ready || v.building {
+func (m *inMemory) update(ctx context.Context, db DB) (bool, error) {
+	if !m.wanted || !m.ready || m.building {
 		return false, nil
 	}
 	var gen sql.NullInt64
@@ -400,44 +451,45 @@ func (v *vocabulary) update(ctx context.Context, db *sql.DB) (bool, error) {
 	if err := db.QueryRowContext(ctx, vocabStateSQL).Scan(&gen, &record); err != nil {
 		return false, fmt.Errorf("index structure: %w", err)
 	}
-	if gen.Int64 == v.gen && bytes.Equal(record, v.record) {
+	if gen.Int64 == m.gen && bytes.Equal(record, m.record) {
 		return true, nil
 	}
 	d := &delta{tooBig: true}
-	if gen.Int64 == v.gen {
+	if gen.Int64 == m.gen {
 		var err error
-		if d, err = readNew(ctx, db, v.gen, v.covered, vocabInlinePages); errors.Is(err, errFTSFormat) {
-			v.ready = false
+		if d, err = readNew(ctx, db, m.gen, m.covered, vocabInlinePages); errors.Is(err, errFTSFormat) {
+			m.ready = false
 		} else if err != nil {
 			return false, err
 		}
 	}
-	if !v.ready || d.tooBig {
-		v.ready = false
-		covered := v.covered
-		if gen.Int64 != v.gen {
+	if !m.ready || d.tooBig {
+		m.ready = false
+		covered := m.covered
+		if gen.Int64 != m.gen {
 			covered = nil
 		}
-		v.startBuild(context.WithoutCancel(ctx), db, covered)
+		m.startBuild(context.WithoutCancel(ctx), db, covered)
 		return false, nil
 	}
-	v.install(d)
+	m.install(d)
+	m.saveLater(ctx, db)
 	return true, nil
 }
 
 // lookup returns a term's weight and whether the vocabulary holds it.
-func (v *vocabulary) lookup(t string) (uint32, bool) {
-	if i, ok := slices.BinarySearch(v.terms, t); ok {
-		return v.weight[i], true
+func (m *inMemory) lookup(t string) (uint32, bool) {
+	if i, ok := slices.BinarySearch(m.terms, t); ok {
+		return m.weight[i], true
 	}
-	w, ok := v.added[t]
+	w, ok := m.added[t]
 	return w, ok
 }
 
 // count returns how many terms of the sorted list start with p.
-func (v *vocabulary) count(p string) int {
-	lo, _ := slices.BinarySearch(v.terms, p)
-	n, _ := slices.BinarySearchFunc(v.terms[lo:], p, func(t, p string) int {
+func (m *inMemory) count(p string) int {
+	lo, _ := slices.BinarySearch(m.terms, p)
+	n, _ := slices.BinarySearchFunc(m.terms[lo:], p, func(t, p string) int {
 		if strings.HasPrefix(t, p) {
 			return -1
 		}
@@ -448,18 +500,18 @@ func (v *vocabulary) count(p string) int {
 
 // withPrefix calls f with every term that starts with p, and returns the longest prefix
 // of w (that starts with p) that starts some term.
-func (v *vocabulary) withPrefix(w []rune, p string, f func(t string, weight uint32)) (known int) {
-	i, _ := slices.BinarySearch(v.terms, p)
+func (m *inMemory) withPrefix(w []rune, p string, f func(t string, weight uint32)) (known int) {
+	i, _ := slices.BinarySearch(m.terms, p)
 	// The terms just around where p would be share w's longest known prefix.
 	for _, j := range []int{i - 1, i} {
-		if j >= 0 && j < len(v.terms) {
-			known = max(known, commonPrefix(w, v.terms[j]))
+		if j >= 0 && j < len(m.terms) {
+			known = max(known, commonPrefix(w, m.terms[j]))
 		}
 	}
-	for ; i < len(v.terms) && strings.HasPrefix(v.terms[i], p); i++ {
-		f(v.terms[i], v.weight[i])
+	for ; i < len(m.terms) && strings.HasPrefix(m.terms[i], p); i++ {
+		f(m.terms[i], m.weight[i])
 	}
-	for t, wt := range v.added {
+	for t, wt := range m.added {
 		known = max(known, commonPrefix(w, t))
 		if strings.HasPrefix(t, p) {
 			f(t, wt)

@@ -1,4 +1,4 @@
-package search
+package vocab
 
 import (
 	"context"
@@ -90,11 +90,11 @@ func termRange(prefix string) (lo, hi []byte) {
 }
 
 // checkFTSFormat returns errFTSFormat unless page_fts is in a format leafTerms reads.
-func (s *Searcher) checkFTSFormat(ctx context.Context) error {
-	var v int
-	err := s.db.QueryRowContext(ctx, `SELECT v FROM page_fts_config WHERE k = 'version'`).Scan(&v)
-	if errors.Is(err, sql.ErrNoRows) || err == nil && v != 4 && v != 5 {
-		return fmt.Errorf("%w: version %d", errFTSFormat, v)
+func (v *Vocabulary) checkFTSFormat(ctx context.Context) error {
+	var version int
+	err := v.db.QueryRowContext(ctx, `SELECT v FROM page_fts_config WHERE k = 'version'`).Scan(&version)
+	if errors.Is(err, sql.ErrNoRows) || err == nil && version != 4 && version != 5 {
+		return fmt.Errorf("%w: version %d", errFTSFormat, version)
 	}
 	if err != nil {
 		return fmt.Errorf("fts5 format: %w", err)
@@ -104,8 +104,8 @@ func (s *Searcher) checkFTSFormat(ctx context.Context) error {
 
 // largestSegment returns the id of the index's largest segment and the number of
 // segments (0 and 0 for an empty index).
-func (s *Searcher) largestSegment(ctx context.Context) (id int64, segments int, err error) {
-	err = s.db.QueryRowContext(ctx, largestSegmentSQL, sql.Named("seg", 0)).Scan(&id, &segments)
+func (v *Vocabulary) largestSegment(ctx context.Context) (id int64, segments int, err error) {
+	err = v.db.QueryRowContext(ctx, largestSegmentSQL, sql.Named("seg", 0)).Scan(&id, &segments)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, 0, nil
 	}
@@ -117,10 +117,10 @@ func (s *Searcher) largestSegment(ctx context.Context) (id int64, segments int, 
 
 // prefixPages returns how many leaf pages of segment seg (of all segments if 0) start
 // with a term having prefix, counting up to max+1.
-func (s *Searcher) prefixPages(ctx context.Context, seg int64, prefix string, max int) (int, error) {
+func (v *Vocabulary) prefixPages(ctx context.Context, seg int64, prefix string, max int) (int, error) {
 	lo, hi := termRange(prefix)
 	var n int
-	err := s.db.QueryRowContext(ctx, prefixPagesSQL, sql.Named("seg", seg), sql.Named("lo", lo), sql.Named("hi", hi),
+	err := v.db.QueryRowContext(ctx, prefixPagesSQL, sql.Named("seg", seg), sql.Named("lo", lo), sql.Named("hi", hi),
 		sql.Named("max", max+1)).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("count pages of %q: %w", prefix, err)
@@ -133,14 +133,14 @@ func (s *Searcher) prefixPages(ctx context.Context, seg int64, prefix string, ma
 // also the terms next to where prefix would be when none starts with it), reading at most
 // maxPages pages. A term is passed once per segment that holds it (and may be one whose
 // rows were all deleted since the segment was written).
-func (s *Searcher) prefixTerms(ctx context.Context, seg int64, prefix string, maxPages int, f func(term string)) error {
+func (v *Vocabulary) prefixTerms(ctx context.Context, seg int64, prefix string, maxPages int, f func(term string)) error {
 	lo, hi := termRange(prefix)
-	return s.leaves(ctx, prefixLeavesSQL, f, sql.Named("seg", seg), sql.Named("lo", lo), sql.Named("hi", hi),
+	return v.leaves(ctx, prefixLeavesSQL, f, sql.Named("seg", seg), sql.Named("lo", lo), sql.Named("hi", hi),
 		sql.Named("max", maxPages))
 }
 
 // inSegment returns which of words segment seg holds.
-func (s *Searcher) inSegment(ctx context.Context, seg int64, words []string) (map[string]bool, error) {
+func (v *Vocabulary) inSegment(ctx context.Context, seg int64, words []string) (map[string]bool, error) {
 	keys := make([]string, len(words))
 	want := make(map[string]bool, len(words))
 	for i, w := range words {
@@ -152,7 +152,7 @@ func (s *Searcher) inSegment(ctx context.Context, seg int64, words []string) (ma
 		return nil, fmt.Errorf("look up words: %w", err)
 	}
 	found := map[string]bool{}
-	err = s.leaves(ctx, segmentLeavesSQL, func(t string) {
+	err = v.leaves(ctx, segmentLeavesSQL, func(t string) {
 		if want[t] {
 			found[t] = true
 		}
@@ -162,8 +162,8 @@ func (s *Searcher) inSegment(ctx context.Context, seg int64, words []string) (ma
 
 // leaves runs query, which returns leaf pages, and calls f with the main-index terms on
 // them.
-func (s *Searcher) leaves(ctx context.Context, query string, f func(term string), args ...any) error {
-	rows, err := s.db.QueryContext(ctx, query, args...)
+func (v *Vocabulary) leaves(ctx context.Context, query string, f func(term string), args ...any) error {
+	rows, err := v.db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return fmt.Errorf("read index terms: %w", err)
 	}

@@ -1,8 +1,10 @@
-package search
+package vocab
 
 import (
 	"context"
 	"fmt"
+	"mundaneum/backend/query"
+	"mundaneum/backend/searchtest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,22 +14,22 @@ import (
 	"mundaneum/backend/store"
 )
 
-// BenchmarkCorrect times the spelling correction alone (Searcher.correct, which Search
+// BenchmarkCorrect times the spelling correction alone (Vocabulary.Correct, which search
 // runs when a query finds nothing) of one-edit typos at every position of some words, over
 // the workspace named by $MUND_BENCH_DB (words from synthweb's word list, as in
 // benchsearch's workspaces) or else a small test workspace of several segments. It
 // reports p50 and p99 per correction.
 func BenchmarkCorrect(b *testing.B) {
 	ctx := context.Background()
-	var s *Searcher
+	var s *Vocabulary
 	words := []string{"catalogue", "classification", "universal", "decimal", "repertory", "librarian", "until"}
 	if path := os.Getenv("MUND_BENCH_DB"); path != "" {
-		s = New(openIndexed(b, filepath.Clean(path), store.Options{ReadOnly: true}).SearchDB())
+		s = New(searchtest.Open(b, filepath.Clean(path), store.Options{ReadOnly: true}).SearchDB())
 		words = []string{"squashiest", "rationalist", "disrepute", "catalyst", "drollery", "unavailing",
 			"reprisals", "pendulums", "contradict", "relaxants", "strangely", "journals", "professor",
 			"recycle", "cowboy", "conjunctive", "infamously", "orthogonal", "cheerleader", "underwriting"}
 	} else {
-		s = New(typoWorkspace(b).st.SearchDB())
+		s = New(searchtest.Segments(b).SearchDB())
 	}
 	var queries []string
 	for _, w := range words {
@@ -46,7 +48,7 @@ func BenchmarkCorrect(b *testing.B) {
 		b.Fatal("no typos to correct")
 	}
 	for _, q := range queries[:min(len(queries), 20)] { // warm the caches
-		if _, err := s.correct(ctx, q, Parse(q).Root); err != nil {
+		if _, err := s.Correct(ctx, q, query.Parse(q).Root); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -56,7 +58,7 @@ func BenchmarkCorrect(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		q := queries[i%len(queries)]
 		t0 := time.Now()
-		fix, err := s.correct(ctx, q, Parse(q).Root)
+		fix, err := s.Correct(ctx, q, query.Parse(q).Root)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -74,3 +76,5 @@ func BenchmarkCorrect(b *testing.B) {
 		fmt.Fprintf(os.Stderr, "%d typos of %d words\n", len(queries), len(words))
 	}
 }
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
