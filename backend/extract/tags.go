@@ -18,6 +18,9 @@ func (p *parser) onStart(selfClosing bool) {
 		p.brk()
 	}
 	p.chromeStart(a, selfClosing)
+	if p.blk != nil {
+		p.blk.start(p, a, selfClosing)
+	}
 	switch a {
 	case atom.A:
 		p.startA(selfClosing)
@@ -143,6 +146,9 @@ func (p *parser) onEnd() {
 		p.brk()
 	}
 	p.chromeEnd(a)
+	if p.blk != nil {
+		p.blk.end(a)
+	}
 	switch a {
 	case atom.A:
 		if p.inA {
