@@ -38,7 +38,7 @@ then <a href="http://elsewhere.test/x">elsewhere</a> and <a href="/missing.html"
 	"/intro.html": `<!doctype html><html><head><title>Introduction</title><link rel="stylesheet" href="/style.css"></head>
 <body><h1 id="top">Introduction</h1><p>Back to <a href="/">the manual</a>; see <a href="#details">details</a>.</p>
 <h2 id="details">Details</h2><pre>code  here</pre></body></html>`,
-	"/new.html": `<!doctype html><title>New</title><p>Moved here. <a href="/intro.html#details">Details</a></p>`,
+	"/new.html":  `<!doctype html><title>New</title><p>Moved here. <a href="/intro.html#details">Details</a></p>`,
 	"/notes.txt": "Plain notes.\n\nSecond paragraph.",
 }
 
