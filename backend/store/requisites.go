@@ -152,14 +152,15 @@ type RequisitePage struct {
 }
 
 // PagesWithoutRequisites lists, by id after after, up to limit fetched HTML pages of crawl
-// whose requisites were not gathered for their current body.
-func (s *Store) PagesWithoutRequisites(ctx context.Context, crawl, after int64, limit int) ([]RequisitePage, error) {
+// whose requisites were not gathered for their current body, or were gathered before
+// before (unix ms; 0: whenever).
+func (s *Store) PagesWithoutRequisites(ctx context.Context, crawl, after, before int64, limit int) ([]RequisitePage, error) {
 	rows, err := s.read.QueryContext(ctx, `SELECT p.id, p.url, p.hash, coalesce(p.changed_at, p.fetched_at, 0)
 		FROM frontier f JOIN pages p ON p.id = f.page_id
 		WHERE f.crawl_id = ? AND p.id > ? AND p.state = ? AND p.hash IS NOT NULL
 			AND p.content_type IN ('text/html', 'application/xhtml+xml')
-			AND NOT EXISTS (SELECT 1 FROM requisite_pages q WHERE q.page_id = p.id AND q.hash = p.hash)
-		ORDER BY p.id LIMIT ?`, crawl, after, StateFetched, limit)
+			AND NOT EXISTS (SELECT 1 FROM requisite_pages q WHERE q.page_id = p.id AND q.hash = p.hash AND q.at >= ?)
+		ORDER BY p.id LIMIT ?`, crawl, after, StateFetched, before, limit)
 	if err != nil {
 		return nil, fmt.Errorf("pages without requisites: %w", err)
 	}

@@ -133,7 +133,7 @@ func TestLinkTargetsAndNearestVersions(t *testing.T) {
 	}
 
 	// Requisites are gathered once per body.
-	todo, err := st.PagesWithoutRequisites(ctx, cr.ID, 0, 10)
+	todo, err := st.PagesWithoutRequisites(ctx, cr.ID, 0, 0, 10)
 	if err != nil || len(todo) != 1 || todo[0].ID != root || todo[0].Hash != "v3" {
 		t.Fatalf("PagesWithoutRequisites = %+v, %v", todo, err)
 	}
@@ -141,12 +141,15 @@ func TestLinkTargetsAndNearestVersions(t *testing.T) {
 		t.Fatal(err)
 	}
 	st.Writer().Flush(ctx)
-	if todo, _ := st.PagesWithoutRequisites(ctx, cr.ID, 0, 10); len(todo) != 0 {
+	if todo, _ := st.PagesWithoutRequisites(ctx, cr.ID, 0, 0, 10); len(todo) != 0 {
 		t.Errorf("gathered page listed again: %+v", todo)
+	}
+	if todo, _ := st.PagesWithoutRequisites(ctx, cr.ID, 0, 6, 10); len(todo) != 1 {
+		t.Errorf("a page gathered before a refresh run is not listed: %+v", todo)
 	}
 	fetched("/", "v4", 4000)
 	st.Writer().Flush(ctx)
-	if todo, _ := st.PagesWithoutRequisites(ctx, cr.ID, 0, 10); len(todo) != 1 || todo[0].Hash != "v4" {
+	if todo, _ := st.PagesWithoutRequisites(ctx, cr.ID, 0, 0, 10); len(todo) != 1 || todo[0].Hash != "v4" {
 		t.Errorf("a new body is not listed: %+v", todo)
 	}
 }
