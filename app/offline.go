@@ -2,9 +2,11 @@ package app
 
 import (
 	"context"
+	"strings"
 
 	"mundaneum/backend/extract"
 	"mundaneum/backend/offline"
+	"mundaneum/backend/urlnorm"
 )
 
 // TextBlock is a block of a copy's text: a heading, a paragraph, a list item, preformatted
@@ -47,4 +49,25 @@ func (a *App) readable(ctx context.Context, c *OfflineCopy, src offline.Source) 
 	c.AsPage = offline.IsHTML(src.ContentType)
 	c.Replay = src.Replay
 	return nil
+}
+
+// LinkInfo is what the workspace holds of an address.
+type LinkInfo struct {
+	URL   string `json:"url"`   // canonical
+	Page  int64  `json:"page"`  // the page whose stored copy a link to it opens (0: none)
+	Known int64  `json:"known"` // its own page, when known without a copy
+}
+
+// LinkTarget says what the workspace holds of an http(s) address: the page a link to it
+// opens in place (through the redirects the crawl recorded), if any.
+func (a *App) LinkTarget(raw string) (LinkInfo, error) {
+	u, err := urlnorm.Normalize(strings.TrimSpace(raw))
+	if err != nil {
+		return LinkInfo{}, &Error{Code: CodeInvalid, Message: err.Error()}
+	}
+	t, err := a.ws().st.LinkTarget(context.Background(), u)
+	if err != nil {
+		return LinkInfo{}, apiError(err)
+	}
+	return LinkInfo{URL: u, Page: t.Page, Known: t.Known}, nil
 }
