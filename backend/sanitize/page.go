@@ -333,6 +333,27 @@ func firstPass(body []byte, base *url.URL) parsed {
 					}
 					return v
 				})
+			case atom.Object:
+				// An image embedded as an object (DocBook's SVG figures): shown as the image
+				// it is, its fallback content as its words.
+				if objectImage(n) && len(p.images) < maxPageImages {
+					if u := abs(attr(n, "data")); u != nil {
+						u.Fragment, u.RawFragment = "", ""
+						p.images = append(p.images, u)
+						alt := strings.Join(strings.Fields(textOf(n)), " ")
+						w, h := attr(n, "width"), attr(n, "height")
+						for c := n.FirstChild; c != nil; c = n.FirstChild {
+							n.RemoveChild(c)
+						}
+						n.Data, n.DataAtom = "img", atom.Img
+						n.Attr = []xhtml.Attribute{{Key: "src", Val: u.String()}, {Key: "alt", Val: alt}}
+						for _, a := range []xhtml.Attribute{{Key: "width", Val: w}, {Key: "height", Val: h}} {
+							if a.Val != "" {
+								n.Attr = append(n.Attr, a)
+							}
+						}
+					}
+				}
 			case atom.Img:
 				src := attr(n, "src")
 				if strings.TrimSpace(src) == "" {
@@ -362,6 +383,41 @@ func firstPass(body []byte, base *url.URL) parsed {
 	}
 	p.rendered = out.Bytes()
 	return p
+}
+
+// objectImage reports whether an <object> embeds an image (by its type, or by its data's
+// extension when it has none).
+func objectImage(n *xhtml.Node) bool {
+	if t := strings.ToLower(strings.TrimSpace(attr(n, "type"))); t != "" {
+		return strings.HasPrefix(t, "image/")
+	}
+	d := strings.ToLower(attr(n, "data"))
+	if i := strings.IndexAny(d, "?#"); i >= 0 {
+		d = d[:i]
+	}
+	for _, ext := range []string{".svg", ".png", ".gif", ".jpg", ".jpeg", ".webp"} {
+		if strings.HasSuffix(d, ext) {
+			return true
+		}
+	}
+	return false
+}
+
+// textOf is the text inside a node.
+func textOf(n *xhtml.Node) string {
+	var b strings.Builder
+	var walk func(*xhtml.Node)
+	walk = func(n *xhtml.Node) {
+		if n.Type == xhtml.TextNode {
+			b.WriteString(n.Data)
+			b.WriteByte(' ')
+		}
+		for c := n.FirstChild; c != nil && b.Len() < 1000; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(n)
+	return b.String()
 }
 
 // firstSrcset returns the first candidate's URL of a srcset attribute.

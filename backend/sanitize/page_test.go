@@ -72,6 +72,8 @@ const manual = `<!doctype html><html lang="en"><head><title>Page</title>
 <a href="#intro">the top</a>, <a href="/gone.html">a gone page</a> and <a href="http://elsewhere.test/">elsewhere</a>.</p>
 <img src="fig.png" alt="A figure"><img src="missing.png" alt="Not kept"><img srcset="fig.png 1x, big.png 2x" alt="set">
 <a name="old-anchor">old</a>
+<object type="image/svg+xml" data="fig.png" width="100%"><p>A <b>figure</b> as an object</p></object>
+<object data="movie.swf" type="application/x-shockwave-flash">flash</object>
 </body></html>`
 
 func TestPageKeepsTheLookAndMarksTheLinks(t *testing.T) {
@@ -86,7 +88,7 @@ func TestPageKeepsTheLookAndMarksTheLinks(t *testing.T) {
 		`data-mundaneum-anchor="intro"`,
 		`data-mundaneum-missing="" data-mundaneum-known="13"`,
 		`<img alt="A figure" src="data:image/png;base64,QQ=="/>`, `Not kept`, `<img alt="set" src="data:image/png;base64,QQ=="/>`,
-		`<a name="old-anchor">old</a>`, `img-src data:; font-src data:; style-src &#39;unsafe-inline&#39;`, `target="_blank"`,
+		`<a name="old-anchor">old</a>`, `<img alt="A figure as an object" width="100%" src="data:image/png;base64,QQ=="/>`, `img-src data:; font-src data:; style-src &#39;unsafe-inline&#39;`, `target="_blank"`,
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("copy lacks %q:\n%s", want, out)
