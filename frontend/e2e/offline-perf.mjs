@@ -10,12 +10,15 @@
 // one shown), and measures in the page, with performance.now(), from the click to the
 // target's copy shown: the frame holds a new document, loaded, and a frame has been painted
 // after it (requestAnimationFrame, then a task). A page whose copy has no such link sends
-// the walk back to --start (that step is not timed). Prints the distribution and a JSON line.
+// the walk back to --start (that step is not timed). Beside the time, each click's cost: the
+// OfflineCopy call as the page saw it (to its answer's headers), and the CPU time the server and the browser's
+// processes used meanwhile (from /proc), which says what the click costs whatever else the
+// machine is doing. Prints the distributions and a JSON line.
 //
 // The server marks the workspace's crawls interrupted when it opens it: point it at a copy
 // nobody else uses.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { apiClient, binary, launchBrowser, tempDir } from './harness.mjs';
 
@@ -67,7 +70,26 @@ async function serve(tmp) {
     child.stdout.on('data', look);
     child.on('exit', (code) => reject(new Error(`serve exited (${code}):\n${out}`)));
   });
-  return { url, stop: () => child.kill('SIGTERM') };
+  return { url, pid: child.pid, stop: () => child.kill('SIGTERM') };
+}
+
+// CPU time (ms) used so far by the server and by the browser's processes (those whose
+// command line names the test's profile directory): the work a click costs, whatever else
+// the machine is doing (at the 10 ms resolution of /proc's clock ticks).
+function cpuMs(serverPid, marker) {
+  let ticks = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      if (Number(pid) !== serverPid && !readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes(marker)) continue;
+      const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(f[11]) + Number(f[12]); // utime, stime
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return ticks * 10;
 }
 
 function quantile(sorted, q) {
@@ -102,12 +124,14 @@ try {
   await page.goto(`${app.url}${startHash}`);
   await home();
   const times = [];
+  const cpus = [];
   const calls = [];
   const sizes = [];
   let restarts = 0;
   for (let step = 0; times.length < clicks && step < clicks * 3; step++) {
     // Pick a held link of another page (the page's own fragments and itself excluded).
     const pick = rand();
+    const c0 = cpuMs(app.pid, tmp.dir);
     const r = await page.evaluate(
       async ({ pick, shown }) => {
         const f = document.querySelector('iframe');
@@ -119,16 +143,15 @@ try {
         const a = links[Math.floor(pick * links.length)];
         const target = a.getAttribute('data-mundaneum-page');
         const old = d;
-        // The copy's API call, timed as the page sees it (request to response read).
+        // The copy's API call, timed as the page sees it: from the request to the answer's
+        // headers (the server makes the whole answer before it sends them).
         const api = {};
         const fetch0 = window.fetch;
         window.fetch = async (...args) => {
           const name = String(args[0]).split('/').pop();
           const s = performance.now();
           const res = await fetch0(...args);
-          const body = await res.clone().text();
           api[name] = performance.now() - s;
-          void body;
           return res;
         };
         const t0 = performance.now();
@@ -162,6 +185,7 @@ try {
       await home();
       continue;
     }
+    cpus.push(cpuMs(app.pid, tmp.dir) - c0);
     times.push(r.ms);
     calls.push(r.copyCall);
     sizes.push(r.size);
@@ -171,6 +195,7 @@ try {
   const mean = times.reduce((a, b) => a + b, 0) / times.length;
   const kb = [...sizes].sort((a, b) => a - b);
   const cs = [...calls].sort((a, b) => a - b);
+  const cp = [...cpus].sort((a, b) => a - b);
   const res = {
     clicks: times.length,
     restarts,
@@ -181,12 +206,14 @@ try {
     mean: +mean.toFixed(1),
     docKB: { p50: Math.round(quantile(kb, 0.5) / 1024), max: Math.round(kb[kb.length - 1] / 1024) },
     copyCall: { p50: +quantile(cs, 0.5).toFixed(1), p95: +quantile(cs, 0.95).toFixed(1) },
+    cpuMs: { p50: quantile(cp, 0.5), p95: quantile(cp, 0.95) },
     errors,
   };
   console.log(
     `offline click to stored copy shown: ${res.clicks} clicks (${restarts} walks restarted): p50 ${res.p50} ms, p95 ${res.p95} ms, ` +
       `p99 ${res.p99} ms, max ${res.max} ms; documents p50 ${res.docKB.p50} KB, max ${res.docKB.max} KB; ` +
-      `the OfflineCopy call in it p50 ${res.copyCall.p50} ms, p95 ${res.copyCall.p95} ms`,
+      `the OfflineCopy call in it p50 ${res.copyCall.p50} ms, p95 ${res.copyCall.p95} ms; ` +
+      `CPU per click (server and browser) p50 ${res.cpuMs.p50} ms, p95 ${res.cpuMs.p95} ms`,
   );
   console.log(JSON.stringify(res));
   if (errors.length) process.exitCode = 1;
