@@ -548,7 +548,7 @@ test('no CSP violation or error in the app page', async () => {
     (m) =>
       /^(error|warning)/.test(m) &&
       !/^warning: \[mundaneum\] refused to open a (javascript|data|file): URL$/.test(m) &&
-      !/^error: Blocked opening '[^']*' in a new window because the request was made in a sandboxed frame whose 'allow-popups' permission is not set\.$/.test(m),
+      !/^error: Blocked opening '[^']*' in a new window because the request was made in a sandboxed frame whose 'allow-popups' permission is not set\.$/.test(m) &&
       !/^error: Blocked script execution in 'about:srcdoc' because the document's frame is sandboxed and the 'allow-scripts' permission is not set\.$/.test(m),
   );
   assert.deepEqual(problems, []);
