@@ -82,6 +82,18 @@ describe('PageView', () => {
     expect(screen.getByRole('tab', { name: 'Page' }).getAttribute('aria-selected')).toBe('true');
   });
 
+  it('reads page after page in the same view, asking for each page once', async () => {
+    const { rerender, container } = render(PageView, { route: { name: 'page', id: 5, copy: 'page' } });
+    await screen.findByRole('heading', { level: 2, name: `Title ${evil}` });
+    vi.mocked(page).mockResolvedValue(pg({ id: 6, title: 'The next page' }));
+    vi.mocked(offlineCopy).mockResolvedValue({ ...(await offlineCopy(5)), pageId: 6, document: '<!doctype html><p>next</p>' });
+    await rerender({ route: { name: 'page', id: 6, copy: 'page' } });
+    await screen.findByRole('heading', { level: 2, name: 'The next page' }, { timeout: 3000 });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(vi.mocked(page).mock.calls.map((c) => c[0])).toEqual([5, 6]);
+    expect(container.querySelectorAll('iframe')).toHaveLength(1);
+  });
+
   it('says why a page failed, and has no copy to show', async () => {
     vi.mocked(page).mockResolvedValue(pg({ state: 'failed', reason: 'not-found', status: 404, detail: '', cached: false, problems: [] }));
     vi.mocked(offlineCopy).mockRejectedValue('{"code":"not-found","message":"cached copy of page 5: not found"}');
