@@ -39,7 +39,7 @@ function pages() {
 <li><a href="javascript:parent.__pwned='link'">A script link</a></li></ul>`,
     ),
     '/manual/ch1.html': manual('Chapter 1: Cards', `<p>Cards, ${edition} edition.</p><p>Go on to <a href="ch2.html#part2">the second part of chapter 2</a>.</p>`),
-    '/manual/ch2.html': manual('Chapter 2: Drawers', `${filler}<h2 id="part2">Part 2</h2><p>Then <a href="ch3.html">chapter 3</a>.</p>${filler}`),
+    '/manual/ch2.html': manual('Chapter 2: Drawers', `<p><a href="#part2">Skip to part 2</a></p>${filler}<h2 id="part2">Part 2</h2><p>Then <a href="ch3.html">chapter 3</a>, or <a href="#top-of-2">back up</a>.</p>${filler}`.replace('<p>Paragraph 1 ', '<p id="top-of-2">Paragraph 1 ')),
     '/manual/ch3.html': manual('Chapter 3: Enquiries', `<p>The last chapter. Back to <a href="./">the contents</a>, or on to <a href="/newsection/">a new section</a>.</p>`),
     '/elsewhere/extra.html': manual('An extra page', '<p>Fetched once, on request.</p>'),
   };
@@ -161,6 +161,13 @@ test('a crawled manual is read offline by following its links, and Back walks ba
   await page.goForward();
   await shows('Chapter 2: Drawers');
   await until(() => page.evaluate(() => (document.querySelector('iframe').contentWindow?.scrollY ?? 0) > 300), { what: 'the copy scrolled to #part2' });
+  // An anchor within the page scrolls the copy, and the app stays where it is.
+  const at = page.url();
+  await frame().getByRole('link', { name: 'back up' }).click();
+  await until(() => page.evaluate(() => (document.querySelector('iframe').contentWindow?.scrollY ?? 1e9) < 300), { what: 'the copy scrolled up to #top-of-2' });
+  await frame().getByRole('link', { name: 'Skip to part 2' }).click();
+  await until(() => page.evaluate(() => (document.querySelector('iframe').contentWindow?.scrollY ?? 0) > 300), { what: 'the copy scrolled down to #part2' });
+  assert.equal(page.url(), at);
 
   const [offences, pwned] = await noOffences();
   assert.deepEqual(offences, []);
