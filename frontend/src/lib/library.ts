@@ -1,6 +1,6 @@
 // Pure helpers of the library views: paths, what the crawler knows, tags, what a delete
 // removes, where a dragged posting lands.
-import type { LibKnown, LibRemoval } from '../api';
+import type { LibImport, LibKnown, LibRemoval } from '../api';
 import { ago } from './format';
 
 /** Writes a title as a path segment ("TCP/IP" -> "TCP\/IP"), as the backend reads paths. */
@@ -63,6 +63,21 @@ export function removalText(r: LibRemoval): string {
   const total = r.libraries + r.pointers + r.reports + r.views;
   const below = total > r.titles.length ? ' and everything in it' : '';
   return `${what}${below}: ${parts.join(', ')}`;
+}
+
+/** Says what an import did, in sentences whose counts agree with their nouns ("1 library",
+ * "1 is elsewhere"). */
+export function importText(r: LibImport): string[] {
+  const total = r.libraries + r.pointers + r.reports + r.views;
+  const parts = [plural(r.libraries, 'library', 'libraries'), plural(r.pointers, 'pointer')];
+  if (r.reports) parts.push(plural(r.reports, 'report'));
+  if (r.views) parts.push(plural(r.views, 'view'));
+  const out = [`Imported ${total} from a ${r.format} file: ${parts.join(', ')}.`];
+  const were = (n: number) => (n === 1 ? 'was' : 'were');
+  if (r.merged) out.push(`${plural(r.merged, 'library', 'libraries')} ${were(r.merged)} there already.`);
+  if (r.duplicates) out.push(`${plural(r.duplicates, 'link')} ${were(r.duplicates)} in ${r.duplicates === 1 ? 'its' : 'their'} library already and ${r.duplicates === 1 ? 'was' : 'were'} left out.`);
+  if (r.elsewhere) out.push(`${r.elsewhere} ${r.elsewhere === 1 ? 'is' : 'are'} elsewhere in the library too.`);
+  return out;
 }
 
 /**
