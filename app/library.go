@@ -340,7 +340,7 @@ func (a *App) LibrarySearch(query string, in int64, offset, limit int) (LibSearc
 // LibraryPreview renders a report's Markdown as it would show (the editor's preview).
 func (a *App) LibraryPreview(title, markdown string) (LibRendered, error) {
 	if len(markdown) > library.MaxBody {
-		return LibRendered{}, &Error{Code: CodeInvalid, Message: "a report longer than 1 MiB"}
+		return LibRendered{}, &Error{Code: CodeInvalid, Message: "the report is longer than 1 MiB: at most 1 MiB is kept"}
 	}
 	r := library.Preview(title, markdown)
 	return LibRendered{Document: r.Document, Links: nonNil(r.Links)}, nil

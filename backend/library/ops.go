@@ -200,7 +200,7 @@ func (l *Library) Create(ctx context.Context, parent int64, in LibraryInput) (No
 	if err != nil {
 		return Node{}, err
 	}
-	purpose, err := checkText("a purpose", in.Purpose, MaxNotes)
+	purpose, err := checkText("statement of purpose", in.Purpose, MaxNotes)
 	if err != nil {
 		return Node{}, err
 	}
@@ -308,7 +308,7 @@ func (l *Library) Input(ctx context.Context, parent int64, in ReportInput) (Node
 	if err != nil {
 		return Node{}, err
 	}
-	body, err := checkText("a report", in.Body, MaxBody)
+	body, err := checkText("report", in.Body, MaxBody)
 	if err != nil {
 		return Node{}, err
 	}

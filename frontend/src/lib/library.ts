@@ -3,6 +3,23 @@
 import type { LibImport, LibKnown, LibRemoval } from '../api';
 import { ago } from './format';
 
+/** The library's field limits, as backend/library/fields.go keeps them (a Go test checks
+ * they agree): the forms' `maxlength`, so that a field stops where the library would refuse
+ * it. maxlength counts UTF-16 units; the byte limits (address, notes, text, password) may
+ * still refuse text of many non-ASCII letters, and then say so. */
+export const libLimits = {
+  title: 1000,
+  url: 8192,
+  /** The tags line: 32 tags of up to 100 characters, with ", " between them (32 × 102). */
+  tags: 3264,
+  notes: 65536,
+  body: 1048576,
+  author: 200,
+  email: 254,
+  password: 1024,
+  path: 8192,
+} as const;
+
 /** Writes a title as a path segment ("TCP/IP" -> "TCP\/IP"), as the backend reads paths. */
 export function escapeTitle(t: string): string {
   const s = t.replace(/\\/g, '\\\\').replace(/\//g, '\\/');
