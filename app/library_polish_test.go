@@ -1,6 +1,12 @@
 package app
 
-import "testing"
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+)
 
 // Issue 28, item 12: a saved view shows the library's postings the same search shows.
 func TestSavedViewShowsLibraryHits(t *testing.T) {
@@ -21,5 +27,47 @@ func TestSavedViewShowsLibraryHits(t *testing.T) {
 	}
 	if len(v.Results.Library.Hits) != 1 || v.Results.Library.Hits[0].ID != s.Library.Hits[0].ID || v.Results.Library.Total != s.Library.Total {
 		t.Errorf("the view's library hits %+v, the search's %+v", v.Results.Library, s.Library)
+	}
+}
+
+// Issue 28, item 12: a pointer whose one-off fetch failed says why (the page's reason code
+// and the error's words), not only "failed".
+func TestFailedFetchSaysWhy(t *testing.T) {
+	gone := httptest.NewServer(http.NotFoundHandler())
+	url := gone.URL + "/cards"
+	gone.Close() // nothing answers there now: the connection is refused
+	a := openApp(t)
+	done := make(chan struct{}, 1)
+	a.startup(context.Background(), func(name string, _ any) {
+		if name == EventCrawlDone {
+			done <- struct{}{}
+		}
+	})
+	added, err := a.LibraryPoint(1, LibInput{URL: url})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.LibraryCrawl(added.Posting.ID, "list", 1); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-done:
+	case <-time.After(60 * time.Second):
+		t.Fatal("the fetch did not end")
+	}
+	page, err := a.LibraryPage(1, "", 0, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(page.Postings) != 1 {
+		t.Fatalf("postings %+v", page.Postings)
+	}
+	k := page.Postings[0].Known
+	if k == nil || k.State != "failed" || k.Reason == "" || k.Detail == "" {
+		t.Errorf("what the row knows of the failed fetch: %+v", k)
+	}
+	d, err := a.LibraryPosting(added.Posting.ID)
+	if err != nil || d.Posting.Known == nil || d.Posting.Known.Reason != k.Reason {
+		t.Errorf("the posting's view: %+v %v", d.Posting.Known, err)
 	}
 }

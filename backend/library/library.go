@@ -91,6 +91,8 @@ type Known struct {
 	Status    int    // HTTP status of the last fetch
 	FetchedAt int64  // unix ms, 0 if never fetched
 	Copy      bool   // an offline copy is stored
+	Reason    string // why it failed or was skipped: a closed code (fetch, crawl), "" if none
+	Detail    string // the error's own words, when it failed
 }
 
 // Health is what the link checks say of a pointer's URL (the maintenance tasks' checks).

@@ -2,6 +2,7 @@
 // removes, where a dragged posting lands.
 import type { LibImport, LibKnown, LibRemoval } from '../api';
 import { ago } from './format';
+import { reasonText } from './wording';
 
 /** The library's field limits, as backend/library/fields.go keeps them (a Go test checks
  * they agree): the forms' `maxlength`, so that a field stops where the library would refuse
@@ -37,7 +38,9 @@ export function knownLabel(k: LibKnown | null | undefined, now = Date.now(), cop
   if (!k) return 'not in the workspace';
   const parts: string[] = [];
   if (k.state === 'fetched') parts.push(k.status ? `fetched ${k.status}` : 'fetched');
+  else if (k.state === 'failed' && k.reason) parts.push(`failed: ${reasonText(k.reason, k.status)}`);
   else if (k.state === 'failed') parts.push(k.status ? `failed ${k.status}` : 'failed');
+  else if (k.state === 'skipped' && k.reason) parts.push(`skipped: ${reasonText(k.reason, k.status)}`);
   else parts.push(k.state || 'known');
   if (k.fetchedAt) parts.push(ago(k.fetchedAt, now));
   if (k.copy && copy) parts.push('offline copy');

@@ -38,7 +38,7 @@ function libPage(over: Partial<LibPage> = {}): LibPage {
     libraries: [posting({ id: 3, kind: 'library', title: 'Go', postings: 2 })],
     postings: [
       posting({ id: 4, title: `A ${evil}`, url: 'javascript:alert(1)', notes: `notes ${evil}`, tags: [evil] }),
-      posting({ id: 5, title: 'B', url: 'https://b.example/', known: { pageId: 9, title: 'B', state: 'fetched', status: 200, fetchedAt: '', copy: true } }),
+      posting({ id: 5, title: 'B', url: 'https://b.example/', known: { pageId: 9, title: 'B', state: 'fetched', status: 200, fetchedAt: '', copy: true, reason: '', detail: '' } }),
       posting({ id: 6, kind: 'report', title: 'C' }),
       posting({
         id: 7, title: 'Gone', url: 'https://gone.example/',

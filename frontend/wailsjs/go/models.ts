@@ -302,6 +302,8 @@ export namespace app {
 	    status: number;
 	    fetchedAt: string;
 	    copy: boolean;
+	    reason: string;
+	    detail: string;
 	}
 	export interface LibPosting {
 	    id: number;
