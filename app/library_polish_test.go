@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 )
@@ -69,5 +70,22 @@ func TestFailedFetchSaysWhy(t *testing.T) {
 	d, err := a.LibraryPosting(added.Posting.ID)
 	if err != nil || d.Posting.Known == nil || d.Posting.Known.Reason != k.Reason {
 		t.Errorf("the posting's view: %+v %v", d.Posting.Known, err)
+	}
+}
+
+// Issue 28, item 12: a report found by a search shows its words as its view shows them,
+// not its Markdown.
+func TestReportHitShowsNoMarkdown(t *testing.T) {
+	a := openApp(t)
+	if _, err := a.LibraryReport(1, LibInput{Title: "Why a card index", Body: "## Cards\n\nOne fact per card, **filed** by the [UDC](https://udc.example/)."}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := a.Search(SearchRequest{Query: "filed", Limit: 10})
+	if err != nil || len(res.Library.Hits) != 1 {
+		t.Fatalf("search: %+v %v", res.Library, err)
+	}
+	s := strings.Join(res.Library.Hits[0].Snippet, "")
+	if !strings.Contains(s, "card, filed by the UDC") || strings.ContainsAny(s, "*#[]()") {
+		t.Errorf("the report's snippet: %q", s)
 	}
 }
