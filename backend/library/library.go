@@ -190,6 +190,8 @@ type Store interface {
 	LibImage(ctx context.Context, id int64) (Image, error)
 	// LibUndoTop returns the newest undo entry (ErrNotFound when there is none).
 	LibUndoTop(ctx context.Context) (Undo, error)
+	// LibRedoTop returns the newest redo entry (ErrNotFound when there is none).
+	LibRedoTop(ctx context.Context) (Undo, error)
 	// LibProtectedBelow lists the nodes with a password strictly below node id, parents
 	// before children.
 	LibProtectedBelow(ctx context.Context, id int64) ([]Node, error)
@@ -250,7 +252,13 @@ type Tx interface {
 	ViewExists(ctx context.Context, id int64) (bool, error)
 	PushUndo(ctx context.Context, u Undo) error
 	UndoTop(ctx context.Context) (Undo, error)
+	// DropUndo drops an entry of either journal.
 	DropUndo(ctx context.Context, id int64) error
+	// PushRedo journals what takes an undo back; RedoTop returns the newest such entry
+	// (ErrNotFound); ClearRedo forgets them all (a new change was made).
+	PushRedo(ctx context.Context, u Undo) error
+	RedoTop(ctx context.Context) (Undo, error)
+	ClearRedo(ctx context.Context) error
 	// PathTitles returns the titles of the nodes along path (the ids of an ancestry).
 	PathTitles(ctx context.Context, path string) ([]string, error)
 }

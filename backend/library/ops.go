@@ -183,8 +183,11 @@ func (l *Library) saveImage(ctx context.Context, tx Tx, d *ImageData) (int64, er
 }
 
 // push journals an operation, so that Undo can take it back: who did it, and the
-// password hashes it was done with.
+// password hashes it was done with. A new change ends what Redo could do.
 func (l *Library) push(ctx context.Context, tx Tx, op, summary string, data []byte, keys []string) error {
+	if err := tx.ClearRedo(ctx); err != nil {
+		return err
+	}
 	return tx.PushUndo(ctx, Undo{At: l.ms(), Op: op, Summary: summary, Data: data, Keys: keys, By: l.who.ID, ByName: l.who.Name})
 }
 

@@ -222,6 +222,12 @@ func (s *Store) LibUndoTop(ctx context.Context) (library.Undo, error) {
 	return scanUndo(s.read.QueryRowContext(ctx, undoTopSQL))
 }
 
+// LibRedoTop returns the newest redo entry: the last change undone, while no new change
+// has been made since (ErrNotFound when there is none).
+func (s *Store) LibRedoTop(ctx context.Context) (library.Undo, error) {
+	return scanRedo(s.read.QueryRowContext(ctx, redoTopSQL))
+}
+
 // LibProtectedBelow lists the nodes with a password strictly below node id, parents first.
 func (s *Store) LibProtectedBelow(ctx context.Context, id int64) ([]library.Node, error) {
 	n, err := s.LibNode(ctx, id)
