@@ -25,7 +25,9 @@ func TestRedoEachOperation(t *testing.T) {
 		name string
 		do   func()
 	}{
-		{"add", func() { must[library.Added](t)(lib.Point(ctx, b.ID, library.PointerInput{URL: "https://z.example/", Notes: "n"})) }},
+		{"add", func() {
+			must[library.Added](t)(lib.Point(ctx, b.ID, library.PointerInput{URL: "https://z.example/", Notes: "n"}))
+		}},
 		{"delete", func() { must[library.Removal](t)(lib.Delete(ctx, []int64{b.ID}, "")) }},
 		{"move", func() { must0(t, lib.Move(ctx, []int64{x.Node.ID}, library.RootID, -1, "")) }},
 		{"arrange", func() { must0(t, lib.Move(ctx, []int64{y.Node.ID}, a.ID, 0, "")) }},
