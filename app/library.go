@@ -64,6 +64,9 @@ func (a *App) LibraryPage(id int64, order string, offset, limit int) (LibPage, e
 			out.LastChangeBy = library.Whose(u)
 		}
 	}
+	if r, err := l.NextRedo(ctx); err == nil {
+		out.NextRedo, out.RedoProtected, out.NextRedoMine = r.Summary, r.Protected(), l.Mine(r)
+	}
 	return out, nil
 }
 
@@ -260,6 +263,19 @@ func (a *App) LibraryUndo(password string) (string, error) {
 		return "", apiError(err)
 	}
 	a.changed("undid " + u.Summary)
+	return u.Summary, nil
+}
+
+// LibraryRedo makes again the change the last undo took back and says what it was.
+func (a *App) LibraryRedo(password string) (string, error) {
+	u, err := a.lib().Redo(context.Background(), password)
+	if errors.Is(err, library.ErrNotFound) {
+		return "", &Error{Code: CodeNotFound, Message: "nothing to redo"}
+	}
+	if err != nil {
+		return "", apiError(err)
+	}
+	a.changed("redid " + u.Summary)
 	return u.Summary, nil
 }
 

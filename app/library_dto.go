@@ -94,6 +94,11 @@ type LibPage struct {
 	UndoProtected  bool   `json:"undoProtected"`
 	LastChangeBy   string `json:"lastChangeBy"`
 	LastChangeMine bool   `json:"lastChangeMine"`
+	// NextRedo describes what Redo would make again ("" nothing: no undo since the last
+	// change); RedoProtected and NextRedoMine as for Undo.
+	NextRedo      string `json:"nextRedo"`
+	RedoProtected bool   `json:"redoProtected"`
+	NextRedoMine  bool   `json:"nextRedoMine"`
 }
 
 // LibDetail is one posting with its place, its picture and, for a report, its text

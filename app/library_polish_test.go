@@ -89,3 +89,38 @@ func TestReportHitShowsNoMarkdown(t *testing.T) {
 		t.Errorf("the report's snippet: %q", s)
 	}
 }
+
+// Issue 28, item 12: the window's Redo: the page says what Redo would make again, and
+// LibraryRedo does it, with undo's codes (forbidden without the password).
+func TestLibraryRedoBound(t *testing.T) {
+	a := openApp(t)
+	lib, err := a.LibraryCreate(1, LibInput{Title: "Kept", Password: "pw"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.LibraryRedo(""); code(err) != CodeNotFound {
+		t.Errorf("redo with nothing undone: %v", err)
+	}
+	if _, err := a.LibraryDelete([]int64{lib.ID}, "pw"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.LibraryUndo("pw"); err != nil {
+		t.Fatal(err)
+	}
+	p, err := a.LibraryPage(1, "", 0, 10)
+	if err != nil || !strings.HasPrefix(p.NextRedo, `deleted "Kept"`) || !p.RedoProtected || !p.NextRedoMine {
+		t.Errorf("the page's redo: %q %v %v %v", p.NextRedo, p.RedoProtected, p.NextRedoMine, err)
+	}
+	if _, err := a.LibraryRedo(""); code(err) != CodeForbidden {
+		t.Errorf("redo without the password: %v", err)
+	}
+	if what, err := a.LibraryRedo("pw"); err != nil || !strings.HasPrefix(what, `deleted "Kept"`) {
+		t.Errorf("redo: %q %v", what, err)
+	}
+	if p, err := a.LibraryPage(1, "", 0, 10); err != nil || len(p.Libraries) != 0 || p.NextRedo != "" {
+		t.Errorf("after redo: %+v %v", p.Libraries, err)
+	}
+	if !GuestMay("LibraryRedo") {
+		t.Error("serve --public's guests may undo but not redo")
+	}
+}

@@ -16,11 +16,28 @@ import (
 // Redo journals in turn what takes it back, so Undo and Redo go back and forth. A new
 // change ends the redo journal.
 
-// NextRedo describes the change Redo would make again (ErrNotFound: none).
-func (l *Library) NextRedo(ctx context.Context) (Undo, error) { return l.st.LibRedoTop(ctx) }
+// NextRedo describes the change Redo would make again (ErrNotFound: none). Its Op names
+// that change ("deleted"), not the entry's way of making it again.
+func (l *Library) NextRedo(ctx context.Context) (Undo, error) {
+	r, err := l.st.LibRedoTop(ctx)
+	r.Op = remade(r.Op)
+	return r, err
+}
 
-// Redo makes again the change the last Undo took back. It needs the password that change
-// was made with, as undoing it did.
+// remade names the change a redo entry makes again: reverting an "added" entry deletes,
+// reverting a "deleted" one adds back; moves and edits are their own inverses.
+func remade(op string) string {
+	switch op {
+	case "added":
+		return "deleted"
+	case "deleted":
+		return "added"
+	}
+	return op
+}
+
+// Redo makes again the change the last Undo took back, and describes it as NextRedo does.
+// It needs the password that change was made with, as undoing it did.
 func (l *Library) Redo(ctx context.Context, password string) (Undo, error) {
 	top, err := l.st.LibRedoTop(ctx)
 	if err != nil {
@@ -53,6 +70,7 @@ func (l *Library) Redo(ctx context.Context, password string) (Undo, error) {
 		}
 		return tx.PushUndo(ctx, back)
 	})
+	top.Op = remade(top.Op)
 	return top, err
 }
 

@@ -434,6 +434,9 @@ export namespace app {
 	    undoProtected: boolean;
 	    lastChangeBy: string;
 	    lastChangeMine: boolean;
+	    nextRedo: string;
+	    redoProtected: boolean;
+	    nextRedoMine: boolean;
 	}
 	
 	
