@@ -277,6 +277,9 @@ type Settings struct {
 	// MaxQueryVariants caps the URLs of one path that differ only in their query.
 	MaxQueryVariants int   `json:"maxQueryVariants"`
 	MaxBody          int64 `json:"maxBody"` // bytes of a document kept: a longer one is cut
+	// Render is the crawls' default choice of pages read in a browser: auto (those whose
+	// HTML is a shell), always or never.
+	Render string `json:"render"`
 }
 
 // View is a saved query (Harvest's standing queries).

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"mundaneum/backend/render"
 	"mundaneum/backend/store"
 	"mundaneum/backend/summary"
 	"mundaneum/backend/urlnorm"
@@ -58,6 +59,9 @@ func (c *Config) Defaults(s store.Settings) {
 	if c.From == "" {
 		c.From = s.From
 	}
+	if c.Render == "" {
+		c.Render = s.Render
+	}
 }
 
 // Config is one crawl's definition and the limits of a run. The zero value of a limit is
@@ -106,6 +110,17 @@ type Config struct {
 	// names: html, txt, pdf, md, feed, gz, zip, tar); empty: summary.DefaultTypes. Links
 	// to other types are recorded, not followed.
 	Types []string `json:"types,omitempty"`
+
+	// Render chooses the pages read in Chromium after their scripts ran (backend/render):
+	// auto (those whose HTML looks like a shell), always or never; "" is the workspace's
+	// setting. RenderExternal lets a rendered page load from hosts outside the crawl's;
+	// RenderTabs (0: 2) pages render at once, each within RenderBudget (0: 15 s);
+	// RenderFullPage adds a screenshot of the whole page to the viewport's.
+	Render         string        `json:"render,omitempty"`
+	RenderExternal bool          `json:"renderExternal,omitempty"`
+	RenderTabs     int           `json:"renderTabs,omitempty"`
+	RenderBudget   time.Duration `json:"renderBudget,omitempty"`
+	RenderFullPage bool          `json:"renderFullPage,omitempty"`
 }
 
 // DocumentBodyFactor is how many times MaxBody a document's body (a PDF, an archive) may
@@ -149,7 +164,7 @@ func (c *Config) Validate() error {
 	if _, err := summary.ParseTypes(strings.Join(c.Types, ",")); err != nil {
 		return fmt.Errorf("%w: %w", ErrConfig, err)
 	}
-	return nil
+	return c.validateRender()
 }
 
 // Bounds of Validate.
@@ -229,6 +244,8 @@ func (c *Config) normalize() error {
 	if c.UserAgent == "" {
 		c.UserAgent = UserAgent("")
 	}
+	mode, _ := render.ParseMode(c.Render)
+	c.Render = string(mode)
 	return nil
 }
 

@@ -169,3 +169,30 @@ func TestMemoryCap(t *testing.T) {
 		t.Fatalf("the next page: %v", err)
 	}
 }
+
+// TestHostileTabAlone: a page whose scripts never yield holds its own tab only: the
+// other tab renders its page meanwhile.
+func TestHostileTabAlone(t *testing.T) {
+	site := rendertest.New(1)
+	defer site.Close()
+	r := newRenderer(t, render.Options{Budget: 8 * time.Second})
+	g := newGate(site)
+	if _, err := renderPage(t, r, g, site.URL+"/app/about"); err != nil { // the browser is up
+		t.Fatal(err)
+	}
+	errc := make(chan error, 1)
+	go func() {
+		_, err := renderPage(t, r, g, site.URL+"/hostile/loop")
+		errc <- err
+	}()
+	for site.Hits("/api/tracker") == 0 { // its request before the loop came through
+		time.Sleep(5 * time.Millisecond)
+	}
+	res, err := renderPage(t, r, g, site.URL+"/app/about")
+	if err != nil || !strings.Contains(string(res.HTML), rendertest.WordAbout) {
+		t.Errorf("a page beside an endless loop: %v", err)
+	}
+	if err := <-errc; render.CauseOf(err) != render.CauseTimeout {
+		t.Errorf("the loop: %v", err)
+	}
+}

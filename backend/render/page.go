@@ -517,6 +517,9 @@ func (r *Renderer) settle(ctx context.Context, p *pageRun, ev evaluator, since, 
 	tick := time.NewTicker(quiet / 4)
 	defer tick.Stop()
 	var st pageState
+	// The quiet is counted from the load's end too: a request a script starts as the
+	// page loads reaches the gate a moment after the load event, not before.
+	var loaded time.Time
 	for {
 		if err := ev.call(ctx, "__mundaneum.state()", &st); err != nil {
 			return st, false, "", err
@@ -524,7 +527,10 @@ func (r *Renderer) settle(ctx context.Context, p *pageRun, ev evaluator, since, 
 		now := time.Now()
 		netQuiet, inflight := p.netQuiet(now)
 		domQuiet := time.Duration(st.Quiet) * time.Millisecond
-		if st.Ready == "complete" && inflight == 0 && netQuiet >= quiet && domQuiet >= quiet && now.Sub(since) >= quiet {
+		if st.Ready == "complete" && loaded.IsZero() {
+			loaded = now
+		}
+		if !loaded.IsZero() && inflight == 0 && netQuiet >= quiet && domQuiet >= quiet && now.Sub(since) >= quiet && now.Sub(loaded) >= quiet {
 			return st, true, "", nil
 		}
 		if now.After(by) {

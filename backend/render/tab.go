@@ -234,6 +234,12 @@ func (t *tab) onPaused(ev fetch.EventRequestPaused) {
 		fail(network.ErrorReasonBlockedByClient)
 		return
 	}
+	if ev.ResourceType == network.ResourceTypeOther && u.Path == "/favicon.ico" {
+		// The browser's own request for the tab's icon: not the page's, and worth
+		// nothing to a crawl.
+		fail(network.ErrorReasonBlockedByClient)
+		return
+	}
 	done, err := p.req.Gate.Admit(p.ctx, u)
 	if err != nil {
 		var ref *Refused

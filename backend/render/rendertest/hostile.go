@@ -19,7 +19,7 @@ func (s *Site) hostile(w http.ResponseWriter, r *http.Request) {
 	switch name {
 	case "loop":
 		// Scripts that never yield: nothing can be read from the page.
-		script = `document.getElementById('root').textContent = 'about to loop'; while (true) {}`
+		script = `fetch('/api/tracker?loop'); document.getElementById('root').textContent = 'about to loop'; while (true) {}`
 	case "alerts":
 		script = `for (let i = 0; i < 10000; i++) { alert('storm ' + i); confirm('sure?'); prompt('name?'); }
 document.getElementById('root').textContent = 'The page after ten thousand alerts.';`
