@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -268,5 +270,71 @@ func TestRenderWithoutBrowser(t *testing.T) {
 	}
 	if pg := pageOf(t, st, site.URL+"/static/"); pg.state != store.StateFetched {
 		t.Errorf("the crawl did not go on: %+v", pg)
+	}
+}
+
+func renderCrashConfig(seed string) Config {
+	return Config{Seeds: []string{seed}, Scope: ScopeSite, Delay: 0, PerHost: 4, Agents: 4}
+}
+
+// TestRenderCrashAndResume kills a crawl (and so its browser) while it renders pages: the
+// pages it committed stay, the workspace and index are whole, and the crawl run again
+// renders what was not rendered; the killed browser's profile is removed then.
+func TestRenderCrashAndResume(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a child process")
+	}
+	rendertest.Browser(t)
+	site := rendertest.New(12)
+	defer site.Close()
+	seed := site.URL + "/app/"
+	db := filepath.Join(t.TempDir(), "w.mundaneum")
+	cmd := startChild(t, db, seed, "render")
+	ctx := context.Background()
+	rendered := func() int {
+		ro, err := store.Open(ctx, db, store.Options{ReadOnly: true})
+		if err != nil {
+			return 0
+		}
+		defer ro.Close()
+		var n int
+		ro.ReadDB().QueryRow(`SELECT count(*) FROM pages WHERE render = 'rendered'`).Scan(&n)
+		return n
+	}
+	deadline := time.Now().Add(2 * time.Minute)
+	for rendered() < 3 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	before := rendered()
+	if before < 3 {
+		t.Fatalf("the child rendered %d pages before it was killed", before)
+	}
+	w := reopen(t, db)
+	defer w.close()
+	cr, err := Open(ctx, w.Store, w.idx, renderCrashConfig(seed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cr.Run(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i <= 12; i++ {
+		raw := fmt.Sprintf("%s/app/cards/%d", site.URL, i)
+		if rd := renderOf(t, w, raw); rd.State != store.RenderRendered {
+			t.Errorf("card %d after the resumed crawl: %+v", i, rd)
+		}
+		if n := matches(t, w, fmt.Sprintf(rendertest.WordCardFmt, i)); n != 1 {
+			id, _ := w.PageID(ctx, raw)
+			pt, _ := w.Text(ctx, id)
+			t.Errorf("card %d's word is in %d pages of the index (text %q)", i, n, pt.Body)
+		}
+	}
+	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), "mundaneum-chromium-*"))
+	for _, d := range dirs {
+		if b, err := os.ReadFile(filepath.Join(d, "mundaneum.pid")); err == nil && strings.TrimSpace(string(b)) == fmt.Sprint(cmd.Process.Pid) {
+			t.Errorf("the killed crawl's browser profile %s is still there", d)
+		}
 	}
 }

@@ -19,17 +19,38 @@ const guardJS = `(() => {
   if (attach) def(Element.prototype, 'attachShadow', function attachShadow(init) {
     return attach.call(this, Object.assign({}, init, { mode: 'open' }));
   });
+  // Requests the page's scripts make, told to the isolated world as they start (the
+  // browser tells Mundaneum a moment later): a page is not settled while one is open.
+  // Left replaceable: frameworks wrap fetch in turn.
+  const ping = (t) => { try { document.dispatchEvent(new Event(t)); } catch (e) {} };
+  const f = window.fetch;
+  if (f) window.fetch = function fetch(...a) {
+    ping('mundaneum:net-start');
+    let p;
+    try { p = f.apply(this, a); } catch (e) { ping('mundaneum:net-end'); throw e; }
+    Promise.resolve(p).then(() => ping('mundaneum:net-end'), () => ping('mundaneum:net-end'));
+    return p;
+  };
+  const send = XMLHttpRequest.prototype.send;
+  XMLHttpRequest.prototype.send = function send(...a) {
+    ping('mundaneum:net-start');
+    this.addEventListener('loadend', () => ping('mundaneum:net-end'), { once: true });
+    try { return send.apply(this, a); } catch (e) { ping('mundaneum:net-end'); throw e; }
+  };
 })();`
 
 // worldJS sets up the isolated world Mundaneum reads a page from (the page's scripts
-// cannot see or change it): a MutationObserver that says how long the DOM has been quiet,
+// cannot see or change it), as each document starts: a MutationObserver that says how
+// long the DOM has been quiet, the requests the page's scripts have open (guardJS tells),
 // scrolling, and a serialiser of the composed tree (open shadow roots and slotted content
 // where a person sees them) that drops scripts, keeps within byte and node budgets, and
 // collects the links that are route fragments (#!x, #/x) of the document.
 const worldJS = `(() => {
   if (globalThis.__mundaneum) return true;
-  const st = { last: performance.now(), count: 0 };
+  const st = { last: performance.now(), count: 0, open: 0, netAt: performance.now() };
   const mo = new MutationObserver((recs) => { st.count += recs.length; st.last = performance.now(); });
+  document.addEventListener('mundaneum:net-start', () => { st.open++; st.netAt = performance.now(); });
+  document.addEventListener('mundaneum:net-end', () => { st.open = Math.max(0, st.open - 1); st.netAt = performance.now(); });
   mo.observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
   const se = () => document.scrollingElement || document.documentElement || document.body;
   const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'param', 'source', 'track', 'wbr']);
@@ -41,6 +62,7 @@ const worldJS = `(() => {
     state() {
       const e = se();
       return { quiet: Math.round(performance.now() - st.last), mutations: st.count, ready: document.readyState,
+        open: st.open, netQuiet: Math.round(performance.now() - st.netAt),
         height: e ? e.scrollHeight : 0, viewport: window.innerHeight, url: location.href };
     },
     scroll() { const e = se(); window.scrollTo(0, e ? e.scrollHeight : 0); return e ? e.scrollHeight : 0; },

@@ -102,6 +102,7 @@ type pageRun struct {
 
 	mu          sync.Mutex
 	pending     map[string]func(int, bool)
+	byNet       map[network.RequestID]string // the Fetch id of an admitted request, by its network id
 	inflight    int
 	netAt       time.Time // when a request last started or ended
 	requests    int
@@ -138,7 +139,7 @@ func (p *pageRun) fail(err error) {
 
 // started records an admitted request (false when the page is over: its turn is given
 // back at once).
-func (p *pageRun) started(id string, done func(int, bool)) bool {
+func (p *pageRun) started(id string, net network.RequestID, done func(int, bool)) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.over {
@@ -146,10 +147,24 @@ func (p *pageRun) started(id string, done func(int, bool)) bool {
 		return false
 	}
 	p.pending[id] = done
+	if net != "" {
+		p.byNet[net] = id
+	}
 	p.inflight++
 	p.requests++
 	p.netAt = time.Now()
 	return true
+}
+
+// cancelled records that the browser gave up a request before its response (a script
+// aborted it, a frame went away): no response stage comes for it.
+func (p *pageRun) cancelled(net network.RequestID) {
+	p.mu.Lock()
+	id, ok := p.byNet[net]
+	p.mu.Unlock()
+	if ok {
+		p.finished(id, 0, true)
+	}
 }
 
 // finished records that a request's response came (or that it failed).
@@ -279,7 +294,7 @@ func (r *Renderer) render(parent context.Context, req Request) (*Result, error) 
 	defer pcancel(nil)
 	u, _ := url.Parse(req.URL)
 	p := &pageRun{ctx: pctx, cancel: pcancel, req: req, tab: t, start: start, pending: map[string]func(int, bool){},
-		refused: map[string]int{}, netAt: start}
+		refused: map[string]int{}, netAt: start, byNet: map[network.RequestID]string{}}
 	if u != nil {
 		p.docURL = pageOf(u)
 	}
@@ -395,6 +410,7 @@ func (r *Renderer) run(p *pageRun) (*Result, error) {
 	reserve := max(o.Budget/5, 2*time.Second)
 	settleBy := deadline.Add(-reserve)
 	trace(p, "navigate")
+	t.world.Store(nil)
 	nav, err := cdp.Call(ctx, t.target, page.Navigate, page.NavigateParams{URL: p.req.URL})
 	if err != nil {
 		return nil, err
@@ -402,15 +418,11 @@ func (r *Renderer) run(p *pageRun) (*Result, error) {
 	if nav.ErrorText != "" {
 		return nil, &Error{Cause: CauseNavigation, Detail: "the browser could not load the page: " + nav.ErrorText}
 	}
-	world, err := cdp.Call(ctx, t.target, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: cdp.FrameID(t.id), WorldName: worldName})
+	ev, err := r.world(ctx, p)
 	if err != nil {
 		return nil, err
 	}
 	trace(p, "world")
-	ev := evaluator{t: t, id: world.ExecutionContextID}
-	if _, err := ev.eval(ctx, worldJS); err != nil {
-		return nil, err
-	}
 	res := &Result{}
 	st, settled, why, err := r.settle(ctx, p, ev, p.start, settleBy)
 	if err != nil {
@@ -499,6 +511,39 @@ func joinNote(a, b string) string {
 	return a + "; " + b
 }
 
+// world returns the isolated world of p's document: the one set up as it started (the
+// browser says so a moment after the navigation), else one made now.
+func (r *Renderer) world(ctx context.Context, p *pageRun) (evaluator, error) {
+	t := p.tab
+	origin := ""
+	if u, err := url.Parse(p.req.URL); err == nil {
+		origin = u.Scheme + "://" + u.Host
+	}
+	wait := time.NewTimer(worldWait)
+	defer wait.Stop()
+	for {
+		if w := t.world.Load(); w != nil && w.origin == origin {
+			return evaluator{t: t, id: w.id}, nil
+		}
+		select {
+		case <-ctx.Done():
+			return evaluator{}, context.Cause(ctx)
+		case <-wait.C:
+			w, err := cdp.Call(ctx, t.target, page.CreateIsolatedWorld, page.CreateIsolatedWorldParams{FrameID: cdp.FrameID(t.id), WorldName: worldName})
+			if err != nil {
+				return evaluator{}, err
+			}
+			ev := evaluator{t: t, id: w.ExecutionContextID}
+			_, err = ev.eval(ctx, worldJS)
+			return ev, err
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+}
+
+// worldWait is how long the isolated world made as the document started is waited for.
+const worldWait = time.Second
+
 // pageState is what the isolated world says of the page.
 type pageState struct {
 	Quiet     int    `json:"quiet"` // ms since the DOM last changed
@@ -507,6 +552,8 @@ type pageState struct {
 	Height    int    `json:"height"`
 	Viewport  int    `json:"viewport"`
 	URL       string `json:"url"`
+	Open      int    `json:"open"`     // requests the page's scripts started and have not had an answer to
+	NetQuiet  int    `json:"netQuiet"` // ms since one of them started or ended
 }
 
 // settle waits until the page has loaded and neither the network nor the DOM has moved
@@ -526,6 +573,8 @@ func (r *Renderer) settle(ctx context.Context, p *pageRun, ev evaluator, since, 
 		}
 		now := time.Now()
 		netQuiet, inflight := p.netQuiet(now)
+		netQuiet = min(netQuiet, time.Duration(st.NetQuiet)*time.Millisecond)
+		inflight = max(inflight, st.Open)
 		domQuiet := time.Duration(st.Quiet) * time.Millisecond
 		if st.Ready == "complete" && loaded.IsZero() {
 			loaded = now

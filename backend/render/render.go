@@ -2,9 +2,9 @@ package render
 
 import (
 	"context"
-	"log"
 	"errors"
 	"fmt"
+	"log"
 	"os"
 	"os/exec"
 	"path/filepath"

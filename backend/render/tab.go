@@ -2,10 +2,12 @@ package render
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/chromedp/cdproto/browser"
@@ -18,6 +20,7 @@ import (
 	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 )
@@ -31,6 +34,13 @@ type tab struct {
 	id     target.ID
 	target *chromedp.Target
 	page   atomicPage
+	world  atomic.Pointer[worldInfo] // the isolated world of the tab's document, as it was made
+}
+
+// worldInfo is an isolated world the browser made for a document of the tab.
+type worldInfo struct {
+	id     runtime.ExecutionContextID
+	origin string
 }
 
 // setupBrowser sets what holds for every tab: no downloads.
@@ -64,10 +74,14 @@ func (r *Renderer) newTab(ctx context.Context, b *browserProc) (*tab, error) {
 	dialogs := chromedp.Events(tctx, page.JavascriptDialogOpening)
 	crashes := chromedp.Events(tctx, inspector.TargetCrashed)
 	loaded := chromedp.Events(tctx, network.LoadingFinished)
+	lost := chromedp.Events(tctx, network.LoadingFailed)
+	worlds := chromedp.Events(tctx, runtime.ExecutionContextCreated)
 	go t.pausedLoop(paused)
 	go t.dialogLoop(dialogs)
 	go t.crashLoop(crashes)
 	go t.bytesLoop(loaded)
+	go t.lostLoop(lost)
+	go t.worldLoop(worlds)
 	scfg := func() error {
 		// chromedp enables what its own actions need; the DOM and CSS domains would
 		// mirror every document in Go, and the Log domain a console storm.
@@ -99,6 +113,10 @@ func (r *Renderer) newTab(ctx context.Context, b *browserProc) (*tab, error) {
 				Headers: network.Headers{"From": r.opts.From}}); err != nil {
 				return err
 			}
+		}
+		if _, err := cdp.Call(ctx, t.target, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
+			Source: worldJS, WorldName: worldName}); err != nil {
+			return err
 		}
 		_, err := cdp.Call(ctx, t.target, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{Source: guardJS})
 		return err
@@ -179,6 +197,38 @@ func (t *tab) bytesLoop(events func(func(network.EventLoadingFinished, error) bo
 	}
 }
 
+// worldLoop keeps the isolated world of the tab's main frame made as its document started.
+func (t *tab) worldLoop(events func(func(runtime.EventExecutionContextCreated, error) bool)) {
+	for ev, err := range events {
+		if err != nil {
+			return
+		}
+		c := ev.Context
+		if c == nil || c.Name != worldName {
+			continue
+		}
+		var aux struct {
+			FrameID string `json:"frameId"`
+		}
+		if json.Unmarshal([]byte(c.AuxData), &aux) != nil || aux.FrameID != string(t.id) {
+			continue
+		}
+		t.world.Store(&worldInfo{id: c.ID, origin: c.Origin})
+	}
+}
+
+// lostLoop gives back the turn of a request the browser gave up before its response.
+func (t *tab) lostLoop(events func(func(network.EventLoadingFailed, error) bool)) {
+	for ev, err := range events {
+		if err != nil {
+			return
+		}
+		if p := t.page.Load(); p != nil {
+			p.cancelled(ev.RequestID)
+		}
+	}
+}
+
 // onPaused decides a paused request: the page's document is answered with the body the
 // crawl fetched (never fetched twice); another navigation of the page is refused and kept
 // as a link; everything else goes through the gate (http and https only).
@@ -251,7 +301,7 @@ func (t *tab) onPaused(ev fetch.EventRequestPaused) {
 		fail(network.ErrorReasonBlockedByClient)
 		return
 	}
-	if !p.started(string(ev.RequestID), done) {
+	if !p.started(string(ev.RequestID), network.RequestID(ev.NetworkID), done) {
 		fail(network.ErrorReasonAborted)
 		return
 	}
