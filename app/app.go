@@ -72,7 +72,8 @@ func (a *App) StartCrawl(req CrawlRequest) (Crawl, error) {
 		MaxTime: time.Duration(req.MaxSeconds) * time.Second, MaxPerHost: req.MaxPerHost,
 		MaxQueryVariants: req.MaxQueryVariants, Sitemaps: req.Sitemaps, Agents: req.Agents, PerHost: req.PerHost,
 		Delay: time.Duration(req.DelayMs) * time.Millisecond, Refresh: req.Refresh, Rules: req.Rules,
-		Toward: req.Toward, Types: req.Types}
+		Toward: req.Toward, Types: req.Types, Render: req.Render, RenderExternal: req.RenderExternal,
+		RenderFullPage: req.RenderFullPage}
 	if req.DelayMs < 0 {
 		cfg.Delay = -1
 	}
@@ -99,7 +100,7 @@ func (a *App) CrawlDefaults() (CrawlRequest, error) {
 	return CrawlRequest{Seeds: []string{}, Scope: c.Scope, MaxDepth: c.MaxDepth, MaxPages: c.MaxPages,
 		MaxSeconds: int(c.MaxTime / time.Second), MaxPerHost: c.MaxPerHost, MaxQueryVariants: c.MaxQueryVariants,
 		Sitemaps: c.Sitemaps, Agents: c.Agents, PerHost: c.PerHost, DelayMs: set.DelayMs, Refresh: c.Refresh,
-		Types: slices.Clone(summary.DefaultTypes)}, nil
+		Types: slices.Clone(summary.DefaultTypes), Render: c.Render}, nil
 }
 
 // PauseCrawl stops a running crawl, keeping its queue for ResumeCrawl.

@@ -7,6 +7,13 @@ package app
 // query variants, agents, per-host parallelism) are 0 for the workspace's setting, the delay
 // -1. CrawlDefaults gives the values a new form starts from, the CLI's own defaults.
 type CrawlRequest struct {
+	// Render chooses the pages read in a browser after their scripts ran: auto (those
+	// whose HTML is a shell), always or never; "" is the workspace's setting.
+	// RenderExternal lets rendered pages load from hosts outside the crawl's;
+	// RenderFullPage adds a screenshot of the whole page.
+	Render         string `json:"render"`
+	RenderExternal bool   `json:"renderExternal"`
+	RenderFullPage bool   `json:"renderFullPage"`
 	Seeds            []string `json:"seeds"`
 	Scope            string   `json:"scope"` // site | tree | domain | list
 	MaxDepth         int      `json:"maxDepth"`
@@ -201,6 +208,10 @@ type Page struct {
 	Outlinks     int       `json:"outlinks"` // links on the page
 	LinksOut     []LinkRef `json:"linksOut"` // the first outgoing links
 	LinksIn      []LinkRef `json:"linksIn"`  // the first citing links
+	// Render is how its HTML was read (nil: not HTML, or fetched before rendering was
+	// recorded); Screenshots are those of its newest rendered version.
+	Render      *PageRender      `json:"render,omitempty"`
+	Screenshots []ScreenshotInfo `json:"screenshots"`
 }
 
 // LinkRef is a link seen from one end: the page at the other end and how it links.

@@ -87,7 +87,7 @@ func Main(args []string, stdout, stderr io.Writer, desktop Desktop) int {
 	root.AddCommand(e.reindexCmd())
 	root.AddCommand(e.tokenCmd(), e.sourceCmd())
 	root.AddCommand(e.rulesCmd(), e.pathCmd(), e.linksCmd(), e.treeCmd(), e.orphansCmd())
-	root.AddCommand(e.pageCmd(), e.pagesCmd())
+	root.AddCommand(e.pageCmd(), e.pagesCmd(), e.screenshotCmd())
 	root.AddCommand(e.libraryCmd())
 	root.AddCommand(e.historyCmd(), e.diffCmd(), e.retentionCmd(), e.exportCmd(), e.importCmd())
 	root.Args = func(cmd *cobra.Command, args []string) error {

@@ -10,22 +10,45 @@ import (
 	"github.com/chromedp/cdproto/performance"
 )
 
-// monitorEvery is how often the browser's memory is measured.
-const monitorEvery = 200 * time.Millisecond
+// The monitor's rhythm. Reading a process's PSS walks its mappings in the kernel, a few
+// milliseconds each for a browser's, so it is read every pssEvery (the peak in the stats)
+// and when a cheap estimate from /proc/PID/statm, read every monitorEvery, says the cap
+// may be passed: the processes' resident memory less their file-backed pages, summed,
+// plus the largest file-backed set (the browser's binary and libraries, shared by all).
+// The estimate is at least the PSS but for shared anonymous pages. A tab's JavaScript
+// heap is bounded apart (--max-old-space-size).
+const (
+	monitorEvery = 250 * time.Millisecond
+	pssEvery     = 2 * time.Second
+)
 
 // monitor measures b's processes until it ends: the peak goes into the stats, and when
-// they hold more than the cap together, the tab that holds most is closed.
+// they hold more than the cap together (PSS), the tab that holds most is closed.
 func (r *Renderer) monitor(b *browserProc) {
 	defer close(b.monitorDone)
 	tick := time.NewTicker(monitorEvery)
 	defer tick.Stop()
+	var pids []int
+	var last time.Time
 	for {
 		select {
 		case <-b.ctx.Done():
 			return
 		case <-tick.C:
 		}
-		m := treeMemory(b.pid)
+		if b.pid <= 0 {
+			continue
+		}
+		now := time.Now()
+		due := now.Sub(last) >= pssEvery
+		if due || pids == nil {
+			pids = Descendants(b.pid)
+		}
+		if !due && estimate(pids) <= r.opts.MemoryCap {
+			continue
+		}
+		last = now
+		m := treeMemory(pids)
 		r.mu.Lock()
 		pk := &r.stats.Peak
 		pk.PSS, pk.RSS, pk.Processes = max(pk.PSS, m.PSS), max(pk.RSS, m.RSS), max(pk.Processes, m.Processes)
@@ -40,6 +63,7 @@ func (r *Renderer) monitor(b *browserProc) {
 		r.mu.Unlock()
 		if len(pages) > 0 {
 			r.overCap(pages, m)
+			pids = nil // a closed tab takes its process with it
 		}
 	}
 }

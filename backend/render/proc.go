@@ -19,15 +19,13 @@ type Memory struct {
 	RSS int64
 }
 
-// treeMemory measures the process pid and all its descendants from /proc (Linux). It
-// returns the zero Memory where /proc cannot be read.
-func treeMemory(pid int) Memory {
-	if pid <= 0 {
-		return Memory{}
-	}
+// treeMemory measures the processes pids (a tree from Descendants) from /proc (Linux).
+// It returns the zero Memory where /proc cannot be read. Reading a process's PSS walks
+// its mappings (thousands for a browser): a few milliseconds a process.
+func treeMemory(pids []int) Memory {
 	var m Memory
-	for _, p := range descendants(pid) {
-		pss, rss, ok := processMemory(p)
+	for _, p := range pids {
+		pss, rss, ok := ProcessMemory(p)
 		if !ok {
 			continue
 		}
@@ -38,8 +36,8 @@ func treeMemory(pid int) Memory {
 	return m
 }
 
-// descendants returns pid and every process below it.
-func descendants(pid int) []int {
+// Descendants returns pid and every process below it (Linux; nil without /proc).
+func Descendants(pid int) []int {
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
 		return nil
@@ -80,8 +78,30 @@ func parentOf(pid int) int {
 	return pp
 }
 
-// processMemory reads a process's Pss and Rss in bytes from /proc/PID/smaps_rollup.
-func processMemory(pid int) (pss, rss int64, ok bool) {
+// estimate is a cheap bound on the PSS of the processes pids together (see monitorEvery),
+// from /proc/PID/statm: size, resident and file-backed resident pages.
+func estimate(pids []int) int64 {
+	var private, shared int64
+	page := int64(os.Getpagesize())
+	for _, p := range pids {
+		b, err := os.ReadFile("/proc/" + strconv.Itoa(p) + "/statm")
+		if err != nil {
+			continue
+		}
+		f := strings.Fields(string(b))
+		if len(f) < 3 {
+			continue
+		}
+		res, _ := strconv.ParseInt(f[1], 10, 64)
+		sh, _ := strconv.ParseInt(f[2], 10, 64)
+		private += (res - sh) * page
+		shared = max(shared, sh*page)
+	}
+	return private + shared
+}
+
+// ProcessMemory reads a process's Pss and Rss in bytes from /proc/PID/smaps_rollup.
+func ProcessMemory(pid int) (pss, rss int64, ok bool) {
 	f, err := os.Open("/proc/" + strconv.Itoa(pid) + "/smaps_rollup")
 	if err != nil {
 		return 0, 0, false

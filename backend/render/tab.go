@@ -94,6 +94,17 @@ func (r *Renderer) newTab(ctx context.Context, b *browserProc) (*tab, error) {
 				return err
 			}
 		}
+		// Network events say which requests ended without a response (and the bytes they
+		// brought): the browser keeps no copy of the bodies for DevTools. Lifecycle events
+		// (chromedp's own use) are not needed.
+		one, none := int64(1), int64(0)
+		if _, err := cdp.Call(ctx, t.target, network.Enable, network.EnableParams{MaxTotalBufferSize: &one,
+			MaxResourceBufferSize: &one, MaxPostDataSize: &none}); err != nil {
+			return err
+		}
+		if _, err := cdp.Call(ctx, t.target, page.SetLifecycleEventsEnabled, page.SetLifecycleEventsEnabledParams{Enabled: false}); err != nil {
+			return err
+		}
 		if _, err := cdp.Call(ctx, t.target, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{
 			{URLPattern: "*", RequestStage: fetch.RequestStageRequest},
 			{URLPattern: "*", RequestStage: fetch.RequestStageResponse},

@@ -139,6 +139,18 @@ func (s *Site) handler() http.Handler {
 				`<p><a href="/">home</a></p></body></html>`)
 		case r.URL.Path == "/static/counter.js":
 			js(w, "window.counted = 1;")
+		case strings.HasPrefix(r.URL.Path, "/ssr/cards/"):
+			// The same cards rendered on the server: what a crawl reads without a browser.
+			d := s.appPage("/app/cards/" + strings.TrimPrefix(r.URL.Path, "/ssr/cards/"))
+			var b strings.Builder
+			fmt.Fprintf(&b, "<!doctype html><html><head><meta charset=\"utf-8\"><title>%s</title></head><body><div id=\"root\"><h1>%s</h1><p>%s</p><ul>",
+				html.EscapeString(d["title"].(string)), html.EscapeString(d["title"].(string)), html.EscapeString(d["text"].(string)))
+			for _, l := range d["links"].([]string) {
+				l = strings.Replace(l, "/app/", "/ssr/", 1)
+				fmt.Fprintf(&b, `<li><a href="%s">Go to %s</a></li>`, l, l)
+			}
+			b.WriteString("</ul></div></body></html>")
+			htmlPage(w, b.String())
 		case strings.HasPrefix(r.URL.Path, "/hostile/"):
 			s.hostile(w, r)
 		default:
