@@ -11,9 +11,9 @@ type CrawlRequest struct {
 	// whose HTML is a shell), always or never; "" is the workspace's setting.
 	// RenderExternal lets rendered pages load from hosts outside the crawl's;
 	// RenderFullPage adds a screenshot of the whole page.
-	Render         string `json:"render"`
-	RenderExternal bool   `json:"renderExternal"`
-	RenderFullPage bool   `json:"renderFullPage"`
+	Render           string   `json:"render"`
+	RenderExternal   bool     `json:"renderExternal"`
+	RenderFullPage   bool     `json:"renderFullPage"`
 	Seeds            []string `json:"seeds"`
 	Scope            string   `json:"scope"` // site | tree | domain | list
 	MaxDepth         int      `json:"maxDepth"`

@@ -6,15 +6,17 @@
 //     the browser's processes together (PSS and RSS, sampled from /proc every 250 ms),
 //     and the crawl's own peak RSS, next to the same pages rendered on the server and
 //     crawled without a browser;
+//
 //  2. Debian's PostgreSQL manual (static: postgresql-doc-15) crawled with --render auto
 //     and --render never, -runs times each, alternately: pages rendered (none is the
 //     bar) and the median throughput of each;
+//
 //  3. each hostile page of the test site rendered alone with the default budget: what it
 //     cost against the budget plus 2 s.
 //
-//	go run ./scripts/benchrender -bin build/bin/mundaneum
-//	go run ./scripts/benchrender -bin /tmp/mundaneum -pages 200 -runs 1 -skip pg
-//	go run ./scripts/benchrender -serve   # the test site alone, until interrupted
+//     go run ./scripts/benchrender -bin build/bin/mundaneum
+//     go run ./scripts/benchrender -bin /tmp/mundaneum -pages 200 -runs 1 -skip pg
+//     go run ./scripts/benchrender -serve   # the test site alone, until interrupted
 package main
 
 import (
