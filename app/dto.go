@@ -7,13 +7,6 @@ package app
 // query variants, agents, per-host parallelism) are 0 for the workspace's setting, the delay
 // -1. CrawlDefaults gives the values a new form starts from, the CLI's own defaults.
 type CrawlRequest struct {
-	// Render chooses the pages read in a browser after their scripts ran: auto (those
-	// whose HTML is a shell), always or never; "" is the workspace's setting.
-	// RenderExternal lets rendered pages load from hosts outside the crawl's;
-	// RenderFullPage adds a screenshot of the whole page.
-	Render           string   `json:"render"`
-	RenderExternal   bool     `json:"renderExternal"`
-	RenderFullPage   bool     `json:"renderFullPage"`
 	Seeds            []string `json:"seeds"`
 	Scope            string   `json:"scope"` // site | tree | domain | list
 	MaxDepth         int      `json:"maxDepth"`
@@ -36,6 +29,13 @@ type CrawlRequest struct {
 	// follows the workspace's).
 	Keep     string `json:"keep,omitempty"`
 	KeepLast int    `json:"keepLast,omitempty"`
+	// Render chooses the pages read in a browser after their scripts ran: auto (those
+	// whose HTML is a shell), always or never; "" is the workspace's setting.
+	// RenderExternal lets rendered pages load from hosts outside the crawl's;
+	// RenderFullPage adds a screenshot of the whole page.
+	Render         string `json:"render"`
+	RenderExternal bool   `json:"renderExternal"`
+	RenderFullPage bool   `json:"renderFullPage"`
 }
 
 // Crawl is one crawl job: its pages, counted by state the one way the page list, status and
