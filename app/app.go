@@ -133,7 +133,7 @@ func (a *App) Crawls() ([]Crawl, error) {
 	return out, nil
 }
 
-// SearchFacets counts a query's matches by host, type, crawl and status, without ranking
+// SearchFacets counts a query's matches by host, type, crawl, status and render, without ranking
 // them: the window asks for them once the query's results are shown.
 func (a *App) SearchFacets(query string) (FacetResults, error) {
 	res, err := a.ws().search.Facets(context.Background(), query)

@@ -113,7 +113,7 @@ type FacetResults struct {
 	TookMs     float64 `json:"tookMs"`
 }
 
-// FacetCount is one value of a facet ("host", "type", "crawl", "status") and the query
+// FacetCount is one value of a facet ("host", "type", "crawl", "status", "render") and the query
 // term that narrows the search to it.
 type FacetCount struct {
 	Value  string `json:"value"`

@@ -117,7 +117,7 @@ type crawlSummary struct {
 	// Matches are, for a crawl --toward, its pages that match the query, best first.
 	Matches []resultJSON `json:"matches,omitempty"`
 	// Render counts the crawl's pages by how their HTML was read (rendered, static,
-	// shell:WHY for shells not rendered); Browser is what this run's browser did.
+	// shell-WHY for shells not rendered); Browser is what this run's browser did.
 	Render  map[string]int64 `json:"render,omitempty"`
 	Browser *browserSummary  `json:"browser,omitempty"`
 }

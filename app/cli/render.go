@@ -82,7 +82,7 @@ func printRenderSummary(w io.Writer, s crawlSummary) {
 func shellCounts(m map[string]int64) []string {
 	var out []string
 	for k, n := range m {
-		if why, ok := strings.CutPrefix(k, store.RenderShell+":"); ok {
+		if why, ok := strings.CutPrefix(k, store.RenderShell+"-"); ok {
 			out = append(out, fmt.Sprintf("%d (%s)", n, why))
 		}
 	}

@@ -17,6 +17,7 @@ import (
 	"mundaneum/backend/history"
 	"mundaneum/backend/render"
 	"mundaneum/backend/render/rendertest"
+	"mundaneum/backend/search"
 	"mundaneum/backend/store"
 )
 
@@ -97,6 +98,25 @@ func TestRenderCrawlAuto(t *testing.T) {
 	if err != nil || counts[store.RenderRendered] != int64(len(rendered)) {
 		t.Errorf("render counts %v (%v), want %d rendered", counts, err, len(rendered))
 	}
+	// Search: the render facet, and the render: filter it refines with.
+	sr := search.New(st.idx.SearchDB())
+	res, err := sr.Search(context.Background(), search.Request{Query: "card", Facets: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	facet := map[string]search.FacetCount{}
+	for _, f := range res.Facets["render"] {
+		facet[f.Value] = f
+	}
+	if facet["rendered"].Count == 0 || facet["rendered"].Refine != "render:rendered" {
+		t.Errorf("the render facet of 'card': %+v", res.Facets["render"])
+	}
+	for q, want := range map[string]int{"classification render:rendered": 6, "render:static codex": 1, "codex render:rendered": 0, "classification render:shell": 0} {
+		r, err := sr.Search(context.Background(), search.Request{Query: q})
+		if err != nil || r.Total != want {
+			t.Errorf("%q: %d results (%v), want %d", q, r.Total, err, want)
+		}
+	}
 
 	// A recrawl: card 2's data changed, nothing else did.
 	site.SetCardText(2, "Card two now speaks of the "+"zeitgeist"+".")
@@ -143,6 +163,9 @@ func TestRenderCrawlNever(t *testing.T) {
 	}
 	if rd := renderOf(t, st, site.URL+"/static/"); rd.State != store.RenderStatic || rd.Why != "never" {
 		t.Errorf("/static/: %+v", rd)
+	}
+	if r, err := search.New(st.idx.SearchDB()).Search(context.Background(), search.Request{Query: "render:shell-never"}); err != nil || r.Total < 3 {
+		t.Errorf("render:shell-never finds %d pages (%v)", r.Total, err)
 	}
 	if matches(t, st, rendertest.WordApp) != 0 || matches(t, st, rendertest.WordStatic) != 1 {
 		t.Errorf("never: %d pages say %s, %d say %s", matches(t, st, rendertest.WordApp), rendertest.WordApp, matches(t, st, rendertest.WordStatic), rendertest.WordStatic)

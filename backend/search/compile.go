@@ -497,6 +497,14 @@ func (c *compiler) filter(f *Filter) string {
 	case "lang":
 		c.bind(v, v+"-*")
 		return `(lower(p.lang) = ? OR lower(p.lang) GLOB ?)`
+	case "render":
+		// How the page's HTML was read (migration 0035): rendered, static, shell, shell-WHY.
+		if why, ok := strings.CutPrefix(v, "shell-"); ok {
+			c.bind(why)
+			return `(p.render = 'shell' AND p.render_why = ?)`
+		}
+		c.bind(v)
+		return `p.render = ?`
 	case "problem":
 		// Problems are stored space-separated (extract's closed set of codes).
 		if v == "any" {

@@ -151,9 +151,10 @@ func (s *Store) VersionScreenshot(ctx context.Context, versionID int64, kind str
 }
 
 // RenderCounts counts a crawl's pages by how their HTML was read: "rendered", "static",
-// and for shells not rendered, "shell:" and why (shell:never, shell:no-browser, ...).
+// and for shells not rendered, "shell-" and why (shell-never, shell-no-browser, ...), as
+// search's render facet names them.
 func (s *Store) RenderCounts(ctx context.Context, crawlID int64) (map[string]int64, error) {
-	rows, err := s.read.QueryContext(ctx, `SELECT render || CASE WHEN render = 'shell' THEN ':' || coalesce(render_why, '') ELSE '' END,
+	rows, err := s.read.QueryContext(ctx, `SELECT render || CASE WHEN render = 'shell' THEN '-' || coalesce(render_why, '') ELSE '' END,
 		count(*) FROM pages WHERE crawl_id = ? AND render IS NOT NULL GROUP BY 1`, crawlID)
 	if err != nil {
 		return nil, fmt.Errorf("render counts of crawl %d: %w", crawlID, err)
