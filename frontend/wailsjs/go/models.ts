@@ -212,6 +212,9 @@ export namespace app {
 	    types?: string[];
 	    keep?: string;
 	    keepLast?: number;
+	    render: string;
+	    renderExternal: boolean;
+	    renderFullPage: boolean;
 	}
 	export interface DiffOp {
 	    kind: string;
@@ -461,6 +464,21 @@ export namespace app {
 	    attrs?: SummaryAttr[];
 	    canOpen?: boolean;
 	}
+	export interface ScreenshotInfo {
+	    versionId: number;
+	    kind: string;
+	    width: number;
+	    height: number;
+	    bytes: number;
+	    takenAt: string;
+	}
+	export interface PageRender {
+	    state: string;
+	    why: string;
+	    signal: string;
+	    detail: string;
+	    text: string;
+	}
 	export interface Page {
 	    id: number;
 	    url: string;
@@ -503,6 +521,8 @@ export namespace app {
 	    outlinks: number;
 	    linksOut: LinkRef[];
 	    linksIn: LinkRef[];
+	    render?: PageRender;
+	    screenshots: ScreenshotInfo[];
 	}
 	export interface PageVersion {
 	    id: number;
@@ -534,6 +554,7 @@ export namespace app {
 	    elements: graph.Element[];
 	    clickDepth: graph.Depth;
 	}
+	
 	
 	export interface Result {
 	    pageId: number;
@@ -646,6 +667,14 @@ export namespace app {
 	    elements: RuleElementTest[];
 	    locals: RuleLocalTest[];
 	}
+	export interface Screenshot {
+	    versionId: number;
+	    kind: string;
+	    width: number;
+	    height: number;
+	    dataUrl: string;
+	}
+	
 	export interface SearchRequest {
 	    query: string;
 	    limit: number;
@@ -677,6 +706,7 @@ export namespace app {
 	    maxPerHost: number;
 	    maxQueryVariants: number;
 	    maxBody: number;
+	    render: string;
 	}
 	export interface Status {
 	    path: string;
