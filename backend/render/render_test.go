@@ -186,6 +186,26 @@ func TestRenderKeepsToTheScope(t *testing.T) {
 	}
 }
 
+// TestRenderWorkerKeepsToTheScope: a worker's requests are the page's: its own come
+// through, the tracker's do not.
+func TestRenderWorkerKeepsToTheScope(t *testing.T) {
+	site := rendertest.New(1)
+	defer site.Close()
+	r := newRenderer(t, render.Options{})
+	res, err := renderPage(t, r, newGate(site), site.URL+"/hostile/worker")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(res.HTML), "The worker says: The "+rendertest.WordAbout) {
+		t.Errorf("the worker's own request did not come through:\n%.600s", res.HTML)
+	}
+	for _, p := range []string{"tracker/from-worker", "tracker/worker-socket"} {
+		if n := site.Hits(p); n > 0 {
+			t.Errorf("%s was requested %d times", p, n)
+		}
+	}
+}
+
 func TestParseMode(t *testing.T) {
 	for in, want := range map[string]render.Mode{"": render.Auto, "auto": render.Auto, "ALWAYS": render.Always, " never ": render.Never} {
 		if got, err := render.ParseMode(in); err != nil || got != want {

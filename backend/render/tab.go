@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"log"
 	"net/url"
+	"os"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -17,7 +19,7 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/fetch"
 	"github.com/chromedp/cdproto/inspector"
-	"github.com/chromedp/cdproto/log"
+	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
@@ -88,7 +90,7 @@ func (r *Renderer) newTab(ctx context.Context, b *browserProc) (*tab, error) {
 		for _, off := range []func() error{
 			func() error { _, err := cdp.Call(ctx, t.target, dom.Disable, cdp.Empty{}); return err },
 			func() error { _, err := cdp.Call(ctx, t.target, css.Disable, cdp.Empty{}); return err },
-			func() error { _, err := cdp.Call(ctx, t.target, log.Disable, cdp.Empty{}); return err },
+			func() error { _, err := cdp.Call(ctx, t.target, cdplog.Disable, cdp.Empty{}); return err },
 		} {
 			if err := off(); err != nil {
 				return err
@@ -273,6 +275,9 @@ func (t *tab) onPaused(ev fetch.EventRequestPaused) {
 		return
 	}
 	raw := ev.Request.URL + ev.Request.URLFragment
+	if os.Getenv("MUNDANEUM_RENDER_TRACE") != "" {
+		log.Printf("render: request %s %s %s", ev.ResourceType, ev.FrameID, raw)
+	}
 	if ev.ResourceType == network.ResourceTypeDocument && ev.FrameID == cdp.FrameID(t.id) {
 		if !p.docServed.Swap(true) {
 			p.docNetID.Store(network.RequestID(ev.NetworkID))

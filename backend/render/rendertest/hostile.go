@@ -8,7 +8,7 @@ import (
 
 // Hostile pages: each is a shell (an empty root and a script), so that auto renders it.
 // Paths under /hostile/.
-var Hostile = []string{"loop", "alerts", "popups", "nodes", "unsettled", "memory", "outside", "navigate", "download"}
+var Hostile = []string{"loop", "alerts", "popups", "nodes", "unsettled", "memory", "outside", "navigate", "download", "worker"}
 
 // WordOutside is in the page /hostile/outside builds once its own (allowed) JSON came.
 const WordOutside = "provenance"
@@ -54,6 +54,13 @@ fetch('/api/page?path=/app/about').then((r) => r.json()).then((d) => { root.appe
 	case "download":
 		script = `const f = document.createElement('iframe'); f.src = '/hostile/file'; document.body.appendChild(f);
 document.getElementById('root').textContent = 'A page that starts a download.';`
+	case "worker":
+		// A worker's requests: to the tracker (refused), and its own (admitted).
+		src := fmt.Sprintf(`fetch(%q).catch(() => {}); try { new WebSocket(%q); } catch (e) {}
+fetch(self.location.origin + '/api/page?path=/app/about').then((r) => r.json()).then((d) => postMessage(d.text));`,
+			s.Tracker.URL+"/from-worker", strings.Replace(s.Tracker.URL, "http", "ws", 1)+"/worker-socket")
+		script = fmt.Sprintf(`const w = new Worker(URL.createObjectURL(new Blob([%q], { type: 'text/javascript' })));
+w.onmessage = (e) => { document.getElementById('root').textContent = 'The worker says: ' + e.data; };`, src)
 	case "file":
 		w.Header().Set("Content-Type", "application/octet-stream")
 		w.Header().Set("Content-Disposition", `attachment; filename="x.bin"`)
