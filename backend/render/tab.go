@@ -116,6 +116,11 @@ func (r *Renderer) newTab(ctx context.Context, b *browserProc) (*tab, error) {
 		if _, err := cdp.Call(ctx, t.target, network.SetBypassServiceWorker, network.SetBypassServiceWorkerParams{Bypass: true}); err != nil {
 			return err
 		}
+		// The viewport itself (a headless window's size is the window's, less its frame).
+		if _, err := cdp.Call(ctx, t.target, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
+			Width: int64(r.opts.Width), Height: int64(r.opts.Height), DeviceScaleFactor: 1}); err != nil {
+			return err
+		}
 		if r.opts.UserAgent != "" {
 			if _, err := cdp.Call(ctx, t.target, emulation.SetUserAgentOverride, emulation.SetUserAgentOverrideParams{UserAgent: r.opts.UserAgent}); err != nil {
 				return err
