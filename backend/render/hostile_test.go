@@ -175,7 +175,7 @@ func TestMemoryCap(t *testing.T) {
 func TestHostileTabAlone(t *testing.T) {
 	site := rendertest.New(1)
 	defer site.Close()
-	r := newRenderer(t, render.Options{Budget: 8 * time.Second})
+	r := newRenderer(t, render.Options{Budget: hostileBudget})
 	g := newGate(site)
 	if _, err := renderPage(t, r, g, site.URL+"/app/about"); err != nil { // the browser is up
 		t.Fatal(err)
