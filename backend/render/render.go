@@ -183,15 +183,17 @@ type Renderer struct {
 	opts Options
 	slot chan struct{} // a place among the tabs
 
-	mu      sync.Mutex
-	b       *browserProc
-	idle    []*tab
-	closed  bool
-	noExec  error // the browser cannot be found or started: every page says so
-	gen     int
-	active  map[*pageRun]bool
-	stats   Stats
-	stopMon chan struct{}
+	mu     sync.Mutex
+	b      *browserProc
+	idle   []*tab
+	closed bool
+	noExec error // the browser cannot be found or started: every page says so
+	// startFailures counts the browser's failed starts in a row.
+	startFailures int
+	gen           int
+	active        map[*pageRun]bool
+	stats         Stats
+	stopMon       chan struct{}
 
 	rendered, failed, restarts, tabsClosed atomic.Int64
 }
@@ -267,6 +269,9 @@ func (b *browserProc) stop() {
 	})
 }
 
+// maxStartFailures is how many failed starts in a row make a Renderer give up.
+const maxStartFailures = 2
+
 // profilePrefix names the browser profiles Mundaneum makes in the temporary folder.
 const profilePrefix = "mundaneum-chromium-"
 
@@ -306,11 +311,14 @@ func (r *Renderer) browserFor(ctx context.Context) (*browserProc, error) {
 	}
 	b, err := r.start(ctx, exe)
 	if err != nil {
+		// A browser that will not start twice running is not tried for every page.
+		if r.startFailures++; r.startFailures >= maxStartFailures && ctx.Err() == nil {
+			r.noExec = err
+		}
 		return nil, err
 	}
-	if os.Getenv("MUNDANEUM_RENDER_TRACE") != "" {
-		log.Printf("render: browser %d started (pid %d)", r.gen+1, b.pid)
-	}
+	r.startFailures = 0
+	traceLog("render: browser %d started (pid %d)", r.gen+1, b.pid)
 	r.gen++
 	b.gen = r.gen
 	r.b = b
@@ -350,7 +358,9 @@ func (r *Renderer) start(ctx context.Context, exe string) (*browserProc, error) 
 	// The browser outlives any one crawl's context only by being stopped: its own context
 	// is the background.
 	actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	bctx, bcancel := chromedp.NewContext(actx)
+	// chromedp's own complaints (a pipe closed under it as a browser dies) are the
+	// failures Render reports: logged only when tracing.
+	bctx, bcancel := chromedp.NewContext(actx, chromedp.WithErrorf(traceLog), chromedp.WithLogf(traceLog))
 	sctx, scancel := context.WithTimeout(ctx, 30*time.Second)
 	defer scancel()
 	started := make(chan error, 1)
@@ -433,4 +443,11 @@ func (r *Renderer) BrowserPID() int {
 		return 0
 	}
 	return r.b.pid
+}
+
+// traceLog logs when MUNDANEUM_RENDER_TRACE is set.
+func traceLog(format string, args ...any) {
+	if os.Getenv("MUNDANEUM_RENDER_TRACE") != "" {
+		log.Printf(format, args...)
+	}
 }

@@ -5,6 +5,8 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -229,4 +231,29 @@ func TestNoBrowser(t *testing.T) {
 		t.Error("Available says yes")
 	}
 	_ = time.Second
+}
+
+// TestBrowserThatWillNotStart: a browser that exits at once fails the pages with words,
+// and is not started again for every page.
+func TestBrowserThatWillNotStart(t *testing.T) {
+	site := rendertest.New(1)
+	defer site.Close()
+	dir := t.TempDir()
+	count := filepath.Join(dir, "starts")
+	exe := filepath.Join(dir, "chromium")
+	if err := os.WriteFile(exe, []byte("#!/bin/sh\necho start >> "+count+"\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := render.New(render.Options{Exec: exe})
+	defer r.Close()
+	g := newGate(site)
+	for i := range 4 {
+		if _, err := renderPage(t, r, g, site.URL+"/app/about"); err == nil || err.Error() == "" {
+			t.Fatalf("page %d rendered by a browser that exits", i)
+		}
+	}
+	b, _ := os.ReadFile(count)
+	if n := strings.Count(string(b), "start"); n != 2 {
+		t.Errorf("the browser was started %d times for 4 pages, want 2", n)
+	}
 }
