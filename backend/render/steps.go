@@ -175,8 +175,6 @@ type pageState struct {
 // the next frame), or until by (settled false, and why).
 func (r *Renderer) settle(ctx context.Context, p *pageRun, ev evaluator, since, by time.Time) (pageState, bool, string, error) {
 	quiet := r.opts.Quiet
-	tick := time.NewTicker(quiet / 2)
-	defer tick.Stop()
 	var st pageState
 	// The quiet is counted from the load's end too: a request a script starts as the
 	// page loads reaches the gate a moment after the load event, not before.
@@ -193,7 +191,15 @@ func (r *Renderer) settle(ctx context.Context, p *pageRun, ev evaluator, since, 
 		if st.Ready == "complete" && loaded.IsZero() {
 			loaded = now
 		}
-		if !loaded.IsZero() && inflight == 0 && netQuiet >= quiet && domQuiet >= quiet && now.Sub(since) >= quiet && now.Sub(loaded) >= quiet {
+		// How long it has been quiet in every respect: settled at quiet.
+		calm := min(netQuiet, domQuiet, now.Sub(since))
+		if !loaded.IsZero() {
+			calm = min(calm, now.Sub(loaded))
+		}
+		if loaded.IsZero() || inflight > 0 {
+			calm = 0
+		}
+		if calm >= quiet {
 			return st, true, "", nil
 		}
 		if now.After(by) {
@@ -209,10 +215,18 @@ func (r *Renderer) settle(ctx context.Context, p *pageRun, ev evaluator, since, 
 			}
 			return st, false, fmt.Sprintf("did not settle within %s: %s", by.Sub(p.start).Round(100*time.Millisecond), strings.Join(why, ", ")), nil
 		}
+		// Asked again when the quiet would be long enough if nothing moves meanwhile
+		// (and at least every half of it while something does).
+		wait := min(max(quiet-calm, quiet/10), quiet/2)
+		if calm > 0 {
+			wait = max(quiet-calm, quiet/10)
+		}
+		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
+			t.Stop()
 			return st, false, "", context.Cause(ctx)
-		case <-tick.C:
+		case <-t.C:
 		}
 	}
 }
