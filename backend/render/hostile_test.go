@@ -42,8 +42,8 @@ func TestHostilePages(t *testing.T) {
 			}
 		}},
 		// A million nodes: read and cut at the node budget, or (on a busy machine) not
-		// read within the budget.
-		{"nodes", []string{"", render.CauseTimeout}, func(t *testing.T, res *render.Result) {
+		// read within the budget, or over the memory cap (seen: 706 MB of 700).
+		{"nodes", []string{"", render.CauseTimeout, render.CauseMemory}, func(t *testing.T, res *render.Result) {
 			if !strings.Contains(res.Note, "cut at") {
 				t.Errorf("a million nodes were not cut: %s (%d nodes)", res.Note, res.Nodes)
 			}
@@ -57,6 +57,7 @@ func TestHostilePages(t *testing.T) {
 			}
 		}},
 		{"memory", []string{render.CauseCrashed, render.CauseMemory, render.CauseTimeout}, nil},
+		{"grow", []string{render.CauseMemory, render.CauseTimeout, ""}, nil},
 		{"navigate", []string{""}, func(t *testing.T, res *render.Result) {
 			if len(res.Navigations) != 1 || !strings.HasSuffix(res.Navigations[0], "/static/?from=script") {
 				t.Errorf("navigations %v, want the script's", res.Navigations)
@@ -145,8 +146,8 @@ func TestBrowserDeath(t *testing.T) {
 	}
 }
 
-// TestMemoryCap: with the cap a little above what an ordinary page takes, a page that
-// builds a huge DOM has its tab closed for memory.
+// TestMemoryCap: with the cap a little above what an ordinary page takes, a page whose
+// DOM grows without end has its tab closed for memory.
 func TestMemoryCap(t *testing.T) {
 	site := rendertest.New(1)
 	defer site.Close()
@@ -157,10 +158,10 @@ func TestMemoryCap(t *testing.T) {
 	}
 	base := probe.Stats().Peak.PSS
 	probe.Close()
-	r := newRenderer(t, render.Options{Budget: 20 * time.Second, MemoryCap: base + 60<<20})
-	_, err := renderPage(t, r, g, site.URL+"/hostile/nodes")
+	r := newRenderer(t, render.Options{Budget: time.Minute, MemoryCap: base + 60<<20})
+	_, err := renderPage(t, r, g, site.URL+"/hostile/grow")
 	if render.CauseOf(err) != render.CauseMemory {
-		t.Fatalf("a million nodes over a cap of %d MB: %v (cause %s), peak %d MB", (base+60<<20)>>20, err, render.CauseOf(err), r.Stats().Peak.PSS>>20)
+		t.Fatalf("a growing DOM over a cap of %d MB: %v (cause %s), peak %d MB", (base+60<<20)>>20, err, render.CauseOf(err), r.Stats().Peak.PSS>>20)
 	}
 	if r.Stats().TabsClosed != 1 {
 		t.Errorf("tabs closed for memory: %d", r.Stats().TabsClosed)
@@ -194,5 +195,62 @@ func TestHostileTabAlone(t *testing.T) {
 	}
 	if err := <-errc; render.CauseOf(err) != render.CauseTimeout {
 		t.Errorf("the loop: %v", err)
+	}
+}
+
+// TestMemoryCapSparesTheOtherTab: while a page whose DOM grows without end is closed for
+// memory, the ordinary pages rendered in the other tab meanwhile and after it are not
+// blamed for the memory the closed tab has not given back yet: one tab is closed, and
+// every ordinary page is read.
+func TestMemoryCapSparesTheOtherTab(t *testing.T) {
+	site := rendertest.New(1)
+	defer site.Close()
+	g := newGate(site)
+	// The cap: a little above what two tabs of ordinary pages take.
+	probe := newRenderer(t, render.Options{Tabs: 2})
+	errs := make(chan error, 2)
+	for range 2 {
+		go func() {
+			_, err := renderPage(t, probe, g, site.URL+"/app/about")
+			errs <- err
+		}()
+	}
+	for range 2 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	capBytes := probe.Stats().Peak.PSS + 60<<20
+	probe.Close()
+	r := newRenderer(t, render.Options{Tabs: 2, Budget: time.Minute, MemoryCap: capBytes})
+	if _, err := renderPage(t, r, g, site.URL+"/app/about"); err != nil { // the browser is up
+		t.Fatal(err)
+	}
+	errc := make(chan error, 1)
+	go func() {
+		_, err := renderPage(t, r, g, site.URL+"/hostile/grow")
+		errc <- err
+	}()
+	var growErr error
+	pages := 0
+	for done := false; !done || pages < 4; pages++ {
+		if !done {
+			select {
+			case growErr = <-errc:
+				done = true
+				pages = 0 // four more after the close
+			default:
+			}
+		}
+		res, err := renderPage(t, r, g, site.URL+"/app/about")
+		if err != nil || !strings.Contains(string(res.HTML), rendertest.WordAbout) {
+			t.Fatalf("an ordinary page beside (or after) the growing one: %v (cause %s)", err, render.CauseOf(err))
+		}
+	}
+	if render.CauseOf(growErr) != render.CauseMemory {
+		t.Errorf("the growing page: %v (cause %s)", growErr, render.CauseOf(growErr))
+	}
+	if n := r.Stats().TabsClosed; n != 1 {
+		t.Errorf("tabs closed for memory: %d, want 1", n)
 	}
 }

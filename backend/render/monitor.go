@@ -20,6 +20,7 @@ import (
 const (
 	monitorEvery = 250 * time.Millisecond
 	pssEvery     = 2 * time.Second
+	memoryGrace  = 3 * time.Second
 )
 
 // monitor measures b's processes until it ends: the peak goes into the stats, and when
@@ -53,7 +54,10 @@ func (r *Renderer) monitor(b *browserProc) {
 		pk := &r.stats.Peak
 		pk.PSS, pk.RSS, pk.Processes = max(pk.PSS, m.PSS), max(pk.RSS, m.RSS), max(pk.Processes, m.Processes)
 		var pages []*pageRun
-		if m.PSS > r.opts.MemoryCap {
+		// A tab closed for memory takes a moment to give it back: the pages running then
+		// are not blamed for it (the browser is started again once they end).
+		recent := time.Duration(now.UnixNano()-b.overCap.Load()) < memoryGrace
+		if m.PSS > r.opts.MemoryCap && !recent {
 			for p := range r.active {
 				if p.tab.gen == b.gen {
 					pages = append(pages, p)
@@ -63,6 +67,7 @@ func (r *Renderer) monitor(b *browserProc) {
 		r.mu.Unlock()
 		if len(pages) > 0 {
 			r.overCap(pages, m)
+			b.overCap.Store(time.Now().UnixNano())
 			pids = nil // a closed tab takes its process with it
 		}
 	}

@@ -99,6 +99,7 @@ func (r *Renderer) render(parent context.Context, req Request) (*Result, error) 
 	if err != nil {
 		return nil, err
 	}
+	defer r.release(b)
 	// Opening a tab is the browser's cost, not the page's: it has a bound of its own.
 	tctx, tcancel := context.WithTimeout(parent, tabTimeout)
 	t, err := r.takeTab(tctx, b)

@@ -192,8 +192,11 @@ type Renderer struct {
 	startFailures int
 	gen           int
 	active        map[*pageRun]bool
-	stats         Stats
-	stopMon       chan struct{}
+	// pageEnded is closed (and forgotten) when a page ends: browserFor waits on it to
+	// replace a browser that went over the memory cap.
+	pageEnded chan struct{}
+	stats     Stats
+	stopMon   chan struct{}
 
 	rendered, failed, restarts, tabsClosed atomic.Int64
 }
@@ -251,6 +254,10 @@ type browserProc struct {
 	pid         int
 	stopOnce    sync.Once
 	monitorDone chan struct{}
+	// overCap is when a tab was last closed for memory (unix ns; 0: never): the browser
+	// takes no new page and is replaced once the pages in it end (browserFor).
+	overCap atomic.Int64
+	users   int // pages given this browser by browserFor and not over (guarded by r.mu)
 }
 
 // stop ends the browser, waits for it, and removes its profile.
@@ -286,16 +293,36 @@ func (r *Renderer) browserFor(ctx context.Context) (*browserProc, error) {
 	if r.noExec != nil {
 		return nil, r.noExec
 	}
-	if r.b != nil {
+	// A browser that went over the memory cap takes no new page: once the pages it holds
+	// end (each within its budget), it is replaced by a fresh one, since a closed tab's
+	// memory is not always given back at once (its process may be kept for reuse).
+	for r.b != nil && r.b.ctx.Err() == nil && r.b.overCap.Load() != 0 && r.b.users > 0 {
+		if r.pageEnded == nil {
+			r.pageEnded = make(chan struct{})
+		}
+		ended := r.pageEnded
+		r.mu.Unlock()
 		select {
-		case <-r.b.ctx.Done():
-			old := r.b
-			r.b, r.idle = nil, nil
-			go old.stop()
-			r.restarts.Add(1)
-		default:
+		case <-ended:
+		case <-ctx.Done():
+		}
+		r.mu.Lock()
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if r.closed {
+			return nil, &Error{Cause: CauseError, Detail: "the renderer is closed"}
+		}
+	}
+	if r.b != nil {
+		if r.b.ctx.Err() == nil && r.b.overCap.Load() == 0 {
+			r.b.users++
 			return r.b, nil
 		}
+		old := r.b
+		r.b, r.idle = nil, nil
+		go old.stop()
+		r.restarts.Add(1)
 	}
 	exe := r.opts.Exec
 	if exe == "" {
@@ -322,6 +349,7 @@ func (r *Renderer) browserFor(ctx context.Context) (*browserProc, error) {
 	r.gen++
 	b.gen = r.gen
 	r.b = b
+	b.users++
 	return b, nil
 }
 
@@ -432,6 +460,17 @@ func removeStaleProfiles() {
 		if pid > 0 && pid != os.Getpid() && syscall.Kill(pid, 0) != nil {
 			os.RemoveAll(d)
 		}
+	}
+}
+
+// release says that a page browserFor gave b to is over.
+func (r *Renderer) release(b *browserProc) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	b.users--
+	if r.pageEnded != nil {
+		close(r.pageEnded)
+		r.pageEnded = nil
 	}
 }
 

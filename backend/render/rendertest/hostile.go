@@ -8,7 +8,7 @@ import (
 
 // Hostile pages: each is a shell (an empty root and a script), so that auto renders it.
 // Paths under /hostile/.
-var Hostile = []string{"loop", "alerts", "popups", "nodes", "unsettled", "memory", "outside", "navigate", "download", "worker"}
+var Hostile = []string{"loop", "alerts", "popups", "nodes", "unsettled", "memory", "grow", "outside", "navigate", "download", "worker"}
 
 // WordOutside is in the page /hostile/outside builds once its own (allowed) JSON came.
 const WordOutside = "provenance"
@@ -36,6 +36,15 @@ root.appendChild(f);`
 		script = `const root = document.getElementById('root'); root.textContent = 'Never settles.';
 setInterval(() => { root.setAttribute('data-t', String(Date.now())); }, 30);
 setInterval(() => { fetch('/api/tracker?' + Date.now()); }, 100);`
+	case "grow":
+		// A DOM that grows by megabytes as fast as the page can, yielding between steps:
+		// its tab answers, and only the memory cap stops it.
+		// (Kept out of the document, so that no layout slows it down; a counter in it says
+		// how far it got, so that it never settles.)
+		script = `const root = document.getElementById('root'); const keep = document.createElement('div');
+const line = 'x'.repeat(4096); let n = 0;
+(function step() { for (let i = 0; i < 2000; i++) { const d = document.createElement('div'); d.textContent = line + n++; keep.appendChild(d); }
+  root.textContent = 'Growing: ' + n + ' nodes'; setTimeout(step, 0); })();`
 	case "memory":
 		script = `const keep = []; while (true) { keep.push(new Array(1 << 20).fill(keep.length)); }`
 	case "outside":
