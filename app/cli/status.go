@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -47,6 +48,7 @@ type crawlJSON struct {
 	Bytes   int64  `json:"bytes"`   // downloaded by the current run
 	Note    string `json:"note,omitempty"`
 	Error   string `json:"error,omitempty"`
+	origin  string // its seeds, or the file or source an import read
 }
 
 func (e *env) status(ctx context.Context) error {
@@ -73,7 +75,8 @@ func (e *env) status(ctx context.Context) error {
 		}
 		out.Crawls = append(out.Crawls, crawlJSON{ID: cr.ID, Seeds: cr.Seeds, Scope: cr.Scope, State: cr.State,
 			Pages: cr.Pages, Fetched: cr.Pages[store.StateFetched], Failed: cr.Pages[store.StateFailed],
-			Skipped: cr.Pages[store.StateSkipped], ToVisit: cr.Queued, Bytes: cr.Bytes, Note: cr.Note, Error: cr.Error})
+			Skipped: cr.Pages[store.StateSkipped], ToVisit: cr.Queued, Bytes: cr.Bytes, Note: cr.Note, Error: cr.Error,
+			origin: crawlOrigin(cr)})
 	}
 	if e.json {
 		return e.printJSON(out)
@@ -83,11 +86,7 @@ func (e *env) status(ctx context.Context) error {
 	fmt.Fprintf(e.stdout, "hosts: %d   links: %d   cached bodies: %d\n", c.Hosts, c.Links, c.Blobs)
 	fmt.Fprintf(e.stdout, "search index: %s\n", out.Index.Summary)
 	for _, cr := range out.Crawls {
-		seeds := clean(cr.Seeds[0])
-		if len(cr.Seeds) > 1 {
-			seeds += fmt.Sprintf(" (+%d)", len(cr.Seeds)-1)
-		}
-		fmt.Fprintf(e.stdout, "crawl %d  %-9s %-6s %s\n         %s", cr.ID, cr.State, cr.Scope, seeds, pageCounts(cr.Pages))
+		fmt.Fprintf(e.stdout, "crawl %d  %-9s %-6s %s\n         %s", cr.ID, cr.State, cr.Scope, clean(cr.origin), pageCounts(cr.Pages))
 		if cr.ToVisit > 0 && (cr.State == store.CrawlRunning || cr.State == store.CrawlPaused || cr.State == "interrupted") {
 			fmt.Fprintf(e.stdout, "; %d left to visit in this run", cr.ToVisit)
 		}
@@ -99,4 +98,29 @@ func (e *env) status(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// crawlOrigin says where a crawl's pages come from: its seeds, or, for the crawl record of an
+// import or a pull (which has no seeds), the file it read or its key ("source 2 peer URL").
+func crawlOrigin(c store.Crawl) string {
+	if len(c.Seeds) > 0 {
+		s := c.Seeds[0]
+		if len(c.Seeds) > 1 {
+			s += fmt.Sprintf(" (+%d)", len(c.Seeds)-1)
+		}
+		return s
+	}
+	var cfg struct {
+		Import struct {
+			Format string `json:"format"`
+			File   string `json:"file"`
+		} `json:"import"`
+	}
+	if json.Unmarshal(c.Config, &cfg) == nil && cfg.Import.File != "" {
+		return fmt.Sprintf("%s file %s", cfg.Import.Format, cfg.Import.File)
+	}
+	if c.Key != "" {
+		return c.Key
+	}
+	return "(no seeds)"
 }

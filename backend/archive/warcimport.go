@@ -278,8 +278,19 @@ func readHTTPHead(br *bufio.Reader) (*http.Response, string, error) {
 	return resp, strings.ReplaceAll(strings.ReplaceAll(head, "\r\n", "\n"), "\n", "\r\n") + "\r\n", nil
 }
 
+// wantedType reports whether a response's body is read: its media type is one a summariser
+// declares (a feed, a PDF, an archive: backend/summary's list, aliases included), or none
+// is given. A generic type (application/octet-stream) is recorded without its body.
 func wantedType(mt string) bool {
-	return mt == "text/html" || mt == "application/xhtml+xml" || mt == "text/plain" || mt == ""
+	if mt == "" {
+		return true
+	}
+	for _, k := range summary.Kinds() {
+		if slices.Contains(k.Media, mt) {
+			return true
+		}
+	}
+	return false
 }
 
 // prepare turns a record into what save stores: it decodes and summarises a page's body as a
@@ -393,8 +404,13 @@ func (im *warcImport) save(ctx context.Context, it item) error {
 	}
 	switch it.kind {
 	case itemRevisit:
-		hash, ok := im.hashes[rec.digest]
-		if !ok && rec.refersTo != "" {
+		// Identical payload digest means the revisit declares the digest an earlier record
+		// declared: one earlier in this file is found by it, whatever the digest was taken
+		// over (tools digest the payload as sent, gzip-encoded or even chunked, while the
+		// workspace keeps the decoded body, so that body cannot be checked against it). A
+		// page the workspace held before the import can only be checked by its body.
+		hash, inFile := im.hashes[rec.digest]
+		if !inFile && rec.refersTo != "" {
 			if u, err := urlnorm.Normalize(rec.refersTo); err == nil {
 				if hash, _, err = im.pageHash(ctx, u); err != nil {
 					return err
@@ -408,8 +424,13 @@ func (im *warcImport) save(ctx context.Context, it item) error {
 				return err
 			}
 		}
-		if body == nil || (strings.HasPrefix(strings.ToLower(rec.digest), "sha1:") && !strings.EqualFold(warc.Digest(body), rec.digest)) {
+		if body == nil {
 			im.rep.problem(rec.where, rec.uri, "a revisit of a record that is neither in this file before it nor in the workspace")
+			return nil
+		}
+		if !inFile && strings.HasPrefix(strings.ToLower(rec.digest), "sha1:") && !strings.EqualFold(warc.Digest(body), rec.digest) {
+			im.rep.problem(rec.where, rec.uri, "a revisit whose payload digest does not match the workspace's copy of "+rec.refersTo+
+				" (changed since, or archived content-encoded)")
 			return nil
 		}
 		cur, _, err := im.pageHash(ctx, it.result.URL)

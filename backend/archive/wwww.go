@@ -12,6 +12,7 @@ import (
 	"mundaneum/backend/crawl"
 	"mundaneum/backend/extract"
 	"mundaneum/backend/formats/wwww"
+	"mundaneum/backend/rules"
 	"mundaneum/backend/store"
 	"mundaneum/backend/urlnorm"
 )
@@ -209,6 +210,25 @@ func importWWWW(ctx context.Context, st *store.Store, r io.Reader, opt ImportOpt
 			return rep, fmt.Errorf("seed the rerun: %w", err)
 		}
 		rep.RerunCrawlID = rc.ID
+		// The pages the archive opened and did not complete are the rerun's work, wherever
+		// they are: queued in it, they are what an export of the workspace calls unfinished
+		// (no C line) until the rerun has read them.
+		var todo []store.Target
+		for _, key := range order {
+			if p := pages[key]; !p.complete {
+				// Read again like a seed: the archive's own imperative, whatever the rules say.
+				todo = append(todo, store.Target{URL: key, Origin: urlnorm.Origin(p.url), Kind: "seed", Follow: true,
+					Category: uint8(rules.First)})
+			}
+		}
+		if len(todo) > 0 {
+			if _, err := st.Enqueue(ctx, rc.ID, todo); err != nil {
+				return rep, fmt.Errorf("seed the rerun: %w", err)
+			}
+			if err := st.Flush(ctx); err != nil {
+				return rep, fmt.Errorf("seed the rerun: %w", err)
+			}
+		}
 	}
 	rep.Elapsed = time.Since(start)
 	return rep, nil

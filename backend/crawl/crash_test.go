@@ -17,6 +17,7 @@ import (
 
 	"mundaneum/backend/index"
 	"mundaneum/backend/store"
+	"mundaneum/backend/store/dbtest"
 )
 
 const crashPages = 400
@@ -128,7 +129,9 @@ func indexSnapshot(t *testing.T, db string) string {
 	for rows.Next() {
 		var term, col string
 		var doc, off int64
-		rows.Scan(&term, &doc, &col, &off)
+		if err := rows.Scan(&term, &doc, &col, &off); err != nil {
+			t.Fatal(err)
+		}
 		fmt.Fprintf(&b, "%s %d %s %d\n", term, doc, col, off)
 		n++
 	}
@@ -199,7 +202,7 @@ func TestCrashAndResume(t *testing.T) {
 			continue
 		}
 		var n int
-		ro.ReadDB().QueryRow(`SELECT count(*) FROM pages WHERE state='fetched'`).Scan(&n)
+		dbtest.Scan(t, ro.ReadDB().QueryRow(`SELECT count(*) FROM pages WHERE state='fetched'`), &n)
 		ro.Close()
 		if n >= crashPages/3 {
 			break
@@ -217,7 +220,9 @@ func TestCrashAndResume(t *testing.T) {
 	}
 	for rows.Next() {
 		var u string
-		rows.Scan(&u)
+		if err := rows.Scan(&u); err != nil {
+			t.Fatal(err)
+		}
 		committed[u] = true
 	}
 	rows.Close()
@@ -239,8 +244,8 @@ func TestCrashAndResume(t *testing.T) {
 		t.Fatalf("resumed crawl ended %s, index %+v", p.State, p.Index)
 	}
 	var fetched, rowsIndexed int
-	st.ReadDB().QueryRow(`SELECT count(*) FROM pages WHERE state='fetched'`).Scan(&fetched)
-	st.idx.SearchDB().QueryRow(`SELECT count(*) FROM page_fts_docsize`).Scan(&rowsIndexed)
+	dbtest.Scan(t, st.ReadDB().QueryRow(`SELECT count(*) FROM pages WHERE state='fetched'`), &fetched)
+	dbtest.Scan(t, st.idx.SearchDB().QueryRow(`SELECT count(*) FROM page_fts_docsize`), &rowsIndexed)
 	if fetched != crashPages || rowsIndexed != crashPages {
 		t.Fatalf("after resume: %d fetched, %d indexed, want %d", fetched, rowsIndexed, crashPages)
 	}
@@ -318,9 +323,8 @@ func TestPerHostCapCountsPages(t *testing.T) {
 	cfg := Config{Seeds: []string{srv.URL + "/wrap/0"}, Scope: ScopeSite, Agents: 4, PerHost: 2, MaxPerHost: cap}
 	p := run(t, st, cfg)
 	var fetched, failed, redirected, capped int
-	st.ReadDB().QueryRow(`SELECT count(*) FILTER (WHERE state = 'fetched'), count(*) FILTER (WHERE state = 'failed'),
-		count(*) FILTER (WHERE state = 'redirected'), count(*) FILTER (WHERE reason = ?) FROM pages`, ReasonHostLimit).
-		Scan(&fetched, &failed, &redirected, &capped)
+	dbtest.Scan(t, st.ReadDB().QueryRow(`SELECT count(*) FILTER (WHERE state = 'fetched'), count(*) FILTER (WHERE state = 'failed'),
+		count(*) FILTER (WHERE state = 'redirected'), count(*) FILTER (WHERE reason = ?) FROM pages`, ReasonHostLimit), &fetched, &failed, &redirected, &capped)
 	if fetched != cap {
 		t.Errorf("fetched %d pages with a cap of %d (and %d 404s, %d redirects that must not count)", fetched, cap, failed, redirected)
 	}

@@ -16,6 +16,7 @@ import (
 	"mundaneum/backend/fetch"
 	"mundaneum/backend/index"
 	"mundaneum/backend/store"
+	"mundaneum/backend/store/dbtest"
 )
 
 // ws is a workspace with its index, as the CLI and the app open it.
@@ -179,12 +180,12 @@ func TestCrawlTestWeb(t *testing.T) {
 		}
 	}
 	var imgAnchor string
-	st.ReadDB().QueryRow(`SELECT anchor FROM links l JOIN pages p ON p.id = l.to_id WHERE p.url = ? AND l.kind = 'img'`, u("/logo.png")).Scan(&imgAnchor)
+	dbtest.Scan(t, st.ReadDB().QueryRow(`SELECT anchor FROM links l JOIN pages p ON p.id = l.to_id WHERE p.url = ? AND l.kind = 'img'`, u("/logo.png")), &imgAnchor)
 	if imgAnchor != "logo of the index" {
 		t.Errorf("image anchor = %q", imgAnchor)
 	}
 	var fetched int64
-	st.ReadDB().QueryRow(`SELECT count(*) FROM pages WHERE state = 'fetched'`).Scan(&fetched)
+	dbtest.Scan(t, st.ReadDB().QueryRow(`SELECT count(*) FROM pages WHERE state = 'fetched'`), &fetched)
 	if p.Fetched != fetched || p.State != store.CrawlDone || p.Queued != 0 {
 		t.Errorf("progress = %+v, fetched pages = %d", p, fetched)
 	}
@@ -219,7 +220,7 @@ func TestCrawlTestWeb(t *testing.T) {
 		t.Errorf("after a 304: status %d, fetched at %d, confirmed at %d (%v); want 200, confirmed after fetched", status, fetchedAt, confirmedAt, err)
 	}
 	var n304 int
-	st.ReadDB().QueryRow(`SELECT count(*) FROM pages WHERE status = 304`).Scan(&n304)
+	dbtest.Scan(t, st.ReadDB().QueryRow(`SELECT count(*) FROM pages WHERE status = 304`), &n304)
 	if n304 != 0 {
 		t.Errorf("%d pages have status 304 after a refresh", n304)
 	}
@@ -238,7 +239,7 @@ func checkCrawlCounts(t *testing.T, st *ws, p Progress) {
 	var sum int64
 	for state, n := range rec.Pages {
 		var recount int64
-		st.ReadDB().QueryRow(`SELECT count(*) FROM pages WHERE crawl_id = ? AND state = ?`, p.CrawlID, state).Scan(&recount)
+		dbtest.Scan(t, st.ReadDB().QueryRow(`SELECT count(*) FROM pages WHERE crawl_id = ? AND state = ?`, p.CrawlID, state), &recount)
 		_, listed, err := st.CrawlPages(ctx, p.CrawlID, state, 0, 1000)
 		if err != nil || recount != n || int64(listed) != n || p.Pages[state] != n {
 			t.Errorf("%s: record %d, progress %d, list %d, recount %d (%v)", state, n, p.Pages[state], listed, recount, err)

@@ -13,6 +13,7 @@ import (
 	"mundaneum/backend/extract"
 	"mundaneum/backend/search"
 	"mundaneum/backend/store"
+	"mundaneum/backend/store/dbtest"
 )
 
 // rel=canonical, in the HTML and in a Link header: the copies record their canonical URL,
@@ -52,14 +53,14 @@ func TestCanonicalCopiesCollapse(t *testing.T) {
 	for _, copyURL := range []string{srv.URL + "/print/article", srv.URL + "/article?utm_source=feed"} {
 		var canonical string
 		var of int64
-		st.ReadDB().QueryRow(`SELECT coalesce(p.canonical, ''), coalesce(c.of_id, 0) FROM pages p LEFT JOIN canonicals c ON c.page_id = p.id
-			WHERE p.url = ?`, copyURL).Scan(&canonical, &of)
+		dbtest.Scan(t, st.ReadDB().QueryRow(`SELECT coalesce(p.canonical, ''), coalesce(c.of_id, 0) FROM pages p LEFT JOIN canonicals c ON c.page_id = p.id
+			WHERE p.url = ?`, copyURL), &canonical, &of)
 		if canonical != srv.URL+"/article" || of == 0 {
 			t.Errorf("%s: canonical %q (page %d)", copyURL, canonical, of)
 		}
 	}
 	var self int
-	st.ReadDB().QueryRow(`SELECT count(*) FROM canonicals c JOIN pages p ON p.id = c.page_id WHERE p.url = ?`, srv.URL+"/article").Scan(&self)
+	dbtest.Scan(t, st.ReadDB().QueryRow(`SELECT count(*) FROM canonicals c JOIN pages p ON p.id = c.page_id WHERE p.url = ?`, srv.URL+"/article"), &self)
 	if self != 0 {
 		t.Error("the canonical page is recorded as a copy of itself")
 	}

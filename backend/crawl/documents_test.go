@@ -16,6 +16,8 @@ import (
 
 	"mundaneum/backend/search"
 	"mundaneum/backend/store"
+	"mundaneum/backend/store/dbtest"
+	"mundaneum/backend/testenv"
 )
 
 // docWeb is a site of documents: a PDF, a text file, a feed whose entries link to pages, a
@@ -90,7 +92,7 @@ func docWeb(t *testing.T) *httptest.Server {
 
 func needPoppler(t *testing.T) {
 	if _, err := exec.LookPath("pdftotext"); err != nil {
-		t.Skip("pdftotext is not installed (scripts/setup.sh installs poppler-utils)")
+		testenv.Missing(t, "pdftotext is not installed (poppler-utils)")
 	}
 }
 
@@ -113,9 +115,11 @@ func TestCrawlDocuments(t *testing.T) {
 		}
 		for rows.Next() {
 			var id int64
-			rows.Scan(&id)
+			if err := rows.Scan(&id); err != nil {
+				t.Fatal(err)
+			}
 			var url string
-			st.ReadDB().QueryRow(`SELECT url FROM pages WHERE id = ?`, id).Scan(&url)
+			dbtest.Scan(t, st.ReadDB().QueryRow(`SELECT url FROM pages WHERE id = ?`, id), &url)
 			got = append(got, url)
 		}
 		rows.Close()
@@ -157,7 +161,7 @@ func TestCrawlDocuments(t *testing.T) {
 	// Hostile documents are fetched pages with their problem recorded.
 	for path, want := range map[string]string{"/broken.pdf": "unreadable", "/bomb.gz": "bomb", "/zipbomb.zip": "bomb"} {
 		var problems string
-		st.ReadDB().QueryRow(`SELECT coalesce(problems, '') FROM pages WHERE url = ?`, u(path)).Scan(&problems)
+		dbtest.Scan(t, st.ReadDB().QueryRow(`SELECT coalesce(problems, '') FROM pages WHERE url = ?`, u(path)), &problems)
 		if p := pageOf(t, st, u(path)); p.state != store.StateFetched || !strings.Contains(problems, want) {
 			t.Errorf("%s: %s, problems %q, want %s", path, p.state, problems, want)
 		}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"mundaneum/backend/store"
+	"mundaneum/backend/store/dbtest"
 	"mundaneum/backend/urlnorm"
 )
 
@@ -108,14 +109,14 @@ func TestTrapsStayBounded(t *testing.T) {
 		t.Errorf("faceted navigation: /shop fetched %d times, budget %d", n, budget)
 	}
 	var variants int
-	st.ReadDB().QueryRow(`SELECT count(*) FROM pages WHERE reason = ?`, ReasonVariants).Scan(&variants)
+	dbtest.Scan(t, st.ReadDB().QueryRow(`SELECT count(*) FROM pages WHERE reason = ?`, ReasonVariants), &variants)
 	if variants == 0 || !strings.Contains(p.Note, "query variants") {
 		t.Errorf("%d pages skipped by the query-variant budget; note %q", variants, p.Note)
 	}
 	// Repeated and reordered parameters are one URL: no two requests of /shop had the same
 	// set of parameters.
 	var dups int
-	st.ReadDB().QueryRow(`SELECT count(*) - count(DISTINCT url) FROM pages WHERE url LIKE ?`, srv.URL+"/shop%").Scan(&dups)
+	dbtest.Scan(t, st.ReadDB().QueryRow(`SELECT count(*) - count(DISTINCT url) FROM pages WHERE url LIKE ?`, srv.URL+"/shop%"), &dups)
 	if dups != 0 {
 		t.Errorf("%d duplicate /shop URLs", dups)
 	}
@@ -140,7 +141,7 @@ func TestTrapsStayBounded(t *testing.T) {
 	}
 	for _, reason := range []string{"trap:calendar", "trap:repeated-segment", "trap:too-deep"} {
 		var n int
-		st.ReadDB().QueryRow(`SELECT count(*) FROM pages WHERE reason = ? AND state = ?`, reason, store.StateSkipped).Scan(&n)
+		dbtest.Scan(t, st.ReadDB().QueryRow(`SELECT count(*) FROM pages WHERE reason = ? AND state = ?`, reason, store.StateSkipped), &n)
 		if n == 0 {
 			t.Errorf("no page skipped as %s", reason)
 		}

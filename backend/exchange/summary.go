@@ -130,6 +130,46 @@ func init() {
 	}
 }
 
+// machine are the attributes whose values are not words a reader searches by: the page's
+// type, references, times, sizes and hashes, and who gathered it (title and headings are
+// searchable already as such; any Gatherer-* attribute too).
+var machine = map[string]bool{}
+
+func init() {
+	for _, n := range []string{"Type", "Content-Type", "Title", "Headings", "Full-Text", "URL-References", "URL-Anchors",
+		"Last-Modification-Time", "Update-Time", "Content-SHA256", "MD5", "File-Size", "Summariser",
+		"Time-To-Live", "Refresh-Rate", "Language"} {
+		machine[strings.ToLower(n)] = true
+	}
+}
+
+// wordsOf is the searchable text of another gatherer's template without Full-Text
+// (Harvest's Essence with its abridged Partial-Text, UKOLN's DC-dot with Dublin Core
+// elements as attributes): its Partial-Text, then every other attribute that holds words
+// (Description, Keywords, Author, Creator, Subject, Publisher, ...), a line each, up to
+// TextBudget. The broker that held it found it by all of them. Mundaneum's own templates
+// (they carry Content-SHA256) send their whole searchable text as Full-Text.
+func wordsOf(t *soif.Template) string {
+	var b strings.Builder
+	add := func(v []byte) {
+		if len(v) == 0 || !utf8.Valid(v) || b.Len()+len(v)+1 > TextBudget {
+			return
+		}
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		b.Write(v)
+	}
+	v, _ := t.Get("Partial-Text")
+	add(v)
+	for _, a := range t.Attrs {
+		if n := strings.ToLower(a.Name); n != "partial-text" && !machine[n] && !strings.HasPrefix(n, "gatherer-") {
+			add(a.Value)
+		}
+	}
+	return b.String()
+}
+
 // FromTemplate reads a page's summary from its template: the inverse of Template, and
 // lenient with templates other Gatherers wrote (Harvest's lower-case names, MD5, a
 // type for a content type, no text). The caller checks the URL.
@@ -141,10 +181,13 @@ func FromTemplate(t *soif.Template) Summary {
 	if s.ContentType == "" {
 		s.ContentType = mediaOfType(t.String("Type"))
 	}
+	_, ours := t.Get("Content-SHA256") // Mundaneum's: Full-Text is the whole searchable text
 	if v, ok := t.Get("Full-Text"); ok {
 		s.Text = string(v)
-	} else {
+	} else if ours {
 		s.Text = t.String("Partial-Text")
+	} else {
+		s.Text = wordsOf(t)
 	}
 	if lm, err := strconv.ParseInt(t.String("Last-Modification-Time"), 10, 64); err == nil && lm > 0 {
 		s.LastModified = time.Unix(lm, 0).UTC().Format(http.TimeFormat)

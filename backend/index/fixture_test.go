@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"mundaneum/backend/store"
+	"mundaneum/backend/store/dbtest"
 	"mundaneum/backend/urlnorm"
 )
 
@@ -118,7 +119,7 @@ func (f *fixture) visit(pages ...page) {
 		if p.dupOf != "" {
 			st.Writer().Flush(ctx)
 			var hash string
-			st.ReadDB().QueryRow(`SELECT hash FROM pages WHERE url = ?`, target(t, p.dupOf).URL).Scan(&hash)
+			dbtest.Scan(t, st.ReadDB().QueryRow(`SELECT hash FROM pages WHERE url = ?`, target(t, p.dupOf).URL), &hash)
 			r.Hash = hash
 		}
 		if p.status >= 400 {
@@ -165,7 +166,9 @@ func (f *fixture) match(expr string) []string {
 	var out []string
 	for rows.Next() {
 		var u string
-		rows.Scan(&u)
+		if err := rows.Scan(&u); err != nil {
+			f.t.Fatal(err)
+		}
 		out = append(out, strings.TrimPrefix(u, "http://a.test"))
 	}
 	return out
@@ -210,7 +213,9 @@ func snapshot(t testing.TB, path string) string {
 			for i := range vals {
 				ptrs[i] = &vals[i]
 			}
-			rows.Scan(ptrs...)
+			if err := rows.Scan(ptrs...); err != nil {
+				t.Fatal(err)
+			}
 			parts = append(parts, fmt.Sprint(vals...))
 		}
 		rows.Close()

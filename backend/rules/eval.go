@@ -2,6 +2,7 @@ package rules
 
 import (
 	"strconv"
+	"strings"
 )
 
 // truth is the outcome of a rule for one element: it returns the element (yes), it does
@@ -16,11 +17,39 @@ const (
 
 // result is a rule's outcome for one element: whether the rule returns it, the tier it
 // gives (the strongest category among the atoms that returned it; Untested for none, as
-// for a rejection atom that let it pass), and the atom that decided.
+// for a rejection atom that let it pass), the atom that decided, and why: the outcomes of
+// the atoms that made the rule's outcome, each as the atom alone gave it.
 type result struct {
 	t    truth
 	tier Value
 	by   *Atom
+	why  []fact
+}
+
+// fact is one atom's own outcome for an element: what an explanation names.
+type fact struct {
+	a *Atom
+	t truth
+}
+
+// String says what the atom did: matched, did not match, or needs the fetched page.
+func (f fact) String() string {
+	switch {
+	case f.t == unknown:
+		return f.a.String() + " needs the fetched page"
+	case (f.t == yes) != (f.a.Cat == Rejection):
+		return f.a.String() + " matched"
+	}
+	return f.a.String() + " did not match"
+}
+
+// joined is the facts of rs, in order.
+func joined(rs ...result) []fact {
+	var out []fact
+	for _, r := range rs {
+		out = append(out, r.why...)
+	}
+	return out
 }
 
 // matches reports whether the atom's pattern matches the element's field; known is false
@@ -59,48 +88,50 @@ func (p *Pattern) match(v string) bool {
 // `?` atoms return the elements they match, `-` atoms those they do not.
 func (a *Atom) eval(e *Element) result {
 	m, known := a.matches(e)
+	r := result{t: no, by: a}
 	switch {
 	case !known:
-		return result{t: unknown, tier: a.Cat.tier(), by: a}
+		r = result{t: unknown, tier: a.Cat.tier(), by: a}
 	case a.Cat == Rejection && !m, a.Cat != Rejection && m:
-		return result{t: yes, tier: a.Cat.tier(), by: a}
+		r = result{t: yes, tier: a.Cat.tier(), by: a}
 	}
-	return result{t: no, by: a}
+	r.why = []fact{{a, r.t}}
+	return r
 }
 
 func (o *Op) eval(e *Element) result {
 	switch o.Kind {
 	case Or:
-		// Returned by any: the strongest tier among the rules that return it.
-		best, sawUnknown := result{t: no}, false
-		for i, n := range o.Args {
+		// Returned by any: the strongest tier among the rules that return it, explained by
+		// that rule. Returned by none: every rule's reason.
+		var best result
+		var rs []result
+		found := false
+		for _, n := range o.Args {
 			r := n.eval(e)
-			switch r.t {
-			case yes:
-				if best.t != yes || stronger(r.tier, best.tier) {
-					best = r
-				}
-			case unknown:
-				sawUnknown = true
-				if best.t != yes && (best.t != unknown || stronger(r.tier, best.tier)) {
-					best = r
-				}
-			default:
-				if i == 0 && best.t == no {
-					best.by = r.by
-				}
+			rs = append(rs, r)
+			switch {
+			case r.t == yes && (best.t != yes || stronger(r.tier, best.tier)):
+				best, found = r, true
+			case r.t == unknown && best.t != yes && (!found || stronger(r.tier, best.tier)):
+				best, found = r, true
 			}
 		}
-		if best.t == yes {
+		if found {
 			return best
 		}
-		if sawUnknown {
-			best.t = unknown
+		out := result{t: no, why: joined(rs...), by: rs[0].by}
+		for _, f := range out.why {
+			if f.a.Cat == Rejection && f.t == no { // a rejection that matched: the active reason
+				out.by = f.a
+				break
+			}
 		}
-		return best
+		return out
 	case And:
-		// Returned by every rule: decided by the first that does not return it.
+		// Returned by every rule, each its reason: decided by the first that does not.
 		out := result{t: yes}
+		var rs []result
 		for _, n := range o.Args {
 			r := n.eval(e)
 			switch r.t {
@@ -109,10 +140,12 @@ func (o *Op) eval(e *Element) result {
 			case unknown:
 				out.t = unknown
 			}
+			rs = append(rs, r)
 			if out.by == nil || stronger(r.tier, out.tier) {
 				out.tier, out.by = r.tier, r.by
 			}
 		}
+		out.why = joined(rs...)
 		return out
 	default: // Not
 		r1 := result{t: yes}
@@ -127,13 +160,14 @@ func (o *Op) eval(e *Element) result {
 		r2 := args[0].eval(e)
 		switch r2.t {
 		case yes:
-			return result{t: no, by: r2.by}
+			return result{t: no, by: r2.by, why: r2.why}
 		case unknown:
-			return result{t: unknown, tier: r1.tier, by: r2.by}
+			return result{t: unknown, tier: r1.tier, by: r2.by, why: r2.why}
 		}
 		if len(o.Args) == 1 {
-			return result{t: yes, by: r2.by} // in the list, not returned by the rule
+			return result{t: yes, by: r2.by, why: r2.why} // in the list, not returned by the rule
 		}
+		r1.why = joined(r1, r2)
 		return r1
 	}
 }
@@ -148,11 +182,22 @@ type Decision struct {
 	// By is the atom that decided, nil when no atom did (nothing selected the element, or
 	// the set has only rejections and none matched).
 	By *Atom
-	// Rule is the top-level rule (or LOCAL block rule) that decided, nil with By.
+	// Rule is the top-level rule (or LOCAL block rule) that decided, nil with By (and nil
+	// when several rules together did: none selected the element).
 	Rule Node
+	// why are the atoms' own outcomes that made the value, by top-level rule.
+	why []ruleFacts
 }
 
-// Reason says in words why the element got its value.
+// ruleFacts are a top-level rule's facts.
+type ruleFacts struct {
+	rule  Node
+	facts []fact
+}
+
+// Reason says in words why the element got its value: the atoms that made it, each with
+// what it did to this element (matched, did not match), after its rule when the rule is a
+// combination.
 func (d Decision) Reason() string {
 	by := ""
 	if d.By != nil {
@@ -168,20 +213,22 @@ func (d Decision) Reason() string {
 		return "no rule selects it"
 	case d.By == nil:
 		return "no rejection rule matches"
-	case d.Rule != nil && d.Rule != Node(d.By):
-		verb := "matched"
-		if d.By.Cat == Rejection && d.Value != Rejected {
-			verb = "did not match"
-		}
-		return d.Rule.String() + ": " + by + " " + verb
-	case d.By.Cat == Rejection && d.Value == Rejected:
-		return by + " matched"
-	case d.By.Cat == Rejection:
-		return by + " did not match"
-	case d.Value == Rejected:
-		return by + " did not match"
+	case len(d.why) == 0: // a Decision made by hand, without its facts
+		return by
 	}
-	return by + " matched"
+	parts := make([]string, 0, len(d.why))
+	for _, rf := range d.why {
+		fs := make([]string, len(rf.facts))
+		for i, f := range rf.facts {
+			fs[i] = f.String()
+		}
+		text := strings.Join(fs, " and ")
+		if a, ok := rf.rule.(*Atom); rf.rule != nil && (!ok || len(rf.facts) != 1 || rf.facts[0].a != a) {
+			text = rf.rule.String() + ": " + text
+		}
+		parts = append(parts, text)
+	}
+	return strings.Join(parts, "; ")
 }
 
 // Decide applies the set's global rules, and the local blocks whose bits are set in local,
@@ -235,7 +282,7 @@ func resolve(items []Node, outs []result, optimistic bool) Decision {
 			tier = Next // a combination that returned it only through rejection atoms
 		}
 		if best.Value == Untested || stronger(tier, best.Value) {
-			best = Decision{Value: tier, By: r.by, Rule: n}
+			best = Decision{Value: tier, By: r.by, Rule: n, why: []ruleFacts{{n, r.why}}}
 		}
 	}
 	if best.Value == First {
@@ -245,7 +292,7 @@ func resolve(items []Node, outs []result, optimistic bool) Decision {
 		if a, ok := n.(*Atom); ok && a.Cat == Rejection {
 			// A rejection atom rejects when it matches: its outcome is "no".
 			if r := outs[i]; r.t == no || (r.t == unknown && !optimistic) {
-				return Decision{Value: Rejected, By: a, Rule: n}
+				return Decision{Value: Rejected, By: a, Rule: n, why: []ruleFacts{{n, r.why}}}
 			}
 		}
 	}
@@ -255,13 +302,21 @@ func resolve(items []Node, outs []result, optimistic bool) Decision {
 	if !positives {
 		return Decision{Value: Next}
 	}
-	// Not selected: say which rule came closest (the first one).
+	// Not selected: every rule that could have selected it says why it did not; the first
+	// is named as the decider.
+	out := Decision{Value: Rejected}
 	for i, n := range items {
 		if a, ok := n.(*Atom); !ok || a.Cat != Rejection {
-			return Decision{Value: Rejected, By: outs[i].by, Rule: n}
+			if out.By == nil {
+				out.By, out.Rule = outs[i].by, n
+			}
+			out.why = append(out.why, ruleFacts{n, outs[i].why})
 		}
 	}
-	return Decision{Value: Rejected}
+	if len(out.why) > 1 {
+		out.Rule = nil
+	}
+	return out
 }
 
 // NeedsPage reports whether any rule of the set reads a field known only after the fetch.

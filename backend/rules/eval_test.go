@@ -235,7 +235,7 @@ func TestLocalRules(t *testing.T) {
 func TestReasons(t *testing.T) {
 	set := MustParse("{AND +url:http://a.org/* -path:*/tmp/*} -host:x.a.org")
 	for _, c := range []struct{ url, want string }{
-		{"http://a.org/", "{AND +url:http://a.org/* -path:*/tmp/*}: +url:http://a.org/* matched"},
+		{"http://a.org/", "{AND +url:http://a.org/* -path:*/tmp/*}: +url:http://a.org/* matched and -path:*/tmp/* did not match"},
 		{"http://a.org/tmp/", "{AND +url:http://a.org/* -path:*/tmp/*}: -path:*/tmp/* matched"},
 		{"http://x.a.org/", "-host:x.a.org matched"},
 	} {

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"time"
 )
 
 // ScopeImport is the scope of the crawl record an import makes: its pages came from a file.
@@ -172,16 +173,26 @@ func (s *Store) ExportPages(ctx context.Context, crawlID, after int64, limit int
 	return out, rows.Err()
 }
 
+// Flush commits what was given to the writer so far (an Enqueue outside a crawl's run):
+// readers see it once Flush returns.
+func (s *Store) Flush(ctx context.Context) error { return s.writer.Flush(ctx) }
+
 // Unfinished returns the pages of a crawl (every crawl when crawlID is 0) whose links are not
-// all processed to every depth: those still in a queue, and every page that follows a link
-// to one of them. The others are what the WWWW archive calls completed (its C lines).
+// all processed to every depth: those a crawl (any crawl) will still fetch, and every page
+// that follows a link to one of them. The others are what the WWWW archive calls completed
+// (its C lines). A page queued but fresh (fetched, not due, not in a --refresh run) is not
+// fetched again: its run follows its stored links, so it is open only if they lead to an
+// open page. (The rerun a WWWW import seeds queues the archive's starting pages, completed
+// ones among them, and the pages it did not complete: only the latter are open.)
 func (s *Store) Unfinished(ctx context.Context, crawlID int64) (map[int64]bool, error) {
 	rows, err := s.read.QueryContext(ctx, `WITH RECURSIVE open(id) AS (
-			SELECT page_id FROM frontier WHERE (?1 = 0 OR crawl_id = ?1) AND state < 2
+			SELECT f.page_id FROM frontier f JOIN pages p ON p.id = f.page_id JOIN crawls c ON c.id = f.crawl_id
+			WHERE f.state < 2 AND NOT (p.state = 'fetched' AND coalesce(p.refresh_at, 0) > ?2 AND f.sitemap = 0
+				AND NOT coalesce(json_extract(c.config, '$.refresh'), 0))
 			UNION
 			SELECT l.from_id FROM links l JOIN open o ON l.to_id = o.id
 			WHERE l.from_id IN (SELECT page_id FROM frontier WHERE ?1 = 0 OR crawl_id = ?1))
-		SELECT id FROM open`, crawlID)
+		SELECT id FROM open`, crawlID, time.Now().UnixMilli())
 	if err != nil {
 		return nil, fmt.Errorf("unfinished pages: %w", err)
 	}

@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"mundaneum/backend/store/dbtest"
 )
 
 func newCrawl(t *testing.T, st *Store) int64 {
@@ -102,10 +104,10 @@ func TestSaveResultIndexesDedupsAndLinks(t *testing.T) {
 	var blobs, texts, links int
 	var skipReason string
 	db := st.ReadDB()
-	db.QueryRow(`SELECT count(*) FROM blobs`).Scan(&blobs)
-	db.QueryRow(`SELECT count(*) FROM page_text`).Scan(&texts)
-	db.QueryRow(`SELECT count(*) FROM links WHERE from_id=?`, home.PageID).Scan(&links)
-	db.QueryRow(`SELECT reason FROM pages WHERE url='http://elsewhere.test/'`).Scan(&skipReason)
+	dbtest.Scan(t, db.QueryRow(`SELECT count(*) FROM blobs`), &blobs)
+	dbtest.Scan(t, db.QueryRow(`SELECT count(*) FROM page_text`), &texts)
+	dbtest.Scan(t, db.QueryRow(`SELECT count(*) FROM links WHERE from_id=?`, home.PageID), &links)
+	dbtest.Scan(t, db.QueryRow(`SELECT reason FROM pages WHERE url='http://elsewhere.test/'`), &skipReason)
 	if blobs != 1 || texts != 1 || links != 3 || skipReason != "scope" {
 		t.Fatalf("blobs=%d texts=%d links=%d reason=%q", blobs, texts, links, skipReason)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"mundaneum/backend/library"
+	"mundaneum/backend/store/dbtest"
 )
 
 // TestLibraryEditsFromTwoConnections: the window (the owner, its writer busy) and a CLI
@@ -128,8 +129,8 @@ func TestLibraryEditsFromTwoConnections(t *testing.T) {
 		t.Errorf("lib_fts integrity: %v", err)
 	}
 	var indexed, nodes int
-	owner.ReadDB().QueryRowContext(ctx, `SELECT count(*) FROM lib_fts_docsize`).Scan(&indexed)
-	owner.ReadDB().QueryRowContext(ctx, `SELECT count(*) FROM lib_nodes WHERE id <> 1`).Scan(&nodes)
+	dbtest.Scan(t, owner.ReadDB().QueryRowContext(ctx, `SELECT count(*) FROM lib_fts_docsize`), &indexed)
+	dbtest.Scan(t, owner.ReadDB().QueryRowContext(ctx, `SELECT count(*) FROM lib_nodes WHERE id <> 1`), &nodes)
 	if indexed != nodes {
 		t.Errorf("lib_fts holds %d documents for %d nodes below the root", indexed, nodes)
 	}

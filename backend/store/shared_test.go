@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"mundaneum/backend/library"
+	"mundaneum/backend/store/dbtest"
 )
 
 // ownerBusy keeps the owner's writer busy the way a crawl does: operations back to back,
@@ -161,7 +162,7 @@ func TestShortWritesBesideTheOwner(t *testing.T) {
 	}
 	// Ids never collide: every pointer has its own.
 	var ids int
-	ro.ReadDB().QueryRowContext(ctx, `SELECT count(DISTINCT id) FROM lib_nodes`).Scan(&ids)
+	dbtest.Scan(t, ro.ReadDB().QueryRowContext(ctx, `SELECT count(DISTINCT id) FROM lib_nodes`), &ids)
 	if ids != 3*each+1 {
 		t.Errorf("distinct ids %d", ids)
 	}

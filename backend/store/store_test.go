@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"mundaneum/backend/store/dbtest"
 )
 
 // openTest opens a fresh workspace in a temp dir.
@@ -131,7 +133,7 @@ func TestWriterIsolatesFailingOps(t *testing.T) {
 		t.Fatal(err)
 	}
 	var n int
-	st.ReadDB().QueryRowContext(ctx, `SELECT count(*) FROM hosts`).Scan(&n)
+	dbtest.Scan(t, st.ReadDB().QueryRowContext(ctx, `SELECT count(*) FROM hosts`), &n)
 	if n != 2 {
 		t.Fatalf("hosts = %d, want 2 (a and c; b rolled back)", n)
 	}
@@ -173,10 +175,15 @@ func TestWriterReplaysBatchAfterFailure(t *testing.T) {
 		t.Fatal(err)
 	}
 	var origins []string
-	rows, _ := st.ReadDB().QueryContext(ctx, `SELECT origin FROM hosts ORDER BY origin`)
+	rows, err := st.ReadDB().QueryContext(ctx, `SELECT origin FROM hosts ORDER BY origin`)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for rows.Next() {
 		var o string
-		rows.Scan(&o)
+		if err := rows.Scan(&o); err != nil {
+			t.Fatal(err)
+		}
 		origins = append(origins, o)
 	}
 	rows.Close()

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"mundaneum/backend/store/dbtest"
 )
 
 func TestPackText(t *testing.T) {
@@ -90,8 +92,8 @@ func TestMigrationMovesTextOut(t *testing.T) {
 		t.Fatalf("workspace id = %q, %v", id, err)
 	}
 	var left int
-	st.ReadDB().QueryRow(`SELECT count(*) FROM sqlite_schema WHERE name LIKE 'page_fts%' OR name LIKE 'page_pairs%'
-		OR name IN ('page_vocab', 'pair_words', 'pair_state', 'fts_dirty')`).Scan(&left)
+	dbtest.Scan(t, st.ReadDB().QueryRow(`SELECT count(*) FROM sqlite_schema WHERE name LIKE 'page_fts%' OR name LIKE 'page_pairs%'
+		OR name IN ('page_vocab', 'pair_words', 'pair_state', 'fts_dirty')`), &left)
 	if left != 0 {
 		t.Fatalf("%d tables of the old index left", left)
 	}

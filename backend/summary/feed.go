@@ -20,6 +20,7 @@ import (
 func init() {
 	Register(&Kind{Name: "feed", Type: "feed",
 		Media: []string{"application/rss+xml", "application/atom+xml", "application/rdf+xml", "application/feed+xml",
+			"application/x-rss+xml", // Debian's /etc/mime.types (so Python's http.server, Apache on Debian)
 			"application/xml", "text/xml"},
 		Exts:  []string{"rss", "atom", "rdf", "xml"},
 		Magic: looksFeed,

@@ -13,7 +13,9 @@ import (
 // summariser.
 func init() {
 	Register(&Kind{Name: "gzip", Type: "gz", Binary: true,
-		Media: []string{"application/gzip", "application/x-gzip", "application/x-gunzip", "application/gzipped"},
+		Media: []string{"application/gzip", "application/x-gzip", "application/x-gunzip", "application/gzipped",
+			"application/x-gtar-compressed", // a .tgz in Debian's /etc/mime.types
+			"application/x-compressed-tar"}, // and in freedesktop's shared-mime-info
 		Exts:  []string{"gz", "tgz"},
 		Magic: func(h []byte) bool { return len(h) >= 3 && h[0] == 0x1f && h[1] == 0x8b && h[2] == 8 },
 		Run:   gzipSummary})

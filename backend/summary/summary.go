@@ -55,7 +55,22 @@ const (
 	ProblemTooMany     = "too-many"     // more archive members than the budget summarises
 	ProblemTimeout     = "timeout"      // summarising took longer than the time budget
 	ProblemToolMissing = "tool-missing" // the program that reads this type is not installed
+	// ProblemIncomplete: the file stops before its end (cut off on the server or on the way):
+	// what came is summarised.
+	ProblemIncomplete = "incomplete"
 )
+
+// ProblemWords are the words for the problems a summariser records, for people.
+var ProblemWords = map[string]string{
+	ProblemUnreadable:  "the file is broken: its text could not be read",
+	ProblemEncrypted:   "the file is encrypted with a password",
+	ProblemBomb:        "its content inflates beyond the decompression budget",
+	ProblemTooDeep:     "archives nested too deep: the inner ones are not read",
+	ProblemTooMany:     "more archive members than are read: the rest are listed only",
+	ProblemTimeout:     "reading it took longer than its time budget",
+	ProblemToolMissing: "the program that reads this type is not installed",
+	ProblemIncomplete:  "the file stops before its end (cut off): what came is read",
+}
 
 // Result is a document's summary: what extract's summarisers produce, the attributes of its
 // type, and which summariser made it.
@@ -129,7 +144,10 @@ type Kind struct {
 	Name string
 	// Type is the name a user enables the type by (crawl --types pdf,feed,...).
 	Type string
-	// Media are the media types it summarises; Exts the file extensions.
+	// Media are the media types it summarises, under every name servers send for it (the
+	// aliases of Debian's /etc/mime.types, Apache's, nginx's, shared-mime-info's): the
+	// download gate (Types.Accepts) is this list, so a name missing here is a document the
+	// crawl never downloads. Exts are the file extensions.
 	Media []string
 	Exts  []string
 	// Magic reports whether a body's first bytes say it is of this type (nil: never

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/klauspost/compress/gzip"
+
+	"mundaneum/backend/testenv"
 )
 
 func summarise(t *testing.T, body []byte, contentType, rawURL string, b Budget) *Result {
@@ -68,7 +70,7 @@ func tarOf(files map[string][]byte) []byte {
 
 func needPDFTools(t testing.TB) {
 	if _, err := exec.LookPath("pdftotext"); err != nil {
-		t.Skip("pdftotext is not installed (scripts/setup.sh installs poppler-utils)")
+		testenv.Missing(t, "pdftotext is not installed (poppler-utils)")
 	}
 }
 
@@ -276,5 +278,88 @@ func TestTypes(t *testing.T) {
 	u, _ := url.Parse("http://a.test/x.zip")
 	if _, err := Summarise(context.Background(), Input{Body: zipOf(map[string][]byte{"a": nil}), URL: u}, Budget{}, d); err == nil {
 		t.Error("a zip was summarised for a crawl that does not want zips")
+	}
+}
+
+// TestGateKnowsServedTypes: every media type that common servers' type tables give a
+// summariser's extensions passes the download gate of a crawl that wants that type, and the
+// summariser then reads it. The tables: Debian's /etc/mime.types (media-types), which
+// Python's http.server and Apache on Debian use; Apache's and nginx's own mime.types;
+// freedesktop's shared-mime-info; Windows' registry. (An RSS feed served as Debian's
+// application/x-rss+xml was once skipped as "not a web page".)
+func TestGateKnowsServedTypes(t *testing.T) {
+	served := map[string][]string{
+		"rss":      {"application/x-rss+xml", "application/rss+xml"},
+		"atom":     {"application/atom+xml"},
+		"rdf":      {"application/rdf+xml"},
+		"xml":      {"application/xml", "text/xml"},
+		"md":       {"text/markdown", "text/x-markdown"},
+		"markdown": {"text/markdown", "text/x-markdown"},
+		"pdf":      {"application/pdf", "application/x-pdf"},
+		"gz":       {"application/gzip", "application/x-gzip"},
+		"tgz":      {"application/x-gtar-compressed", "application/x-compressed-tar", "application/gzip", "application/x-gzip"},
+		"tar":      {"application/x-tar"},
+		"zip":      {"application/zip", "application/x-zip-compressed"},
+		"txt":      {"text/plain"},
+		"text":     {"text/plain"},
+		"csv":      {"text/csv"},
+		"tsv":      {"text/tab-separated-values"},
+		"html":     {"text/html"},
+		"htm":      {"text/html"},
+		"shtml":    {"text/html"},
+		"xhtml":    {"application/xhtml+xml"},
+	}
+	bodies := map[string][]byte{"feed": []byte(rss), "pdf": []byte("%PDF-1.4\n..."), "gzip": gz([]byte("x")),
+		"tar": tarOf(map[string][]byte{"a": []byte("b")}), "zip": zipOf(map[string][]byte{"a": []byte("b")}),
+		"text": []byte("plain words"), "markdown": []byte("# Title\nwords"), "html": []byte("<title>x</title>")}
+	for _, k := range Kinds() {
+		for _, ext := range k.Exts {
+			types, ok := served[ext]
+			if !ok {
+				continue // no server's table names it (.log, .mdown), or names another thing (.asc: PGP keys)
+			}
+			for _, mt := range types {
+				if !(Types{k.Type: true}).Accepts(mt) {
+					t.Errorf("%s: a .%s served as %s does not pass the gate of a crawl of %s", k.Name, ext, mt, k.Type)
+				}
+				u, _ := url.Parse("http://a.test/f." + ext)
+				if got := Choose(Input{Body: bodies[k.Name], ContentType: mt, URL: u}).Name; got != k.Name {
+					t.Errorf("a .%s served as %s is read by %s, want %s", ext, mt, got, k.Name)
+				}
+			}
+		}
+	}
+}
+
+// A file cut off on the way says so, and what came of it is read: a gzip stream, a tar in
+// it, and a PDF without its end (which poppler may or may not still read).
+func TestIncompleteFiles(t *testing.T) {
+	text := []byte(strings.Repeat("the quagga and the okapi graze together ", 4000))
+	full := gz(text)
+	r := summarise(t, full[:len(full)/2], "application/gzip", "http://a.test/notes.txt.gz", Budget{})
+	if !slices.Contains(r.Problems, ProblemIncomplete) || !strings.Contains(r.Text, "okapi") {
+		t.Errorf("a gzip cut in half: problems %v, text %d bytes", r.Problems, len(r.Text))
+	}
+	if r := summarise(t, full, "application/gzip", "http://a.test/notes.txt.gz", Budget{}); len(r.Problems) != 0 {
+		t.Errorf("a whole gzip: problems %v", r.Problems)
+	}
+	tgz := gz(tarOf(map[string][]byte{"a.txt": []byte("first quagga"), "b.txt": text}))
+	r = summarise(t, tgz[:len(tgz)*2/3], "application/gzip", "http://a.test/bundle.tar.gz", Budget{})
+	if !slices.Contains(r.Problems, ProblemIncomplete) || !strings.Contains(r.Text, "first quagga") {
+		t.Errorf("a tar.gz cut short: problems %v, text %.80q", r.Problems, r.Text)
+	}
+	for code := range map[string]bool{ProblemIncomplete: true, ProblemUnreadable: true, ProblemBomb: true} {
+		if ProblemWords[code] == "" {
+			t.Errorf("no words for %s", code)
+		}
+	}
+	needPDFTools(t)
+	pdf := fixture(t, "paper.pdf")
+	r = summarise(t, pdf[:len(pdf)*3/4], "application/pdf", "http://a.test/paper.pdf", Budget{})
+	if !slices.Contains(r.Problems, ProblemIncomplete) {
+		t.Errorf("a PDF cut short: problems %v", r.Problems)
+	}
+	if r := summarise(t, pdf, "application/pdf", "http://a.test/paper.pdf", Budget{}); slices.Contains(r.Problems, ProblemIncomplete) {
+		t.Errorf("a whole PDF: problems %v", r.Problems)
 	}
 }

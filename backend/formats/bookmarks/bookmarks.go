@@ -33,8 +33,11 @@ type Entry struct {
 	URL   string
 	// Notes is a link's or folder's description (Netscape's <DD>).
 	Notes string
-	Body  string // a report's Markdown
-	Tags  []string
+	// Keyword is a link's keyword (Firefox's SHORTCUTURL), FeedURL a live bookmark's feed
+	// (Firefox's FEEDURL): kept for a round trip through the Netscape format.
+	Keyword, FeedURL string
+	Body             string // a report's Markdown
+	Tags             []string
 	// Added and Modified are unix seconds (0 when unknown).
 	Added, Modified int64
 	// The JSON tree's other fields.
@@ -62,6 +65,10 @@ type Document struct {
 	Title    string // the document's title (Netscape's <H1>), if any
 	Root     *Entry // a folder holding the top level
 	Problems []Problem
+	// Warnings are what was read and not kept as written, the entries themselves kept: a
+	// date that is no date, and each attribute no field holds (once, with how many
+	// entries carried it, at the line of the first).
+	Warnings []Problem
 }
 
 // Error is a reader's failure: the input is not what it should be, at Line.

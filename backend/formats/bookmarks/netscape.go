@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	xhtml "golang.org/x/net/html"
 )
@@ -16,7 +18,14 @@ import (
 // The Netscape bookmark file (NETSCAPE-Bookmark-file-1): an HTML list whose folders are
 // <DT><H3>title</H3> followed by their own <DL>, whose bookmarks are <DT><A HREF ...>title</A>,
 // each optionally followed by <DD>description. Browsers add ADD_DATE and LAST_MODIFIED
-// (unix seconds) and some (Firefox, Pinboard, linkding) TAGS="a,b".
+// (unix seconds; linkding's in milli- and microseconds too, Shaarli's sometimes as an Apache
+// log's "10/Oct/2000:13:55:36 +0300") and some TAGS: separated by commas (Firefox,
+// Pinboard, linkding) or by spaces (Shaarli). A file whose TAGS hold a comma anywhere, or
+// that carries the Content-Security-Policy meta Firefox's and Mundaneum's exports write,
+// separates by commas (a tag may hold spaces); any other by white space. Firefox's
+// SHORTCUTURL (a keyword) and FEEDURL (a live bookmark's feed) are kept; every other
+// attribute with something to say (a favicon, PRIVATE="1", ...) is named in the document's
+// Warnings.
 //
 // The reader tokenises with golang.org/x/net/html and keeps the structure by hand: it is
 // lenient about what browsers leave out (closing </DT>, <p>) and strict about what means the
@@ -27,7 +36,8 @@ func ReadNetscape(data []byte) (*Document, error) {
 	if err := checkInput("netscape", data); err != nil {
 		return nil, err
 	}
-	r := &nsReader{doc: &Document{Format: "netscape", Root: &Entry{Kind: Folder, Line: 1}}, count: counter{format: "netscape"}}
+	r := &nsReader{doc: &Document{Format: "netscape", Root: &Entry{Kind: Folder, Line: 1}}, count: counter{format: "netscape"},
+		rawTags: map[*Entry]string{}, dropped: map[string]*droppedAttr{}}
 	if err := r.read(data); err != nil {
 		return nil, err
 	}
@@ -53,7 +63,15 @@ type nsReader struct {
 	captureAt  int
 	skip       bool // the <A> being read has no address
 	sawList    bool
+	// Tags are split once the whole file has said how (see the package comment).
+	rawTags map[*Entry]string
+	commas  bool
+	// dropped are the attributes no field holds, by name, in the order first seen.
+	dropped map[string]*droppedAttr
+	order   []string
 }
+
+type droppedAttr struct{ n, line int }
 
 func (r *nsReader) fail(line int, format string, args ...any) error {
 	return &Error{Format: "netscape", Line: line, Msg: fmt.Sprintf(format, args...)}
@@ -159,9 +177,14 @@ func (r *nsReader) start(tag string, attrs map[string]string, line int) error {
 	case "h1":
 		r.close()
 		r.begin("h1", nil, line)
+	case "meta":
+		if strings.EqualFold(attrs["http-equiv"], "content-security-policy") {
+			r.commas = true // Firefox's export (and Mundaneum's)
+		}
 	case "h3":
 		r.close()
-		f := &Entry{Kind: Folder, Line: line, Added: unixSeconds(attrs["add_date"]), Modified: unixSeconds(attrs["last_modified"])}
+		f := &Entry{Kind: Folder, Line: line, Added: r.date(attrs, "add_date", line), Modified: r.date(attrs, "last_modified", line)}
+		r.unkept(attrs, line, "add_date", "last_modified")
 		if err := r.add(f); err != nil {
 			return err
 		}
@@ -169,11 +192,17 @@ func (r *nsReader) start(tag string, attrs map[string]string, line int) error {
 		r.begin("h3", f, line)
 	case "a":
 		r.close()
-		e := &Entry{Kind: Link, Line: line, URL: strings.TrimSpace(attrs["href"]), Added: unixSeconds(attrs["add_date"]),
-			Modified: unixSeconds(attrs["last_modified"]), Tags: splitTags(attrs["tags"])}
-		if len(e.URL) > MaxField {
+		e := &Entry{Kind: Link, Line: line, URL: strings.TrimSpace(attrs["href"]), Added: r.date(attrs, "add_date", line),
+			Modified: r.date(attrs, "last_modified", line), Keyword: oneLine(attrs["shortcuturl"]),
+			FeedURL: strings.TrimSpace(attrs["feedurl"])}
+		if len(e.URL) > MaxField || len(e.FeedURL) > MaxField {
 			return r.fail(line, "an address longer than %d MiB", MaxField>>20)
 		}
+		if t := attrs["tags"]; t != "" {
+			r.rawTags[e] = t
+			r.commas = r.commas || strings.Contains(t, ",")
+		}
+		r.unkept(attrs, line, "href", "add_date", "last_modified", "tags", "shortcuturl", "feedurl")
 		r.skip = e.URL == ""
 		if r.skip {
 			r.doc.Problems = append(r.doc.Problems, Problem{Line: line, Reason: "a bookmark with no address"})
@@ -243,7 +272,106 @@ func (r *nsReader) finish(line int) error {
 	if !r.sawList && r.count.n == 0 {
 		return r.fail(1, "no bookmarks here: this is not a Netscape bookmark file (browsers export one with \"Export bookmarks to HTML\")")
 	}
+	for e, raw := range r.rawTags {
+		if r.commas {
+			e.Tags = splitTags(raw)
+		} else {
+			e.Tags = splitTags(strings.Join(strings.Fields(raw), ","))
+		}
+	}
+	for _, name := range r.order {
+		d := r.dropped[name]
+		what := attrNames[name]
+		if what == "" {
+			what = strings.ToUpper(name)
+		} else {
+			what += " (" + strings.ToUpper(name) + ")"
+		}
+		entries := "entries"
+		if d.n == 1 {
+			entries = "entry"
+		}
+		r.doc.Warnings = append(r.doc.Warnings, Problem{Line: d.line,
+			Reason: fmt.Sprintf("the %s of %d %s left out, the first here: nothing keeps it", what, d.n, entries)})
+	}
+	slices.SortStableFunc(r.doc.Warnings, func(a, b Problem) int { return a.Line - b.Line })
 	return nil
+}
+
+// attrNames say what the attributes browsers and bookmark services add mean, for the
+// warning that leaves them out.
+var attrNames = map[string]string{"icon": "favicon", "icon_uri": "favicon address", "private": "private flag",
+	"toread": "to-read flag", "post_data": "POST data of a keyword search", "web_panel": "sidebar flag",
+	"last_charset": "character set", "last_visit": "last visit time", "personal_toolbar_folder": "toolbar folder flag",
+	"unfiled_bookmarks_folder": "unsorted bookmarks flag"}
+
+// unkept notes the attributes of an entry that no field holds, except those that say
+// nothing (empty, "0", "false") and Firefox's internal ID.
+func (r *nsReader) unkept(attrs map[string]string, line int, kept ...string) {
+	names := make([]string, 0, len(attrs))
+	for name := range attrs {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		v := strings.TrimSpace(attrs[name])
+		if slices.Contains(kept, name) || name == "id" || v == "" || v == "0" || strings.EqualFold(v, "false") {
+			continue
+		}
+		d := r.dropped[name]
+		if d == nil {
+			if len(r.dropped) >= maxDropped {
+				continue
+			}
+			d = &droppedAttr{line: line}
+			r.dropped[name] = d
+			r.order = append(r.order, name)
+		}
+		d.n++
+	}
+}
+
+// maxDropped bounds the distinct attributes a file may be warned about.
+const maxDropped = 64
+
+// date reads a date attribute; one that is there and is no date is a warning (the entry
+// is kept, its date unknown).
+func (r *nsReader) date(attrs map[string]string, name string, line int) int64 {
+	s := strings.TrimSpace(attrs[name])
+	if s == "" {
+		return 0
+	}
+	if n, ok := parseDate(s); ok {
+		return n
+	}
+	if len(r.doc.Warnings) < maxWarnings {
+		r.doc.Warnings = append(r.doc.Warnings, Problem{Line: line,
+			Reason: fmt.Sprintf("%s %q is not a date: left out (the import's time stands in)", strings.ToUpper(name), clip(s, 60))})
+	}
+	return 0
+}
+
+// maxWarnings bounds the dates a file may be warned about.
+const maxWarnings = 1000
+
+// dateLayouts are the textual dates bookmark files hold: Shaarli's test files (an Apache
+// log's), RFC 3339 and the HTTP and e-mail forms, and plain ISO dates.
+var dateLayouts = []string{"02/Jan/2006:15:04:05 -0700", time.RFC3339, time.RFC1123Z, time.RFC1123, time.RFC850,
+	time.ANSIC, "2006-01-02 15:04:05", "2006-01-02T15:04:05", "20060102_150405", "2006-01-02"}
+
+// parseDate reads an ADD_DATE or LAST_MODIFIED: unix seconds (milli- or microseconds as
+// some exporters write them) or a textual date; zero or negative numbers are unknown
+// dates.
+func parseDate(s string) (int64, bool) {
+	if _, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return unixSeconds(s), true
+	}
+	for _, l := range dateLayouts {
+		if t, err := time.Parse(l, s); err == nil && t.Unix() > 0 {
+			return t.Unix(), true
+		}
+	}
+	return 0, false
 }
 
 // oneLine collapses runs of white space (new lines included) into single spaces.
@@ -320,6 +448,12 @@ func writeNSList(w *bufio.Writer, folder *Entry, depth int) {
 			w.WriteString(indent + `    <DT><A HREF="` + html.EscapeString(e.URL) + `"` + nsDates(e))
 			if len(e.Tags) > 0 {
 				w.WriteString(` TAGS="` + html.EscapeString(strings.Join(e.Tags, ",")) + `"`)
+			}
+			if e.Keyword != "" {
+				w.WriteString(` SHORTCUTURL="` + html.EscapeString(e.Keyword) + `"`)
+			}
+			if e.FeedURL != "" {
+				w.WriteString(` FEEDURL="` + html.EscapeString(e.FeedURL) + `"`)
 			}
 			w.WriteString(">" + html.EscapeString(e.Title) + "</A>\n")
 			if e.Notes != "" {
