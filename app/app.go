@@ -112,8 +112,8 @@ func (a *App) StartCrawl(req CrawlRequest) (Crawl, error) {
 		MaxTime: time.Duration(req.MaxSeconds) * time.Second, MaxPerHost: req.MaxPerHost,
 		MaxQueryVariants: req.MaxQueryVariants, Sitemaps: req.Sitemaps, Agents: req.Agents, PerHost: req.PerHost,
 		Delay: time.Duration(req.DelayMs) * time.Millisecond, Refresh: req.Refresh, Rules: req.Rules,
-		Toward: req.Toward, Types: req.Types, Render: req.Render, RenderExternal: req.RenderExternal,
-		RenderFullPage: req.RenderFullPage}
+		Toward: req.Toward, Types: req.Types, Requisites: req.Requisites, Render: req.Render,
+		RenderExternal: req.RenderExternal, RenderFullPage: req.RenderFullPage}
 	if req.DelayMs < 0 {
 		cfg.Delay = -1
 	}

@@ -127,6 +127,8 @@ export interface CrawlFormValues {
    */
   keep?: '' | 'all' | 'last' | 'none';
   keepLast?: number | null;
+  /** Store the pages' style sheets, images and fonts, to read them offline; optional. */
+  requisites?: boolean;
   /**
    * Which pages are read in a browser after their scripts ran: auto (those whose HTML is an
    * empty shell), always or never; empty (or absent) is the workspace's setting.
@@ -219,6 +221,7 @@ export function buildCrawlRequest(f: CrawlFormValues): CrawlRequest {
     types: f.types ?? [],
     keep: f.keep ?? '',
     keepLast: f.keep === 'last' ? orZero(f.keepLast ?? null) : 0,
+    requisites: f.requisites ?? false,
     render: f.render ?? '',
     renderExternal: f.renderExternal ?? false,
     renderFullPage: f.renderFullPage ?? false,

@@ -177,6 +177,11 @@ export namespace app {
 	    lastRunAt: string;
 	    nextRunAt: string;
 	}
+	export interface CopyAssets {
+	    shown: number;
+	    missing: number;
+	    bytes: number;
+	}
 	export interface Crawl {
 	    id: number;
 	    seeds: string[];
@@ -238,6 +243,7 @@ export namespace app {
 	    types?: string[];
 	    keep?: string;
 	    keepLast?: number;
+	    requisites?: boolean;
 	    render: string;
 	    renderExternal: boolean;
 	    renderFullPage: boolean;
@@ -474,6 +480,11 @@ export namespace app {
 	    title: string;
 	    at: string;
 	}
+	export interface LinkInfo {
+	    url: string;
+	    page: number;
+	    known: number;
+	}
 	export interface LinkRef {
 	    pageId: number;
 	    url: string;
@@ -483,6 +494,15 @@ export namespace app {
 	    kind: string;
 	    anchor: string;
 	    rel: string;
+	}
+	export interface TextBlock {
+	    kind: string;
+	    text: string;
+	    level?: number;
+	    depth?: number;
+	    marker?: string;
+	    cells?: string[];
+	    head?: boolean;
 	}
 	export interface SummaryAttr {
 	    name: string;
@@ -499,6 +519,11 @@ export namespace app {
 	    summariser?: string;
 	    attrs?: SummaryAttr[];
 	    canOpen?: boolean;
+	    blocks: TextBlock[];
+	    asPage: boolean;
+	    assets: CopyAssets;
+	    versionId: number;
+	    replay: boolean;
 	}
 	export interface ScreenshotInfo {
 	    versionId: number;
@@ -760,6 +785,7 @@ export namespace app {
 	    index: IndexStatus;
 	}
 	
+	
 	export interface View {
 	    id: number;
 	    name: string;
@@ -806,6 +832,7 @@ export namespace archive {
 	    revisits: number;
 	    bytes: number;
 	    skipped: number;
+	    requisites?: number;
 	}
 	export interface Problem {
 	    where: string;
