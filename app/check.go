@@ -143,7 +143,7 @@ func (a *App) CheckRunLinks(runID int64, limit int) ([]LinkCheck, error) {
 
 // LinkHistory returns the latest checks of a URL, newest first.
 func (a *App) LinkHistory(url string, limit int) ([]LinkCheck, error) {
-	rows, err := a.ws().st.History(context.Background(), strings.TrimSpace(url), clampLimit(limit, 200))
+	rows, err := a.ws().st.CheckHistory(context.Background(), strings.TrimSpace(url), clampLimit(limit, 200))
 	if err != nil {
 		return nil, apiError(err)
 	}

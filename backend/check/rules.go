@@ -35,7 +35,7 @@ func (r Rule) Active(now time.Time) bool { return r.Expires.IsZero() || now.Befo
 type RuleStore interface {
 	AddRules(ctx context.Context, rules []record.Rule) (int, error)
 	DeleteRule(ctx context.Context, id int64) error
-	Rules(ctx context.Context, taskID int64) ([]record.Rule, error)
+	CheckRules(ctx context.Context, taskID int64) ([]record.Rule, error)
 }
 
 // NormalizeRule checks a rule and puts its prefix in canonical form, so that it compares
@@ -86,7 +86,7 @@ func AddRules(ctx context.Context, rs RuleStore, rules []Rule) (int, error) {
 
 // Rules lists the system-wide rules (taskID 0) or a task's.
 func Rules(ctx context.Context, rs RuleStore, taskID int64) ([]Rule, error) {
-	recs, err := rs.Rules(ctx, taskID)
+	recs, err := rs.CheckRules(ctx, taskID)
 	if err != nil {
 		return nil, err
 	}

@@ -210,8 +210,8 @@ func (s *Store) URLIDs(ctx context.Context, urls []string) ([]int64, error) {
 	})
 }
 
-// Health returns the health of each of urls that was ever tested, by URL.
-func (s *Store) Health(ctx context.Context, urls []string) (map[string]record.Health, error) {
+// LinkHealth returns the health of each of urls that was ever tested, by URL.
+func (s *Store) LinkHealth(ctx context.Context, urls []string) (map[string]record.Health, error) {
 	all, err := healthOf(ctx, s.read, urls)
 	if err != nil {
 		return nil, fmt.Errorf("read health: %w", err)
@@ -237,8 +237,8 @@ func scanCheck(row interface{ Scan(...any) error }) (record.Row, error) {
 	return c, err
 }
 
-// History returns the latest checks of a URL, newest first.
-func (s *Store) History(ctx context.Context, url string, limit int) ([]record.Row, error) {
+// CheckHistory returns the latest checks of a URL, newest first.
+func (s *Store) CheckHistory(ctx context.Context, url string, limit int) ([]record.Row, error) {
 	out, err := collect(ctx, s.read, scanCheck, `SELECT `+checkColumns+` FROM checks c JOIN check_urls u ON u.id = c.url_id
 		WHERE u.url = ? ORDER BY c.at DESC LIMIT ?`, url, limit)
 	if err != nil {

@@ -34,8 +34,8 @@ func TestCheckTasksAndRules(t *testing.T) {
 	if n, err := st.AddRules(ctx, []record.Rule{{Action: "leaf", Prefix: "http://a.example/cgi/", Note: "again"}}); err != nil || n != 0 {
 		t.Fatalf("re-add = %d, %v", n, err)
 	}
-	sys, _ := st.Rules(ctx, 0)
-	mine, _ := st.Rules(ctx, task.ID)
+	sys, _ := st.CheckRules(ctx, 0)
+	mine, _ := st.CheckRules(ctx, task.ID)
 	if len(sys) != 1 || sys[0].Action != "leaf" || sys[0].Note != "again" || len(mine) != 2 || mine[1].ExpiresAt != 1000 {
 		t.Fatalf("system %+v task %+v", sys, mine)
 	}
@@ -45,7 +45,7 @@ func TestCheckTasksAndRules(t *testing.T) {
 	if err := st.DeleteTask(ctx, "docs"); err != nil {
 		t.Fatal(err)
 	}
-	if rs, _ := st.Rules(ctx, task.ID); len(rs) != 0 {
+	if rs, _ := st.CheckRules(ctx, task.ID); len(rs) != 0 {
 		t.Fatalf("a deleted task's rules stay: %+v", rs)
 	}
 	if err := st.DeleteTask(ctx, "docs"); !errors.Is(err, ErrNotFound) {
@@ -83,11 +83,11 @@ func TestSaveChecksKeepsHistoryAndHealth(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	hist, err := st.History(ctx, "http://a/x", 10)
+	hist, err := st.CheckHistory(ctx, "http://a/x", 10)
 	if err != nil || len(hist) != 3 || hist[0].At != 3 || hist[0].Status != 404 {
 		t.Fatalf("history = %+v, %v", hist, err)
 	}
-	h, err := st.Health(ctx, []string{"http://a/x", "http://a/y", "http://a/never"})
+	h, err := st.LinkHealth(ctx, []string{"http://a/x", "http://a/y", "http://a/never"})
 	if err != nil || len(h) != 2 || h["http://a/x"].Failures != 3 || h["http://a/y"].Hash != "h" {
 		t.Fatalf("health = %+v, %v", h, err)
 	}

@@ -194,9 +194,9 @@ func (s *Store) DeleteRule(ctx context.Context, id int64) error {
 	return s.writer.Flush(ctx)
 }
 
-// Rules lists rules: the system-wide ones (taskID 0) or one task's, expired ones included,
+// CheckRules lists rules: the system-wide ones (taskID 0) or one task's, expired ones included,
 // by prefix.
-func (s *Store) Rules(ctx context.Context, taskID int64) ([]record.Rule, error) {
+func (s *Store) CheckRules(ctx context.Context, taskID int64) ([]record.Rule, error) {
 	out, err := collect(ctx, s.read, func(row interface{ Scan(...any) error }) (record.Rule, error) {
 		var r record.Rule
 		err := row.Scan(&r.ID, &r.TaskID, &r.Action, &r.Prefix, &r.ExpiresAt, &r.CreatedAt, &r.Note)
