@@ -180,6 +180,7 @@ export namespace app {
 	    fetched: number;
 	    failed: number;
 	    skipped: number;
+	    recorded: number;
 	    redirected: number;
 	    queued: number;
 	    toVisit: number;
@@ -260,6 +261,8 @@ export namespace app {
 	}
 	export interface IndexStatus {
 	    searchable: number;
+	    searchablePages: number;
+	    searchableFiles: number;
 	    waiting: number;
 	    updating: number;
 	    current: boolean;
@@ -711,6 +714,8 @@ export namespace app {
 	    queued: number;
 	    failed: number;
 	    skipped: number;
+	    recorded: number;
+	    redirected: number;
 	    hosts: number;
 	    links: number;
 	    index: IndexStatus;
