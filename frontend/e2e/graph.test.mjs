@@ -122,20 +122,25 @@ test('the graph view draws the crawl and the shortest path between two pages', a
   await until(() => page.locator('.graph-canvas canvas').count(), { what: 'the canvases' });
 
   const side = page.getByRole('complementary', { name: 'Paths' });
-  await side.getByRole('searchbox', { name: 'From' }).fill('mons');
-  await side.getByRole('list', { name: /matching for From/ }).getByRole('button').first().click();
+  // The keyboard picks a suggestion (↓ then Enter), as a click does.
+  const fromBox = side.getByRole('combobox', { name: 'From' });
+  await fromBox.fill('mons');
+  await side.getByRole('listbox', { name: /matching for From/ }).waitFor();
+  await fromBox.press('ArrowDown');
+  await fromBox.press('Enter');
+  await side.getByRole('button', { name: 'Clear From' }).waitFor();
   const pathBox = side.getByRole('region', { name: 'Shortest path' });
   const heading = async () => ((await pathBox.getByRole('heading').textContent().catch(() => '')) ?? '').trim();
-  await side.getByRole('searchbox', { name: 'To' }).fill('udc');
-  await side.getByRole('list', { name: /matching for To/ }).getByRole('button').first().click();
+  await side.getByRole('combobox', { name: 'To' }).fill('udc');
+  await side.getByRole('listbox', { name: /matching for To/ }).getByRole('option').first().click();
   await until(async () => /links?$/.test(await heading()), { what: 'the path to the UDC card' });
   await page.waitForTimeout(500); // the highlight's frame
   await page.screenshot({ path: path.join(shotDir, 'graph.png') });
 
   // Mons -> the catalogue (home) -> the hostile page: two links, one shortest path.
   await side.getByRole('button', { name: 'Clear To' }).click();
-  await side.getByRole('searchbox', { name: 'To' }).fill('hostile');
-  await side.getByRole('list', { name: /matching for To/ }).getByRole('button').first().click();
+  await side.getByRole('combobox', { name: 'To' }).fill('hostile');
+  await side.getByRole('listbox', { name: /matching for To/ }).getByRole('option').first().click();
   await until(async () => /hostile/.test((await pathBox.textContent().catch(() => '')) ?? ''), { what: 'the path to the hostile page' });
   assert.equal(await heading(), '2 links');
   assert.equal(await pathBox.getByRole('listitem').count(), 3);
