@@ -269,3 +269,8 @@ export function limitsWords(maxPages: number | null, maxDepth: number | null, ma
   const s = parts.join(', ');
   return `${s.charAt(0).toUpperCase()}${s.slice(1)}.`;
 }
+
+/** Names the links recorded, not pages (the backend's store.Recorded): "1,680 links recorded, not pages". */
+export function recordedWords(n: number): string {
+  return n === 1 ? '1 link recorded, not a page' : `${count(n)} links recorded, not pages`;
+}

@@ -2,7 +2,7 @@
 // so that links, history and tests agree on one spelling.
 
 /** The crawl page states the crawl view can filter by ('' is all). */
-export const pageStates = ['', 'fetched', 'queued', 'failed', 'skipped', 'redirected'] as const;
+export const pageStates = ['', 'fetched', 'queued', 'failed', 'skipped', 'redirected', 'recorded'] as const;
 export type PageState = (typeof pageStates)[number];
 
 /** Which form of the offline copy a page view shows. */
