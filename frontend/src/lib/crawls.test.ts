@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Crawl } from '../api';
 import {
-  boundedLimits, buildCrawlRequest, canCancel, canPause, canResume, crawlLabel, formDefaults, limitsWords, mergeCrawls, parseSeeds, progress, upsertCrawl,
+  boundedLimits, buildCrawlRequest, emptyWorkspace, quickCrawlRequest, canCancel, canPause, canResume, crawlLabel, formDefaults, limitsWords, mergeCrawls, parseSeeds, progress, upsertCrawl,
   validateCrawlForm,
 } from './crawls';
 
@@ -177,5 +177,30 @@ describe('the window’s limits', () => {
     expect(limitsWords(null, 1, 0)).toBe('1 link deep at most.');
     expect(limitsWords(null, null, 90)).toBe('Stops after 1 h 30 min.');
     expect(limitsWords(null, 0, null)).toMatch(/^No limits/);
+  });
+});
+
+describe('the start page', () => {
+  const d = {
+    seeds: [], scope: 'site', maxDepth: 0, maxPages: 0, maxSeconds: 0, maxPerHost: 0, maxQueryVariants: 0, sitemaps: false, agents: 0,
+    perHost: 0, delayMs: 1000, refresh: false, rules: '', toward: '', types: [], keep: '', keepLast: 0,
+  };
+  it('crawls one address, bounded as the form is, a bare host as https', () => {
+    const r = quickCrawlRequest(d, '  www.postgresql.org/docs/ ');
+    expect(r).toEqual(expect.objectContaining({ seeds: ['https://www.postgresql.org/docs/'], scope: 'site', maxPages: 2000, maxDepth: 5, maxSeconds: 3600, delayMs: -1 }));
+    expect(quickCrawlRequest(d, 'http://127.0.0.1:8080/a')?.seeds).toEqual(['http://127.0.0.1:8080/a']);
+    // The workspace's own limits are kept.
+    expect(quickCrawlRequest({ ...d, maxPages: 50 }, 'https://a.org/')?.maxPages).toBe(50);
+  });
+  it('refuses what is no http(s) address', () => {
+    for (const bad of ['', '   ', 'javascript:alert(1)', 'file:///etc/passwd', 'two words', 'https://', 'ftp://a.org/']) {
+      expect(quickCrawlRequest(d, bad)).toBeNull();
+    }
+  });
+  it('calls a workspace empty when it holds nothing', () => {
+    expect(emptyWorkspace({ crawls: 0, pages: 0, libraryItems: 0 })).toBe(true);
+    expect(emptyWorkspace({ crawls: 0, pages: 0, libraryItems: 1 })).toBe(false);
+    expect(emptyWorkspace({ crawls: 1, pages: 0, libraryItems: 0 })).toBe(false);
+    expect(emptyWorkspace({ crawls: 0, pages: 3, libraryItems: 0 })).toBe(false);
   });
 });

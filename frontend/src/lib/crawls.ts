@@ -274,3 +274,35 @@ export function limitsWords(maxPages: number | null, maxDepth: number | null, ma
 export function recordedWords(n: number): string {
   return n === 1 ? '1 link recorded, not a page' : `${count(n)} links recorded, not pages`;
 }
+
+/**
+ * The request of a crawl started from the start page's one box: the workspace's defaults,
+ * bounded as the form's are, from one address (a bare host gets https://, as a browser's
+ * address bar does). It returns null for text that is no http(s) address.
+ */
+export function quickCrawlRequest(d: CrawlRequest, address: string): CrawlRequest | null {
+  let raw = address.trim();
+  if (raw === '' || /\s/.test(raw)) return null;
+  if (!/^[a-z][a-z0-9+.-]*:/i.test(raw)) raw = `https://${raw}`;
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    return null;
+  }
+  if ((u.protocol !== 'http:' && u.protocol !== 'https:') || u.hostname === '') return null;
+  const f = formDefaults(d);
+  return buildCrawlRequest({ ...f, ...boundedLimits(f), seeds: [u.href] });
+}
+
+/** What a workspace holds, for the start page: nothing crawled, nothing in the library. */
+export interface Holdings {
+  crawls: number;
+  pages: number;
+  libraryItems: number;
+}
+
+/** Reports whether a workspace is empty: no crawl, no page, nothing in its library. */
+export function emptyWorkspace(h: Holdings): boolean {
+  return h.crawls === 0 && h.pages === 0 && h.libraryItems === 0;
+}
