@@ -11,6 +11,8 @@ MAKEFLAGS += --no-print-directory
 WAILS := $(firstword $(subst :, ,$(shell go env GOPATH)))/bin/wails
 export WAILS
 BIN := build/bin/mundaneum
+# This checkout's version (git describe; scripts/version.sh), embedded by the build.
+VERSION := $(shell scripts/version.sh)
 # The desktop build tags (webkit2_41 is also in wails.json's build:tags, for `wails dev`).
 DESKTOP_TAGS := desktop,production,webkit2_41
 GO_TEST_TIMEOUT ?= 5m
@@ -27,7 +29,7 @@ DIST := frontend/dist/index.html
 # Steps depend on each other's side effects (setup installs what the rest use): one at a time.
 .NOTPARALLEL:
 
-.PHONY: help setup build run test test-go lint test-frontend test-extension extension smoke bindings frontend clean bench bench-window relevance relevance-check bench-search bench-toward bench-graph bench-graphview bench-check check-build fuzz bench-library bench-warc bench-soif bench-capture
+.PHONY: help setup build run test test-go lint test-frontend test-extension extension smoke bindings frontend clean package test-package bench bench-window relevance relevance-check bench-search bench-toward bench-graph bench-graphview bench-check check-build fuzz bench-library bench-warc bench-soif bench-capture bench-offline
 
 help: ## list the targets
 	@awk 'BEGIN { FS = ":.*## " } /^[a-z-]+:.*## / { printf "  make %-14s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
@@ -65,7 +67,8 @@ $(BIN): $(GO_SRC) $(DIST) wails.json
 	@# -s, -skipbindings: the frontend and the bindings are made by the rules above.
 	@echo "build: $(BIN)"
 	@start=$$(date +%s); \
-	"$(WAILS)" build -m -nosyncgomod -s -skipbindings -nocolour -v 0 -o mundaneum; \
+	"$(WAILS)" build -m -nosyncgomod -s -skipbindings -nocolour -v 0 -o mundaneum \
+		-ldflags "-X mundaneum/backend/crawl.Version=$(VERSION)"; \
 	$(FIX_MODES); \
 	test -x $(BIN); touch $(BIN); \
 	echo "build: $(BIN) built in $$(( $$(date +%s) - start ))s"
@@ -121,11 +124,18 @@ e2e: build extension ## browser end-to-end tests: chromium on `mundaneum serve` 
 	$(if $(SCREENSHOTS),for f in "$(CURDIR)"/docs/screenshots/*.png; do convert "$$f" -dither None -colors 256 "PNG8:$$f"; done;) \
 	echo "e2e: passed in $$(( $$(date +%s) - start ))s (screenshots in $(if $(SCREENSHOTS),docs/screenshots,build/e2e))"
 
-smoke: ## open the built window under Xvfb, screenshot it to build/smoke.png
+smoke: ## open the built window under Xvfb (build/smoke.png), and on a workspace serve holds (build/held.png)
 	scripts/smoke-window.sh $(BIN)
+	scripts/smoke-held.sh $(BIN)
+
+package: setup $(DIST) ## build the .deb and a tarball into build/package/ (binary, menu entry, icon, file type, man pages, completions)
+	scripts/package.sh
+
+test-package: package ## install the .deb here with apt (root or sudo), open the installed window under Xvfb, remove it cleanly
+	scripts/test-package.sh
 
 clean: ## remove build outputs (keeps node_modules)
-	rm -rf build/bin build/smoke.png
+	rm -rf build/bin build/smoke.png build/held.png build/package
 	find frontend/dist -mindepth 1 -not -name .gitkeep -delete
 
 FUZZTIME ?= 10m
@@ -137,6 +147,9 @@ bench: ## crawl vs Colly on a loopback synthetic web: stored, searchable, bytes/
 
 bench-soif: frontend ## SOIF export and broker-to-broker pull rates on a synthetic crawl (PAGES=3000)
 	PAGES="$(or $(PAGES),3000)" scripts/bench-soif.sh
+
+bench-offline: build ## reading offline: a click in an offline copy of Debian's PostgreSQL manual to the stored target shown, in chromium (CLICKS=200 KEEP=DIR)
+	CLICKS="$(or $(CLICKS),200)" BIN="$(CURDIR)/$(BIN)" $(if $(KEEP),KEEP="$(KEEP)") scripts/bench-offline.sh
 
 bench-check: ## link checking vs linkchecker and wget on Debian's PostgreSQL and Rust docs via nginx (DOCS="postgresql rust" RUNS=3 KEEP=)
 	DOCS="$(or $(DOCS),postgresql rust)" RUNS="$(or $(RUNS),3)" $(if $(KEEP),KEEP="$(KEEP)") scripts/bench-check.sh

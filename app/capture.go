@@ -89,6 +89,9 @@ func (a *App) capturePort(ctx context.Context) int {
 // startLoopback opens the window's door on the workspace's port. A port in use is not
 // fatal: Settings says so and offers another.
 func (a *App) startLoopback() {
+	if a.ws() == nil {
+		return // held by another process: the door opens with the workspace (install)
+	}
 	c := a.captureState()
 	port := a.capturePort(context.Background())
 	c.mu.Lock()
@@ -120,16 +123,19 @@ func (a *App) stopLoopback() {
 	}
 }
 
-// moveLoopback moves the window's open door to the port of the workspace open now.
+// moveLoopback opens the window's door on the port of the workspace open now, moving it
+// there when it listens on another workspace's port.
 func (a *App) moveLoopback() {
 	c := a.captureState()
 	port := a.capturePort(context.Background())
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.door == nil || c.port == 0 || c.port == port {
+	if c.door == nil || c.port == port {
 		return
 	}
-	c.door.Stop()
+	if c.port != 0 {
+		c.door.Stop()
+	}
 	c.startLocked(port)
 }
 

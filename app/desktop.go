@@ -57,6 +57,7 @@ func RunDesktop(a *App, assets fs.FS) error {
 	if b, err := fs.ReadFile(dist, iconFile); err == nil {
 		icon = b
 	}
+	traceStep("window-run")
 	err = wails.Run(&options.App{
 		Title:            "Mundaneum",
 		Width:            1200,
@@ -66,12 +67,15 @@ func RunDesktop(a *App, assets fs.FS) error {
 		BackgroundColour: initialBackground(),
 		AssetServer:      &assetserver.Options{Assets: dist},
 		OnStartup: func(ctx context.Context) {
+			traceStep("startup")
 			a.dialogs = dialogs{ctx}
+			a.attachTitle(func(title string) { wailsruntime.WindowSetTitle(ctx, title) })
 			a.startup(ctx, func(name string, payload any) {
 				wailsruntime.EventsEmit(ctx, name, payload)
 			})
 			a.startLoopback() // browsers' door, while the window is open (capture.go)
 		},
+		OnDomReady: func(context.Context) { traceStep("dom-ready") },
 		// Pause running crawls on quit so that they resume next time.
 		OnShutdown: func(context.Context) { a.stopLoopback(); a.shutdown() },
 		Bind:       []any{a},
@@ -171,6 +175,9 @@ func (d dialogs) SaveFile(title, defaultName string) (string, error) {
 func (d dialogs) OpenArchive(title string) (string, error) {
 	var pats []string
 	for _, f := range archive.Formats() {
+		if f.Import == nil {
+			continue // written only
+		}
 		for _, ext := range f.Extensions {
 			pats = append(pats, "*"+ext)
 		}

@@ -16,6 +16,7 @@ debian_packages=(
   wamerican                                                    # a word list for benchmarks
   poppler-utils                                                # PDF text and metadata (pdftotext, pdfinfo)
   xapian-omega xapian-tools git-doc                            # the relevance check (Git docs vs Xapian)
+  desktop-file-utils                                           # the package test checks the menu entry
 )
 
 say() { echo "setup: $*"; }

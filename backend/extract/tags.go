@@ -17,7 +17,13 @@ func (p *parser) onStart(selfClosing bool) {
 	if isBlock(a) {
 		p.brk()
 	}
+	if a != atom.A {
+		p.onAnchor()
+	}
 	p.chromeStart(a, selfClosing)
+	if p.blk != nil {
+		p.blk.start(p, a, selfClosing)
+	}
 	switch a {
 	case atom.A:
 		p.startA(selfClosing)
@@ -143,6 +149,9 @@ func (p *parser) onEnd() {
 		p.brk()
 	}
 	p.chromeEnd(a)
+	if p.blk != nil {
+		p.blk.end(a)
+	}
 	switch a {
 	case atom.A:
 		if p.inA {
@@ -218,6 +227,7 @@ func (p *parser) startA(selfClosing bool) {
 		p.endA()
 	}
 	var href, rel, title, label []byte
+	var idSeen, nameSeen bool
 	it := p.attrs()
 	for k, v, ok := it.next(); ok; k, v, ok = it.next() {
 		switch string(k) {
@@ -229,6 +239,10 @@ func (p *parser) startA(selfClosing bool) {
 			first(&title, v)
 		case "aria-label":
 			first(&label, v)
+		case "id", "name":
+			if p.anchor != nil && p.inert == 0 && !seenID(k, &idSeen, &nameSeen) && len(v) > 0 {
+				p.anchor(v) // what a fragment may name: an <a>'s id, or its name (the old way)
+			}
 		}
 	}
 	p.inA = true

@@ -46,6 +46,20 @@ func (c *citeCache) counts(db store.Querier, maxPage int64) []uint32 {
 	return c.n
 }
 
+// loadNow loads the counts now when the workspace has at least minPages pages (maxPage is
+// its largest page id), and waits for them: a searcher that answers many queries has them
+// from its first.
+func (c *citeCache) loadNow(ctx context.Context, db store.Querier, maxPage int64) {
+	c.mu.Lock()
+	if maxPage < c.minPages || c.loading {
+		c.mu.Unlock()
+		return
+	}
+	c.loading = true
+	c.mu.Unlock()
+	c.load(ctx, db)
+}
+
 // load reads every count if the links changed since the last load.
 func (c *citeCache) load(ctx context.Context, db store.Querier) {
 	n, links, err := c.read(ctx, db)
@@ -100,14 +114,11 @@ func (c *citeCache) read(ctx context.Context, db store.Querier) ([]uint32, int64
 }
 
 // citing returns how many distinct other pages link to each hit: from the cache when it is
-// loaded, else from the citations table the store keeps up to date.
-func (s *Searcher) citing(ctx context.Context, hits []hit) (map[int64]int, error) {
-	maxPage, err := s.estimator().maxRowid(ctx)
-	if err != nil {
-		return nil, err
-	}
+// loaded, else from the citations table the store keeps up to date (maxPage is the
+// workspace's largest page id).
+func (c *citeCache) citing(ctx context.Context, db store.Querier, maxPage int64, hits []hit) (map[int64]int, error) {
 	out := make(map[int64]int, len(hits))
-	if n := s.cites.counts(s.db, maxPage); n != nil {
+	if n := c.counts(db, maxPage); n != nil {
 		for _, h := range hits {
 			if h.id >= 0 && h.id < int64(len(n)) {
 				out[h.id] = int(n[h.id])
@@ -115,7 +126,7 @@ func (s *Searcher) citing(ctx context.Context, hits []hit) (map[int64]int, error
 		}
 		return out, nil
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT page_id, n FROM citations WHERE page_id IN (SELECT value FROM json_each(?))`, idsJSON(hits))
+	rows, err := db.QueryContext(ctx, `SELECT page_id, n FROM citations WHERE page_id IN (SELECT value FROM json_each(?))`, idsJSON(hits))
 	if err != nil {
 		return nil, fmt.Errorf("count citing pages: %w", err)
 	}

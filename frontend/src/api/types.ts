@@ -17,6 +17,8 @@ export type LinkRef = app.LinkRef;
 export type CrawlPages = app.CrawlPages;
 export type CrawlPage = app.CrawlPage;
 export type OfflineCopy = app.OfflineCopy;
+export type TextBlock = app.TextBlock;
+export type LinkInfo = app.LinkInfo;
 export type PageVersion = app.PageVersion;
 export type ArchiveFormat = app.ArchiveFormat;
 export type ArchiveJob = app.ArchiveJob;
@@ -31,6 +33,7 @@ export type View = app.View;
 export type ViewResults = app.ViewResults;
 export type Settings = app.Settings;
 export type WorkspaceInfo = app.WorkspaceInfo;
+export type WorkspaceState = app.WorkspaceState;
 export type CheckTask = app.CheckTask;
 export type CheckReportChoice = app.CheckReportChoice;
 export type CheckProgress = app.CheckProgress;
@@ -49,6 +52,7 @@ export type CheckImport = app.CheckImport;
 export type ReportLink = report.Link;
 export type ReportDoc = report.Doc;
 export type ReportRef = report.Ref;
+export type ReportCounts = report.Counts;
 export type NewsItem = report.Item;
 export type News = report.News;
 export type IndexStatus = app.IndexStatus;
@@ -75,6 +79,7 @@ export type LibPosting = app.LibPosting;
 export type LibKnown = app.LibKnown;
 export type LibCrumb = app.LibCrumb;
 export type LibPage = app.LibPage;
+export type Sharing = app.Sharing;
 export type LibDetail = app.LibDetail;
 export type LibRecent = app.LibRecent;
 export type LibInput = app.LibInput;
@@ -104,6 +109,7 @@ export interface Events {
   'crawl:progress': Crawl;
   'crawl:done': Crawl;
   'workspace:changed': string;
+  'workspace:state': WorkspaceState;
   'check:progress': CheckProgress;
   'check:done': CheckProgress;
   'index:progress': IndexStatus;
@@ -152,9 +158,11 @@ export const verdicts = [
   'server_error',
   'timeout',
   'invalid',
+  'fragment_missing',
   'blocked',
   'rate_limited',
   'robots_excluded',
+  'offline',
   'redirected',
   'ok',
 ] as const;

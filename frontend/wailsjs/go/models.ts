@@ -75,7 +75,11 @@ export namespace app {
 	    newBroken: number;
 	    newChanged: number;
 	    newExpiring: number;
+	    fragments: number;
 	    dead: number;
+	    failing: number;
+	    deadFrom: string;
+	    checksLeft: number;
 	}
 	export interface CheckNotice {
 	    task: string;
@@ -96,6 +100,7 @@ export namespace app {
 	    elapsedMs: number;
 	    notices: CheckNotice[];
 	    error: string;
+	    note: string;
 	}
 	export interface CheckReportChoice {
 	    moved: boolean;
@@ -172,6 +177,11 @@ export namespace app {
 	    lastRunAt: string;
 	    nextRunAt: string;
 	}
+	export interface CopyAssets {
+	    shown: number;
+	    missing: number;
+	    bytes: number;
+	}
 	export interface Crawl {
 	    id: number;
 	    seeds: string[];
@@ -234,6 +244,7 @@ export namespace app {
 	    types?: string[];
 	    keep?: string;
 	    keepLast?: number;
+	    requisites?: boolean;
 	}
 	export interface DiffOp {
 	    kind: string;
@@ -310,6 +321,7 @@ export namespace app {
 	    order: string;
 	    position: number;
 	    protected: boolean;
+	    openToGuests: boolean;
 	    author: string;
 	    email: string;
 	    hasImage: boolean;
@@ -357,6 +369,7 @@ export namespace app {
 	    author?: string;
 	    email?: string;
 	    newPassword?: string;
+	    openToGuests?: boolean;
 	}
 	export interface LibExport {
 	    name: string;
@@ -407,6 +420,7 @@ export namespace app {
 	    author: string;
 	    email: string;
 	    password: string;
+	    libraryPassword: string;
 	}
 	
 	export interface LibPage {
@@ -419,6 +433,8 @@ export namespace app {
 	    total: number;
 	    lastChange: string;
 	    undoProtected: boolean;
+	    lastChangeBy: string;
+	    lastChangeMine: boolean;
 	}
 	
 	
@@ -464,6 +480,11 @@ export namespace app {
 	    title: string;
 	    at: string;
 	}
+	export interface LinkInfo {
+	    url: string;
+	    page: number;
+	    known: number;
+	}
 	export interface LinkRef {
 	    pageId: number;
 	    url: string;
@@ -473,6 +494,15 @@ export namespace app {
 	    kind: string;
 	    anchor: string;
 	    rel: string;
+	}
+	export interface TextBlock {
+	    kind: string;
+	    text: string;
+	    level?: number;
+	    depth?: number;
+	    marker?: string;
+	    cells?: string[];
+	    head?: boolean;
 	}
 	export interface SummaryAttr {
 	    name: string;
@@ -489,6 +519,11 @@ export namespace app {
 	    summariser?: string;
 	    attrs?: SummaryAttr[];
 	    canOpen?: boolean;
+	    blocks: TextBlock[];
+	    asPage: boolean;
+	    assets: CopyAssets;
+	    versionId: number;
+	    replay: boolean;
 	}
 	export interface Page {
 	    id: number;
@@ -708,6 +743,10 @@ export namespace app {
 	    maxQueryVariants: number;
 	    maxBody: number;
 	}
+	export interface Sharing {
+	    ownerPasswordSet: boolean;
+	    guests: string;
+	}
 	export interface Status {
 	    path: string;
 	    fetched: number;
@@ -720,6 +759,7 @@ export namespace app {
 	    links: number;
 	    index: IndexStatus;
 	}
+	
 	
 	export interface View {
 	    id: number;
@@ -735,9 +775,23 @@ export namespace app {
 	    new: number;
 	    since: string;
 	}
+	export interface WorkspaceHolder {
+	    pid: number;
+	    command: string;
+	    since: string;
+	}
 	export interface WorkspaceInfo {
 	    path: string;
 	    bytes: number;
+	    canChoose: boolean;
+	}
+	export interface WorkspaceState {
+	    path: string;
+	    open: boolean;
+	    held: boolean;
+	    holder?: WorkspaceHolder;
+	    waiting: boolean;
+	    problem: string;
 	    canChoose: boolean;
 	}
 
@@ -753,6 +807,7 @@ export namespace archive {
 	    revisits: number;
 	    bytes: number;
 	    skipped: number;
+	    requisites?: number;
 	}
 	export interface Problem {
 	    where: string;
@@ -907,6 +962,9 @@ export namespace report {
 	    tested: number;
 	    verdicts: Record<string, number>;
 	    dead: number;
+	    failing: number;
+	    deadFrom?: string;
+	    checksLeft?: number;
 	}
 	export interface Ref {
 	    link: number;
@@ -927,8 +985,11 @@ export namespace report {
 	    permanent?: boolean;
 	    dead?: boolean;
 	    failures?: number;
+	    deadFrom?: string;
+	    checksLeft?: number;
 	    when?: string;
 	    from?: string[];
+	    fromMore?: number;
 	    new: boolean;
 	}
 	export interface Link {
@@ -953,6 +1014,7 @@ export namespace report {
 	    broken: Item[];
 	    changed: Item[];
 	    expiring: Item[];
+	    fragments: Item[];
 	}
 	export interface Option {
 	    name: string;

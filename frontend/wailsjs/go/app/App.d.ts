@@ -94,7 +94,7 @@ export function LibraryAcceptRedirect(arg1:number,arg2:string):Promise<app.LibPo
 
 export function LibraryChoices(arg1:string,arg2:number):Promise<Array<app.LibChoice>>;
 
-export function LibraryCopy(arg1:Array<number>,arg2:number,arg3:number):Promise<Array<app.LibPosting>>;
+export function LibraryCopy(arg1:Array<number>,arg2:number,arg3:number,arg4:string):Promise<Array<app.LibPosting>>;
 
 export function LibraryCrawl(arg1:number,arg2:string,arg3:number):Promise<app.Crawl>;
 
@@ -108,7 +108,7 @@ export function LibraryExport(arg1:number,arg2:string):Promise<app.LibExport>;
 
 export function LibraryExportFile(arg1:number,arg2:string):Promise<string>;
 
-export function LibraryImport(arg1:number,arg2:string,arg3:string):Promise<app.LibImport>;
+export function LibraryImport(arg1:number,arg2:string,arg3:string,arg4:string):Promise<app.LibImport>;
 
 export function LibraryMove(arg1:Array<number>,arg2:number,arg3:number,arg4:string):Promise<void>;
 
@@ -137,6 +137,8 @@ export function LibraryTags():Promise<Array<app.LibTag>>;
 export function LibraryUndo(arg1:string):Promise<string>;
 
 export function LinkHistory(arg1:string,arg2:number):Promise<Array<app.LinkCheck>>;
+
+export function LinkTarget(arg1:string):Promise<app.LinkInfo>;
 
 export function OfflineCopy(arg1:number):Promise<app.OfflineCopy>;
 
@@ -186,11 +188,17 @@ export function SearchFacets(arg1:string):Promise<app.FacetResults>;
 
 export function SetCapturePort(arg1:number):Promise<app.CaptureInfo>;
 
+export function SetGuestAccess(arg1:string):Promise<app.Sharing>;
+
+export function SetOwnerPassword(arg1:string,arg2:string):Promise<void>;
+
 export function SetRetention(arg1:number,arg2:string,arg3:number):Promise<app.RetentionInfo>;
 
 export function SetRobotsExpiry(arg1:string,arg2:string):Promise<void>;
 
 export function Settings():Promise<app.Settings>;
+
+export function Sharing():Promise<app.Sharing>;
 
 export function Sources():Promise<Array<exchange.Source>>;
 
@@ -209,3 +217,5 @@ export function VersionCopy(arg1:number):Promise<app.OfflineCopy>;
 export function Views():Promise<Array<app.View>>;
 
 export function Workspace():Promise<app.WorkspaceInfo>;
+
+export function WorkspaceState():Promise<app.WorkspaceState>;

@@ -182,8 +182,8 @@ export function LibraryChoices(arg1, arg2) {
   return window['go']['app']['App']['LibraryChoices'](arg1, arg2);
 }
 
-export function LibraryCopy(arg1, arg2, arg3) {
-  return window['go']['app']['App']['LibraryCopy'](arg1, arg2, arg3);
+export function LibraryCopy(arg1, arg2, arg3, arg4) {
+  return window['go']['app']['App']['LibraryCopy'](arg1, arg2, arg3, arg4);
 }
 
 export function LibraryCrawl(arg1, arg2, arg3) {
@@ -210,8 +210,8 @@ export function LibraryExportFile(arg1, arg2) {
   return window['go']['app']['App']['LibraryExportFile'](arg1, arg2);
 }
 
-export function LibraryImport(arg1, arg2, arg3) {
-  return window['go']['app']['App']['LibraryImport'](arg1, arg2, arg3);
+export function LibraryImport(arg1, arg2, arg3, arg4) {
+  return window['go']['app']['App']['LibraryImport'](arg1, arg2, arg3, arg4);
 }
 
 export function LibraryMove(arg1, arg2, arg3, arg4) {
@@ -268,6 +268,10 @@ export function LibraryUndo(arg1) {
 
 export function LinkHistory(arg1, arg2) {
   return window['go']['app']['App']['LinkHistory'](arg1, arg2);
+}
+
+export function LinkTarget(arg1) {
+  return window['go']['app']['App']['LinkTarget'](arg1);
 }
 
 export function OfflineCopy(arg1) {
@@ -366,6 +370,14 @@ export function SetCapturePort(arg1) {
   return window['go']['app']['App']['SetCapturePort'](arg1);
 }
 
+export function SetGuestAccess(arg1) {
+  return window['go']['app']['App']['SetGuestAccess'](arg1);
+}
+
+export function SetOwnerPassword(arg1, arg2) {
+  return window['go']['app']['App']['SetOwnerPassword'](arg1, arg2);
+}
+
 export function SetRetention(arg1, arg2, arg3) {
   return window['go']['app']['App']['SetRetention'](arg1, arg2, arg3);
 }
@@ -376,6 +388,10 @@ export function SetRobotsExpiry(arg1, arg2) {
 
 export function Settings() {
   return window['go']['app']['App']['Settings']();
+}
+
+export function Sharing() {
+  return window['go']['app']['App']['Sharing']();
 }
 
 export function Sources() {
@@ -412,4 +428,8 @@ export function Views() {
 
 export function Workspace() {
   return window['go']['app']['App']['Workspace']();
+}
+
+export function WorkspaceState() {
+  return window['go']['app']['App']['WorkspaceState']();
 }
