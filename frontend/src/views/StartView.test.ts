@@ -61,7 +61,7 @@ describe('StartView', () => {
     await fireEvent.click(screen.getByRole('button', { name: 'Import bookmarks…' }));
     await fireEvent.input(screen.getByRole('textbox', { name: /Paste links/ }), { target: { value: 'https://example.org/ Example' } });
     await fireEvent.click(screen.getByRole('button', { name: 'Import' }));
-    await waitFor(() => expect(libraryImport).toHaveBeenCalledWith(1, 'https://example.org/ Example'));
+    await waitFor(() => expect(libraryImport).toHaveBeenCalledWith(1, 'https://example.org/ Example', '', ''));
     await screen.findByText(/to see them/);
   });
 });
