@@ -96,11 +96,12 @@ test: setup ## set up and run every test: Go, lint, frontend, build, relevance f
 test-go: ## Go unit tests (no cgo: Wails compiles to a stub); what make setup installs must be there
 	MUNDANEUM_REQUIRE_SETUP=1 CGO_ENABLED=0 go test -count=1 -timeout $(GO_TEST_TIMEOUT) ./...
 
-lint: ## gofmt, go vet (with and without the desktop build tags)
+lint: ## gofmt, go vet (with and without the desktop build tags), and the docs: every image and link they name exists, the map names every package
 	@unformatted=$$(gofmt -l $(filter %.go,$(GO_SRC))); \
 	if [[ -n "$$unformatted" ]]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	CGO_ENABLED=0 go vet ./...
 	go vet -tags $(DESKTOP_TAGS) . ./app/
+	CGO_ENABLED=0 go run ./scripts/checkdocs
 
 test-frontend: $(BINDINGS) ## svelte-check (strict TypeScript) and Vitest
 	cd frontend && npm run --silent check
