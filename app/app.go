@@ -207,19 +207,21 @@ func (a *App) Search(req SearchRequest) (SearchResults, error) {
 // libraryHits is how many library postings a search shows above the pages.
 const libraryHits = 5
 
-// Status returns the workspace's counts.
+// Status returns the workspace's counts (store.Counts, as `status` prints them).
 func (a *App) Status() (Status, error) {
-	c, err := a.ws().st.Counts(context.Background())
+	w, ctx := a.ws(), context.Background()
+	c, err := w.st.Counts(ctx)
 	if err != nil {
 		return Status{}, apiError(err)
 	}
-	path := a.ws().st.Path()
+	path := w.st.Path()
 	if a.person.guest {
 		path = "" // where the owner keeps it is the owner's
 	}
 	return Status{Path: path, Fetched: c.Pages[store.StateFetched], Queued: c.Pages[store.StateQueued],
-		Failed: c.Pages[store.StateFailed], Skipped: c.Pages[store.StateSkipped], Hosts: c.Hosts, Links: c.Links,
-		Index: indexDTO(a.ws().idx.Progress(context.Background()))}, nil
+		Failed: c.Pages[store.StateFailed], Skipped: c.Pages[store.StateSkipped], Recorded: c.Pages[store.Recorded],
+		Redirected: c.Pages[store.StateRedirected], Hosts: c.Hosts, Links: c.Links,
+		Index: w.indexStatus(ctx, w.idx.Progress(ctx))}, nil
 }
 
 func (a *App) crawl(id int64) (Crawl, error) {

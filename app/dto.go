@@ -50,7 +50,8 @@ type Crawl struct {
 	State      string   `json:"state"` // running | paused | done | cancelled | failed
 	Fetched    int64    `json:"fetched"`
 	Failed     int64    `json:"failed"`
-	Skipped    int64    `json:"skipped"`
+	Skipped    int64    `json:"skipped"`  // pages left out (robots.txt, depth, caps, traps)
+	Recorded   int64    `json:"recorded"` // links recorded, not pages (store.Recorded)
 	Redirected int64    `json:"redirected"`
 	Queued     int64    `json:"queued"`  // pages found and not visited yet
 	ToVisit    int64    `json:"toVisit"` // left in the current run's queue
@@ -155,15 +156,19 @@ type Result struct {
 	Source string `json:"source,omitempty"`
 }
 
-// Status is the workspace's counts.
+// Status is the workspace's counts (store.Counts says what each counts).
 type Status struct {
 	Path    string `json:"path"`
-	Fetched int64  `json:"fetched"`
+	Fetched int64  `json:"fetched"` // pages fetched and stored
 	Queued  int64  `json:"queued"`
 	Failed  int64  `json:"failed"`
-	Skipped int64  `json:"skipped"`
-	Hosts   int64  `json:"hosts"`
-	Links   int64  `json:"links"`
+	Skipped int64  `json:"skipped"` // pages left out (robots.txt, depth, caps, traps)
+	// Recorded are the links recorded, not pages: other sites, style sheets, scripts,
+	// images and files that links name and no crawl meant to fetch.
+	Recorded   int64 `json:"recorded"`
+	Redirected int64 `json:"redirected"`
+	Hosts      int64 `json:"hosts"`
+	Links      int64 `json:"links"`
 	// Index is how far behind the search index is.
 	Index IndexStatus `json:"index"`
 }

@@ -107,10 +107,12 @@ type crawlSummary struct {
 	Pages      map[string]int64 `json:"pages"`
 	Fetched    int64            `json:"fetched"`
 	Failed     int64            `json:"failed"`
-	Skipped    int64            `json:"skipped"`
+	Skipped    int64            `json:"skipped"`  // pages left out (robots.txt, depth, caps, traps)
+	Recorded   int64            `json:"recorded"` // links recorded, not pages (store.Recorded)
 	Redirected int64            `json:"redirected"`
 	Queued     int64            `json:"queued"`
 	ToVisit    int64            `json:"toVisit"` // left in this run's queue
+	why        map[string]int64 // the skipped rows by reason
 	Run        runSummary       `json:"run"`
 	// Searchable is how many pages the search index holds at the end of the run.
 	Searchable int64  `json:"searchable"`
@@ -139,7 +141,7 @@ type runSummary struct {
 func summarize(p crawl.Progress, secs float64, runErr error) crawlSummary {
 	sum := crawlSummary{CrawlID: p.CrawlID, State: p.State, Note: p.Note, Pages: p.Pages,
 		Fetched: p.Pages[store.StateFetched], Failed: p.Pages[store.StateFailed], Skipped: p.Pages[store.StateSkipped],
-		Redirected: p.Pages[store.StateRedirected], Queued: p.Pages[store.StateQueued], ToVisit: p.Queued,
+		Recorded: p.Pages[store.Recorded], Redirected: p.Pages[store.StateRedirected], Queued: p.Pages[store.StateQueued], ToVisit: p.Queued,
 		Run: runSummary{Visited: p.Visited(), Fetched: p.Fetched, Failed: p.Failed, Skipped: p.Skipped,
 			NotDue: p.NotDue, Requisites: p.Requisites, Bytes: p.Bytes, Seconds: secs},
 		Searchable: p.Index.Indexed}
@@ -208,6 +210,7 @@ func (e *env) crawl(ctx context.Context, cfg crawl.Config, keep *store.Retention
 	bar.done()
 	sum := summarize(p, time.Since(start).Seconds(), runErr)
 	addRenderSummary(context.WithoutCancel(ctx), st, cr, &sum)
+	sum.why, _ = st.SkipReasons(context.WithoutCancel(ctx), cr.ID()) // without them, the summary names no reasons
 	if live != nil {
 		live.poll(context.WithoutCancel(ctx)) // the crawl waited for the index: the final ranking
 		sum.Matches = toJSON(live.last).Results
@@ -235,6 +238,9 @@ func (e *env) crawl(ctx context.Context, cfg crawl.Config, keep *store.Retention
 // run did, and what cut it short.
 func printSummary(w io.Writer, s crawlSummary) {
 	fmt.Fprintf(w, "crawl %d %s: %s\n", s.CrawlID, s.State, pageCounts(s.Pages))
+	if why := skipWhy(s.why); why != "" {
+		fmt.Fprintln(w, why)
+	}
 	r := s.Run
 	line := fmt.Sprintf("this run: %d pages visited", r.Visited)
 	var parts []string
@@ -283,11 +289,16 @@ func joinNote(a, b string) string {
 	return a + "; " + b
 }
 
-// pageCounts renders a crawl's pages by state, the one way they are counted.
+// pageCounts renders a crawl's pages by state, the one way they are counted, and the links
+// recorded, not pages, apart (store.Recorded).
 func pageCounts(pages map[string]int64) string {
-	return fmt.Sprintf("%d fetched, %d failed, %d skipped, %d redirected, %d queued",
+	s := fmt.Sprintf("%d fetched, %d failed, %d skipped, %d redirected, %d queued",
 		pages[store.StateFetched], pages[store.StateFailed], pages[store.StateSkipped], pages[store.StateRedirected],
 		pages[store.StateQueued])
+	if n := pages[store.Recorded]; n > 0 {
+		s += "; " + recordedWords(n)
+	}
+	return s
 }
 
 func humanBytes(n int64) string {

@@ -60,6 +60,7 @@ func (tr *taskRun) startLibrary(ctx context.Context, r *run, lib LibrarySource) 
 			ft.res = &result{v: Verdict{Kind: OK, Code: CodeOK, Reason: "a library"}, isDoc: true, title: f.Path,
 				size: -1, at: time.Now().UnixMilli()}
 			ft.state = stDone
+			r.documents++ // a document of the report, as a page read for its links is
 			for _, p := range f.Pointers {
 				pt := r.targetFor(p.URL)
 				ft.refs = append(ft.refs, ref{t: pt.idx, kind: kindPointer})

@@ -109,7 +109,7 @@ type Progress struct {
 	Tasks     []string
 	Tested    int64 // URLs tested
 	Queued    int64 // requests waiting
-	Documents int64 // documents read
+	Documents int64 // as the reports count them: pages read for their links, libraries
 	Requests  int64
 	Verdicts  map[Kind]int64
 	PerSec    float64 // URLs tested per second, smoothed

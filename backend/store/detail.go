@@ -168,8 +168,9 @@ type CrawlPage struct {
 }
 
 // CrawlPages lists a crawl's pages (see CrawlCounts: those it visited last or found), with
-// why each failed or was skipped; state filters ("" for all). It returns their number too,
-// which is CrawlCounts' (of that state, or in all).
+// why each failed or was skipped; state filters ("" for all; Recorded for the links
+// recorded, not pages, which skipped leaves out). It returns their number too, which is
+// CrawlCounts' (of that state, or in all).
 func (s *Store) CrawlPages(ctx context.Context, crawlID int64, state string, offset, limit int) ([]CrawlPage, int, error) {
 	if limit <= 0 || limit > 1000 {
 		limit = 100
@@ -184,10 +185,18 @@ func (s *Store) CrawlPages(ctx context.Context, crawlID int64, state string, off
 			total += int(n)
 		}
 	}
-	const from = ` FROM pages p WHERE p.crawl_id = ?1 AND (?2 = '' OR p.state = ?2)`
+	// Links recorded, not pages, are skipped rows of some reasons; skipped is the rest.
+	stored, recorded := state, 0
+	switch state {
+	case Recorded:
+		stored, recorded = StateSkipped, 1
+	case StateSkipped:
+		recorded = -1
+	}
+	from := ` FROM pages p WHERE p.crawl_id = ?1 AND (?2 = '' OR p.state = ?2)` + recordedFilter(recorded)
 	rows, err := s.read.QueryContext(ctx, `SELECT p.id, p.url, coalesce(p.title,''), p.state, coalesce(p.reason,''),
 		coalesce(p.detail,''), coalesce(p.status,0), coalesce(p.depth,0)`+from+` ORDER BY p.depth, p.id LIMIT ?3 OFFSET ?4`,
-		crawlID, state, limit, offset)
+		crawlID, stored, limit, offset)
 	if err != nil {
 		return nil, 0, fmt.Errorf("pages of crawl %d: %w", crawlID, err)
 	}

@@ -118,7 +118,8 @@ func TestSaveResultIndexesDedupsAndLinks(t *testing.T) {
 		}
 	}
 	c, _ := st.Counts(ctx)
-	if c.Pages[StateFetched] != 2 || c.Pages[StateQueued] != 1 || c.Pages[StateSkipped] != 2 {
+	// The other site and the logo: links recorded, not pages.
+	if c.Pages[StateFetched] != 2 || c.Pages[StateQueued] != 1 || c.Pages[StateSkipped] != 0 || c.Pages[Recorded] != 2 {
 		t.Fatalf("counts = %+v", c.Pages)
 	}
 	logo, _ := st.PageID(ctx, "http://a.test/logo.png")

@@ -48,7 +48,8 @@ type IndexInput struct {
 // Which pages have a row is decided here, from the stored state: a page with stored text
 // keeps its row while it is fetched, or failed other than as gone (a server error leaves
 // the last good copy searchable); a 404 or 410, a redirect, a duplicate or a noindex page
-// has none.
+// has none. A file known from links has one while a page cites it (CitedKinds): the crawl
+// notes only those, and a rebuild, which walks every file known from links, must agree.
 func IndexInputs(ctx context.Context, db Querier, ids []int64) ([]IndexInput, error) {
 	out, err := IndexTexts(ctx, db, ids)
 	if err != nil {
@@ -68,7 +69,8 @@ func IndexTexts(ctx context.Context, db Querier, ids []int64) ([]IndexInput, err
 	rows, err := db.QueryContext(ctx, `SELECT j.value, coalesce(p.url, ''),
 		CASE
 			WHEN p.id IS NULL THEN 0
-			WHEN p.state = 'skipped' AND p.reason = 'type' THEN 2
+			WHEN p.state = 'skipped' AND p.reason = 'type' THEN
+				CASE WHEN EXISTS (SELECT 1 FROM links l WHERE l.to_id = p.id AND l.kind IN `+CitedKinds+`) THEN 2 ELSE 0 END
 			WHEN t.page_id IS NOT NULL AND p.noindex = 0 AND p.duplicate_of IS NULL
 				AND p.state <> 'redirected' AND NOT (p.state = 'failed' AND coalesce(p.status, 0) IN (404, 410)) THEN 1
 			ELSE 0 END,

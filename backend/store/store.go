@@ -76,6 +76,7 @@ type Store struct {
 	keep   int      // versions a page keeps, 0 all, -1 unknown yet (writer goroutine only)
 	// crawlKeep are the crawls' own settings' limits (nil: not read yet; writer goroutine only).
 	crawlKeep map[int64]int
+	census    censusCache // what the skipped rows hold (counts.go)
 }
 
 // DefaultPath is the workspace in the user's data directory ($XDG_DATA_HOME or
@@ -358,7 +359,7 @@ func (s *Store) Close() error {
 			}
 		}
 		if s.read != nil {
-			errs = append(errs, s.read.Close())
+			errs = append(errs, s.closeCensus(), s.read.Close())
 		}
 		if s.lock != nil {
 			clearHolder(s.lock.Path())

@@ -115,11 +115,25 @@ const states: Record<string, string> = {
   redirected: 'redirected',
   failed: 'failed',
   skipped: 'skipped',
+  recorded: 'recorded, not pages',
 };
 
 /** Words for a page's state. */
 export function stateText(state: string): string {
   return states[state] ?? state;
+}
+
+/**
+ * The skip reasons of links recorded, not pages (the backend's store.RecordedReasons): other
+ * sites or outside the scope, not HTML or text (style sheets, scripts, images, files),
+ * refused by the crawl's rules. A crawl records them so that what links to them is known.
+ */
+export const recordedReasons: readonly string[] = ['scope', 'type', 'rule'];
+
+/** Words for one page's state: a link recorded, not a page, is not said to be skipped. */
+export function pageStateText(state: string, reason: string): string {
+  if (state === 'skipped' && recordedReasons.includes(reason)) return 'recorded, not a page';
+  return stateText(state);
 }
 
 const facetNames: Record<string, string> = { host: 'Site', type: 'Type', crawl: 'Crawl', status: 'Status', render: 'Read as' };

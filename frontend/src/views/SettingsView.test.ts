@@ -31,8 +31,8 @@ const stored: Settings = {
 };
 
 const current: IndexStatus = {
-  searchable: 1200, waiting: 0, updating: 0, current: true, rebuilding: false, reason: '', phraseIndex: -1, error: '',
-  summary: '1,200 of 1,200 pages searchable',
+  searchable: 1200, searchablePages: 1196, searchableFiles: 4, waiting: 0, updating: 0, current: true, rebuilding: false, reason: '',
+  phraseIndex: -1, error: '', summary: '1,200 of 1,200 pages searchable',
 };
 
 beforeEach(() => {
@@ -97,6 +97,8 @@ describe('SettingsView', () => {
     render(SettingsView);
     await screen.findByText(/1,200 of 1,200 pages searchable/);
     expect(screen.getByText(/not needed yet/)).toBeTruthy();
+    // The index's rows are not all pages: those of files known from links are named apart.
+    expect(screen.getByText(/1,196 pages and 4\s+files known from links/)).toBeTruthy();
     vi.mocked(indexStatus).mockResolvedValue({
       ...current, current: false, rebuilding: true, searchable: 300, waiting: 900, reason: 'rebuild asked for',
       summary: 'rebuilding the search index: 300 pages indexed, 900 to go (rebuild asked for)',

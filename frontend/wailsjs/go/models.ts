@@ -190,6 +190,7 @@ export namespace app {
 	    fetched: number;
 	    failed: number;
 	    skipped: number;
+	    recorded: number;
 	    redirected: number;
 	    queued: number;
 	    toVisit: number;
@@ -274,6 +275,8 @@ export namespace app {
 	}
 	export interface IndexStatus {
 	    searchable: number;
+	    searchablePages: number;
+	    searchableFiles: number;
 	    waiting: number;
 	    updating: number;
 	    current: boolean;
@@ -780,6 +783,8 @@ export namespace app {
 	    queued: number;
 	    failed: number;
 	    skipped: number;
+	    recorded: number;
+	    redirected: number;
 	    hosts: number;
 	    links: number;
 	    index: IndexStatus;
