@@ -75,8 +75,13 @@ type testWorkspace struct {
 
 func newWorkspace(t testing.TB) *testWorkspace {
 	t.Helper()
+	return newWorkspaceWith(t, store.Options{})
+}
+
+func newWorkspaceWith(t testing.TB, opt store.Options) *testWorkspace {
+	t.Helper()
 	ctx := context.Background()
-	st := openIndexed(t, filepath.Join(t.TempDir(), "w.mundaneum"), store.Options{})
+	st := openIndexed(t, filepath.Join(t.TempDir(), "w.mundaneum"), opt)
 	c, err := st.CreateCrawl(ctx, "k", []string{"http://a.test/"}, "site", []byte(`{}`))
 	if err != nil {
 		t.Fatal(err)

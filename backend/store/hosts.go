@@ -88,5 +88,11 @@ func (s *Store) Counts(ctx context.Context) (Counts, error) {
 	if err := rows.Err(); err != nil {
 		return c, fmt.Errorf("count: %w", err)
 	}
+	// Links not expanded yet count too (linkpack.go).
+	var packed int64
+	if err := s.read.QueryRowContext(ctx, `SELECT coalesce(sum(n), 0) FROM link_packs`).Scan(&packed); err != nil {
+		return c, fmt.Errorf("count: %w", err)
+	}
+	c.Links += packed
 	return c, nil
 }
