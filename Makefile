@@ -11,12 +11,14 @@ MAKEFLAGS += --no-print-directory
 WAILS := $(firstword $(subst :, ,$(shell go env GOPATH)))/bin/wails
 export WAILS
 BIN := build/bin/mundaneum
+# This checkout's version (git describe; scripts/version.sh), embedded by the build.
+VERSION := $(shell scripts/version.sh)
 # The desktop build tags (webkit2_41 is also in wails.json's build:tags, for `wails dev`).
 DESKTOP_TAGS := desktop,production,webkit2_41
 GO_TEST_TIMEOUT ?= 5m
 ARGS ?=
 
-GO_SRC := $(shell find . -name '*.go' -not -path './frontend/*' -not -path './build/*') go.mod go.sum
+GO_SRC := $(shell find . -name '*.go' -not -path './frontend/*' -not -path './build/*' -not -path './extension/*') go.mod go.sum
 FRONTEND_SRC := $(shell find frontend/src frontend/public -type f 2>/dev/null) \
 	frontend/index.html frontend/vite.config.ts frontend/svelte.config.js \
 	frontend/tsconfig.json frontend/package.json frontend/package-lock.json
@@ -27,7 +29,7 @@ DIST := frontend/dist/index.html
 # Steps depend on each other's side effects (setup installs what the rest use): one at a time.
 .NOTPARALLEL:
 
-.PHONY: help setup build run test test-go lint test-frontend smoke bindings frontend clean bench bench-window relevance relevance-check bench-search bench-toward bench-graph bench-graphview bench-check check-build fuzz bench-library bench-warc bench-soif
+.PHONY: help setup build run test test-go lint test-frontend test-extension extension smoke bindings frontend clean package test-package bench bench-window relevance relevance-check bench-search bench-toward bench-graph bench-graphview bench-check check-build fuzz bench-library bench-warc bench-soif bench-capture
 
 help: ## list the targets
 	@awk 'BEGIN { FS = ":.*## " } /^[a-z-]+:.*## / { printf "  make %-14s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
@@ -65,7 +67,8 @@ $(BIN): $(GO_SRC) $(DIST) wails.json
 	@# -s, -skipbindings: the frontend and the bindings are made by the rules above.
 	@echo "build: $(BIN)"
 	@start=$$(date +%s); \
-	"$(WAILS)" build -m -nosyncgomod -s -skipbindings -nocolour -v 0 -o mundaneum; \
+	"$(WAILS)" build -m -nosyncgomod -s -skipbindings -nocolour -v 0 -o mundaneum \
+		-ldflags "-X mundaneum/backend/crawl.Version=$(VERSION)"; \
 	$(FIX_MODES); \
 	test -x $(BIN); touch $(BIN); \
 	echo "build: $(BIN) built in $$(( $$(date +%s) - start ))s"
@@ -87,7 +90,7 @@ run: build ## set up, build and open the window; without a display, serve it to 
 
 test: setup ## set up and run every test: Go, lint, frontend, build, relevance floor, window smoke test, browser e2e
 	@start=$$(date +%s); \
-	$(MAKE) test-go lint test-frontend build check-build relevance-check smoke e2e; \
+	$(MAKE) test-go lint test-frontend test-extension build check-build relevance-check smoke e2e; \
 	echo "make test: all passed in $$(( $$(date +%s) - start ))s"
 
 test-go: ## Go unit tests (no cgo: Wails compiles to a stub); what make setup installs must be there
@@ -103,20 +106,36 @@ test-frontend: $(BINDINGS) ## svelte-check (strict TypeScript) and Vitest
 	cd frontend && npm run --silent check
 	cd frontend && npm test --silent
 
+test-extension: ## the browser extension: strict TypeScript check and Vitest
+	cd extension && npm run --silent check
+	cd extension && npm test --silent
+
+# A few seconds: always built, so that the zips are those of the sources as they are.
+extension: setup ## build the browser extension (Manifest V3): build/mundaneum-capture-{chromium,firefox}.zip and build/extension/, Firefox's checked by web-ext lint
+	cd extension && node build.mjs
+
 .PHONY: e2e
-e2e: build ## browser end-to-end tests: chromium on `mundaneum serve` and a hostile site (SCREENSHOTS=1: docs/screenshots)
+e2e: build extension ## browser end-to-end tests: chromium on `mundaneum serve` and a hostile site, the extension in firefox-esr (SCREENSHOTS=1: docs/screenshots)
 	@start=$$(date +%s); \
 	cd frontend && MUNDANEUM_BIN="$(CURDIR)/$(BIN)" \
 		E2E_SCREENSHOTS="$(if $(SCREENSHOTS),$(CURDIR)/docs/screenshots,$(CURDIR)/build/e2e)" \
 		node --test e2e/; \
+	cd "$(CURDIR)/extension" && MUNDANEUM_BIN="$(CURDIR)/$(BIN)" node --test e2e/; \
 	$(if $(SCREENSHOTS),for f in "$(CURDIR)"/docs/screenshots/*.png; do convert "$$f" -dither None -colors 256 "PNG8:$$f"; done;) \
 	echo "e2e: passed in $$(( $$(date +%s) - start ))s (screenshots in $(if $(SCREENSHOTS),docs/screenshots,build/e2e))"
 
-smoke: ## open the built window under Xvfb, screenshot it to build/smoke.png
+smoke: ## open the built window under Xvfb (build/smoke.png), and on a workspace serve holds (build/held.png)
 	scripts/smoke-window.sh $(BIN)
+	scripts/smoke-held.sh $(BIN)
+
+package: setup $(DIST) ## build the .deb and a tarball into build/package/ (binary, menu entry, icon, file type, man pages, completions)
+	scripts/package.sh
+
+test-package: package ## install the .deb here with apt (root or sudo), open the installed window under Xvfb, remove it cleanly
+	scripts/test-package.sh
 
 clean: ## remove build outputs (keeps node_modules)
-	rm -rf build/bin build/smoke.png
+	rm -rf build/bin build/smoke.png build/held.png build/package
 	find frontend/dist -mindepth 1 -not -name .gitkeep -delete
 
 FUZZTIME ?= 10m
@@ -167,3 +186,6 @@ bench-library: build ## the library: import 100k bookmarks, search in it, open 1
 
 bench-warc: ## import of a synthetic WARC file of MB MiB: pages/s and peak RSS (MB=1024 KEEP=DIR)
 	MB="$(or $(MB),1024)" scripts/bench-warc.sh
+
+bench-capture: build extension ## a page captured from the extension: added, in the library, searchable, p50/p95 in chromium (RUNS=40 PAGES=3000 BUSY=1: during a crawl)
+	cd frontend && node e2e/captureperf.mjs --bin "$(CURDIR)/$(BIN)" --runs "$(or $(RUNS),40)" --pages "$(or $(PAGES),3000)" $(if $(BUSY),--busy)

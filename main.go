@@ -4,7 +4,6 @@
 package main
 
 import (
-	"context"
 	"embed"
 	"errors"
 	"fmt"
@@ -12,7 +11,7 @@ import (
 
 	"mundaneum/app"
 	"mundaneum/app/cli"
-	"mundaneum/backend/store"
+	"mundaneum/app/web"
 )
 
 //go:embed all:frontend/dist
@@ -23,26 +22,23 @@ func main() {
 	os.Exit(cli.Run(os.Args[1:], desktop))
 }
 
-// desktop opens the window on the workspace at path.
+// errNoDisplay says what to do instead of opening the window.
+var errNoDisplay = errors.New("no display to open the window on (DISPLAY and WAYLAND_DISPLAY are unset): " +
+	"'mundaneum serve' shows the app in a web browser instead, and 'mundaneum --help' lists the commands")
+
+// desktop opens the window on the workspace at path. The workspace opens while the window
+// starts; when another process holds it, the window says so and waits for it.
 func desktop(path string) error {
 	if app.GeneratingBindings() {
 		return app.RunDesktop(new(app.App), assets)
 	}
 	if !app.HasDisplay() {
-		return errors.New("no display to open the window on (DISPLAY/WAYLAND_DISPLAY unset); use the command line (mundaneum --help)")
+		return errNoDisplay
 	}
-	ctx := context.Background()
-	st, err := store.Open(ctx, path, store.Options{})
-	if err != nil {
-		return err
-	}
-	if err := st.MarkInterrupted(ctx); err != nil {
-		st.Close()
-		return fmt.Errorf("open workspace: %w", err)
-	}
-	a, err := app.New(st)
-	if err != nil {
-		return err
-	}
+	a := app.Opening(path)
+	// Browser extensions reach the window through a loopback door of its own.
+	app.UseLoopback(a, web.NewLoopback(app.CaptureAPI(a), func(format string, args ...any) {
+		fmt.Fprintf(os.Stderr, "mundaneum: "+format+"\n", args...)
+	}))
 	return app.RunDesktop(a, assets)
 }

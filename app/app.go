@@ -5,10 +5,12 @@ package app
 import (
 	"context"
 	"slices"
+	"sync"
 	"sync/atomic"
 	"time"
 
 	"mundaneum/backend/crawl"
+	"mundaneum/backend/libsearch"
 	"mundaneum/backend/search"
 	"mundaneum/backend/store"
 	"mundaneum/backend/summary"
@@ -27,14 +29,33 @@ const (
 	EventIndexDone        = "index:done"        // payload: IndexStatus
 )
 
-// App is the API bound into the frontend. Every exported method is frontend API.
+// App is the API bound into the frontend. Every exported method is frontend API. Its
+// state is shared by the copies ActingFor makes for the people of `serve --public`
+// (access.go); each copy knows only who it acts for.
 type App struct {
+	*core
+	person person // who the calls come from (access.go); the zero value: the window's one user
+}
+
+// core is the state of an App.
+type core struct {
 	cur      atomic.Pointer[workspace] // File > Open swaps it
 	emit     Emitter
 	dialogs  Dialogs     // nil outside the window
 	notifier Notifier    // desktop notifications of maintenance news
 	started  atomic.Bool // a front door is attached: scheduled tasks run
 	tickets  docTickets  // serve's tickets to stored PDFs
+
+	capture     *captureState // capture from the browser (capture.go)
+	captureOnce sync.Once
+
+	// The window's workspace opens in the background (opening.go): opened is closed once
+	// the first attempt ended, stopWaiting stops waiting for a held one. nil from New.
+	opened      chan struct{}
+	stopWaiting context.CancelFunc
+	mu          sync.Mutex     // guards state, emit and setTitle against the opening goroutine
+	state       WorkspaceState // while none is open: why
+	setTitle    func(string)   // the window's title, nil outside the window
 }
 
 // New returns the API over an open workspace and opens its index; it takes over closing
@@ -45,24 +66,43 @@ func New(st *store.Store) (*App, error) {
 		st.Close()
 		return nil, err
 	}
-	a := &App{emit: func(string, any) {}, notifier: DesktopNotifier{}}
+	a := &App{core: &core{emit: func(string, any) {}, notifier: DesktopNotifier{}}}
 	a.cur.Store(ws)
 	return a, nil
 }
 
-func (a *App) ws() *workspace { return a.cur.Load() }
+// ws is the open workspace, once the first attempt to open it ended; nil when none could
+// be opened (the frontend then asks nothing else than WorkspaceState).
+func (a *App) ws() *workspace {
+	if a.opened != nil {
+		<-a.opened
+	}
+	return a.cur.Load()
+}
 
 // startup is called by the front door once it can deliver events; scheduled maintenance
 // tasks run from then on.
 func (a *App) startup(_ context.Context, emit Emitter) {
+	a.mu.Lock()
 	a.emit = emit
 	a.started.Store(true)
-	a.startScheduler(a.ws())
+	w := a.cur.Load() // or install starts the scheduler when the workspace opens
+	a.mu.Unlock()
+	if w != nil {
+		a.startScheduler(w)
+	}
 }
 
 // shutdown pauses running crawls so that they resume next time, stops a check run, and
 // closes the workspace.
-func (a *App) shutdown() { a.ws().close() }
+func (a *App) shutdown() {
+	if a.stopWaiting != nil {
+		a.stopWaiting()
+	}
+	if w := a.ws(); w != nil {
+		w.close()
+	}
+}
 
 // StartCrawl starts a crawl job (or resumes/refreshes the crawl with the same seeds and
 // scope) and returns it; progress arrives as "crawl:progress" events carrying a Crawl, a
@@ -154,7 +194,7 @@ func (a *App) Search(req SearchRequest) (SearchResults, error) {
 	}
 	out := searchDTO(res)
 	if req.Offset == 0 {
-		lib, err := w.search.Library(ctx, search.LibraryRequest{Query: req.Query, Limit: libraryHits})
+		lib, err := w.library.Search(ctx, libsearch.Request{Query: req.Query, Limit: libraryHits})
 		if err != nil {
 			return SearchResults{}, apiError(err)
 		}
@@ -172,7 +212,11 @@ func (a *App) Status() (Status, error) {
 	if err != nil {
 		return Status{}, apiError(err)
 	}
-	return Status{Path: a.ws().st.Path(), Fetched: c.Pages[store.StateFetched], Queued: c.Pages[store.StateQueued],
+	path := a.ws().st.Path()
+	if a.person.guest {
+		path = "" // where the owner keeps it is the owner's
+	}
+	return Status{Path: path, Fetched: c.Pages[store.StateFetched], Queued: c.Pages[store.StateQueued],
 		Failed: c.Pages[store.StateFailed], Skipped: c.Pages[store.StateSkipped], Hosts: c.Hosts, Links: c.Links,
 		Index: indexDTO(a.ws().idx.Progress(context.Background()))}, nil
 }

@@ -53,6 +53,7 @@ type CheckProgress struct {
 	ElapsedMs int64            `json:"elapsedMs"`
 	Notices   []CheckNotice    `json:"notices"`
 	Error     string           `json:"error"`
+	Note      string           `json:"note"` // what the run says of itself: that this machine is offline
 }
 
 // CheckNotice is news worth telling from one task's report.
@@ -118,7 +119,13 @@ type CheckNewsCounts struct {
 	NewBroken   int `json:"newBroken"`
 	NewChanged  int `json:"newChanged"`
 	NewExpiring int `json:"newExpiring"`
+	Fragments   int `json:"fragments"` // links to a part of a page that the page lacks
 	Dead        int `json:"dead"`
+	// Failing counts the broken links not dead yet; DeadFrom (a date, "" once passed) and
+	// ChecksLeft say how soon one can be.
+	Failing    int    `json:"failing"`
+	DeadFrom   string `json:"deadFrom"`
+	ChecksLeft int    `json:"checksLeft"`
 }
 
 // CheckReportPage is a report with one page of its documents.
@@ -216,7 +223,7 @@ func rfcTime(t time.Time) string {
 func progressDTO(p check.Progress) CheckProgress {
 	out := CheckProgress{RunID: p.RunID, State: p.State, Tasks: nonNilStrings(p.Tasks), Tested: p.Tested, Queued: p.Queued,
 		Documents: p.Documents, Requests: p.Requests, Verdicts: map[string]int64{}, PerSec: p.PerSec,
-		ElapsedMs: p.Elapsed.Milliseconds(), Notices: []CheckNotice{}}
+		ElapsedMs: p.Elapsed.Milliseconds(), Notices: []CheckNotice{}, Note: p.Note}
 	for k, n := range p.Verdicts {
 		out.Verdicts[string(k)] = n
 	}
@@ -257,10 +264,25 @@ func reportInfoDTO(r store.CheckReport) CheckReportInfo {
 				}
 			}
 		}
+		for _, it := range n.Broken {
+			if it.Dead {
+				continue
+			}
+			c := &out.News
+			c.Failing++
+			if it.DeadFrom != "" && (c.DeadFrom == "" || it.DeadFrom < c.DeadFrom) {
+				c.DeadFrom = it.DeadFrom
+			}
+			if c.Failing == 1 || it.ChecksLeft < c.ChecksLeft {
+				c.ChecksLeft = it.ChecksLeft
+			}
+		}
 		count(n.Moved, &out.News.Moved, &out.News.NewMoved)
 		count(n.Broken, &out.News.Broken, &out.News.NewBroken)
 		count(n.Changed, &out.News.Changed, &out.News.NewChanged)
 		count(n.Expiring, &out.News.Expiring, &out.News.NewExpiring)
+		var fresh int
+		count(n.Fragments, &out.News.Fragments, &fresh)
 	}
 	return out
 }
@@ -278,7 +300,7 @@ func reportPageDTO(m *report.Model, offset int) CheckReportPage {
 	if out.Options == nil {
 		out.Options = []report.Option{}
 	}
-	for _, l := range []*[]report.Item{&out.News.Moved, &out.News.Broken, &out.News.Changed, &out.News.Expiring} {
+	for _, l := range []*[]report.Item{&out.News.Moved, &out.News.Broken, &out.News.Changed, &out.News.Expiring, &out.News.Fragments} {
 		if *l == nil {
 			*l = []report.Item{}
 		}

@@ -57,6 +57,7 @@ func RunDesktop(a *App, assets fs.FS) error {
 	if b, err := fs.ReadFile(dist, iconFile); err == nil {
 		icon = b
 	}
+	traceStep("window-run")
 	err = wails.Run(&options.App{
 		Title:            "Mundaneum",
 		Width:            1200,
@@ -66,13 +67,17 @@ func RunDesktop(a *App, assets fs.FS) error {
 		BackgroundColour: initialBackground(),
 		AssetServer:      &assetserver.Options{Assets: dist},
 		OnStartup: func(ctx context.Context) {
+			traceStep("startup")
 			a.dialogs = dialogs{ctx}
+			a.attachTitle(func(title string) { wailsruntime.WindowSetTitle(ctx, title) })
 			a.startup(ctx, func(name string, payload any) {
 				wailsruntime.EventsEmit(ctx, name, payload)
 			})
+			a.startLoopback() // browsers' door, while the window is open (capture.go)
 		},
+		OnDomReady: func(context.Context) { traceStep("dom-ready") },
 		// Pause running crawls on quit so that they resume next time.
-		OnShutdown: func(context.Context) { a.shutdown() },
+		OnShutdown: func(context.Context) { a.stopLoopback(); a.shutdown() },
 		Bind:       []any{a},
 		// A drop would navigate the webview to the dropped file or link: crawled content
 		// must never load in the window that can call bound methods.

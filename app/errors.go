@@ -14,12 +14,13 @@ import (
 
 // Error codes the UI can act on (a closed set; never match messages).
 const (
-	CodeInvalid     = "invalid"     // the request was wrong: fix the input
-	CodeNotFound    = "not-found"   // the thing asked for does not exist
-	CodeConflict    = "conflict"    // the state forbids it now (e.g. already running)
-	CodeUnavailable = "unavailable" // this front door cannot do it (e.g. file dialogs in a browser)
-	CodeForbidden   = "forbidden"   // a password is needed, or the one given is wrong
-	CodeInternal    = "internal"    // anything else
+	CodeInvalid     = "invalid"      // the request was wrong: fix the input
+	CodeNotFound    = "not-found"    // the thing asked for does not exist
+	CodeConflict    = "conflict"     // the state forbids it now (e.g. already running)
+	CodeUnavailable = "unavailable"  // this front door cannot do it (e.g. file dialogs in a browser)
+	CodeForbidden   = "forbidden"    // a password is needed, or the one given is wrong
+	CodeLimited     = "rate-limited" // too many wrong passwords: wait (serve --public)
+	CodeInternal    = "internal"     // anything else
 )
 
 // Error is what bound methods return: its message is JSON {"code", "message"} so that the
@@ -47,6 +48,10 @@ func apiError(err error) error {
 		code = CodeInvalid
 	case errors.Is(err, library.ErrPassword):
 		code = CodeForbidden
+	case errors.Is(err, library.ErrNotYours), errors.Is(err, library.ErrGuest):
+		code = CodeConflict // no password helps: someone else's change, a guest outside the open libraries
+	case errors.Is(err, library.ErrSlowDown):
+		code = CodeLimited
 	case errors.Is(err, library.ErrConflict):
 		code = CodeConflict
 	case errors.Is(err, library.ErrNotFound):

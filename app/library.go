@@ -10,17 +10,20 @@ import (
 
 	"mundaneum/backend/crawl"
 	"mundaneum/backend/library"
-	"mundaneum/backend/search"
+	"mundaneum/backend/libsearch"
 )
 
 // The virtual library's API. Every change is checked by the backend (passwords included:
-// in `serve --public` several people post to one library), and emits "library:changed".
+// in `serve --public` several people post to one library, each call made as its caller:
+// access.go), and emits "library:changed".
 
 // EventLibraryChanged is emitted after any change to the library; its payload is the
 // summary of the change.
 const EventLibraryChanged = "library:changed"
 
-func (a *App) lib() *library.Library { return library.New(a.ws().st) }
+func (a *App) lib() *library.Library {
+	return library.New(a.ws().st).For(a.person.lib, a.person.gate)
+}
 
 func (a *App) changed(what string) { a.emit(EventLibraryChanged, what) }
 
@@ -55,7 +58,10 @@ func (a *App) LibraryPage(id int64, order string, offset, limit int) (LibPage, e
 		out.Postings = append(out.Postings, libPostingDTO(c, libChildPath(p.Path, c.Title)))
 	}
 	if u, err := l.LastChange(ctx); err == nil {
-		out.LastChange, out.UndoProtected = u.Summary, u.Password != ""
+		out.LastChange, out.UndoProtected, out.LastChangeMine = u.Summary, u.Protected(), l.Mine(u)
+		if u.By != a.person.lib.ID { // someone else's (a guest's, in the owner's window too)
+			out.LastChangeBy = library.Whose(u)
+		}
 	}
 	return out, nil
 }
@@ -100,7 +106,7 @@ func (a *App) LibraryRecent(id int64, offset, limit int) (LibRecent, error) {
 }
 
 func (in LibInput) author() library.Author {
-	return library.Author{Name: in.Author, Email: in.Email, Password: in.Password}
+	return library.Author{Name: in.Author, Email: in.Email, Password: in.Password, LibraryPassword: in.LibraryPassword}
 }
 
 func image(dataURL string) *library.ImageData {
@@ -172,7 +178,7 @@ func (a *App) LibraryEdit(id int64, e LibEdit, password string) (LibPosting, err
 	ctx := context.Background()
 	ed := library.Edit{Title: e.Title, URL: e.URL, Notes: e.Notes, Body: e.Body, Tags: e.Tags, Purpose: e.Purpose,
 		CreateOnly: e.CreateOnly, Image: image(e.Image), ClearImage: e.ClearImage, Author: e.Author, Email: e.Email,
-		NewPassword: e.NewPassword}
+		NewPassword: e.NewPassword, OpenToGuests: e.OpenToGuests}
 	if e.Order != nil {
 		o := library.Order(*e.Order)
 		ed.Order = &o
@@ -219,10 +225,11 @@ func (a *App) LibraryMove(ids []int64, dest int64, position int, password string
 	return nil
 }
 
-// LibraryCopy copies postings into the library dest at position (-1: at the end).
-func (a *App) LibraryCopy(ids []int64, dest int64, position int) ([]LibPosting, error) {
+// LibraryCopy copies postings into the library dest at position (-1: at the end); copying
+// out of or into a protected library needs its password.
+func (a *App) LibraryCopy(ids []int64, dest int64, position int, password string) ([]LibPosting, error) {
 	ctx := context.Background()
-	ns, err := a.lib().Copy(ctx, ids, dest, position)
+	ns, err := a.lib().Copy(ctx, ids, dest, position, password)
 	if err != nil {
 		return nil, apiError(err)
 	}
@@ -252,9 +259,10 @@ func (a *App) LibraryUndo(password string) (string, error) {
 }
 
 // LibraryImport imports the text of a file of links into parent (GENVL's Pointers): a
-// browser's bookmark file, a JSON tree, or a list of URLs or Markdown links.
-func (a *App) LibraryImport(parent int64, text, author string) (LibImport, error) {
-	r, err := a.lib().Import(context.Background(), parent, []byte(text), library.Author{Name: author})
+// browser's bookmark file, a JSON tree, or a list of URLs or Markdown links. Importing into
+// a protected library needs its password.
+func (a *App) LibraryImport(parent int64, text, author, password string) (LibImport, error) {
+	r, err := a.lib().Import(context.Background(), parent, []byte(text), library.Author{Name: author, LibraryPassword: password})
 	if err != nil {
 		return LibImport{}, apiError(err)
 	}
@@ -317,7 +325,7 @@ func (a *App) LibraryExportFile(id int64, format string) (string, error) {
 
 // LibrarySearch searches the library (in: a library to search within, 0 for all).
 func (a *App) LibrarySearch(query string, in int64, offset, limit int) (LibSearchResults, error) {
-	r, err := a.ws().search.Library(context.Background(), search.LibraryRequest{Query: query, In: in, Offset: offset, Limit: limit})
+	r, err := a.ws().library.Search(context.Background(), libsearch.Request{Query: query, In: in, Offset: offset, Limit: limit})
 	if err != nil {
 		return LibSearchResults{}, apiError(err)
 	}

@@ -2,37 +2,39 @@ package app
 
 import (
 	"mundaneum/backend/library"
-	"mundaneum/backend/search"
+	"mundaneum/backend/libsearch"
 )
 
 // DTOs of the virtual library.
 
 // LibPosting is a library or a posting in it.
 type LibPosting struct {
-	ID         int64      `json:"id"`
-	ParentID   int64      `json:"parentId"`
-	Path       string     `json:"path"` // its own path
-	Kind       string     `json:"kind"` // library | pointer | report | view
-	Title      string     `json:"title"`
-	URL        string     `json:"url"`
-	Aliases    []string   `json:"aliases"` // former URLs (accepted redirects), oldest first
-	Notes      string     `json:"notes"`
-	Tags       []string   `json:"tags"`
-	Purpose    string     `json:"purpose"`
-	CreateOnly bool       `json:"createOnly"`
-	Order      string     `json:"order"`
-	Position   int        `json:"position"`
-	Protected  bool       `json:"protected"`
-	Author     string     `json:"author"`
-	Email      string     `json:"email"`
-	HasImage   bool       `json:"hasImage"` // a picture of its own
-	Created    string     `json:"created"`
-	Updated    string     `json:"updated"`
-	Libraries  int        `json:"libraries"` // below a library, at any depth
-	Postings   int        `json:"postings"`
-	Known      *LibKnown  `json:"known"`  // what the crawler knows of its URL, null if nothing
-	View       *LibView   `json:"view"`   // a view posting's saved view
-	Health     *LibHealth `json:"health"` // what the link checks say of its URL, null if never checked
+	ID         int64    `json:"id"`
+	ParentID   int64    `json:"parentId"`
+	Path       string   `json:"path"` // its own path
+	Kind       string   `json:"kind"` // library | pointer | report | view
+	Title      string   `json:"title"`
+	URL        string   `json:"url"`
+	Aliases    []string `json:"aliases"` // former URLs (accepted redirects), oldest first
+	Notes      string   `json:"notes"`
+	Tags       []string `json:"tags"`
+	Purpose    string   `json:"purpose"`
+	CreateOnly bool     `json:"createOnly"`
+	Order      string   `json:"order"`
+	Position   int      `json:"position"`
+	Protected  bool     `json:"protected"`
+	// OpenToGuests: the guests of serve --public may post in this library and below it.
+	OpenToGuests bool       `json:"openToGuests"`
+	Author       string     `json:"author"`
+	Email        string     `json:"email"`
+	HasImage     bool       `json:"hasImage"` // a picture of its own
+	Created      string     `json:"created"`
+	Updated      string     `json:"updated"`
+	Libraries    int        `json:"libraries"` // below a library, at any depth
+	Postings     int        `json:"postings"`
+	Known        *LibKnown  `json:"known"`  // what the crawler knows of its URL, null if nothing
+	View         *LibView   `json:"view"`   // a view posting's saved view
+	Health       *LibHealth `json:"health"` // what the link checks say of its URL, null if never checked
 }
 
 // LibHealth is what the maintenance checks say of a pointer's URL.
@@ -81,9 +83,13 @@ type LibPage struct {
 	Postings  []LibPosting `json:"postings"`
 	Total     int          `json:"total"` // postings other than sub-libraries
 	// LastChange describes what Undo would take back ("" nothing); UndoProtected says it
-	// needs a password.
-	LastChange    string `json:"lastChange"`
-	UndoProtected bool   `json:"undoProtected"`
+	// needs a password. LastChangeBy names who made it when someone else did ("" the
+	// caller's own); LastChangeMine says the caller may undo it without its password (under
+	// serve --public only a person's own change; in the window, any).
+	LastChange     string `json:"lastChange"`
+	UndoProtected  bool   `json:"undoProtected"`
+	LastChangeBy   string `json:"lastChangeBy"`
+	LastChangeMine bool   `json:"lastChangeMine"`
 }
 
 // LibDetail is one posting with its place, its picture and, for a report, its text
@@ -118,6 +124,8 @@ type LibInput struct {
 	Author     string   `json:"author"`
 	Email      string   `json:"email"`
 	Password   string   `json:"password"` // protects the new posting ("" none)
+	// LibraryPassword opens the library posted into, when that is protected.
+	LibraryPassword string `json:"libraryPassword"`
 }
 
 // LibEdit changes the fields that are set (null leaves a field as it is).
@@ -135,6 +143,9 @@ type LibEdit struct {
 	Author      *string   `json:"author"`
 	Email       *string   `json:"email"`
 	NewPassword *string   `json:"newPassword"` // "" removes the password
+	// OpenToGuests opens a library to the guests of serve --public, or closes it (the
+	// owner only).
+	OpenToGuests *bool `json:"openToGuests"`
 }
 
 // LibAdded is a pointer just added, with the paths of the other libraries that hold its URL.
@@ -219,7 +230,7 @@ type LibTag struct {
 func libPostingDTO(p library.Posting, path string) LibPosting {
 	d := LibPosting{ID: p.ID, ParentID: p.Parent, Path: path, Kind: string(p.Kind), Title: p.Title, URL: p.URL,
 		Notes: p.Notes, Tags: nonNil(p.Tags), Purpose: p.Purpose, CreateOnly: p.CreateOnly, Order: string(p.Sort),
-		Position: p.Position, Protected: p.Protected(), Author: p.Author, Email: p.Email, HasImage: p.ImageID != 0,
+		Position: p.Position, Protected: p.Protected(), OpenToGuests: p.OpenToGuests, Author: p.Author, Email: p.Email, HasImage: p.ImageID != 0,
 		Created: rfc3339(p.CreatedAt), Updated: rfc3339(p.UpdatedAt), Libraries: p.Libraries, Postings: p.Postings}
 	if k := p.Known; k != nil {
 		d.Known = &LibKnown{PageID: k.PageID, Title: k.Title, State: k.State, Status: k.Status,
@@ -254,7 +265,7 @@ func libChildPath(parent, title string) string {
 	return parent + "/" + library.EscapeTitle(title)
 }
 
-func libHitsDTO(r search.LibraryResults) LibSearchResults {
+func libHitsDTO(r libsearch.Results) LibSearchResults {
 	out := LibSearchResults{Total: r.Total, TotalApprox: r.TotalApprox, Hits: make([]LibHit, 0, len(r.Hits)),
 		Note: r.Note, TookMs: float64(r.Took.Microseconds()) / 1000}
 	for _, h := range r.Hits {

@@ -52,11 +52,14 @@ func TestLibraryThroughBoundAPI(t *testing.T) {
 	if err != nil || !lib.Protected || lib.Path != "/Ann's" {
 		t.Fatalf("create: %+v %v", lib, err)
 	}
-	added, err := a.LibraryPoint(lib.ID, LibInput{URL: "https://a.example/", Tags: []string{"x"}})
+	if _, err := a.LibraryPoint(lib.ID, LibInput{URL: "https://a.example/"}); code(err) != CodeForbidden {
+		t.Errorf("posting into a protected library without its password: %v", err)
+	}
+	added, err := a.LibraryPoint(lib.ID, LibInput{URL: "https://a.example/", Tags: []string{"x"}, LibraryPassword: "pw"})
 	if err != nil || added.Posting.Title != "https://a.example/" {
 		t.Fatalf("point: %+v %v", added, err)
 	}
-	if _, err := a.LibraryPoint(lib.ID, LibInput{URL: "https://a.example"}); code(err) != CodeConflict {
+	if _, err := a.LibraryPoint(lib.ID, LibInput{URL: "https://a.example", LibraryPassword: "pw"}); code(err) != CodeConflict {
 		t.Errorf("a duplicate: %v", err)
 	}
 	if _, err := a.LibraryPoint(lib.ID, LibInput{URL: "file:///etc/passwd"}); code(err) != CodeInvalid {

@@ -12,6 +12,7 @@ import (
 	"mundaneum/backend/check"
 	"mundaneum/backend/crawl"
 	"mundaneum/backend/index"
+	"mundaneum/backend/libsearch"
 	"mundaneum/backend/search"
 	"mundaneum/backend/store"
 )
@@ -23,9 +24,13 @@ type workspace struct {
 	idx    *index.Index
 	jobs   *crawl.Jobs
 	search *search.Searcher
-	checks *check.Jobs
+	// library searches the library's own index (the postings a search lists above the pages).
+	library *libsearch.Searcher
+	checks  *check.Jobs
 	// archives are the imports and exports under way.
 	archives *archiveJobs
+	// stopPrepare stops the searcher's readying (see search.Searcher.Prepare).
+	stopPrepare context.CancelFunc
 
 	stopScheduler func() // set once the scheduler runs
 	mu            sync.Mutex
@@ -38,15 +43,18 @@ func newWorkspace(st *store.Store) (*workspace, error) {
 		return nil, fmt.Errorf("open the search index of %s: %w", st.Path(), err)
 	}
 	s := search.New(idx.SearchDB())
-	// The window and serve answer many queries: keep the index's vocabulary in memory for
-	// approximate words (read on a goroutine of its own; see backend/search/vocab.go).
-	s.PrepareVocabulary(context.Background())
-	return &workspace{st: st, idx: idx, jobs: crawl.NewJobs(st, idx), search: s,
-		checks: check.NewJobs(st, CheckLibrary(st)), archives: newArchiveJobs()}, nil
+	// The window and serve answer many queries: the searcher readies itself for them in the
+	// background until the workspace closes (the index's terms in memory, the files read
+	// into the OS's cache; see backend/search/warm.go).
+	ctx, stopPrepare := context.WithCancel(context.Background())
+	s.Prepare(ctx)
+	return &workspace{st: st, idx: idx, jobs: crawl.NewJobs(st, idx), search: s, library: libsearch.New(idx.SearchDB()),
+		stopPrepare: stopPrepare, checks: check.NewJobs(st, CheckLibrary(st)), archives: newArchiveJobs()}, nil
 }
 
 // close stops what runs on the workspace (crawls pause, a check run stops) and closes it.
 func (w *workspace) close() {
+	w.stopPrepare()
 	if w.stopScheduler != nil {
 		w.stopScheduler()
 	}
@@ -89,8 +97,12 @@ const Extension = ".mundaneum"
 
 // Workspace describes the open workspace.
 func (a *App) Workspace() (WorkspaceInfo, error) {
+	traceStep("app-mounted")
 	w := a.ws()
 	info := WorkspaceInfo{Path: w.st.Path(), CanChoose: a.dialogs != nil}
+	if a.person.guest {
+		info.Path = "" // where the owner keeps it is the owner's
+	}
 	// The workspace is its file, its WAL and its index (derived, but on the same disk).
 	for _, f := range append([]string{w.st.Path(), w.st.Path() + "-wal"}, index.Files(w.st.Path())...) {
 		if fi, err := os.Stat(f); err == nil {
@@ -131,29 +143,17 @@ func (a *App) OpenWorkspace(path string, create bool) (WorkspaceInfo, error) {
 	case !create && errors.Is(statErr, os.ErrNotExist):
 		return WorkspaceInfo{}, &Error{Code: CodeNotFound, Message: "no workspace at " + path}
 	}
-	if path == a.ws().st.Path() {
+	if cur := a.ws(); cur != nil && path == cur.st.Path() {
 		return a.Workspace()
 	}
-	ctx := context.Background()
-	st, err := store.Open(ctx, path, store.Options{})
+	w, err := openWorkspace(context.Background(), path)
 	if err != nil {
 		return WorkspaceInfo{}, apiError(fmt.Errorf("open %s: %w", path, err))
 	}
-	if err := st.MarkInterrupted(ctx); err != nil {
-		st.Close()
-		return WorkspaceInfo{}, apiError(err)
+	if a.stopWaiting != nil {
+		a.stopWaiting() // for the workspace another process held
 	}
-	w, err := newWorkspace(st)
-	if err != nil {
-		st.Close()
-		return WorkspaceInfo{}, apiError(err)
-	}
-	old := a.cur.Swap(w)
-	old.close()
-	if a.started.Load() {
-		a.startScheduler(w)
-	}
-	a.emit(EventWorkspaceChanged, st.Path())
+	a.install(context.Background(), w, true)
 	return a.Workspace()
 }
 
@@ -162,6 +162,9 @@ func (a *App) Settings() (Settings, error) {
 	s, err := a.ws().st.Settings(context.Background())
 	if err != nil {
 		return Settings{}, apiError(err)
+	}
+	if a.person.guest {
+		s.From, s.UserAgentSuffix = "", "" // the owner's address: not a guest's to read
 	}
 	return Settings(s), nil
 }

@@ -8,6 +8,11 @@
 # the start of the last blank shot, before the end of the first painted one. The figure is
 # that upper bound.
 #
+# The app also reports its steps (MUNDANEUM_TRACE_START, app/starttrace.go): the Go program
+# runs, the window is made, the workspace is open, the frontend's code runs, the DOM is
+# ready, the app is mounted and asks for its data. The window is interactive once it painted
+# and the app is mounted: the later of the two is the run's "interactive" figure.
+#
 # Usage: scripts/bench-window.sh [--runs N] [--db WORKSPACE] [BINARY]
 #   (default 5 runs, a new empty workspace each run, build/bin/mundaneum)
 # The app opens WORKSPACE for writing (crawls left running are marked interrupted): give it
@@ -47,14 +52,14 @@ trap cleanup EXIT
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
 colours() { import -window root -resize 20% miff:- 2>/dev/null | convert miff:- -format '%k' info:; }
 
-painted=()
+painted=() ready=()
 for run in $(seq 1 "$runs"); do
   # WebKit keeps its own data beside the workspace: a fresh, throw-away one each run.
   rm -rf "$tmp/xdg"
   export XDG_DATA_HOME=$tmp/xdg/data XDG_CONFIG_HOME=$tmp/xdg/config XDG_CACHE_HOME=$tmp/xdg/cache
   ws=${db:-$tmp/empty-$run.mundaneum}
   start=$(now_ms)
-  "$bin" --db "$ws" >"$tmp/app.log" 2>&1 &
+  MUNDANEUM_TRACE_START=1 "$bin" --db "$ws" >"$tmp/app.log" 2>&1 &
   pid=$!
   until xdotool search --onlyvisible --name '^Mundaneum$' >/dev/null 2>&1; do
     kill -0 "$pid" 2>/dev/null || { cat "$tmp/app.log" >&2; echo "bench-window: the app exited" >&2; exit 1; }
@@ -71,15 +76,26 @@ for run in $(seq 1 "$runs"); do
     blank=$shot
     ((done_ms < 20000)) || { echo "bench-window: the page did not paint in 20 s" >&2; exit 1; }
   done
-  echo "run $run: window mapped at $mapped ms, page painted between $blank and $done_ms ms ($c colours)"
+  # The app mounts before it paints: wait for its step, then read them all.
+  until grep -q ' app-mounted$' "$tmp/app.log" || (($(now_ms) - start > 20000)); do sleep 0.02; done
+  steps=$(awk -v s="$start" '$1 == "start-trace" { printf "%s %d, ", $3, $2 - s }' "$tmp/app.log")
+  mounted=$(awk -v s="$start" '$1 == "start-trace" && $3 == "app-mounted" { print $2 - s }' "$tmp/app.log")
+  interactive=$((done_ms > ${mounted:-0} ? done_ms : ${mounted:-0}))
+  echo "run $run: window mapped at $mapped ms, page painted between $blank and $done_ms ms ($c colours); ${steps}interactive $interactive ms"
   painted+=("$done_ms")
+  ready+=("$interactive")
   kill "$pid"
   wait "$pid" 2>/dev/null || true
   pid=
 done
 
-sorted=$(printf '%s\n' "${painted[@]}" | sort -n)
-n=${#painted[@]}
-p50=$(sed -n "$(((n + 1) / 2))p" <<<"$sorted")
-max=$(tail -n 1 <<<"$sorted")
-echo "launch → painted window: p50 $p50 ms, max $max ms over $n runs (${db:-new empty workspaces})"
+summary() { # summary WHAT VALUES...
+  local what=$1
+  shift
+  local sorted n
+  sorted=$(printf '%s\n' "$@" | sort -n)
+  n=$#
+  echo "$what: p50 $(sed -n "$(((n + 1) / 2))p" <<<"$sorted") ms, max $(tail -n 1 <<<"$sorted") ms over $n runs (${db:-new empty workspaces})"
+}
+summary "launch → painted window" "${painted[@]}"
+summary "launch → interactive window (painted, app mounted)" "${ready[@]}"

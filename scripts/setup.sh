@@ -12,9 +12,11 @@ debian_packages=(
   libgtk-3-dev libwebkit2gtk-4.1-dev pkg-config build-essential # the desktop binary (cgo)
   xvfb xauth imagemagick x11-utils xdotool                     # the window smoke test
   chromium                                                     # browser end-to-end tests
+  firefox-esr                                                  # the browser extension's run in Firefox
   wamerican                                                    # a word list for benchmarks
   poppler-utils                                                # PDF text and metadata (pdftotext, pdfinfo)
   xapian-omega xapian-tools git-doc                            # the relevance check (Git docs vs Xapian)
+  desktop-file-utils                                           # the package test checks the menu entry
 )
 
 say() { echo "setup: $*"; }
@@ -72,6 +74,14 @@ stamp=frontend/node_modules/.package-lock.json # written by npm ci
 if [[ ! -f $stamp || frontend/package-lock.json -nt $stamp ]]; then
   say "installing frontend packages (npm ci)"
   (cd frontend && npm ci --no-audit --no-fund)
+  touch "$stamp"
+fi
+
+# --- the browser extension's packages (TypeScript, esbuild, Vitest, web-ext lint) ---------
+stamp=extension/node_modules/.package-lock.json
+if [[ ! -f $stamp || extension/package-lock.json -nt $stamp ]]; then
+  say "installing the browser extension's packages (npm ci)"
+  (cd extension && npm ci --no-audit --no-fund)
   touch "$stamp"
 fi
 

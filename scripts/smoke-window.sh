@@ -5,14 +5,15 @@
 # blank. WebKitGTK cannot be driven by WebDriver, so this is as far as native checks go; the
 # UI itself is tested in a browser.
 #
-# Usage: scripts/smoke-window.sh [BINARY]    (default build/bin/mundaneum)
+# Usage: [SMOKE_OUT=PNG] [SMOKE_ARG=path] scripts/smoke-window.sh [BINARY]    (default build/bin/mundaneum)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 wait_window_s=${SMOKE_WAIT_WINDOW:-20} # seconds for the window to be mapped
 wait_paint_s=${SMOKE_WAIT_PAINT:-20}   # further seconds for the page to paint
 min_colours=${SMOKE_MIN_COLOURS:-24}   # a blank or half-drawn window has a handful
-out=build/smoke.png
+out=${SMOKE_OUT:-build/smoke.png}     # where the screenshot goes
+# SMOKE_ARG=path gives the workspace as the one argument, as a file manager does (else --db).
 
 if [[ "${1:-}" != --inner ]]; then
   bin=${1:-build/bin/mundaneum}
@@ -48,7 +49,11 @@ fail() {
 # WebKit keeps its own data (HSTS, storage) beside the workspace: keep both throw-away.
 export XDG_DATA_HOME=$tmp/data XDG_CONFIG_HOME=$tmp/config XDG_CACHE_HOME=$tmp/cache
 start=$(date +%s.%N)
-"$bin" --db "$tmp/smoke.db" >"$log" 2>&1 &
+if [[ "${SMOKE_ARG:-}" == path ]]; then
+  "$bin" "$tmp/smoke.mundaneum" >"$log" 2>&1 &
+else
+  "$bin" --db "$tmp/smoke.db" >"$log" 2>&1 &
+fi
 pid=$!
 
 elapsed() { awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }'; }

@@ -1,11 +1,15 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"mundaneum/app"
 )
 
 // freeText lets a command take query words that start with "-" (`mundaneum search
@@ -74,4 +78,68 @@ func needWords(words []string, what string) error {
 		return usageError{fmt.Errorf("%s: nothing to search for", what)}
 	}
 	return nil
+}
+
+// workspaceArg reports whether the root command's one argument names a workspace file
+// (a file manager opens one with its path) rather than a mistyped command.
+func workspaceArg(arg string) bool {
+	return strings.HasSuffix(arg, app.Extension) || strings.ContainsRune(arg, filepath.Separator)
+}
+
+// flagSuggestion adds "did you mean --x?" to an unknown long flag's error when cmd has a
+// flag (its own or inherited, not hidden) within two edits of it, or starting with it.
+func flagSuggestion(cmd *cobra.Command, err error) error {
+	var ne *pflag.NotExistError
+	if !errors.As(err, &ne) || ne.GetSpecifiedName() == "" {
+		return err
+	}
+	name := ne.GetSpecifiedName()
+	best, bestD := "", 3
+	visit := func(f *pflag.Flag) {
+		if f.Hidden {
+			return
+		}
+		d := levenshtein(name, f.Name)
+		if strings.HasPrefix(f.Name, name) && d > 1 {
+			d = 1 // --dep for --depth
+		}
+		if 2*d > len(name) {
+			return // --x is not a typo of --db
+		}
+		if d < bestD || d == bestD && f.Name < best {
+			best, bestD = f.Name, d
+		}
+	}
+	cmd.LocalFlags().VisitAll(visit)
+	cmd.InheritedFlags().VisitAll(visit)
+	if best == "" {
+		return err
+	}
+	return fmt.Errorf("%w: did you mean --%s?", err, best)
+}
+
+// levenshtein is the edit distance between a and b (insertions, deletions, substitutions
+// and, as one edit, the swap of two neighbours: "depht" is one edit from "depth").
+func levenshtein(a, b string) int {
+	x, y := []rune(a), []rune(b)
+	// Three rows of the table: the one before last (for swaps), the last, the current.
+	prev2, prev, cur := make([]int, len(y)+1), make([]int, len(y)+1), make([]int, len(y)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(x); i++ {
+		cur[0] = i
+		for j := 1; j <= len(y); j++ {
+			cost := 1
+			if x[i-1] == y[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && x[i-1] == y[j-2] && x[i-2] == y[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
+		}
+		prev2, prev, cur = prev, cur, prev2
+	}
+	return prev[len(y)]
 }

@@ -40,9 +40,12 @@ func (e *env) checkCmd() *cobra.Command {
 A URL is tested once per run however many tasks reference it: HEAD first, GET when HEAD
 is refused or fails, behind robots.txt and per-host politeness (the workspace's settings).
 Verdicts: ok, redirected, broken, server_error, blocked, rate_limited, timeout,
-robots_excluded, invalid. Blocked and rate-limited links are never called dead; a failing
-link is dead only after several failing checks spread over time ('mundaneum check' keeps
-every check as history). Checking URLs exits 6 when one of them fails.
+robots_excluded, invalid, fragment_missing, offline. Blocked and rate-limited links are never
+called dead; a failing link is dead only after several failing checks spread over time
+('mundaneum check' keeps every check as history). A link to a part of a page (URL#part) is
+fragment_missing when the page has no element with that id or name: never broken. Checking URLs exits 6 when one of them fails. When no host
+outside this machine can be reached, the run says this machine is offline, records the
+links to other hosts as offline (not broken, their health untouched) and exits 3.
 
 After a task run: each task's report is stored ('mundaneum report'), its index file
 written when it has one, its news mailed when it asks for it, and a desktop notification
@@ -107,6 +110,8 @@ type checkJSON struct {
 	Links    []linkJSON    `json:"links,omitempty"`
 	Tasks    []taskRunJSON `json:"tasks,omitempty"`
 	Error    string        `json:"error,omitempty"`
+	// Offline says why this machine was offline and what it left untested (check.Result).
+	Offline string `json:"offline,omitempty"`
 }
 
 // politeFlags override the workspace's politeness settings for one run.
@@ -171,7 +176,7 @@ func (e *env) check(ctx context.Context, cmd *cobra.Command, urls, names []strin
 		runErr = errInterrupted
 	}
 	out := checkJSON{RunID: res.Run.ID, State: res.Run.State, Tested: res.Run.Tested, Requests: res.Run.Requests,
-		Seconds: time.Since(start).Seconds()}
+		Seconds: time.Since(start).Seconds(), Offline: res.Offline}
 	failing := false
 	for _, l := range res.Links {
 		lj := linkOut(l)
@@ -211,6 +216,9 @@ func (e *env) check(ctx context.Context, cmd *cobra.Command, urls, names []strin
 	}
 	if runErr != nil {
 		return runErr
+	}
+	if res.Offline != "" {
+		return fmt.Errorf("%w: %s", check.ErrOffline, strings.TrimPrefix(res.Offline, "this machine was offline "))
 	}
 	if failing {
 		return errBroken
@@ -292,14 +300,21 @@ func (e *env) printCheck(out checkJSON) {
 			continue
 		}
 		n := t.News
-		fmt.Fprintf(e.stdout, "task %s: report %d: %d moved, %d broken, %d changed, %d expiring", clean(t.Task), t.ReportID,
-			n.Moved, n.Broken, n.Changed, n.Expiring)
+		broken := fmt.Sprintf("%d broken", n.Broken)
+		if f := n.FailingText(); f != "" {
+			broken += " (" + f + ")"
+		}
+		fmt.Fprintf(e.stdout, "task %s: report %d: %d moved, %s, %d changed, %d expiring, %d missing fragments", clean(t.Task),
+			t.ReportID, n.Moved, broken, n.Changed, n.Expiring, n.Fragments)
 		if n.Tell() > 0 {
 			fmt.Fprintf(e.stdout, " (new: %d dead, %d moved, %d changed, %d expiring)", n.TellDead, n.TellMoved, n.TellChanged, n.TellExpire)
 		}
 		fmt.Fprintln(e.stdout)
 	}
 	fmt.Fprintf(e.stdout, "run %d %s: %d links tested with %d requests in %.1fs\n", out.RunID, out.State, out.Tested, out.Requests, out.Seconds)
+	if out.Offline != "" {
+		fmt.Fprintf(e.stdout, "offline: %s\n", clean(out.Offline))
+	}
 }
 
 func statusText(s int) string {

@@ -10,11 +10,14 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime/pprof"
 	"syscall"
 
 	"github.com/spf13/cobra"
 
+	"mundaneum/app"
+	"mundaneum/backend/check"
 	"mundaneum/backend/crawl"
 	"mundaneum/backend/store"
 )
@@ -49,16 +52,61 @@ func Run(args []string, desktop Desktop) int {
 // Main is Run with the output streams given.
 func Main(args []string, stdout, stderr io.Writer, desktop Desktop) int {
 	e := &env{stdout: stdout, stderr: stderr}
+	root := e.root(desktop)
+	defer pprof.StopCPUProfile() // started by the hidden --cpuprofile
+	root.SetArgs(args)
+	root.SetOut(e.stdout)
+	root.SetErr(e.stderr)
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	cmd, err := root.ExecuteContextC(ctx)
+	if err == nil {
+		return ExitOK
+	}
+	code := exitCode(err)
+	var shown reported
+	if code != ExitInterrupted && !errors.As(err, &shown) {
+		fmt.Fprintln(e.stderr, "mundaneum:", err)
+	}
+	if code == ExitUsage {
+		if cmd == nil {
+			cmd = root
+		}
+		fmt.Fprintf(e.stderr, "Run '%s --help' for usage.\n", cmd.CommandPath())
+	}
+	return code
+}
+
+// Command is the command tree, for writing its manual pages (scripts/genman); it opens
+// no window.
+func Command() *cobra.Command {
+	e := &env{stdout: io.Discard, stderr: io.Discard}
+	return e.root(func(string) error { return errors.New("no window from this command tree") })
+}
+
+// root builds the command tree over e; without a command it opens desktop.
+func (e *env) root(desktop Desktop) *cobra.Command {
 	root := &cobra.Command{
-		Use:     "mundaneum",
-		Short:   "Crawl the web you care about into a local workspace, search it offline",
-		Long:    "Mundaneum crawls the parts of the web you care about into a local SQLite workspace,\nsearches all of it offline, and watches it for rot and change.\nWithout a command it opens the desktop window.",
+		Use:   "mundaneum [WORKSPACE" + app.Extension + "]",
+		Short: "Crawl the web you care about into a local workspace, search it offline",
+		Long: "Mundaneum crawls the parts of the web you care about into a local SQLite workspace,\n" +
+			"searches all of it offline, and watches it for rot and change.\n" +
+			"Without a command it opens the desktop window, on the workspace given (as --db or as\n" +
+			"the one argument, as a file manager does) or the one in your data directory.",
 		Version: crawl.Version,
 		// A mistyped command gets a suggestion (see root.Args).
 		SuggestionsMinimumDistance: 2,
 		SilenceUsage:               true,
 		SilenceErrors:              true,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		RunE: func(cmd *cobra.Command, args []string) error {
+			// A file manager opens a workspace with its path as the one argument.
+			if len(args) == 1 {
+				if e.db != "" {
+					return usageError{fmt.Errorf("two workspaces given (--db %s and %s): give one", e.db, args[0])}
+				}
+				e.db = args[0]
+			}
 			path, err := e.path()
 			if err != nil {
 				return err
@@ -81,7 +129,6 @@ func Main(args []string, stdout, stderr io.Writer, desktop Desktop) int {
 		}
 		return pprof.StartCPUProfile(f)
 	}
-	defer pprof.StopCPUProfile()
 	root.AddCommand(e.crawlCmd(), e.searchCmd(), e.viewsCmd(), e.statusCmd(), e.serveCmd())
 	root.AddCommand(e.checkCmd(), e.taskCmd(), e.reportCmd(), e.avoidCmd(), e.sitesCmd())
 	root.AddCommand(e.reindexCmd())
@@ -89,9 +136,10 @@ func Main(args []string, stdout, stderr io.Writer, desktop Desktop) int {
 	root.AddCommand(e.rulesCmd(), e.pathCmd(), e.linksCmd(), e.treeCmd(), e.orphansCmd())
 	root.AddCommand(e.pageCmd(), e.pagesCmd())
 	root.AddCommand(e.libraryCmd())
+	root.AddCommand(e.browsersCmd(), e.captureCmd())
 	root.AddCommand(e.historyCmd(), e.diffCmd(), e.retentionCmd(), e.exportCmd(), e.importCmd())
 	root.Args = func(cmd *cobra.Command, args []string) error {
-		if len(args) == 0 {
+		if len(args) == 0 || len(args) == 1 && workspaceArg(args[0]) {
 			return nil
 		}
 		msg := fmt.Sprintf("unknown command %q", args[0])
@@ -100,26 +148,8 @@ func Main(args []string, stdout, stderr io.Writer, desktop Desktop) int {
 		}
 		return usageError{errors.New(msg)}
 	}
-	root.SetArgs(args)
-	root.SetOut(e.stdout)
-	root.SetErr(e.stderr)
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	err := root.ExecuteContext(ctx)
-	if err == nil {
-		return ExitOK
-	}
-	code := exitCode(err)
-	var shown reported
-	if code != ExitInterrupted && !errors.As(err, &shown) {
-		fmt.Fprintln(e.stderr, "mundaneum:", err)
-	}
-	if code == ExitUsage {
-		fmt.Fprintln(e.stderr, "Run 'mundaneum --help' for usage.")
-	}
-	return code
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error { return usageError{flagSuggestion(cmd, err)} })
+	return root
 }
 
 type usageError struct{ error }
@@ -138,7 +168,7 @@ func exitCode(err error) int {
 	switch {
 	case errors.As(err, &u), errors.Is(err, crawl.ErrConfig):
 		return ExitUsage
-	case errors.Is(err, crawl.ErrUnreachable):
+	case errors.Is(err, crawl.ErrUnreachable), errors.Is(err, check.ErrOffline):
 		return ExitUnreachable
 	case errors.Is(err, store.ErrLocked):
 		return ExitLocked
@@ -152,11 +182,20 @@ func exitCode(err error) int {
 	return ExitError
 }
 
+// path is the workspace's file: --db's, or the default in the data directory (whose
+// directory the store creates). A --db in a directory that does not exist is refused: it is
+// far more often a typo than a wish for a new directory, and a workspace silently made
+// there would be lost to the user.
 func (e *env) path() (string, error) {
-	if e.db != "" {
-		return e.db, nil
+	if e.db == "" {
+		return store.DefaultPath()
 	}
-	return store.DefaultPath()
+	dir := filepath.Dir(e.db)
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return "", fmt.Errorf("no directory %s for the workspace %s: create it first (mkdir -p %s) or give a path in a directory that exists",
+			dir, filepath.Base(e.db), dir)
+	}
+	return e.db, nil
 }
 
 // open opens the workspace; read-only commands do not take the writer lock, so they work

@@ -22,9 +22,13 @@ Paths are titles joined by /: /Computing/Go is the library Go in Computing, / th
 Write \/ for a slash inside a title and \\ for a backslash; #42 names node 42 (when two
 postings share a title, or anywhere: 'library rm #42').
 
-A library or posting given a password (--password when it is made) can be edited, moved or
-deleted only with it; anyone may post into a library. A library goes with everything in
-it. 'library undo' takes back the last change.
+A password (--password when a library or posting is made, or 'edit --new-password')
+protects it and everything below it: editing, moving, copying out, deleting, posting or
+importing into it, and undoing changes to it need that password (--password; posting
+commands take the password of the library they post into as --library-password). A
+library goes with everything in it, but not with a posting protected by another password:
+deleting or moving it then needs that password too. 'library undo' takes back the last
+change, with the password it was made with.
 
 These commands work while the window or 'mundaneum serve' has the workspace open: a change
 waits its turn.`
@@ -92,13 +96,24 @@ func libError(err error) error {
 type passwordFlag struct{ value string }
 
 func (p *passwordFlag) add(cmd *cobra.Command, usage string) {
-	cmd.Flags().StringVar(&p.value, "password", "", usage+" (\"-\" reads it from stdin; also $MUNDANEUM_PASSWORD)")
+	p.addAs(cmd, "password", usage)
 }
 
-func (p *passwordFlag) get() (string, error) {
+// addAs adds the flag under another name (its variable is $MUNDANEUM_ and the name).
+func (p *passwordFlag) addAs(cmd *cobra.Command, name, usage string) {
+	cmd.Flags().StringVar(&p.value, name, "", fmt.Sprintf("%s (\"-\" reads it from stdin; also $%s)", usage, passwordEnv(name)))
+}
+
+func passwordEnv(flag string) string {
+	return "MUNDANEUM_" + strings.ToUpper(strings.ReplaceAll(flag, "-", "_"))
+}
+
+func (p *passwordFlag) get() (string, error) { return p.getAs("password") }
+
+func (p *passwordFlag) getAs(name string) (string, error) {
 	switch p.value {
 	case "":
-		return os.Getenv("MUNDANEUM_PASSWORD"), nil
+		return os.Getenv(passwordEnv(name)), nil
 	case "-":
 		line, err := bufio.NewReader(os.Stdin).ReadString('\n')
 		if err != nil && !errors.Is(err, io.EOF) {
@@ -109,20 +124,26 @@ func (p *passwordFlag) get() (string, error) {
 	return p.value, nil
 }
 
-// authorFlags are --author, --email and --password of a new posting.
+// authorFlags are --author, --email and --password of a new posting, and
+// --library-password, which opens the protected library it goes into.
 type authorFlags struct {
 	name, email string
-	pw          passwordFlag
+	pw, libPw   passwordFlag
 }
 
 func (a *authorFlags) add(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&a.name, "author", "", "your name, recorded with the posting")
 	cmd.Flags().StringVar(&a.email, "email", "", "your e-mail address (default: the workspace's From setting)")
 	a.pw.add(cmd, "protect the posting with a password: it is needed to edit, move or delete it")
+	a.libPw.addAs(cmd, "library-password", "the password of the protected library it goes into")
 }
 
 func (a *authorFlags) get(ctx context.Context, st *store.Store) (library.Author, error) {
 	pw, err := a.pw.get()
+	if err != nil {
+		return library.Author{}, err
+	}
+	libPw, err := a.libPw.getAs("library-password")
 	if err != nil {
 		return library.Author{}, err
 	}
@@ -132,7 +153,7 @@ func (a *authorFlags) get(ctx context.Context, st *store.Store) (library.Author,
 			email = s.From
 		}
 	}
-	return library.Author{Name: a.name, Email: email, Password: pw}, nil
+	return library.Author{Name: a.name, Email: email, Password: pw, LibraryPassword: libPw}, nil
 }
 
 // segPath writes segments back as a path.
@@ -172,6 +193,26 @@ func libraryAt(ctx context.Context, l *library.Library, path string) (library.No
 		return n, fmt.Errorf("%s is a %s, not a library: %w", path, n.Kind, library.ErrInvalid)
 	}
 	return n, nil
+}
+
+// targetLibrary resolves the library something goes into (--to, a destination): one that
+// does not exist is pointed at 'library mkdir -p'.
+func targetLibrary(ctx context.Context, l *library.Library, path string) (library.Node, error) {
+	n, err := libraryAt(ctx, l, path)
+	if errors.Is(err, library.ErrNotFound) {
+		return n, fmt.Errorf("%w (create it with 'mundaneum library mkdir -p %s')", err, shellQuote(path))
+	}
+	return n, err
+}
+
+// shellQuote quotes a path for a command line the user may paste.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r == '/' || r == '-' || r == '_' || r == '.' || r == '#' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 func (e *env) libMkdirCmd() *cobra.Command {
@@ -263,7 +304,7 @@ the library is added, and where else it is is said.`,
 			ctx := cmd.Context()
 			in.URL = args[0]
 			return e.libWrite(ctx, func(l *library.Library, st *store.Store) error {
-				parent, err := libraryAt(ctx, l, to)
+				parent, err := targetLibrary(ctx, l, to)
 				if err != nil {
 					return err
 				}
@@ -334,7 +375,7 @@ func (e *env) libReportCmd() *cobra.Command {
 				}
 			}
 			return e.libWrite(ctx, func(l *library.Library, st *store.Store) error {
-				parent, err := libraryAt(ctx, l, to)
+				parent, err := targetLibrary(ctx, l, to)
 				if err != nil {
 					return err
 				}
@@ -372,7 +413,7 @@ func (e *env) libViewCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
 			return e.libWrite(ctx, func(l *library.Library, st *store.Store) error {
-				parent, err := libraryAt(ctx, l, to)
+				parent, err := targetLibrary(ctx, l, to)
 				if err != nil {
 					return err
 				}
@@ -401,7 +442,7 @@ func (e *env) libEditCmd() *cobra.Command {
 	var pw, newPw passwordFlag
 	var title, url, notes, purpose, file, image, order, author, email string
 	var tags []string
-	var createOnly, noImage bool
+	var createOnly, noImage, openToGuests bool
 	cmd := &cobra.Command{
 		Use:   "edit PATH",
 		Short: "Change a library or posting (GENVL's Edit)",
@@ -425,6 +466,9 @@ func (e *env) libEditCmd() *cobra.Command {
 			}
 			if cmd.Flags().Changed("create-only") {
 				ed.CreateOnly = &createOnly
+			}
+			if cmd.Flags().Changed("open-to-guests") {
+				ed.OpenToGuests = &openToGuests
 			}
 			if cmd.Flags().Changed("order") {
 				o := library.Order(order)
@@ -469,6 +513,7 @@ func (e *env) libEditCmd() *cobra.Command {
 	f.StringArrayVar(&tags, "tag", nil, "the tags (replace them all; --tag '' removes them)")
 	f.StringVar(&purpose, "purpose", "", "a library's new statement of purpose")
 	f.BoolVar(&createOnly, "create-only", false, "whether only sub-libraries may be added (--create-only=false to lift it)")
+	f.BoolVar(&openToGuests, "open-to-guests", false, "whether the guests of 'serve --public' may post in this library and below it (=false closes it)")
 	f.StringVar(&order, "order", "", "how a library lists its postings: title, date or manual")
 	f.StringVar(&file, "file", "", "a report's new text, from a file (- for stdin)")
 	f.StringVar(&image, "image", "", "a new picture")

@@ -15,7 +15,7 @@ import (
 
 	"mundaneum/backend/crawl"
 	"mundaneum/backend/library"
-	"mundaneum/backend/search"
+	"mundaneum/backend/libsearch"
 	"mundaneum/backend/store"
 )
 
@@ -36,6 +36,7 @@ type importJSON struct {
 
 func (e *env) libImportCmd() *cobra.Command {
 	var to, author string
+	var pw passwordFlag
 	cmd := &cobra.Command{
 		Use:   "import FILE",
 		Short: "Import links: a browser's bookmarks file, a JSON tree, or a list of URLs (GENVL's Pointers)",
@@ -43,10 +44,12 @@ func (e *env) libImportCmd() *cobra.Command {
 content: a Netscape bookmark file (what browsers export), Mundaneum's JSON tree, or a list
 with one URL or Markdown link [title](url) per line (Markdown headings become libraries).
 
-Folders become libraries; one of the same title already there is posted into. A link
-already in its library is left out; addresses other than http(s) are left out; each is
-reported with its line. The import is one transaction: a file that cannot be read
-imports nothing, and the error names the line. 'mundaneum library undo' takes it back.`,
+--to names the library to import into; one that does not exist is made (as 'library mkdir
+-p' would), as part of the import. Folders become libraries; one of the same title
+already there is posted into. A link already in its library is left out; addresses other
+than http(s) are left out; each is reported with its line. The import is one transaction:
+a file that cannot be read imports nothing, and the error names the line. Importing into
+a protected library needs its password. 'mundaneum library undo' takes it back.`,
 		Example: `  mundaneum library import bookmarks.html --to /Browser
   pbpaste | mundaneum library import - --to /Reading`,
 		Args: usageArgs(cobra.ExactArgs(1)),
@@ -56,13 +59,17 @@ imports nothing, and the error names the line. 'mundaneum library undo' takes it
 			if err != nil {
 				return err
 			}
+			password, err := pw.get()
+			if err != nil {
+				return err
+			}
 			return e.libWrite(ctx, func(l *library.Library, st *store.Store) error {
-				parent, err := libraryAt(ctx, l, to)
+				parent, missing, err := l.ResolveExisting(ctx, to)
 				if err != nil {
 					return err
 				}
 				start := time.Now()
-				rep, err := l.Import(ctx, parent.ID, data, library.Author{Name: author})
+				rep, err := l.ImportUnder(ctx, parent.ID, missing, data, library.Author{Name: author, LibraryPassword: password})
 				if err != nil {
 					return err
 				}
@@ -72,6 +79,9 @@ imports nothing, and the error names the line. 'mundaneum library undo' takes it
 						Reports: rep.Reports, Views: rep.Views, Merged: rep.Merged, Duplicates: rep.Duplicates,
 						Elsewhere: rep.Elsewhere, Skipped: rep.Skipped, Problems: append([]library.Problem{}, rep.Problems...),
 						More: rep.MoreProblems, Seconds: secs})
+				}
+				if len(missing) > 0 {
+					fmt.Fprintf(e.stdout, "Created %s\n", clean(to))
 				}
 				fmt.Fprintf(e.stdout, "Imported %d postings from a %s file in %.1fs: %d libraries, %d pointers, %d reports, %d views\n",
 					rep.Added(), rep.Format, secs, rep.Libraries, rep.Pointers, rep.Reports, rep.Views)
@@ -89,8 +99,9 @@ imports nothing, and the error names the line. 'mundaneum library undo' takes it
 			})
 		},
 	}
-	cmd.Flags().StringVar(&to, "to", "/", "the library to import into")
+	cmd.Flags().StringVar(&to, "to", "/", "the library to import into (made if it does not exist)")
 	cmd.Flags().StringVar(&author, "author", "", "your name, recorded with what is imported")
+	pw.add(cmd, "the password of the protected library imported into")
 	return cmd
 }
 
@@ -212,7 +223,7 @@ is:blocked, is:ok. A URL alone also finds the pointers that had it (accepted red
 				if err != nil {
 					return err
 				}
-				res, err := search.New(st.ReadDB()).Library(ctx, search.LibraryRequest{Query: strings.Join(args, " "), In: n.ID, Limit: limit})
+				res, err := libsearch.New(st.ReadDB()).Search(ctx, libsearch.Request{Query: strings.Join(args, " "), In: n.ID, Limit: limit})
 				if err != nil {
 					return err
 				}
@@ -236,7 +247,7 @@ type libraryHitJSON struct {
 	PageID  int64    `json:"pageId,omitempty"`
 }
 
-func libraryHitsJSON(res search.LibraryResults) []libraryHitJSON {
+func libraryHitsJSON(res libsearch.Results) []libraryHitJSON {
 	out := []libraryHitJSON{}
 	for _, h := range res.Hits {
 		out = append(out, libraryHitJSON{ID: h.ID, Path: h.Path, Kind: h.Kind, Title: h.Title, URL: h.URL, Tags: h.Tags,
@@ -245,7 +256,7 @@ func libraryHitsJSON(res search.LibraryResults) []libraryHitJSON {
 	return out
 }
 
-func (e *env) printLibraryHits(res search.LibraryResults, alone bool) error {
+func (e *env) printLibraryHits(res libsearch.Results, alone bool) error {
 	if e.json && alone {
 		return e.printJSON(map[string]any{"total": res.Total, "totalApprox": res.TotalApprox, "hits": libraryHitsJSON(res),
 			"note": res.Note, "tookMs": float64(res.Took.Microseconds()) / 1000})

@@ -2,8 +2,10 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -121,7 +123,14 @@ func (e *env) printNode(ctx context.Context, l *library.Library, n library.Node,
 type lsOptions struct {
 	recursive, recent bool
 	order             string
-	limit             int
+	limit             int // postings per library (or in all, --new); 0: every one
+}
+
+// moreJSON ends a library's postings in --json when --limit left some out.
+type moreJSON struct {
+	Kind string `json:"kind"` // "more"
+	Path string `json:"path"` // the library whose postings were cut
+	More int    `json:"more"` // how many were left out
 }
 
 func (e *env) libLsCmd() *cobra.Command {
@@ -133,15 +142,20 @@ func (e *env) libLsCmd() *cobra.Command {
 postings (alphabetically, by date or by hand: --order), with what the crawler knows of
 each pointer's page. --recursive lists everything below; --new lists everything at or
 below it, newest first (GENVL's global list). In --json each posting has at least path,
-kind, title and url.`,
+kind, title and url.
+
+Everything is listed, however many (it is written as it is read). --limit N lists at
+most N postings per library (in all, with --new); where it leaves some out the text says
+how many, and --json ends that library's postings with {"kind": "more", "path": ...,
+"more": N}.`,
 		Args: usageArgs(cobra.MaximumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			path := "/"
 			if len(args) == 1 {
 				path = args[0]
 			}
-			if o.limit <= 0 {
-				return usageError{errors.New("--limit must be positive")}
+			if o.limit < 0 {
+				return usageError{errors.New("--limit must not be negative (0 lists everything)")}
 			}
 			return e.libList(cmd.Context(), path, o)
 		},
@@ -150,14 +164,40 @@ kind, title and url.`,
 	f.BoolVarP(&o.recursive, "recursive", "R", false, "list everything below, library by library")
 	f.BoolVar(&o.recent, "new", false, "list everything at or below it, newest first")
 	f.StringVar(&o.order, "order", "", "title, date or manual (default: the library's own order)")
-	f.IntVar(&o.limit, "limit", 1000, "postings to list (--new, and per library)")
+	f.IntVar(&o.limit, "limit", 0, "postings to list per library (--new: in all); 0 lists every one")
 	return cmd
 }
 
-func (e *env) libList(ctx context.Context, path string, o lsOptions) error {
-	if o.limit == 0 {
-		o.limit = 1000
+// jsonArray writes a JSON array element by element, as printJSON would write it whole.
+type jsonArray struct {
+	w io.Writer
+	n int
+}
+
+func (a *jsonArray) add(v any) error {
+	b, err := json.MarshalIndent(v, "  ", "  ")
+	if err != nil {
+		return err
 	}
+	sep := ",\n  "
+	if a.n == 0 {
+		sep = "[\n  "
+	}
+	a.n++
+	_, err = fmt.Fprintf(a.w, "%s%s", sep, b)
+	return err
+}
+
+func (a *jsonArray) end() error {
+	end := "\n]\n"
+	if a.n == 0 {
+		end = "[]\n"
+	}
+	_, err := io.WriteString(a.w, end)
+	return err
+}
+
+func (e *env) libList(ctx context.Context, path string, o lsOptions) error {
 	return e.libRead(ctx, func(l *library.Library, st *store.Store) error {
 		n, err := l.Resolve(ctx, path)
 		if err != nil {
@@ -175,27 +215,98 @@ func (e *env) libList(ctx context.Context, path string, o lsOptions) error {
 			return e.printPosting(d)
 		case o.recent:
 			return e.libRecent(ctx, l, n, o.limit)
-		case o.recursive:
-			return e.libTree(ctx, l, n, o)
 		}
-		p, err := l.Open(ctx, n.ID, library.ListQuery{Order: library.Order(o.order), Limit: o.limit})
-		if err != nil {
+		out := &jsonArray{w: e.stdout}
+		if err := e.listLibrary(ctx, l, n.ID, "", o, out, true); err != nil {
 			return err
 		}
 		if e.json {
-			out := []postingJSON{}
-			for _, c := range append(p.Libraries, p.Postings...) {
-				out = append(out, toPostingJSON(c, childPath(p.Path, c.Title)))
-			}
-			return e.printJSON(out)
-		}
-		e.printHeader(p)
-		e.printListing(p.Path, p.Libraries, p.Postings)
-		if more := p.Total - len(p.Postings); more > 0 {
-			fmt.Fprintf(e.stdout, "  … and %d more (--limit)\n", more)
+			return out.end()
 		}
 		return nil
 	})
+}
+
+// listLibrary writes library id's sub-libraries and its postings, a page at a time, and with
+// --recursive what is below each sub-library; path is its path ("" to find it).
+func (e *env) listLibrary(ctx context.Context, l *library.Library, id int64, path string, o lsOptions, out *jsonArray, top bool) error {
+	step := library.MaxList
+	if o.limit > 0 {
+		step = min(step, o.limit)
+	}
+	p, err := l.Open(ctx, id, library.ListQuery{Order: library.Order(o.order), Limit: step})
+	if err != nil {
+		return err
+	}
+	if path == "" {
+		path = p.Path
+	}
+	switch {
+	case e.json:
+	case top && !o.recursive:
+		e.printHeader(p)
+	default:
+		fmt.Fprintf(e.stdout, "%s\n", clean(path))
+	}
+	if !o.recursive && e.json {
+		for _, c := range p.Libraries {
+			if err := out.add(toPostingJSON(c, childPath(path, c.Title))); err != nil {
+				return err
+			}
+		}
+	}
+	shown := 0
+	for first := true; ; first = false {
+		posts := p.Postings
+		if o.limit > 0 {
+			posts = posts[:min(len(posts), o.limit-shown)]
+		}
+		if e.json {
+			for _, c := range posts {
+				if err := out.add(toPostingJSON(c, childPath(path, c.Title))); err != nil {
+					return err
+				}
+			}
+		} else if first {
+			e.printListing(path, p.Libraries, posts)
+		} else {
+			e.printListing(path, nil, posts)
+		}
+		shown += len(posts)
+		if shown >= p.Total || len(p.Postings) == 0 || (o.limit > 0 && shown >= o.limit) {
+			break
+		}
+		next, err := l.Open(ctx, id, library.ListQuery{Order: p.Order, Offset: shown, Limit: step})
+		if err != nil {
+			return err
+		}
+		next.Libraries = p.Libraries
+		p = next
+	}
+	if more := p.Total - shown; more > 0 {
+		if e.json {
+			if err := out.add(moreJSON{Kind: "more", Path: path, More: more}); err != nil {
+				return err
+			}
+		} else {
+			fmt.Fprintf(e.stdout, "  … and %d more (--limit %d; 0 lists every one)\n", more, o.limit)
+		}
+	}
+	if !o.recursive {
+		return nil
+	}
+	for _, c := range p.Libraries {
+		cp := childPath(path, c.Title)
+		if e.json {
+			if err := out.add(toPostingJSON(c, cp)); err != nil {
+				return err
+			}
+		}
+		if err := e.listLibrary(ctx, l, c.ID, cp, o, out, false); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func (e *env) printHeader(p library.Page) {
@@ -327,67 +438,54 @@ func cleanBlock(s string) string {
 	return strings.Join(lines, "\n")
 }
 
-// libTree lists everything below n, libraries depth first.
-func (e *env) libTree(ctx context.Context, l *library.Library, n library.Node, o lsOptions) error {
-	var out []postingJSON
-	var walk func(id int64, path string) error
-	walk = func(id int64, path string) error {
-		p, err := l.Open(ctx, id, library.ListQuery{Order: library.Order(o.order), Limit: o.limit})
+// libRecent lists everything at or below n, newest first, a page at a time.
+func (e *env) libRecent(ctx context.Context, l *library.Library, n library.Node, limit int) error {
+	out := &jsonArray{w: e.stdout}
+	shown, total := 0, 0
+	for {
+		step := library.MaxList
+		if limit > 0 {
+			step = min(step, limit-shown)
+		}
+		r, err := l.Recent(ctx, n.ID, 0, shown, step)
 		if err != nil {
 			return err
 		}
-		if !e.json {
-			fmt.Fprintf(e.stdout, "%s\n", clean(path))
-			e.printListing(path, p.Libraries, p.Postings)
+		total = r.Total
+		if e.json {
+			for i, p := range r.Postings {
+				if err := out.add(toPostingJSON(p, childPath(r.Paths[i], p.Title))); err != nil {
+					return err
+				}
+			}
+		} else {
+			tw := tabwriter.NewWriter(e.stdout, 2, 4, 2, ' ', 0)
+			for i, p := range r.Postings {
+				fmt.Fprintf(tw, "%s\t%s\t%s\tin %s\n", time.UnixMilli(p.CreatedAt).Format("2006-01-02 15:04"), p.Kind,
+					clean(p.Title), clean(r.Paths[i]))
+			}
+			tw.Flush()
 		}
-		for _, c := range p.Postings {
-			out = append(out, toPostingJSON(c, childPath(path, c.Title)))
+		shown += len(r.Postings)
+		if len(r.Postings) < step || (limit > 0 && shown >= limit) {
+			break
 		}
-		for _, c := range p.Libraries {
-			cp := childPath(path, c.Title)
-			out = append(out, toPostingJSON(c, cp))
-			if err := walk(c.ID, cp); err != nil {
+	}
+	if more := total - shown; more > 0 && limit > 0 {
+		path, err := l.PathOf(ctx, n)
+		if err != nil {
+			return err
+		}
+		if e.json {
+			if err := out.add(moreJSON{Kind: "more", Path: path, More: more}); err != nil {
 				return err
 			}
+		} else {
+			fmt.Fprintf(e.stdout, "… and %d more (--limit %d; 0 lists every one)\n", more, limit)
 		}
-		return nil
-	}
-	path, err := l.PathOf(ctx, n)
-	if err != nil {
-		return err
-	}
-	if err := walk(n.ID, path); err != nil {
-		return err
 	}
 	if e.json {
-		if out == nil {
-			out = []postingJSON{}
-		}
-		return e.printJSON(out)
-	}
-	return nil
-}
-
-func (e *env) libRecent(ctx context.Context, l *library.Library, n library.Node, limit int) error {
-	r, err := l.Recent(ctx, n.ID, 0, 0, limit)
-	if err != nil {
-		return err
-	}
-	if e.json {
-		out := []postingJSON{}
-		for i, p := range r.Postings {
-			out = append(out, toPostingJSON(p, childPath(r.Paths[i], p.Title)))
-		}
-		return e.printJSON(out)
-	}
-	tw := tabwriter.NewWriter(e.stdout, 2, 4, 2, ' ', 0)
-	for i, p := range r.Postings {
-		fmt.Fprintf(tw, "%s\t%s\t%s\tin %s\n", time.UnixMilli(p.CreatedAt).Format("2006-01-02 15:04"), p.Kind,
-			clean(p.Title), clean(r.Paths[i]))
-	}
-	tw.Flush()
-	if r.Total > len(r.Postings) {
-		fmt.Fprintf(e.stdout, "… %d in all (--limit)\n", r.Total)
+		return out.end()
 	}
 	return nil
 }

@@ -90,11 +90,16 @@ func TestLibraryVerbs(t *testing.T) {
 	if !strings.Contains(out, "Would delete 6") {
 		t.Errorf("dry run: %s", out)
 	}
-	ok("rm", "/Computing")
+	// ...and does not go with its library without it (issue 29).
+	if msg := fail(ExitError, "rm", "/Computing"); !strings.Contains(msg, "TCP") {
+		t.Errorf("rm of a library holding a protected pointer: %s", msg)
+	}
+	ok("rm", "/Computing", "--password", "pw")
 	if got := lsJSON(t, db, "--recursive"); len(got) != 1 {
 		t.Errorf("after rm: %v", paths(got))
 	}
-	ok("undo")
+	fail(ExitError, "undo")
+	ok("undo", "--password", "pw")
 	if got := lsJSON(t, db, "--recursive"); len(got) != 7 {
 		t.Errorf("after undoing rm: %v", paths(got))
 	}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -16,11 +17,13 @@ func (e *env) libMvCmd() *cobra.Command {
 	var at int
 	cmd := &cobra.Command{
 		Use:   "mv PATH... DEST",
-		Short: "Move postings into another library, or reorder them (GENVL's Move)",
-		Long: `Move postings (libraries with all they hold) into the library DEST. With --at N they go to
-position N (0 first) of DEST's own order, which then lists by hand; 'mv PATH --at N'
-alone reorders within its library. A library cannot move into itself.`,
-		Example: `  mundaneum library mv /Computing/Go /Languages
+		Short: "Move postings into another library, rename, or reorder them (GENVL's Move)",
+		Long: `Move postings (libraries with all they hold) into the library DEST. As a shell's mv does, a
+DEST that does not exist is a new name: one PATH moves into DEST's parent (which must
+exist) and takes DEST's last title. With --at N they go to position N (0 first) of DEST's
+own order, which then lists by hand; 'mv PATH --at N' alone reorders within its library.
+A library cannot move into itself. What is protected by a password moves only with it.`,
+		Example: `  mundaneum library mv /Computing/Go /Languages          # /Languages exists: into it; else a rename
   mundaneum library mv "/Languages/Go/The Go site" --at 0`,
 		Args: usageArgs(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -49,8 +52,12 @@ alone reorders within its library. A library cannot move into itself.`,
 					if d, err = l.Node(ctx, n.Parent); err != nil {
 						return err
 					}
-				} else if d, err = libraryAt(ctx, l, dest); err != nil {
+				} else if d, err = l.Resolve(ctx, dest); errors.Is(err, library.ErrNotFound) {
+					return e.libRename(ctx, l, srcs, dest, at, password)
+				} else if err != nil {
 					return err
+				} else if d.Kind != library.KindLibrary {
+					return fmt.Errorf("%s is a %s, not a library: %w", dest, d.Kind, library.ErrInvalid)
 				}
 				ids, err := resolveAll(ctx, l, srcs)
 				if err != nil {
@@ -64,11 +71,42 @@ alone reorders within its library. A library cannot move into itself.`,
 		},
 	}
 	cmd.Flags().IntVar(&at, "at", -1, "the position to put them at (0 first)")
-	pw.add(cmd, "the password of protected postings")
+	pw.add(cmd, "the password of protected postings (and of a protected destination)")
 	return cmd
 }
 
+// libRename moves one posting to a path that does not exist: into its parent, under its
+// last title (a shell's mv to a new name).
+func (e *env) libRename(ctx context.Context, l *library.Library, srcs []string, dest string, at int, password string) error {
+	parent, rest, err := l.ResolveExisting(ctx, dest)
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(srcs) > 1:
+		return fmt.Errorf("%s does not exist: several postings move only into a library (create it with 'mundaneum library mkdir -p %s'): %w",
+			dest, shellQuote(dest), library.ErrNotFound)
+	case len(rest) > 1:
+		p, _ := l.PathOf(ctx, parent)
+		missing := strings.TrimSuffix(p, "/") + "/" + library.EscapeTitle(rest[0])
+		return fmt.Errorf("%s: nothing called %q in %s, so it cannot be renamed there (create it with 'mundaneum library mkdir -p %s'): %w",
+			dest, rest[0], p, shellQuote(missing), library.ErrNotFound)
+	case at >= 0:
+		return usageError{fmt.Errorf("%s does not exist: --at arranges within a library that does", dest)}
+	}
+	src, err := l.Resolve(ctx, srcs[0])
+	if err != nil {
+		return err
+	}
+	n, err := l.MoveAs(ctx, src.ID, parent.ID, rest[0], password)
+	if err != nil {
+		return err
+	}
+	return e.printNode(ctx, l, n, "Moved to")
+}
+
 func (e *env) libCpCmd() *cobra.Command {
+	var pw passwordFlag
 	var at int
 	cmd := &cobra.Command{
 		Use:     "cp PATH... DEST",
@@ -80,8 +118,12 @@ func (e *env) libCpCmd() *cobra.Command {
 			if !cmd.Flags().Changed("at") {
 				at = -1
 			}
+			password, err := pw.get()
+			if err != nil {
+				return err
+			}
 			return e.libWrite(ctx, func(l *library.Library, _ *store.Store) error {
-				d, err := libraryAt(ctx, l, args[len(args)-1])
+				d, err := targetLibrary(ctx, l, args[len(args)-1])
 				if err != nil {
 					return err
 				}
@@ -89,7 +131,7 @@ func (e *env) libCpCmd() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				ns, err := l.Copy(ctx, ids, d.ID, at)
+				ns, err := l.Copy(ctx, ids, d.ID, at, password)
 				if err != nil {
 					return err
 				}
@@ -103,6 +145,7 @@ func (e *env) libCpCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().IntVar(&at, "at", -1, "the position to put the copies at (0 first)")
+	pw.add(cmd, "the password of what is copied out of a protected library (and of a protected destination)")
 	return cmd
 }
 
@@ -122,8 +165,10 @@ func (e *env) libRmCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "rm PATH...",
 		Short: "Delete postings; a library goes with everything in it (GENVL's Delete)",
-		Long: `Delete postings. A library is deleted with everything below it, whatever their passwords
-(GENVL's rule: protect a library with a password). --dry-run says what would go.
+		Long: `Delete postings. A library is deleted with everything below it. What a password protects
+(the posting, or a library above it) is deleted only with that password, and a library
+goes only with the password of each protected posting below it: with another, it is
+refused and they are named. --dry-run says what would go, and what needs a password.
 'mundaneum library undo' puts it all back.`,
 		Args: usageArgs(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -206,10 +251,18 @@ func (e *env) libUndoCmd() *cobra.Command {
 					return err
 				}
 				if e.json {
-					return e.printJSON(map[string]any{"op": u.Op, "summary": u.Summary, "at": rfc3339ms(u.At), "undone": !show})
+					return e.printJSON(map[string]any{"op": u.Op, "summary": u.Summary, "at": rfc3339ms(u.At), "undone": !show,
+						"by": library.Whose(u), "protected": u.Protected()})
 				}
 				if show {
-					fmt.Fprintf(e.stdout, "The last change: %s\n", clean(u.Summary))
+					by := ""
+					if u.By != "" {
+						by = " (by " + clean(library.Whose(u)) + ")"
+					}
+					fmt.Fprintf(e.stdout, "The last change: %s%s\n", clean(u.Summary), by)
+					if u.Protected() {
+						fmt.Fprintln(e.stdout, "Undoing it needs the password it was made with (--password).")
+					}
 				} else {
 					fmt.Fprintf(e.stdout, "Undone: %s\n", clean(u.Summary))
 				}

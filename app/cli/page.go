@@ -13,6 +13,7 @@ import (
 	"mundaneum/backend/crawl"
 	"mundaneum/backend/extract"
 	"mundaneum/backend/store"
+	"mundaneum/backend/summary"
 )
 
 func (e *env) pageCmd() *cobra.Command {
@@ -92,7 +93,7 @@ func printPage(w io.Writer, p app.Page) {
 	field("owner", p.Owner)
 	var problems []string
 	for _, pr := range p.Problems {
-		problems = append(problems, pr+" ("+problemWords[pr]+")")
+		problems = append(problems, problemText(pr))
 	}
 	field("problems", strings.Join(problems, ", "))
 	var flags []string
@@ -139,7 +140,20 @@ func printPage(w io.Writer, p app.Page) {
 	links("links in", p.LinksIn, max(p.Inlinks, len(p.LinksIn)))
 }
 
-// problemWords are the words for the problems extract records.
+// problemText is a problem's code with its words ("unreadable (the file is broken: ...)").
+func problemText(code string) string {
+	words := problemWords[code]
+	if words == "" {
+		words = summary.ProblemWords[code]
+	}
+	if words == "" {
+		return code
+	}
+	return code + " (" + words + ")"
+}
+
+// problemWords are the words for the problems extract records (summary.ProblemWords has
+// those of the other types' summarisers).
 var problemWords = map[string]string{
 	extract.ProblemNoTitle:         "no <title> element",
 	extract.ProblemEmptyTitle:      "the title is empty",

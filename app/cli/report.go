@@ -109,13 +109,29 @@ func printNews(w io.Writer, m *report.Model) {
 	fmt.Fprintf(w, "Report %d of task %s (%s %s), %s, run %d took %s\n", m.ID, clean(m.Task.Name), m.Task.Type,
 		clean(m.Task.Top), m.Generated.Local().Format("2006-01-02 15:04"), m.RunID, m.Elapsed)
 	c := m.Counts
-	fmt.Fprintf(w, "%d documents, %d references to %d URLs, %d tested", c.Documents, c.References, c.Links, c.Tested)
+	fmt.Fprint(w, c.Summary(m.Task.Type))
+	var kinds []string
 	for _, k := range check.Kinds {
 		if n := c.Verdicts[string(k)]; n > 0 {
-			fmt.Fprintf(w, ", %d %s", n, strings.ReplaceAll(string(k), "_", " "))
+			kinds = append(kinds, fmt.Sprintf("%d %s", n, strings.ReplaceAll(string(k), "_", " ")))
 		}
 	}
+	if len(kinds) > 0 {
+		fmt.Fprintf(w, ": %s", strings.Join(kinds, ", "))
+	}
 	fmt.Fprintln(w)
+	if c.Dead > 0 {
+		fmt.Fprintf(w, "%d dead", c.Dead)
+		if c.Failing > 0 {
+			fmt.Fprint(w, "; ")
+		}
+	}
+	if f := report.FailingText(c.Failing, c.DeadFrom, c.ChecksLeft); f != "" {
+		fmt.Fprint(w, f)
+	}
+	if c.Dead > 0 || c.Failing > 0 {
+		fmt.Fprintln(w)
+	}
 	if m.Note != "" {
 		fmt.Fprintln(w, clean(m.Note))
 	}
@@ -131,7 +147,7 @@ func printNews(w io.Writer, m *report.Model) {
 			}
 			fmt.Fprintf(w, "%s%s\n    %s\n", mark, clean(it.URL), clean(it.Detail))
 			if len(it.From) > 0 {
-				fmt.Fprintf(w, "    cited by %s\n", clean(strings.Join(it.From, ", ")))
+				fmt.Fprintf(w, "    cited by %s%s\n", clean(strings.Join(it.From, ", ")), moreCiting(it.FromMore))
 			}
 		}
 	}
@@ -165,4 +181,15 @@ func (e *env) listReports(ctx context.Context, st *store.Store) error {
 		fmt.Fprintf(e.stdout, "%6d  %-20s run %d, %d documents\n", r.ID, clean(r.Task), r.RunID, r.Docs)
 	}
 	return nil
+}
+
+// moreCiting says how many more documents cite a piece of news than are listed.
+func moreCiting(n int) string {
+	switch {
+	case n == 1:
+		return " and 1 more document"
+	case n > 1:
+		return fmt.Sprintf(" and %d more documents", n)
+	}
+	return ""
 }

@@ -10,6 +10,7 @@ import (
 
 	"mundaneum/backend/crawl"
 	"mundaneum/backend/index"
+	"mundaneum/backend/libsearch"
 	"mundaneum/backend/search"
 )
 
@@ -169,9 +170,9 @@ func (e *env) search(ctx context.Context, r search.Request) error {
 	if err != nil {
 		return err
 	}
-	var lib search.LibraryResults
+	var lib libsearch.Results
 	if r.Offset == 0 {
-		if lib, err = s.Library(ctx, search.LibraryRequest{Query: r.Query, Limit: libraryHits}); err != nil {
+		if lib, err = libsearch.New(w.idx.SearchDB()).Search(ctx, libsearch.Request{Query: r.Query, Limit: libraryHits}); err != nil {
 			return err
 		}
 	}

@@ -24,9 +24,20 @@ var errorType = reflect.TypeFor[error]()
 // method is one bound method callable over HTTP.
 type method struct {
 	fn     reflect.Value // bound to its receiver
+	obj    any           // the receiver
+	index  int           // the method's index in the receiver's type
 	in     []reflect.Type
 	result bool // returns a value before the optional error
 	err    bool // last result is an error
+}
+
+// callAs says how to make one call: as whom, and what to tell a caller refused for too
+// many wrong passwords. The zero value calls the bound objects as they are.
+type callAs struct {
+	// recv returns the receiver to call a method of obj on (obj's own type).
+	recv func(obj any) any
+	// limited adds to a 429 answer (Retry-After).
+	limited func(w http.ResponseWriter)
 }
 
 // api dispatches "Type.Method" to the bound objects' exported methods.
@@ -63,6 +74,7 @@ func newAPI(bind []any) (*api, error) {
 			if err != nil {
 				return nil, fmt.Errorf("web: %s.%s: %w", typ, m.Name, err)
 			}
+			bm.obj, bm.index = obj, i
 			if _, dup := a.methods[typ+"."+m.Name]; dup {
 				return nil, fmt.Errorf("web: two bound types named %s", typ)
 			}
@@ -124,7 +136,7 @@ func (a *api) namespaces() map[string]map[string][]string { return a.ns }
 
 // serve calls the method named by name ("Type.Method") with the JSON array in the body and
 // writes its result as JSON, or an error {"code", "message"} with a 4xx/5xx status.
-func (a *api) serve(w http.ResponseWriter, r *http.Request, name string, logf func(string, ...any)) {
+func (a *api) serve(w http.ResponseWriter, r *http.Request, name string, logf func(string, ...any), as callAs) {
 	m, ok := a.methods[name]
 	if !ok {
 		fail(w, http.StatusNotFound, app.CodeNotFound, "no such method: "+name)
@@ -145,11 +157,23 @@ func (a *api) serve(w http.ResponseWriter, r *http.Request, name string, logf fu
 		fail(w, http.StatusBadRequest, codeInvalid, name+": "+err.Error())
 		return
 	}
+	if as.recv != nil {
+		recv := reflect.ValueOf(as.recv(m.obj))
+		if recv.Type() != reflect.TypeOf(m.obj) {
+			logf("web: %s: the receiver of a call is a %s, not a %T", name, recv.Type(), m.obj)
+			fail(w, http.StatusInternalServerError, app.CodeInternal, "internal error")
+			return
+		}
+		m.fn = recv.Method(m.index)
+	}
 	out, err := call(m, args)
 	if err != nil {
 		status, code, msg := httpError(err)
 		if status >= 500 {
 			logf("web: %s: %v", name, err)
+		}
+		if status == http.StatusTooManyRequests && as.limited != nil {
+			as.limited(w)
 		}
 		fail(w, status, code, msg)
 		return
@@ -238,6 +262,8 @@ func httpError(err error) (int, string, string) {
 			return http.StatusConflict, ae.Code, ae.Message
 		case app.CodeForbidden:
 			return http.StatusForbidden, ae.Code, ae.Message
+		case app.CodeLimited:
+			return http.StatusTooManyRequests, ae.Code, ae.Message
 		}
 		return http.StatusInternalServerError, ae.Code, ae.Message
 	}

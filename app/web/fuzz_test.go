@@ -2,10 +2,17 @@ package web
 
 import (
 	"context"
+	"encoding/json"
 	"net"
 	"net/http"
+	"net/http/httptest"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
+
+	"mundaneum/app"
+	"mundaneum/backend/store"
 )
 
 // FuzzDecodeArgs feeds request bodies to the strict decoder for a method taking an int, a
@@ -75,4 +82,61 @@ func FuzzHostOK(f *testing.F) {
 func loopbackLiteral(h string) bool {
 	ip := net.ParseIP(h)
 	return ip != nil && ip.IsLoopback()
+}
+
+// FuzzDoor sends the door of serve --public arbitrary sign-in bodies and session cookies:
+// it never panics, only the owner's password signs in, and no cookie it did not issue
+// opens the API.
+func FuzzDoor(f *testing.F) {
+	for _, s := range []struct{ body, cookie string }{
+		{`{"password": "owner-pass-1"}`, ""}, {`{"password": ""}`, ""}, {`{"password": null}`, "x"},
+		{`{"password": "owner-pass-1", "password": "x"}`, strings.Repeat("a", 64)}, {`[`, "mundaneum_session=" + strings.Repeat("0", 64)},
+		{"{\"password\": \"owner-pass-1\\u0000\"}", strings.Repeat("é", 40)}, {`{"password": 1}`, ";;;="},
+	} {
+		f.Add(s.body, s.cookie)
+	}
+	st, err := store.Open(context.Background(), filepath.Join(f.TempDir(), "w.mundaneum"), store.Options{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Cleanup(func() { st.Close() })
+	h, _ := app.HashOwnerPassword(ownerPW)
+	if err := app.SaveAccess(context.Background(), st, app.Access{OwnerHash: h, Guests: app.GuestsNone}); err != nil {
+		f.Fatal(err)
+	}
+	a, err := app.New(st)
+	if err != nil {
+		f.Fatal(err)
+	}
+	srv, err := New(Options{Assets: testAssets(), Bind: []any{a}, Door: AppDoor(a)})
+	if err != nil {
+		f.Fatal(err)
+	}
+	local := &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8080}
+	send := func(path, body, cookie string) *httptest.ResponseRecorder {
+		r := httptest.NewRequest("POST", "http://127.0.0.1:8080"+path, strings.NewReader(body))
+		r.Header.Set("Content-Type", "application/json")
+		r.Header.Set(tokenHeader, srv.Token())
+		r.Header.Set("Cookie", cookie)
+		r = r.WithContext(context.WithValue(r.Context(), http.LocalAddrContextKey, local))
+		w := httptest.NewRecorder()
+		srv.ServeHTTP(w, r)
+		return w
+	}
+	f.Fuzz(func(t *testing.T, body, cookie string) {
+		if w := send("/api/App.Status", "[]", cookie); w.Code != http.StatusUnauthorized && w.Code != http.StatusBadRequest {
+			t.Fatalf("a cookie the door did not issue (%q) = %d", cookie, w.Code)
+		}
+		w := send(authPrefix+"sign-in", body, cookie)
+		var in struct {
+			Password string `json:"password"`
+		}
+		right := json.Unmarshal([]byte(body), &in) == nil && in.Password == ownerPW
+		if w.Code == http.StatusOK && !right {
+			t.Fatalf("signed in with %q", body)
+		}
+		if n := len(srv.auth.lim.slots); n != 0 {
+			t.Fatalf("%d password-check slots left taken", n)
+		}
+	})
 }

@@ -32,34 +32,50 @@ const (
 	codeForbidden = "forbidden"
 	codeMethod    = "method-not-allowed"
 	codeTooLarge  = "too-large"
+	codeSignIn    = "sign-in" // serve --public: this needs the owner, or guests are not let in
 )
 
 // ServeHTTP routes a request after the checks every request passes: the Host names this
 // server (no DNS rebinding) and the Origin, when sent, is this server's.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	h := w.Header()
-	h.Set("Content-Security-Policy", contentSecurityPolicy)
-	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Referrer-Policy", "no-referrer")
-	h.Set("X-Frame-Options", "DENY")
-	h.Set("Cross-Origin-Opener-Policy", "same-origin")
-	h.Set("Cross-Origin-Resource-Policy", "same-origin")
-	h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), usb=(), payment=()")
+	secureHeaders(w.Header())
 
 	if !hostOK(r) {
 		fail(w, http.StatusForbidden, codeForbidden, "this server does not answer for host "+strconv.Quote(r.Host))
+		return
+	}
+	// Browser extensions call from their own Origin: the capture door checks its callers
+	// itself (captureauth.go).
+	if s.capture != nil && isCapturePath(r.URL.Path) {
+		s.capture.ServeHTTP(w, r)
 		return
 	}
 	if !originOK(r) {
 		fail(w, http.StatusForbidden, codeForbidden, "cross-origin requests are refused")
 		return
 	}
+	r = s.identify(r)
 	p := r.URL.Path
+	var ok bool
 	if h, ok := s.mounts[p]; ok {
 		h.ServeHTTP(w, r)
 		return
 	}
 	switch {
+	case strings.HasPrefix(p, authPrefix):
+		if !sameSite(r) || !s.tokenOK(r, false) {
+			fail(w, http.StatusForbidden, codeForbidden, "missing or wrong token")
+			return
+		}
+		if s.auth == nil {
+			if p != authPrefix+"session" {
+				fail(w, http.StatusNotFound, codeInvalid, "this server has one user and no sign-in (serve without --public)")
+				return
+			}
+			writeJSON(w, sessionInfo{Role: RoleOwner, Guests: "none"}, s.logf)
+			return
+		}
+		s.auth.serve(w, r)
 	case p == "/api/events":
 		if !sameSite(r) || !s.tokenOK(r, true) {
 			fail(w, http.StatusForbidden, codeForbidden, "missing or wrong token")
@@ -69,16 +85,25 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			notAllowed(w, http.MethodGet)
 			return
 		}
+		if r, ok = s.admit(w, r); !ok {
+			return
+		}
 		s.events.serve(w, r)
 	case s.files != nil && strings.HasPrefix(p, "/files/"):
 		if !sameSite(r) || !s.tokenOK(r, r.Method == http.MethodGet) {
 			fail(w, http.StatusForbidden, codeForbidden, "missing or wrong token")
 			return
 		}
+		if r, ok = s.admit(w, r); !ok {
+			return
+		}
 		s.files.ServeHTTP(w, r)
 	case p == "/api" || strings.HasPrefix(p, "/api/"):
 		if !sameSite(r) || !s.tokenOK(r, false) {
 			fail(w, http.StatusForbidden, codeForbidden, "missing or wrong token")
+			return
+		}
+		if r, ok = s.admit(w, r); !ok {
 			return
 		}
 		if r.Method != http.MethodPost {
@@ -89,7 +114,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			fail(w, http.StatusUnsupportedMediaType, codeInvalid, "the body must be application/json")
 			return
 		}
-		s.api.serve(w, r, strings.TrimPrefix(p, "/api/"), s.logf)
+		s.callAPI(w, r, strings.TrimPrefix(p, "/api/"))
 	default:
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			notAllowed(w, "GET, HEAD")
@@ -97,6 +122,17 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		s.static.serve(w, r)
 	}
+}
+
+// secureHeaders sets the headers every response carries.
+func secureHeaders(h http.Header) {
+	h.Set("Content-Security-Policy", contentSecurityPolicy)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Cross-Origin-Opener-Policy", "same-origin")
+	h.Set("Cross-Origin-Resource-Policy", "same-origin")
+	h.Set("Permissions-Policy", "camera=(), microphone=(), geolocation=(), usb=(), payment=()")
 }
 
 // hostOK reports whether the Host header names this server: localhost or a loopback IP, or

@@ -7,7 +7,9 @@
 // Crawled pages open in the same browser, so the door is locked: a per-process token in the
 // served page is required on every API and event request, the Host header must name the
 // listening address (DNS rebinding), a foreign Origin is refused, and every response carries
-// a strict Content-Security-Policy that forbids framing.
+// a strict Content-Security-Policy that forbids framing. Under `serve --public` (a Door) the
+// workspace also has an owner who signs in and guests who may only read and post where the
+// owner allows (auth.go), their password attempts metered per client (limit.go).
 package web
 
 import (
@@ -38,9 +40,17 @@ type Options struct {
 	// Mounts are handlers of their own paths (exact), outside the API's token and
 	// same-site checks: each checks its own callers (the exchange's read-only tokens).
 	Mounts map[string]http.Handler
+	// Capture, when set, answers browser extensions under /capture/ (capture.go): calls
+	// from their own Origin, with a paired browser's token instead of the page's.
+	Capture Capture
 	// Logf reports server-side failures (panics, internal errors); nil logs to the
 	// standard logger.
 	Logf func(format string, args ...any)
+	// Door, when set, locks the door for `serve --public`: an owner who signs in and
+	// guests (auth.go). Without it (a loopback serve) the one user is the owner.
+	Door Door
+	// Now is the clock of sessions and password limits (nil: time.Now; for tests).
+	Now func() time.Time
 }
 
 // Server is the browser front door. It is an http.Handler.
@@ -52,6 +62,9 @@ type Server struct {
 	files  http.Handler
 	mounts map[string]http.Handler
 	logf   func(format string, args ...any)
+	auth   *auth // nil without a Door
+	// capture is the door of browser extensions, nil when none (captureauth.go).
+	capture http.Handler
 }
 
 // New returns a Server over the assets and bound objects. It fails if the assets hold no
@@ -76,7 +89,18 @@ func New(opts Options) (*Server, error) {
 	if logf == nil {
 		logf = log.Printf
 	}
-	return &Server{token: token, api: a, static: st, events: newHub(), files: opts.Files, mounts: opts.Mounts, logf: logf}, nil
+	srv := &Server{token: token, api: a, static: st, events: newHub(), files: opts.Files, mounts: opts.Mounts, logf: logf}
+	if opts.Door != nil {
+		now := opts.Now
+		if now == nil {
+			now = time.Now
+		}
+		srv.auth = newAuth(opts.Door, now, logf)
+	}
+	if opts.Capture != nil {
+		srv.capture = captureHandler(opts.Capture, logf)
+	}
+	return srv, nil
 }
 
 // Token is the per-process secret every API and event request must carry (in the

@@ -68,6 +68,9 @@ func newsLine(n NewsCounts) string {
 	add(n.TellMoved, "moved page", "moved pages")
 	add(n.TellChanged, "changed page", "changed pages")
 	add(n.TellExpire, "expiring page", "expiring pages")
+	if f := n.FailingText(); f != "" {
+		parts = append(parts, f)
+	}
 	return strings.Join(parts, ", ")
 }
 
@@ -134,7 +137,10 @@ func MailText(t Task, m *report.Model) (subject, body string) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Mundaneum checked the %s infostructure %q (%s) on %s.\n", t.Type, t.Name, t.Top,
 		m.Generated.UTC().Format("2006-01-02 15:04 MST"))
-	fmt.Fprintf(&b, "%d documents, %d distinct links tested.\n", m.Counts.Documents, m.Counts.Tested)
+	fmt.Fprintf(&b, "%s.\n", m.Counts.Summary(string(t.Type)))
+	if f := report.FailingText(m.Counts.Failing, m.Counts.DeadFrom, m.Counts.ChecksLeft); f != "" {
+		fmt.Fprintf(&b, "%s.\n", f)
+	}
 	var counts NewsCounts
 	section := func(title string, items []report.Item, keep func(report.Item) bool, n *int) {
 		var sel []report.Item
@@ -160,6 +166,9 @@ func MailText(t Task, m *report.Model) (subject, body string) {
 			for _, f := range it.From {
 				fmt.Fprintf(&b, "    cited by %s\n", plain(f))
 			}
+			if it.FromMore > 0 {
+				fmt.Fprintf(&b, "    and by %d more document%s\n", it.FromMore, plural(it.FromMore))
+			}
 		}
 	}
 	section("Dead links", m.News.Broken, func(it report.Item) bool { return rep.Broken && it.Dead }, &counts.TellDead)
@@ -167,6 +176,7 @@ func MailText(t Task, m *report.Model) (subject, body string) {
 	section("Recently changed", m.News.Changed, func(report.Item) bool { return rep.ChangedDays > 0 }, &counts.TellChanged)
 	section("Expiring", m.News.Expiring, func(report.Item) bool { return rep.ExpiringDays > 0 }, &counts.TellExpire)
 	fmt.Fprintf(&b, "\nThe whole report: mundaneum report %q --format html\n", t.Name)
+	counts.Failing, counts.DeadFrom, counts.ChecksLeft = 0, "", 0 // the subject tells news only
 	return "Mundaneum: " + t.Name + ": " + newsLine(counts), b.String()
 }
 

@@ -76,8 +76,14 @@ func (r *run) giveUp(origin string) {
 func (r *run) skip(j *job, h *hostHealth) {
 	var v Verdict
 	if h.down != nil {
-		v = classify(observation{url: j.url, err: h.down, chain: j.chain, tries: j.tries})
-		v.Reason += "; the host failed earlier in this run, so it was not asked again"
+		obs := observation{url: j.url, err: h.down, chain: j.chain, tries: j.tries}
+		if r.hold(j, &outcome{j: j, err: h.down, size: -1}, &obs) {
+			return // decided with the run's connection (offline.go)
+		}
+		v = classify(obs)
+		if v.Kind != Offline {
+			v.Reason += "; the host failed earlier in this run, so it was not asked again"
+		}
 	} else {
 		v = classify(observation{url: j.url, status: 429, chain: j.chain, tries: j.tries})
 		v.Reason = "not requested: the host kept answering 429 (too many requests) in this run"

@@ -6,14 +6,12 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"mundaneum/backend/check/report"
 	"mundaneum/backend/store"
 )
-
-// maxFrom bounds the cross-references listed with one piece of news.
-const maxFrom = 5
 
 // defaultWindow is the changed and expiring window of the index when a task reports
 // neither (the index lists all four kinds of news; the task chooses what it is told).
@@ -24,7 +22,18 @@ const defaultWindow = 7
 // changes, expiries).
 type NewsCounts struct {
 	Moved, Broken, Changed, Expiring             int
+	Fragments                                    int // links to a part of a page that the page lacks
 	TellMoved, TellDead, TellChanged, TellExpire int
+	// Failing counts the broken links that are not dead yet, and DeadFrom and ChecksLeft
+	// say how soon one can be (report.Counts).
+	Failing    int
+	DeadFrom   string
+	ChecksLeft int
+}
+
+// FailingText is report.FailingText of the counts ("" when no link fails).
+func (n NewsCounts) FailingText() string {
+	return report.FailingText(n.Failing, n.DeadFrom, n.ChecksLeft)
 }
 
 // Tell is how many items are worth a notification.
@@ -77,7 +86,7 @@ func (r *run) assignIDs(ctx context.Context) error {
 	for _, tr := range r.tasks {
 		for _, d := range tr.docs {
 			need(d.t)
-			for _, rf := range r.targets[d.t].refs {
+			for _, rf := range r.shownRefs(d.t) {
 				need(rf.t)
 			}
 		}
@@ -117,8 +126,9 @@ func (r *run) saveReport(ctx context.Context, tr *taskRun) (int64, NewsCounts, e
 	docs := make([]store.ReportDoc, len(tr.docs))
 	for i, d := range tr.docs {
 		t := r.targets[d.t]
-		prs := make([]packedRef, len(t.refs))
-		for j, rf := range t.refs {
+		refs := r.shownRefs(d.t)
+		prs := make([]packedRef, len(refs))
+		for j, rf := range refs {
 			prs[j] = packedRef{ID: r.targets[rf.t].id, Kind: rf.kind}
 		}
 		docs[i] = store.ReportDoc{Seq: i, URLID: t.id, Depth: int(d.depth), Refs: packRefs(prs)}
@@ -150,6 +160,9 @@ func (r *run) summary(tr *taskRun) report.Model {
 	}
 	if tr.limited {
 		m.Note = fmt.Sprintf("Stopped traversing at %d documents (the task's limit): further documents were only tested.", tr.max)
+	}
+	if off := r.offlineNote(); off != "" {
+		m.Note = strings.TrimSpace(m.Note + " " + strings.ToUpper(off[:1]) + off[1:] + ".")
 	}
 	return m
 }
@@ -196,13 +209,13 @@ func (r *run) news(tr *taskRun, prior map[string]map[string]bool, c *report.Coun
 	changedWin := windowDays(rep.ChangedDays)
 	expireWin := windowDays(rep.ExpiringDays)
 	c.Verdicts = map[string]int{}
-	item := map[int32]*report.Item{} // news targets, for their cross-references
 	add := func(list *[]report.Item, kind string, t *target, it report.Item) {
 		it.URL, it.Title = t.url, t.res.title
 		it.New = !prior[kind][t.url]
 		*list = append(*list, it)
 	}
-	seen := make(map[int32]bool, len(tr.roles))
+	seen := make(map[int32]bool, len(tr.roles))       // the report's URLs, documents and references
+	referenced := make(map[int32]bool, len(tr.roles)) // the URLs the documents reference
 	isDoc := make(map[int32]bool, len(tr.docs))
 	for _, d := range tr.docs {
 		isDoc[d.t] = true
@@ -212,7 +225,6 @@ func (r *run) news(tr *taskRun, prior map[string]map[string]bool, c *report.Coun
 			return
 		}
 		seen[i] = true
-		c.Links++
 		t := r.targets[i]
 		if t.res == nil || t.bad == errNotRequested {
 			return
@@ -231,6 +243,8 @@ func (r *run) news(tr *taskRun, prior map[string]map[string]bool, c *report.Coun
 			if it := &n.Moved[len(n.Moved)-1]; it.New && v.Permanent && rep.Moved {
 				nc.TellMoved++
 			}
+		case v.Kind == FragmentMissing:
+			add(&n.Fragments, report.NewsFragments, t, report.Item{Verdict: string(v.Kind), Status: v.Status, Detail: v.Reason})
 		case v.Kind.Failing():
 			add(&n.Broken, report.NewsBroken, t, report.Item{Verdict: string(v.Kind), Status: v.Status,
 				Detail: failDetail(v, t.health, r.cfg.Dead), Dead: dead, Failures: t.health.Failures})
@@ -238,6 +252,16 @@ func (r *run) news(tr *taskRun, prior map[string]map[string]bool, c *report.Coun
 			it.New = !prior[report.NewsBroken][t.url] || dead && !prior[report.NewsBroken]["dead "+t.url]
 			if it.New && dead && rep.Broken {
 				nc.TellDead++
+			}
+			if !dead {
+				it.DeadFrom, it.ChecksLeft = deadFrom(t.health, r.cfg.Dead, now)
+				c.Failing++
+				if it.DeadFrom != "" && (c.DeadFrom == "" || it.DeadFrom < c.DeadFrom) {
+					c.DeadFrom = it.DeadFrom
+				}
+				if c.Failing == 1 || it.ChecksLeft < c.ChecksLeft {
+					c.ChecksLeft = it.ChecksLeft
+				}
 			}
 		}
 		if v.Kind == OK || v.Kind == Redirected {
@@ -260,32 +284,71 @@ func (r *run) news(tr *taskRun, prior map[string]map[string]bool, c *report.Coun
 	for _, d := range tr.docs {
 		c.Documents++
 		visit(d.t)
-		refs := r.targets[d.t].refs
+		refs := r.shownRefs(d.t)
 		c.References += len(refs)
 		for _, rf := range refs {
+			if !referenced[rf.t] {
+				referenced[rf.t] = true
+				c.Links++
+			}
 			visit(rf.t)
 		}
 	}
-	// Cross-references: the first documents (breadth-first) that cite each piece of news.
-	for _, l := range []*[]report.Item{&n.Moved, &n.Broken, &n.Changed, &n.Expiring} {
-		for k := range *l {
-			if t, ok := r.byURL[(*l)[k].URL]; ok {
-				item[t.idx] = &(*l)[k]
+	crossReference(r, tr, &n)
+	nc.Moved, nc.Broken, nc.Changed, nc.Expiring = len(n.Moved), len(n.Broken), len(n.Changed), len(n.Expiring)
+	nc.Fragments = len(n.Fragments)
+	nc.Failing, nc.DeadFrom, nc.ChecksLeft = c.Failing, c.DeadFrom, c.ChecksLeft
+	return n, nc
+}
+
+// crossReference lists with each piece of news the first documents (breadth-first) that
+// reference it, and counts the others. One URL may be news of several kinds (moved and
+// changed): each of its items gets the references.
+func crossReference(r *run, tr *taskRun, n *report.News) {
+	type cited struct {
+		items []*report.Item
+		last  int // the last document counted
+		docs  int // documents that reference it
+	}
+	byTarget := map[int32]*cited{}
+	for _, l := range n.Lists() {
+		for k := range l.Items {
+			t, ok := r.byURL[l.Items[k].URL]
+			if !ok {
+				continue
 			}
+			c := byTarget[t.idx]
+			if c == nil {
+				c = &cited{last: -1}
+				byTarget[t.idx] = c
+			}
+			c.items = append(c.items, &l.Items[k])
 		}
 	}
-	if len(item) > 0 {
-		for _, d := range tr.docs {
-			from := r.targets[d.t]
-			for _, rf := range from.refs {
-				if it := item[rf.t]; it != nil && len(it.From) < maxFrom && (len(it.From) == 0 || it.From[len(it.From)-1] != from.url) {
+	if len(byTarget) == 0 {
+		return
+	}
+	for di, d := range tr.docs {
+		from := r.targets[d.t]
+		for _, rf := range r.shownRefs(d.t) {
+			c := byTarget[rf.t]
+			if c == nil || c.last == di {
+				continue // a document that references it twice (a link and an image) counts once
+			}
+			c.last = di
+			c.docs++
+			for _, it := range c.items {
+				if len(it.From) < report.MaxFrom {
 					it.From = append(it.From, from.url)
 				}
 			}
 		}
 	}
-	nc.Moved, nc.Broken, nc.Changed, nc.Expiring = len(n.Moved), len(n.Broken), len(n.Changed), len(n.Expiring)
-	return n, nc
+	for _, c := range byTarget {
+		for _, it := range c.items {
+			it.FromMore = c.docs - len(it.From)
+		}
+	}
 }
 
 func windowDays(d int) time.Duration {
@@ -304,6 +367,17 @@ func failDetail(v Verdict, h store.URLHealth, p DeadPolicy) string {
 		return fmt.Sprintf("%s; first failure (dead after %d failing checks over %s)", v.Reason, p.Checks, days(p.Span))
 	}
 	return fmt.Sprintf("%s; failing since %s (%d of %d checks)", v.Reason, day(h.FailingSince), h.Failures, p.Checks)
+}
+
+// deadFrom says how soon a failing link that is not dead yet can be called dead: the day
+// its streak has lasted the policy's span ("" when that is past) and the failing checks
+// still needed.
+func deadFrom(h store.URLHealth, p DeadPolicy, now time.Time) (string, int) {
+	when := ""
+	if at := time.UnixMilli(h.FailingSince).Add(p.Span); h.FailingSince > 0 && at.After(now) {
+		when = at.UTC().Format("2006-01-02")
+	}
+	return when, max(p.Checks-h.Failures, 0)
 }
 
 func day(ms int64) string { return time.UnixMilli(ms).UTC().Format("2006-01-02") }

@@ -36,6 +36,9 @@ type Config struct {
 	MaxRetryAfter time.Duration // the longest Retry-After a run waits for (default 2 min)
 	RobotsTTL     time.Duration // how long a robots.txt holds (default 1 day)
 	Dead          DeadPolicy
+	// Probe tells whether this machine reaches the internet, asked when no host outside it
+	// could be reached (default InternetProbe; offline.go).
+	Probe Probe
 }
 
 func (c *Config) defaults() {
@@ -86,6 +89,9 @@ type Result struct {
 	Run     store.CheckRun
 	Links   []LinkResult   // the verdicts of Request.URLs, in their order
 	Reports []ReportResult // one per task
+	// Offline says why this machine was offline during the run and how many links it left
+	// untested ("" when it was not).
+	Offline string
 }
 
 // ReportResult is a task's report of the run.
@@ -141,11 +147,14 @@ func Run(ctx context.Context, st Store, cfg Config, req Request, progress func(P
 		links = append(links, t)
 	}
 	r.schedule(ctx, progress)
+	if ctx.Err() == nil {
+		r.settle(ctx)
+	}
 	for _, b := range r.saver.close() {
 		r.saved(b)
 	}
 	fctx := context.WithoutCancel(ctx)
-	res := Result{Run: rec}
+	res := Result{Run: rec, Offline: r.offlineNote()}
 	res.Run.State, res.Run.Tested, res.Run.Requests = store.RunDone, r.tested, r.requests
 	switch {
 	case ctx.Err() != nil:
@@ -202,6 +211,10 @@ type run struct {
 	byKind                      map[Kind]int64
 	saveErr                     error
 	rate                        rate
+	net                         *netWatch               // whether this machine is offline (offline.go)
+	shownCache                  map[int32][]ref         // documents' references as reports show them (shownRefs)
+	pending                     map[int32][]pendingFrag // fragments waiting for their page's test, by page
+	note                        string                  // what the run says of itself, for the progress
 }
 
 func newRun(st Store, cfg Config, rec store.CheckRun) *run {
@@ -218,7 +231,19 @@ func newRun(st Store, cfg Config, rec store.CheckRun) *run {
 		hosts:    map[string]*hostHealth{},
 		byKind:   map[Kind]int64{},
 		taskErrs: map[string]string{},
+		net:      newNetWatch(cfg.Probe),
 	}
+}
+
+// offlineNote says why the machine was offline during the run and what it left untested
+// ("" when it was not).
+func (r *run) offlineNote() string {
+	n := r.byKind[Offline]
+	if n == 0 || r.net.why == nil {
+		return ""
+	}
+	return fmt.Sprintf("this machine was offline (%s): %d link%s to other hosts not tested, recorded as offline, not as broken",
+		shortErr(r.net.why), n, plural(int(n)))
 }
 
 // addTask starts a task's traversal.
@@ -247,8 +272,14 @@ func (r *run) addURL(raw string) *target {
 	return t
 }
 
-// targetFor returns the target of a URL as a user wrote it.
+// targetFor returns the target of a URL as a user wrote it (a fragment's target when it
+// has one).
 func (r *run) targetFor(raw string) *target {
+	if page, frag := splitFragment(raw); frag != "" {
+		if b := r.targetFor(page); b.bad == nil {
+			return r.fragTarget(b, frag)
+		}
+	}
 	u, err := canonical(raw)
 	if err != nil {
 		if t, ok := r.byURL[raw]; ok {
@@ -280,7 +311,10 @@ func (r *run) snapshot() Progress {
 	now := time.Now()
 	p := Progress{RunID: r.rec.ID, State: store.RunRunning, Tasks: r.rec.Tasks, Tested: r.tested,
 		Queued: int64(r.q.Len()), Documents: r.documents, Requests: r.requests, Elapsed: now.Sub(r.start),
-		Verdicts: make(map[Kind]int64, len(r.byKind))}
+		Verdicts: make(map[Kind]int64, len(r.byKind)), Note: r.note}
+	if off := r.offlineNote(); off != "" {
+		p.Note = off
+	}
 	for k, n := range r.byKind {
 		p.Verdicts[k] = n
 	}
@@ -330,6 +364,9 @@ func linkResult(t *target) LinkResult {
 	if t.res == nil {
 		lr.Verdict = Verdict{Reason: "not tested: the run was stopped"}
 		return lr
+	}
+	if t.base != nil && t.res == t.base.res {
+		t = t.base // the part was found (or not looked for): the page's check and health
 	}
 	lr.Verdict, lr.Method, lr.Ms = t.res.v, t.res.method, t.res.ms
 	lr.Dead, lr.Failures = t.health.DeadAt > 0, t.health.Failures

@@ -13,7 +13,7 @@ const saveBatch = 512
 
 // DeadPolicy says when a failing link is dead: after Checks failing checks in a row that
 // span at least Span. Blocked, rate-limited and robots-excluded checks neither count nor
-// break the streak; an answer that works ends it.
+// break the streak; an answer that works ends it; an offline run's check is no test.
 type DeadPolicy struct {
 	Checks int
 	Span   time.Duration
@@ -24,6 +24,13 @@ var DefaultDeadPolicy = DeadPolicy{Checks: 3, Span: 7 * 24 * time.Hour}
 
 // Next is the URL's health after a check (store.NextHealth).
 func (p DeadPolicy) Next(prev store.URLHealth, r *store.CheckRecord) store.URLHealth {
+	if Kind(r.Verdict) == Offline {
+		// Not a test of the link: its health stays (a URL never tested before says why).
+		if prev.Verdict == "" {
+			prev.Verdict, prev.Reason, prev.CheckedAt = r.Verdict, r.Reason, r.At
+		}
+		return prev
+	}
 	h := prev
 	h.Verdict, h.Status, h.FinalURL, h.Reason, h.CheckedAt = r.Verdict, r.Status, r.FinalURL, r.Reason, r.At
 	switch k := Kind(r.Verdict); {

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"time"
 
+	"mundaneum/backend/extract"
 	"mundaneum/backend/fetch"
 	"mundaneum/backend/politeness"
 	"mundaneum/backend/urlnorm"
@@ -48,6 +49,10 @@ func (r *run) schedule(ctx context.Context, progress func(Progress)) {
 					}
 					break
 				}
+				if r.skipOffline(j) {
+					r.limiter.Release(j.origin, now, politeness.Feedback{})
+					continue
+				}
 				inflight++
 				j.t.queued = nil // the worker reads the job from now on
 				work <- j
@@ -63,6 +68,8 @@ func (r *run) schedule(ctx context.Context, progress func(Progress)) {
 		case b := <-r.saver.done:
 			r.saver.sent--
 			r.saved(b)
+		case err := <-r.net.probed:
+			r.probedAs(err)
 		case <-wake.C:
 		case <-tick.C:
 			progress(r.snapshot())
@@ -86,6 +93,9 @@ func (r *run) handle(ctx context.Context, o *outcome) {
 	if ctx.Err() != nil {
 		return // stopped: the target stays untested, and unsaved
 	}
+	if o.status > 0 {
+		r.answered(j.origin)
+	}
 	if r.retry(j, o, now) {
 		return
 	}
@@ -105,10 +115,16 @@ func (r *run) handle(ctx context.Context, o *outcome) {
 			return
 		}
 	}
+	kept := r.hold(j, o, &obs)
 	v := classify(obs)
-	r.finish(j.t, o, v)
+	if !kept {
+		r.finish(j.t, o, v)
+	}
 	if r.learn(j, o, v) {
 		r.giveUp(j.origin)
+	}
+	if kept {
+		r.maybeProbe(ctx)
 	}
 }
 
@@ -201,6 +217,9 @@ func (r *run) finish(t *target, o *outcome, v Verdict) {
 	}
 	res.html = htmlType(o.mediaType)
 	if d := o.doc; d != nil && (v.Kind == OK || v.Kind == Redirected) {
+		res.anchors = d.anchors
+	}
+	if d := o.doc; d != nil && (v.Kind == OK || v.Kind == Redirected) && o.j.mode == modeDoc {
 		res.isDoc = true
 		res.title, res.hash = d.title, d.hash
 		if d.owner != "" {
@@ -209,7 +228,7 @@ func (r *run) finish(t *target, o *outcome, v Verdict) {
 		if d.expires != "" {
 			res.expires = d.expires
 		}
-		t.refs = r.refsOf(d)
+		t.refs = r.refsOf(t, d)
 	}
 	r.done(t, res)
 }
@@ -236,15 +255,31 @@ func (r *run) done(t *target, res *result) {
 	for _, w := range ws {
 		w.task.delivered(r, t, w)
 	}
+	if t.state == stDone && len(r.pending[t.idx]) > 0 {
+		r.resolvePending(t)
+	}
 }
 
-// refsOf turns a document's links into references to the run's targets.
-func (r *run) refsOf(d *docInfo) []ref {
-	refs := make([]ref, 0, len(d.links))
+// refsOf turns a document's links into references to the run's targets; the fragments its
+// links are written with wait for their pages (pend).
+func (r *run) refsOf(doc *target, d *docInfo) []ref {
+	doc.refs = make([]ref, 0, len(d.links))
 	for _, l := range d.links {
-		refs = append(refs, ref{t: r.targetOf(l.url, l.bad).idx, kind: l.kind})
+		doc.refs = append(doc.refs, ref{t: r.targetOf(l.url, l.bad).idx, kind: l.kind})
 	}
-	return refs
+	// Then the parts: one that is missing adds a reference to doc.refs.
+	for i, l := range d.links {
+		t := r.targets[doc.refs[i].t]
+		for _, f := range l.frags {
+			if t.state != stDone || t.res.anchors == nil || !partFound(t, t.res, f) {
+				r.pend(t, pendingFrag{doc: doc.idx, kind: l.kind, frag: f})
+			}
+		}
+	}
+	for _, f := range d.selfMissing {
+		r.pend(doc, pendingFrag{doc: doc.idx, kind: kindCodes[extract.KindA], frag: f})
+	}
+	return doc.refs
 }
 
 // targetOf returns the run's target for a canonical URL, creating it.
@@ -270,20 +305,29 @@ func (r *run) targetOf(u string, bad error) *target {
 // nobody waits). A probe result does not satisfy a document request for an HTML page
 // that answered: the page is then fetched.
 func (r *run) request(t *target, mode uint8, w waiter, referer string) {
+	if t.base != nil {
+		// A part of a page, asked for on its own: the page is read for its ids.
+		r.request(t.base, max(mode, modeAnchors), waiter{}, referer)
+		r.pend(t.base, pendingFrag{doc: -1, frag: t.frag})
+		return
+	}
+	if mode == modeProbe && len(r.pending[t.idx]) > 0 {
+		mode = modeAnchors // fragments wait for it: read it, for its ids
+	}
 	switch t.state {
 	case stDone:
-		if mode == modeDoc && !t.res.isDoc && t.res.html && t.mode == modeProbe &&
-			(t.res.v.Kind == OK || t.res.v.Kind == Redirected) {
-			break // fetch it after all
+		if mode > t.mode && t.res.html && (t.res.v.Kind == OK || t.res.v.Kind == Redirected) &&
+			(mode == modeDoc && !t.res.isDoc || mode == modeAnchors && t.res.anchors == nil) {
+			break // read it after all
 		}
 		if w.task != nil {
 			w.task.delivered(r, t, w)
 		}
 		return
 	case stQueued:
-		if mode == modeDoc && t.mode == modeProbe && t.queued != nil {
+		if mode > t.mode && t.queued != nil {
 			// Not asked yet: read it instead of probing it and reading it after.
-			t.mode, t.queued.mode = modeDoc, modeDoc
+			t.mode, t.queued.mode = mode, mode
 		}
 		if w.task != nil {
 			t.waiters = append(t.waiters, w)

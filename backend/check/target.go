@@ -13,10 +13,11 @@ import (
 // maxHops bounds a redirect chain.
 const maxHops = 10
 
-// Request modes.
+// Request modes, each reading more than the one before.
 const (
-	modeProbe uint8 = iota + 1 // HEAD (GET when HEAD is refused): is it there?
-	modeDoc                    // GET and read: a document whose links are traversed
+	modeProbe   uint8 = iota + 1 // HEAD (GET when HEAD is refused): is it there?
+	modeAnchors                  // GET and read its ids only: a page that fragments point into
+	modeDoc                      // GET and read: a document whose links are traversed
 )
 
 // Target states.
@@ -47,6 +48,10 @@ type target struct {
 	id   int64 // check_urls id, once saved
 	// prev and health are the URL's health before and after this run's check.
 	prev, health store.URLHealth
+	// A fragment target ("page.html#part") has its page as base and is never requested: its
+	// result is the page's, unless the page lacks the part (fragments.go).
+	base *target
+	frag string
 }
 
 // waiter is a task waiting for a target's result, and why.
@@ -80,6 +85,7 @@ type result struct {
 	isDoc        bool // read with GET as HTML: refs and title are known
 	html         bool // the media type is HTML (a document, if in the infostructure)
 	at           int64
+	anchors      *anchorSet // the ids and names of an HTML page read with GET; nil if not read
 }
 
 // Reference kinds as stored (one byte each); the names are extract's.

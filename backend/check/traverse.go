@@ -77,8 +77,8 @@ func (tr *taskRun) inScope(u *url.URL) bool {
 func (tr *taskRun) delivered(r *run, t *target, w waiter) {
 	res := t.res
 	if !res.isDoc {
-		if res.html && t.mode == modeProbe && (res.v.Kind == OK || res.v.Kind == Redirected) {
-			r.request(t, modeDoc, w, "") // probed for another task first: now read it
+		if res.html && t.mode != modeDoc && (res.v.Kind == OK || res.v.Kind == Redirected) {
+			r.request(t, modeDoc, w, "") // probed (or read for its ids) for another task first: now read it
 		}
 		return // a leaf after all: not HTML, or it failed
 	}
@@ -114,6 +114,9 @@ func (tr *taskRun) delivered(r *run, t *target, w waiter) {
 
 // reference decides what the task does with one reference of a traversed document.
 func (tr *taskRun) reference(r *run, from *target, rf ref, depth int32) {
+	if r.targets[rf.t].base != nil {
+		return // a missing part of a page the document references too: nothing to traverse
+	}
 	role := tr.roles[rf.t]
 	if role != roleNone && (role != roleLeafByKind || !traversable(rf.kind)) {
 		return

@@ -28,10 +28,18 @@ const (
 	Timeout        Kind = "timeout"         // no answer in time, after a retry
 	RobotsExcluded Kind = "robots_excluded" // robots.txt asks us not to request it
 	Invalid        Kind = "invalid"         // not a URL that can be requested
+	// Offline: not tested, this machine could not reach any host outside it (offline.go).
+	// It says nothing about the link: its health is left as it was.
+	Offline Kind = "offline"
+	// FragmentMissing: the page answers, but nothing on it has the id (or <a name>) that
+	// the link's fragment names (fragments.go). The page is not broken: the link misses
+	// its place on it.
+	FragmentMissing Kind = "fragment_missing"
 )
 
 // Kinds lists every verdict, in the order reports show them.
-var Kinds = []Kind{Broken, ServerError, Timeout, Invalid, Blocked, RateLimited, RobotsExcluded, Redirected, OK}
+var Kinds = []Kind{Broken, ServerError, Timeout, Invalid, FragmentMissing, Blocked, RateLimited, RobotsExcluded, Offline,
+	Redirected, OK}
 
 // Failing reports whether a verdict counts towards a link being dead. Blocked,
 // rate-limited and robots-excluded links never do: they may well be fine.
@@ -65,6 +73,8 @@ const (
 	CodeRobotsFailed = "robots-unreachable" // robots.txt did not answer: not requested
 	CodeBadURL       = "bad-url"            // cannot be parsed
 	CodeScheme       = "scheme"             // not http or https
+	CodeOffline      = "offline"            // this machine reached no host outside it
+	CodeNoAnchor     = "no-anchor"          // no element of the page has the fragment's id or name
 )
 
 // Hop is one redirect of a chain: the status answered at URL.
@@ -97,6 +107,12 @@ type observation struct {
 	tooMany bool // the chain was cut after maxHops
 	noLoc   bool // a redirect without a usable Location
 	tries   int  // requests made for the last hop
+	// offline is why this machine was offline when the test got no contact with its host
+	// (nil: it was not, or the host is on this machine or its network).
+	offline error
+	// noAnchor: the page answered, and has no element that fragment names.
+	noAnchor bool
+	fragment string
 }
 
 // classify is the one place where an observation becomes a verdict.
@@ -123,6 +139,8 @@ func classify(o observation) Verdict {
 		return set(Invalid, CodeScheme, "not an http or https URL")
 	case o.badURL != nil:
 		return set(Invalid, CodeBadURL, "not a valid URL: %s", shortErr(o.badURL))
+	case o.offline != nil:
+		return set(Offline, CodeOffline, "not tested: this machine is offline (%s)", shortErr(o.offline))
 	case o.loop:
 		return set(Broken, CodeLoop, "the redirects go round in a loop")
 	case o.tooMany:
@@ -139,6 +157,9 @@ func classify(o observation) Verdict {
 	s := o.status
 	switch {
 	case s >= 200 && s < 300 || s == http.StatusNotModified:
+		if o.noAnchor {
+			return set(FragmentMissing, CodeNoAnchor, "the page has no element with the id or name %q", o.fragment)
+		}
 		if len(o.chain) > 0 {
 			if v.Permanent {
 				return set(Redirected, CodeMoved, "moved permanently to %s", o.url)

@@ -158,8 +158,58 @@ func openStore(t *testing.T) *store.Store {
 	return st
 }
 
-// testConfig makes a run fast against loopback: no delay, short timeouts and retries.
+// testConfig makes a run fast against loopback: no delay, short timeouts and retries. Its
+// probe finds this machine online (the tests' own idea of "the internet" is a loopback
+// listener: the machine the tests run on may have no network at all).
 func testConfig() Config {
 	return Config{UserAgent: "Mundaneum-test/0.1 (check tests)", Agents: 8, PerHost: 4, Timeout: 1500 * time.Millisecond,
-		Retries: 1, MaxRetryAfter: 2 * time.Second, Dead: DeadPolicy{Checks: 2, Span: 0}}
+		Retries: 1, MaxRetryAfter: 2 * time.Second, Dead: DeadPolicy{Checks: 2, Span: 0}, Probe: onlineProbe}
+}
+
+var (
+	internetOnce sync.Once
+	internet     string // a loopback listener that accepts connections, standing for the internet
+)
+
+// onlineProbe connects to a listener that is always there: this machine is online.
+func onlineProbe(ctx context.Context) error {
+	internetOnce.Do(func() {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			panic(err)
+		}
+		internet = l.Addr().String()
+		go func() {
+			for {
+				c, err := l.Accept()
+				if err != nil {
+					return
+				}
+				c.Close()
+			}
+		}()
+	})
+	var d net.Dialer
+	c, err := d.DialContext(ctx, "tcp", internet)
+	if err == nil {
+		c.Close()
+	}
+	return err
+}
+
+// offlineProbe connects to a port where nothing listens: this machine is offline.
+func offlineProbe(ctx context.Context) error {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	addr := l.Addr().String()
+	l.Close()
+	var d net.Dialer
+	c, err := d.DialContext(ctx, "tcp", addr)
+	if err == nil {
+		c.Close()
+		return nil
+	}
+	return fmt.Errorf("no connection to the internet: %w", err)
 }

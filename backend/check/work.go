@@ -7,6 +7,7 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -60,14 +61,17 @@ type docInfo struct {
 	hash                  string
 	links                 []docLink
 	truncated             bool
+	anchors               *anchorSet
+	selfMissing           []string // the fragments of its "#x" links that it lacks
 }
 
 // docLink is one of a document's links in canonical form ("" with bad set when the link
-// cannot be requested).
+// cannot be requested), with the fragments it is written with.
 type docLink struct {
-	url  string
-	kind uint8
-	bad  error
+	url   string
+	kind  uint8
+	bad   error
+	frags []string
 }
 
 // worker makes requests: robots.txt first, then HEAD/GET, reading documents' links.
@@ -108,7 +112,7 @@ func (w *worker) do(ctx context.Context, j *job) *outcome {
 	}
 	req := fetch.Request{URL: j.url, Referer: j.referer}
 	var resp *fetch.Response
-	if j.mode == modeDoc {
+	if j.mode == modeDoc || j.mode == modeAnchors {
 		resp, err = w.fetch.Do(ctx, req)
 		if err != nil && resp != nil && resp.Truncated {
 			err = nil // a document over the size cap: read what came
@@ -127,41 +131,69 @@ func (w *worker) do(ctx context.Context, j *job) *outcome {
 	}
 	if resp.Wanted && resp.Body != nil {
 		o.size = int64(len(resp.Body))
-		o.doc = w.read(resp, j.u)
+		o.doc = w.read(resp, j.u, j.mode == modeAnchors)
 	}
 	return o
 }
 
-// read summarises a fetched HTML document: title, owner, expiry and links.
-func (w *worker) read(resp *fetch.Response, u *url.URL) *docInfo {
+// read summarises a fetched HTML document: title, owner, expiry, the ids its parts have
+// and, unless anchorsOnly, its links (those to its own parts only when the part is
+// missing: the others add nothing to a report).
+func (w *worker) read(resp *fetch.Response, u *url.URL, anchorsOnly bool) *docInfo {
 	sum := sha256.Sum256(resp.Body)
 	text, _ := fetch.DecodeText(resp.Body, resp.Header.Get("Content-Type"))
-	s := extract.Links(text, u)
+	buf := idBufs.Get().(*[]uint64)
+	ids := (*buf)[:0]
+	s := extract.LinkOptions{Fragments: !anchorsOnly, Anchor: func(id []byte) { ids = append(ids, hashID(id)) }}.Links(text, u)
+	forwards := slices.ContainsFunc(s.Links, func(l extract.Link) bool { return l.Kind == extract.KindRefresh })
 	d := &docInfo{title: s.Title, owner: s.Owner, expires: s.Expires, hash: hex.EncodeToString(sum[:]),
-		truncated: resp.Truncated}
+		truncated: resp.Truncated, anchors: newAnchorSet(ids, forwards)}
+	*buf = ids[:0]
+	idBufs.Put(buf)
 	if d.owner == "" {
 		d.owner = strings.TrimSpace(resp.Header.Get("Owner"))
 	}
+	if anchorsOnly {
+		return d
+	}
+	self, _ := w.canonical(u.String())
+	host := strings.ToLower(u.Hostname())
+	for _, f := range s.SelfFragments {
+		if !d.anchors.has(f, host) {
+			d.selfMissing = append(d.selfMissing, f)
+		}
+	}
 	d.links = make([]docLink, 0, len(s.Links))
-	seen := make(map[docLink]bool, len(s.Links))
+	type key struct {
+		url  string
+		kind uint8
+	}
+	seen := make(map[key]int, len(s.Links))
 	for i := range s.Links {
 		l := &s.Links[i]
 		if !tested(l) {
 			continue
 		}
-		dl := docLink{kind: kindCodes[l.Kind]}
+		dl := docLink{kind: kindCodes[l.Kind], frags: l.Fragments}
 		dl.url, dl.bad = w.canonical(l.URL)
 		if dl.bad != nil {
-			dl.url = l.URL
+			dl.url, dl.frags = l.URL, nil
 		}
-		if seen[docLink{url: dl.url, kind: dl.kind}] {
+		if dl.url == self && dl.frags != nil {
+			dl.frags = slices.DeleteFunc(slices.Clone(dl.frags), func(f string) bool { return d.anchors.has(f, host) })
+		}
+		if j, ok := seen[key{dl.url, dl.kind}]; ok {
+			d.links[j].frags = append(d.links[j].frags, dl.frags...) // two spellings of one URL
 			continue
 		}
-		seen[docLink{url: dl.url, kind: dl.kind}] = true
+		seen[key{dl.url, dl.kind}] = len(d.links)
 		d.links = append(d.links, dl)
 	}
 	return d
 }
+
+// idBufs hold the hashes of a page's ids while it is read.
+var idBufs = sync.Pool{New: func() any { b := make([]uint64, 0, 256); return &b }}
 
 // canonical is urlnorm.Parse(raw).String(), remembered across the run's documents: the
 // same few thousand URLs recur on every page of a site.

@@ -112,6 +112,8 @@ type Crawler struct {
 	base        [nCounters]int64           // the counts when this process took the run over
 	seedsTried  atomic.Int64
 	seedsFailed atomic.Int64
+	hosts       *hostWatch // the hosts that do not answer, given up after a few tries
+	limited     bool       // a limit (pages, time, bytes) ended the run
 }
 
 // Indexes of Crawler.counts.
@@ -205,6 +207,7 @@ func newCrawler(st *store.Store, idx Index, cfg Config, set *rules.Set, rec stor
 		robots:  robots.New(fc, st, "mundaneum", 0),
 		limiter: politeness.New(politeness.Config{Delay: cfg.Delay, PerHost: cfg.PerHost}),
 		freed:   make(chan struct{}, 1),
+		hosts:   newHostWatch(DefaultHostPolicy),
 	}
 }
 
@@ -220,9 +223,16 @@ type visitOutcome struct {
 	retry    bool // put back in the queue (429/503 before the retry limit)
 	deferred bool // put back in the queue: the host must wait after its robots.txt
 	queued   int  // pages the visit added to the queue
-	state    string
-	bytes    int64
-	err      error // store failure: stops the crawl
+	// What the visit learnt of its host: it answered (any HTTP status), or it gave no answer
+	// (silent: the fetch failure code; silentDetail: the error). sent is when the scheduler
+	// handed the page to an agent.
+	answered     bool
+	silent       string
+	silentDetail string
+	sent         time.Time
+	state        string
+	bytes        int64
+	err          error // store failure: stops the crawl
 }
 
 // Run crawls until the queue is empty, a limit is reached, or ctx is cancelled (with cause
@@ -263,7 +273,7 @@ func (c *Crawler) Run(ctx context.Context, progress func(Progress)) (Progress, e
 		state = store.CrawlCancelled
 	case ctx.Err() != nil:
 		state = store.CrawlPaused
-	case note != "":
+	case c.limited:
 		state = store.CrawlPaused // a limit was reached: running again continues
 	case c.seedsTried.Load() > 0 && c.seedsFailed.Load() == c.seedsTried.Load() && p.Fetched == 0:
 		runErr = fmt.Errorf("%w: %s", ErrUnreachable, c.firstSeedFailure())
@@ -458,9 +468,10 @@ func (c *Crawler) seedTargets(ctx context.Context) []store.Target {
 }
 
 // needsGate says whether visiting a leased page sends a request (and so needs a politeness
-// slot): pages fetched before and not yet due are visited from the store.
+// slot): pages fetched before and not yet due are visited from the store, and the pages of
+// a host given up are recorded as failed.
 func (c *Crawler) needsGate(l store.Lease) bool {
-	return !c.fromStore(l)
+	return !c.fromStore(l) && c.hosts.downHost(l.Origin) == nil // a host given up is not asked
 }
 
 func (c *Crawler) fromStore(l store.Lease) bool {

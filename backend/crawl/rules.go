@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"mundaneum/backend/frontier"
+	"mundaneum/backend/highlight"
 	"mundaneum/backend/rules"
-	"mundaneum/backend/search"
 	"mundaneum/backend/store"
 )
 
@@ -23,7 +23,7 @@ const ReasonRule = "rule"
 // nothing else is left). Otherwise WebCrawler's server-first breadth-first order, which
 // reaches every server early and spreads the load.
 func strategyFor(set *rules.Set, toward string) frontier.Strategy {
-	if m := search.NewMatcher(toward); !m.Empty() {
+	if m := highlight.NewMatcher(toward); !m.Empty() {
 		return frontier.Toward{Match: m.Score, Tiers: !set.Empty()}
 	}
 	if !set.Empty() {

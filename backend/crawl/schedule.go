@@ -45,7 +45,7 @@ func (c *Crawler) schedule(ctx context.Context, queued int64, progress func(Prog
 		now := time.Now()
 		p := Progress{CrawlID: c.rec.ID, State: store.CrawlRunning, Fetched: c.counts[cFetched].Load(),
 			Failed: c.counts[cFailed].Load(), Skipped: c.counts[cSkipped].Load(), NotDue: c.counts[cNotDue].Load(),
-			Queued: queued, Bytes: c.counts[cBytes].Load(), Elapsed: now.Sub(start), Note: note}
+			Queued: queued, Bytes: c.counts[cBytes].Load(), Elapsed: now.Sub(start), Note: joinNotes(note, c.hosts.note())}
 		if cur := c.current.Load(); cur != nil && inflight > 0 {
 			p.Current = *cur
 		}
@@ -63,6 +63,9 @@ func (c *Crawler) schedule(ctx context.Context, queued int64, progress func(Prog
 		return p
 	}
 
+	// When each page in flight was handed to an agent: pages of one host sent together are
+	// one try of it (hostWatch.learn).
+	sentAt := map[int64]time.Time{}
 	stopping := false
 	for {
 		if !stopping {
@@ -91,6 +94,7 @@ func (c *Crawler) schedule(ctx context.Context, queued int64, progress func(Prog
 				}
 				inflight++
 				visited++
+				sentAt[it.PageID] = time.Now()
 				work <- it
 			}
 		}
@@ -106,10 +110,21 @@ func (c *Crawler) schedule(ctx context.Context, queued int64, progress func(Prog
 		select {
 		case o := <-results:
 			inflight--
+			o.sent = sentAt[o.item.PageID]
+			delete(sentAt, o.item.PageID)
 			if o.err != nil && runErr == nil && ctx.Err() == nil {
 				runErr = o.err
 			}
+			if c.hosts.learn(o, time.Now()) {
+				// Given up: its waiting pages are recorded as failed without a request,
+				// whatever backoff politeness holds the host under.
+				fr.Ungate(o.item.Origin)
+				progress(snapshot()) // say so now
+			}
 			if o.retry || o.deferred {
+				if c.hosts.downHost(o.item.Origin) != nil {
+					o.item.Gated = false // a visit that was under way when its host was given up
+				}
 				fr.Push(o.item)
 				visited--
 			} else if o.state != "" {
@@ -127,6 +142,7 @@ func (c *Crawler) schedule(ctx context.Context, queued int64, progress func(Prog
 			stopping = true
 		}
 	}
+	c.limited = note != ""
 	return snapshot(), runErr
 }
 

@@ -84,13 +84,20 @@ func (c *Crawler) visit(sctx, fctx context.Context, it frontier.Item) visitOutco
 			}
 		}
 	}
-	if !c.holdHostCap(it.Origin) {
+	switch down := c.hosts.downHost(it.Origin); {
+	case down != nil:
+		r = down.result()
+	case !c.holdHostCap(it.Origin):
 		r = &store.Result{State: store.StateSkipped, Reason: ReasonHostLimit,
 			Detail: fmt.Sprintf("%d pages fetched from this host (--max-per-host)", c.cfg.MaxPerHost)}
-	} else {
+	default:
 		defer c.releaseHostCap(it.Origin)
 		c.current.Store(&it.URL)
 		r, fb, retry, deferred = c.fetchPage(fctx, it, release)
+		out.answered = fb.Status > 0
+		if fb.Err && r != nil && silent(r.Reason) {
+			out.silent, out.silentDetail = r.Reason, r.Detail
+		}
 	}
 	release(fb)
 	if fctx.Err() != nil {

@@ -128,7 +128,10 @@ func BenchmarkLinksRustDocs(b *testing.B) {
 	for _, c := range []struct {
 		name string
 		fn   func([]byte, *url.URL) *Summary
-	}{{"scan", Links}, {"tokenizer", linksTokenized}} {
+	}{{"scan", Links}, {"tokenizer", linksTokenized}, {"fragments", func(b []byte, u *url.URL) *Summary {
+		n := 0
+		return LinkOptions{Fragments: true, Anchor: func([]byte) { n++ }}.Links(b, u)
+	}}} {
 		b.Run(c.name, func(b *testing.B) {
 			b.SetBytes(int64(len(body)))
 			b.ReportAllocs()

@@ -61,6 +61,9 @@ type Link struct {
 	Rel string
 	// NoFollow is set when Rel contains nofollow, ugc or sponsored.
 	NoFollow bool
+	// Fragments are the fragments (without '#') the link is written with, each once, in
+	// order: only with LinkOptions.Fragments.
+	Fragments []string
 }
 
 // Summary is what Mundaneum keeps of a document.
@@ -86,8 +89,11 @@ type Summary struct {
 	// (noindex, nofollow, none).
 	NoIndex, NoFollow bool
 
-	Links    []Link   // de-duplicated by (URL, Kind), first occurrence first, at most MaxLinks
-	Problems []string // Problem constants, each at most once, in a fixed order
+	Links []Link // de-duplicated by (URL, Kind), first occurrence first, at most MaxLinks
+	// SelfFragments are the parts of this document that its "#x" links name, each once, in
+	// order (only with LinkOptions.Fragments).
+	SelfFragments []string
+	Problems      []string // Problem constants, each at most once, in a fixed order
 }
 
 // Options tune a summary.
@@ -115,28 +121,7 @@ func (o Options) HTML(body []byte, pageURL *url.URL) *Summary { return o.html1(b
 // Most pages are read by scan, which finds the tags without tokenising the text between
 // them; a page with anything scan leaves to the tokenizer is read by it instead, with the
 // same result (FuzzScan compares the two on every input).
-func Links(body []byte, pageURL *url.URL) *Summary {
-	p := parserPool.Get().(*parser)
-	defer parserPool.Put(p)
-	p.reset(pageURL, MaxText)
-	p.linksOnly = true
-	base, hasBase := findBase(body)
-	if hasBase {
-		p.setBase(base)
-	}
-	if p.scan(body) {
-		return p.summary()
-	}
-	p.reset(pageURL, MaxText)
-	p.linksOnly = true
-	if hasBase {
-		p.setBase(base)
-	}
-	p.z = html.NewTokenizer(bytes.NewReader(body))
-	p.run()
-	p.z = nil
-	return p.summary()
-}
+func Links(body []byte, pageURL *url.URL) *Summary { return LinkOptions{}.Links(body, pageURL) }
 
 // linksTokenized is Links by the tokenizer alone, for the tests that compare the two.
 func linksTokenized(body []byte, pageURL *url.URL) *Summary {
@@ -288,6 +273,9 @@ func (p *parser) summary() *Summary {
 	if len(p.links) > 0 {
 		s.Links = make([]Link, len(p.links))
 		copy(s.Links, p.links)
+	}
+	if len(p.selfFrags) > 0 {
+		s.SelfFragments = append([]string(nil), p.selfFrags...)
 	}
 	s.Problems = p.problems.list()
 	return s

@@ -43,7 +43,7 @@ func checkLinks(t *testing.T, got, want []Link) {
 		if i < len(want) {
 			w = want[i]
 		}
-		if g != w {
+		if !reflect.DeepEqual(g, w) {
 			t.Errorf("link %d:\n got  %+v\n want %+v", i, g, w)
 		}
 	}

@@ -30,10 +30,17 @@ func (p *parser) addLink(href []byte, kind, anchor string, rel []byte) (int, boo
 		return -1, false // full, or inside a <template>, whose content is inert
 	}
 	u, st := p.resolve(href)
-	switch st {
-	case linkSkip:
+	frag := p.fragmentOf(href, kind)
+	switch {
+	case st == linkSkip && frag != nil && isSelf(href):
+		if p.base == p.page { // no <base>: "#x" is a part of this very document
+			p.selfFragment(frag)
+			return -1, false
+		}
+		u = p.selfURL() // "#x" against a <base>: a part of that document
+	case st == linkSkip:
 		return -1, false
-	case linkBad:
+	case st == linkBad:
 		p.problem(probBadLink)
 		return -1, false
 	}
@@ -42,6 +49,7 @@ func (p *parser) addLink(href []byte, kind, anchor string, rel []byte) (int, boo
 		if p.links[i].Anchor == "" {
 			p.links[i].Anchor = anchor
 		}
+		p.addFragment(i, frag)
 		return i, false
 	}
 	l := Link{URL: u, Kind: kind, Anchor: anchor}
@@ -52,6 +60,7 @@ func (p *parser) addLink(href []byte, kind, anchor string, rel []byte) (int, boo
 	}
 	p.seen[k] = len(p.links)
 	p.links = append(p.links, l)
+	p.addFragment(len(p.links)-1, frag)
 	return len(p.links) - 1, true
 }
 

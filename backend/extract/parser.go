@@ -36,6 +36,12 @@ type parser struct {
 	chromeFrom  int // where the open chrome's text starts in chromeText
 
 	linksOnly bool // Links: no visible text is gathered
+	// LinkOptions: keep the fragments of links into documents; hand out the ids.
+	fragments bool
+	anchor    func(id []byte)
+	selfFrags []string // the fragments of "#x" links
+	fragSeen  map[fragKey]bool
+	nfrags    int
 
 	inA    bool   // an <a> is open
 	aLink  int    // index in links of the open <a>'s target, or -1
@@ -47,8 +53,9 @@ type parser struct {
 	owner, expires, generator, canonical          string
 	noIndex, noFollow                             bool
 
-	cur []byte // the raw text of the current tag ("<a href=x>")
-	low []byte // lowered copies of attribute values (see lowered)
+	cur   []byte // the raw text of the current tag ("<a href=x>")
+	curID bool   // scan found an attribute named id in cur
+	low   []byte // lowered copies of attribute values (see lowered)
 
 	links    []Link
 	seen     map[linkKey]int
@@ -67,6 +74,12 @@ func newParser() *parser {
 func (p *parser) reset(pageURL *url.URL, maxText int) {
 	clear(p.links) // drop references to the previous page's strings
 	links, seen, aImgs, cands, low := p.links[:0], p.seen, p.aImgs[:0], p.cands[:0], p.low[:0]
+	fragSeen := p.fragSeen
+	if len(fragSeen) > 1024 {
+		fragSeen = nil
+	} else {
+		clear(fragSeen)
+	}
 	text, title, heading, headings, aText, scratch, chrome := p.text, p.title, p.heading, p.headings, p.aText, p.scratch, p.chromeText
 	if len(seen) > 1024 {
 		seen = make(map[linkKey]int, 64) // clearing costs the map's peak size
@@ -75,7 +88,7 @@ func (p *parser) reset(pageURL *url.URL, maxText int) {
 	}
 	*p = parser{
 		page: pageURL, base: pageURL, aLink: -1,
-		links: links, seen: seen, aImgs: aImgs, cands: cands, low: low,
+		links: links, seen: seen, aImgs: aImgs, cands: cands, low: low, fragSeen: fragSeen,
 	}
 	p.text, p.title, p.heading, p.headings, p.aText, p.scratch, p.chromeText = text, title, heading, headings, aText, scratch, chrome
 	p.setFastBase()

@@ -38,11 +38,11 @@ func (p *parser) scan(b []byte) bool {
 		i += j
 		switch c := b[i+1]; {
 		case isASCIILetter(c):
-			e := tagEnd(b, i+1)
+			e, id := tagEndID(b, i+1)
 			if e < 0 {
 				return false
 			}
-			p.cur = b[i:e]
+			p.cur, p.curID = b[i:e], id
 			p.onStart(p.selfClosing(p.cur))
 			i = e
 			if p.raw == atom.Xmp || p.raw == atom.Plaintext {
@@ -159,11 +159,18 @@ func (p *parser) selfClosing(raw []byte) bool {
 // (just after "<" or "</"), reading the name and the attributes as the tokenizer's readTag
 // does (a quoted value may hold '>'); -1 when the document ends first.
 func tagEnd(b []byte, i int) int {
+	e, _ := tagEndID(b, i)
+	return e
+}
+
+// tagEndID is tagEnd, and whether the tag has an attribute named id (in any case).
+func tagEndID(b []byte, i int) (int, bool) {
+	id := false
 	n := len(b)
 	// The name: to whitespace (consumed), '/' or '>'.
 	for i++; ; i++ {
 		if i >= n {
-			return -1
+			return -1, false
 		}
 		if c := b[i]; isHTMLSpace(c) {
 			i++
@@ -175,16 +182,16 @@ func tagEnd(b []byte, i int) int {
 	i = skipSpace(b, i)
 	for {
 		if i >= n {
-			return -1
+			return -1, false
 		}
 		if b[i] == '>' {
-			return i + 1
+			return i + 1, id
 		}
 		// The key: to '=' (unless first), whitespace, '/' or '>'.
 		ks := i
 		for ; ; i++ {
 			if i >= n {
-				return -1
+				return -1, false
 			}
 			c := b[i]
 			if c == '=' && i == ks {
@@ -194,29 +201,32 @@ func tagEnd(b []byte, i int) int {
 				break
 			}
 		}
+		if i-ks == 2 && b[ks]|0x20 == 'i' && b[ks+1]|0x20 == 'd' {
+			id = true
+		}
 		// The value.
 		if i = skipSpace(b, i); i >= n {
-			return -1
+			return -1, false
 		}
 		switch b[i] {
 		case '/':
 			i++
 		case '=':
 			if i = skipSpace(b, i+1); i >= n {
-				return -1
+				return -1, false
 			}
 			switch q := b[i]; q {
 			case '>':
 			case '"', '\'':
 				k := bytes.IndexByte(b[i+1:], q)
 				if k < 0 {
-					return -1
+					return -1, false
 				}
 				i += 1 + k + 1
 			default:
 				for ; ; i++ {
 					if i >= n {
-						return -1
+						return -1, false
 					}
 					if c := b[i]; isHTMLSpace(c) || c == '>' {
 						break

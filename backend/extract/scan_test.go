@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -34,6 +35,9 @@ var scanSeeds = []string{
 	`<TITLE>Upper</TITLE><A HREF="/UP">x</A></SCRIPT>`,
 	`<img srcset="a.png 1x, b.png 2x" src=c.png><video poster=p.png src=v.mp4><source srcset=s.png>`,
 	`<title>one</title><title>two</title>`, `<title></title>`, `<p title=">"></p>`,
+	`<h2 id=s1>S</h2><a name=old></a><a id=aid name=aname href="#s1">x</a><a href="/p.html#a">a</a><a href="/p.html#a">again</a>`,
+	`<div ID = "upper"><p title="x id=fake"><p id="a&amp;b"><template><p id=inert></template><svg><g id=svgid></g></svg>`,
+	`<a href="#">top</a><a href="#with space">w</a><a href="mailto:x@y#z">m</a><img src="/i.svg#icon"><a href="x.html#caf%C3%A9">c</a>`,
 }
 
 func compareScan(t *testing.T, name string, body []byte, page *url.URL) bool {
@@ -45,6 +49,19 @@ func compareScan(t *testing.T, name string, body []byte, page *url.URL) bool {
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("%s: the scanner and the tokenizer disagree\nscan:      %+v\ntokenizer: %+v", name, got, want)
+	}
+	// With fragments and anchors too.
+	var scanIDs, tokIDs []string
+	opt := func(ids *[]string) LinkOptions {
+		return LinkOptions{Fragments: true, Anchor: func(id []byte) { *ids = append(*ids, string(id)) }}
+	}
+	got, want = opt(&scanIDs).Links(body, page), opt(&tokIDs).linksTokenized(body, page)
+	slices.Sort(scanIDs) // a page the scanner gives up on half-way hands out its first ids twice
+	slices.Sort(tokIDs)
+	scanIDs, tokIDs = slices.Compact(scanIDs), slices.Compact(tokIDs)
+	if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(scanIDs, tokIDs) {
+		t.Fatalf("%s: with fragments, the scanner and the tokenizer disagree\nscan:      %+v %q\ntokenizer: %+v %q",
+			name, got, scanIDs, want, tokIDs)
 	}
 	p := newParser()
 	p.reset(page, MaxText)
@@ -122,4 +139,50 @@ func FuzzScan(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		compareScan(t, "input", b, page)
 	})
+}
+
+// With fragments, a link into a part of a document keeps its fragment ("#x" alone names a
+// part of this document), a link of another kind does not, and every id and <a name> is
+// handed out, except inside a <template> (issue 29, item 14).
+func TestLinkFragmentsAndAnchors(t *testing.T) {
+	page, _ := url.Parse("http://example.org/docs/page.html?v=1")
+	body := []byte(`<title>T</title><h2 id=s1>S</h2><a name=old></a><a id=aid name=aname href="#s1">to s1</a>
+		<a href="/p.html#a">a</a> <a href="/p.html#b">b</a> <a href="/p.html">p</a> <a href="/p.html#a">a again</a>
+		<a href="#">top</a> <a href="#with space">w</a> <a href="mailto:x@y#z">m</a> <img src="/i.svg#icon">
+		<div ID = "upper"><p title="x id=fake"><p id="a&amp;b"><template><p id=inert><a href="#inert">i</a></template>
+		<svg><g id=svgid></g></svg><meta http-equiv=refresh content="5; url=/next.html#part">`)
+	var ids []string
+	s := LinkOptions{Fragments: true, Anchor: func(id []byte) { ids = append(ids, string(id)) }}.Links(body, page)
+	var links []string
+	for _, l := range s.Links {
+		links = append(links, l.Kind+" "+l.URL+" "+strings.Join(l.Fragments, ","))
+	}
+	want := []string{
+		"a http://example.org/p.html a,b", "img http://example.org/i.svg ", "refresh http://example.org/next.html part",
+	}
+	if !reflect.DeepEqual(links, want) {
+		t.Errorf("links\n got %q\nwant %q", links, want)
+	}
+	if want := []string{"s1", "with%20space"}; !reflect.DeepEqual(s.SelfFragments, want) {
+		t.Errorf("own parts linked to: %q, want %q", s.SelfFragments, want)
+	}
+	// Against a <base>, "#x" names a part of the base's document.
+	based := LinkOptions{Fragments: true}.Links([]byte(`<base href="http://other.example/d/"><a href="#x">x</a>`), page)
+	if len(based.Links) != 1 || based.Links[0].URL != "http://other.example/d/" || based.Links[0].Fragments[0] != "x" ||
+		based.SelfFragments != nil {
+		t.Errorf("with a base: %+v", based)
+	}
+	if want := []string{"s1", "old", "aid", "aname", "upper", "a&b", "svgid"}; !reflect.DeepEqual(ids, want) {
+		t.Errorf("ids %q, want %q", ids, want)
+	}
+	// Without the options, nothing changes: fragments are dropped, "#x" links are none.
+	plain := Links(body, page)
+	for _, l := range plain.Links {
+		if l.Fragments != nil || l.URL == "http://example.org/docs/page.html?v=1" {
+			t.Errorf("without fragments: %+v", l)
+		}
+	}
+	if plain.SelfFragments != nil {
+		t.Errorf("without fragments: %q", plain.SelfFragments)
+	}
 }

@@ -17,6 +17,9 @@ func (p *parser) onStart(selfClosing bool) {
 	if isBlock(a) {
 		p.brk()
 	}
+	if a != atom.A {
+		p.onAnchor()
+	}
 	p.chromeStart(a, selfClosing)
 	switch a {
 	case atom.A:
@@ -218,6 +221,7 @@ func (p *parser) startA(selfClosing bool) {
 		p.endA()
 	}
 	var href, rel, title, label []byte
+	var idSeen, nameSeen bool
 	it := p.attrs()
 	for k, v, ok := it.next(); ok; k, v, ok = it.next() {
 		switch string(k) {
@@ -229,6 +233,10 @@ func (p *parser) startA(selfClosing bool) {
 			first(&title, v)
 		case "aria-label":
 			first(&label, v)
+		case "id", "name":
+			if p.anchor != nil && p.inert == 0 && !seenID(k, &idSeen, &nameSeen) && len(v) > 0 {
+				p.anchor(v) // what a fragment may name: an <a>'s id, or its name (the old way)
+			}
 		}
 	}
 	p.inA = true

@@ -206,6 +206,16 @@ func (f *Frontier) move(host string, from, to int) {
 	r.hosts = append(r.hosts, host)
 }
 
+// Ungate lets a host's waiting items go without a politeness slot: the crawl gave the
+// host up, and visits its pages without a request.
+func (f *Frontier) Ungate(host string) {
+	if q, ok := f.hosts[host]; ok {
+		for i := range *q {
+			(*q)[i].Gated = false
+		}
+	}
+}
+
 // Next returns the next item that may be visited now: from the hosts whose next item has
 // the highest priority, round-robin, as politeness allows, else from the next priority
 // down. When none may go, it returns ok=false and the earliest time a gated host may be

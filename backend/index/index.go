@@ -92,10 +92,11 @@ type Index struct {
 // Path is the index file of the workspace at workspace.
 func Path(workspace string) string { return workspace + "-index" }
 
-// Files lists the files of a workspace's index: the index and its SQLite companions.
+// Files lists the files of a workspace's index: the index, its SQLite companions, and the
+// copy of its terms that searches keep beside it (backend/vocab), which goes with it.
 func Files(workspace string) []string {
 	p := Path(workspace)
-	return []string{p, p + "-wal", p + "-shm"}
+	return []string{p, p + "-wal", p + "-shm", p + "-vocab"}
 }
 
 // Open opens the index of the workspace src. When src is writable, the index is created or

@@ -104,7 +104,7 @@ func TestStoredCountsEqualARecount(t *testing.T) {
 	}
 	checkCounts(t, st, lib, "move to the root")
 
-	must[[]library.Node](t)(lib.Copy(ctx, []int64{a.ID}, d.ID, 0))
+	must[[]library.Node](t)(lib.Copy(ctx, []int64{a.ID}, d.ID, 0, ""))
 	checkCounts(t, st, lib, "copy")
 
 	must[library.Removal](t)(lib.Delete(ctx, []int64{b.ID}, ""))

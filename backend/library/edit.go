@@ -18,31 +18,42 @@ type Edit struct {
 	Author, Email                    *string
 	// NewPassword sets the password ("" removes it).
 	NewPassword *string
+	// OpenToGuests opens a library to the guests of serve --public (or closes it); only
+	// the owner may.
+	OpenToGuests *bool
 }
 
-// Edit changes a node. A protected node needs its password.
+// Edit changes a node. A guarded node needs a password that opens it (protect.go).
 func (l *Library) Edit(ctx context.Context, id int64, e Edit, password string) (Node, error) {
-	g, err := l.grant(ctx, password, id)
+	rules := func(c check) error {
+		n, err := c.r.node(ctx, id)
+		if err != nil {
+			return err
+		}
+		if e.OpenToGuests != nil && c.who.Guest {
+			return fmt.Errorf("only the owner opens a library to guests: %w", ErrGuest)
+		}
+		return c.change(n, "edit")
+	}
+	g, err := l.authorize(ctx, password, rules)
 	if err != nil {
 		return Node{}, err
 	}
 	var hash *string
 	if e.NewPassword != nil {
-		h := ""
-		if *e.NewPassword != "" {
-			if h, err = HashPassword(*e.NewPassword); err != nil {
-				return Node{}, err
-			}
+		h, err := l.hash(ctx, *e.NewPassword)
+		if err != nil {
+			return Node{}, err
 		}
 		hash = &h
 	}
 	var out Node
 	err = l.st.UpdateLibrary(ctx, func(tx Tx) error {
-		before, err := tx.Node(ctx, id)
-		if err != nil {
+		if err := rules(l.in(ctx, tx, g)); err != nil {
 			return err
 		}
-		if err := g.allow(before, "edit"); err != nil {
+		before, err := tx.Node(ctx, id)
+		if err != nil {
 			return err
 		}
 		n := before
@@ -58,8 +69,7 @@ func (l *Library) Edit(ctx context.Context, id int64, e Edit, password string) (
 		}
 		out = n
 		data, _ := json.Marshal(editedUndo{Before: before})
-		return tx.PushUndo(ctx, Undo{At: l.ms(), Op: "edited", Summary: fmt.Sprintf("edited %q", before.Title),
-			Data: data, Password: before.Password})
+		return l.push(ctx, tx, "edited", fmt.Sprintf("edited %q", before.Title), data, g.opened())
 	})
 	return out, err
 }
@@ -123,6 +133,12 @@ func (l *Library) apply(ctx context.Context, tx Tx, n *Node, e Edit) error {
 		}
 		n.CreateOnly = *e.CreateOnly
 	}
+	if e.OpenToGuests != nil {
+		if n.Kind != KindLibrary {
+			return invalid("only a library is opened to guests")
+		}
+		n.OpenToGuests = *e.OpenToGuests
+	}
 	if e.Order != nil {
 		if n.Sort, err = checkOrder(*e.Order); err != nil {
 			return err
@@ -152,55 +168,4 @@ func (l *Library) apply(ctx context.Context, tx Tx, n *Node, e Edit) error {
 		}
 	}
 	return nil
-}
-
-// grant is a password checked against the hashes of the nodes an operation touches. The
-// slow check runs before the write transaction (a hash seen there is not checked again),
-// so that a wrong guess never holds up the workspace's writer.
-type grant struct {
-	pw string
-	ok map[string]bool
-}
-
-func (l *Library) grant(ctx context.Context, pw string, ids ...int64) (*grant, error) {
-	g := &grant{pw: pw, ok: map[string]bool{}}
-	for _, id := range ids {
-		n, err := l.st.LibNode(ctx, id)
-		if err != nil {
-			return nil, err
-		}
-		if err := g.allow(n, "change"); err != nil {
-			return nil, err
-		}
-	}
-	return g, nil
-}
-
-// allow checks that the password opens n (a node without one is open to all).
-func (g *grant) allow(n Node, what string) error {
-	if !n.Protected() {
-		return nil
-	}
-	ok, seen := g.ok[n.Password]
-	if !seen {
-		ok = g.pw != "" && CheckPassword(n.Password, g.pw)
-		g.ok[n.Password] = ok
-	}
-	if ok {
-		return nil
-	}
-	if g.pw == "" {
-		return fmt.Errorf("%q has a password: give it to %s it: %w", n.Title, what, ErrPassword)
-	}
-	return fmt.Errorf("that is not the password of %q: %w", n.Title, ErrPassword)
-}
-
-// hash is one of the hashes the password opened ("" when nothing needed one).
-func (g *grant) hash() string {
-	for h, ok := range g.ok {
-		if ok {
-			return h
-		}
-	}
-	return ""
 }

@@ -50,8 +50,23 @@ type ParseError = bookmarks.Error
 // in one transaction: all of it or, on any error, nothing. Folders become libraries (one of
 // the same title already there is posted into); a link already in its library is left out
 // and one found elsewhere too is added and counted; what cannot be a pointer (an address
-// that is not http or https) is left out. Each is reported with its line.
+// that is not http or https) is left out. Each is reported with its line. Importing into a
+// guarded library, or merging into one below it, needs what posting there would
+// (by.LibraryPassword, protect.go).
 func (l *Library) Import(ctx context.Context, parent int64, data []byte, by Author) (ImportReport, error) {
+	return l.ImportUnder(ctx, parent, nil, data, by)
+}
+
+// ImportUnder imports as Import does, into the library reached from parent by the titles
+// under, which the import makes where they are missing (`import --to` a library that does
+// not exist yet): one transaction, one undo.
+func (l *Library) ImportUnder(ctx context.Context, parent int64, under []string, data []byte, by Author) (ImportReport, error) {
+	for i, t := range under {
+		var err error
+		if under[i], err = checkTitle(t, true); err != nil {
+			return ImportReport{}, err
+		}
+	}
 	doc, err := bookmarks.Read(data)
 	if err != nil {
 		var pe *bookmarks.Error
@@ -59,6 +74,10 @@ func (l *Library) Import(ctx context.Context, parent int64, data []byte, by Auth
 			return ImportReport{}, fmt.Errorf("%w: %w", ErrInvalid, err)
 		}
 		return ImportReport{}, err
+	}
+	for i := len(under) - 1; i >= 0; i-- {
+		doc.Root = &bookmarks.Entry{Kind: bookmarks.Folder, Children: []*bookmarks.Entry{
+			{Kind: bookmarks.Folder, Title: under[i], Children: doc.Root.Children}}}
 	}
 	name, email, err := checkPerson(by.Name, by.Email)
 	if err != nil {
@@ -72,13 +91,24 @@ func (l *Library) Import(ctx context.Context, parent int64, data []byte, by Auth
 	for _, w := range doc.Warnings { // read, and not kept as written: the entries are imported
 		base.problem(w.Line, "%s", w.Reason)
 	}
+	g, err := l.authorize(ctx, by.LibraryPassword, func(c check) error {
+		p, err := openParent(c, parent, KindLibrary)
+		if err != nil {
+			return err
+		}
+		return mayMerge(c, doc.Root, p)
+	})
+	if err != nil {
+		return ImportReport{}, err
+	}
 	im := &importer{l: l, now: l.ms(), author: name, email: email}
 	var rep ImportReport
 	err = l.st.UpdateLibrary(ctx, func(tx Tx) error {
 		rep = base
 		im.tx, im.rep, im.added, im.pending = tx, &rep, nil, nil
 		im.libs, im.urls = map[libKey]Node{}, map[string][]int64{}
-		p, err := openParent(ctx, tx, parent, KindLibrary)
+		im.c = l.in(ctx, tx, g)
+		p, err := openParent(im.c, parent, KindLibrary)
 		if err != nil {
 			return err
 		}
@@ -102,7 +132,11 @@ func (l *Library) Import(ctx context.Context, parent int64, data []byte, by Auth
 		if len(im.added) == 0 {
 			return nil
 		}
-		return l.pushAdded(ctx, tx, fmt.Sprintf("imported %d postings into %q", rep.Added(), clip(p.Title, 60)), "", im.added...)
+		into := p.Title
+		if len(under) > 0 {
+			into = under[len(under)-1]
+		}
+		return l.pushAdded(ctx, tx, fmt.Sprintf("imported %d postings into %q", rep.Added(), clip(into, 60)), g.opened(), im.added...)
 	})
 	if err != nil {
 		return ImportReport{}, err
@@ -111,9 +145,43 @@ func (l *Library) Import(ctx context.Context, parent int64, data []byte, by Auth
 	return rep, nil
 }
 
+// folderTitle is the title a folder's library takes (as importer.library gives it).
+func folderTitle(e *bookmarks.Entry) string {
+	title, _ := importTitle(e.Title)
+	if title == "" {
+		title = "Untitled"
+	}
+	return title
+}
+
+// mayMerge checks the libraries below lib that an import posts into because they are
+// there already (a folder of the same title): each as posting into it would be.
+func mayMerge(c check, e *bookmarks.Entry, lib Node) error {
+	for _, f := range e.Children {
+		if f.Kind != bookmarks.Folder {
+			continue
+		}
+		ns, err := c.r.children(c.ctx, lib.ID, folderTitle(f), KindLibrary)
+		if err != nil {
+			return err
+		}
+		if len(ns) == 0 {
+			continue // made by the import, inside lib
+		}
+		if err := c.postInto(ns[0]); err != nil {
+			return err
+		}
+		if err := mayMerge(c, f, ns[0]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 type importer struct {
 	l             *Library
 	tx            Tx
+	c             check // the rules, inside the transaction
 	rep           *ImportReport
 	now           int64
 	author, email string
@@ -242,6 +310,9 @@ func (im *importer) library(ctx context.Context, e *bookmarks.Entry, parent Node
 			return err
 		}
 		if len(ns) > 0 {
+			if err := im.c.postInto(ns[0]); err != nil {
+				return err
+			}
 			im.rep.Merged++
 			return im.folder(ctx, e, ns[0], false)
 		}
@@ -270,12 +341,21 @@ func (im *importer) library(ctx context.Context, e *bookmarks.Entry, parent Node
 
 // title is an entry's title as the library keeps it: cut, and said, when it is longer.
 func (im *importer) title(line int, s string) string {
-	t, err := checkTitle(s, false)
-	if err != nil { // longer than MaxTitle: clip's "…" makes it MaxTitle
-		t, _ = checkTitle(clip(cleanLine(s), MaxTitle-1), false)
+	t, cut := importTitle(s)
+	if cut {
 		im.rep.problem(line, "title cut to %d characters", MaxTitle)
 	}
 	return t
+}
+
+// importTitle is an imported entry's title, and whether it had to be cut.
+func importTitle(s string) (string, bool) {
+	t, err := checkTitle(s, false)
+	if err != nil { // longer than MaxTitle: clip's "…" makes it MaxTitle
+		t, _ = checkTitle(clip(cleanLine(s), MaxTitle-1), false)
+		return t, true
+	}
+	return t, false
 }
 
 func firstNonEmpty(a, b string) string {

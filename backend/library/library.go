@@ -2,8 +2,10 @@
 // postings are sub-libraries, pointers (a title and a URL), reports (a title and Markdown
 // text) and saved search views placed in the tree. It holds the model and every operation
 // of GENVL's table 3 (point, pointers, input, create, delete, edit, copy, move) with
-// reordering and undo, GENVL's passwords (argon2id hashes; a protected posting is changed
-// only by someone who gives its password), the create-only bit, paths ("/Computing/Go"),
+// reordering and undo, GENVL's passwords (argon2id hashes; a protected library or posting,
+// and everything below it, is changed only by someone who gives its password: protect.go
+// states the model), the create-only bit, the guests of `serve --public` (who post only in
+// libraries open to them), paths ("/Computing/Go"),
 // import and export (Netscape bookmarks, lists of links, a JSON tree, a static HTML site)
 // and the rendering of reports through the sanitiser.
 //
@@ -65,9 +67,11 @@ type Node struct {
 	Author     string
 	Email      string
 	Password   string // the argon2id hash, "" when the node has no password
-	ViewID     int64  // a view posting's saved view
-	CreatedAt  int64  // unix ms: added to the library
-	UpdatedAt  int64  // unix ms
+	// OpenToGuests: the guests of `serve --public` may post in this library and below it.
+	OpenToGuests bool
+	ViewID       int64 // a view posting's saved view
+	CreatedAt    int64 // unix ms: added to the library
+	UpdatedAt    int64 // unix ms
 }
 
 // Alias is a former URL of a pointer, as given and in canonical form.
@@ -130,13 +134,20 @@ type Image struct {
 
 // Undo is one entry of the undo journal: what an operation did and how to take it back.
 type Undo struct {
-	ID       int64
-	At       int64  // unix ms
-	Op       string // added | deleted | moved | edited | reordered
-	Summary  string // what the operation did, for the user
-	Data     []byte // JSON, by op (see undo.go)
-	Password string // undoing needs the password of this hash ("" none)
+	ID      int64
+	At      int64  // unix ms
+	Op      string // added | deleted | moved | edited | reordered
+	Summary string // what the operation did, for the user
+	Data    []byte // JSON, by op (see undo.go)
+	// Keys are the password hashes the operation was done with: undoing it needs the same
+	// password (and whatever the undoing itself needs now).
+	Keys []string
+	// By is the Person.ID of who did it, ByName how to name them.
+	By, ByName string
 }
+
+// Protected reports whether undoing the change needs the password it was made with.
+func (u Undo) Protected() bool { return len(u.Keys) > 0 }
 
 // ListQuery asks for one page of a library's postings.
 type ListQuery struct {
@@ -177,6 +188,9 @@ type Store interface {
 	LibImage(ctx context.Context, id int64) (Image, error)
 	// LibUndoTop returns the newest undo entry (ErrNotFound when there is none).
 	LibUndoTop(ctx context.Context) (Undo, error)
+	// LibProtectedBelow lists the nodes with a password strictly below node id, parents
+	// before children.
+	LibProtectedBelow(ctx context.Context, id int64) ([]Node, error)
 	// LibTags lists every tag with how many postings have it.
 	LibTags(ctx context.Context) ([]TagCount, error)
 	// LibKnown returns what the crawler knows of the URL with canonical form key (nil:
@@ -198,6 +212,8 @@ type Tx interface {
 	// sub-libraries first, then the other postings.
 	ChildIDs(ctx context.Context, parent int64, order Order) ([]int64, error)
 	Subtree(ctx context.Context, id int64) ([]Node, error)
+	// ProtectedBelow lists the nodes with a password strictly below node id, parents first.
+	ProtectedBelow(ctx context.Context, id int64) ([]Node, error)
 	// NextID is the id the next inserted node may take (ids are never reused).
 	NextID(ctx context.Context) (int64, error)
 	// NextPosition is the position after the last of parent's children.
@@ -247,4 +263,13 @@ var (
 	ErrPassword = errors.New("wrong or missing password")
 	// ErrConflict: the tree forbids it (a cycle, a create-only library, a duplicate, the root).
 	ErrConflict = errors.New("not allowed here")
+	// ErrGuest: a guest of `serve --public` asked for a change outside the libraries open
+	// to guests (or one only the owner may make).
+	ErrGuest = errors.New("not open to guests")
+	// ErrNotYours: under `serve --public`, the change Undo would take back is someone
+	// else's (and its password was not given).
+	ErrNotYours = errors.New("someone else's change")
+	// ErrSlowDown: too many wrong passwords from one client; a Gate refused to check more
+	// for now.
+	ErrSlowDown = errors.New("too many password attempts")
 )

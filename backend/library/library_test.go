@@ -167,7 +167,7 @@ func TestCreateOnlyAndDepth(t *testing.T) {
 	if err := lib.Move(ctx, []int64{ptr.Node.ID}, depts.ID, -1, ""); !errors.Is(err, library.ErrConflict) {
 		t.Errorf("moving a pointer into a create-only library: %v", err)
 	}
-	if _, err := lib.Copy(ctx, []int64{ptr.Node.ID}, depts.ID, -1); !errors.Is(err, library.ErrConflict) {
+	if _, err := lib.Copy(ctx, []int64{ptr.Node.ID}, depts.ID, -1, ""); !errors.Is(err, library.ErrConflict) {
 		t.Errorf("copying a pointer into a create-only library: %v", err)
 	}
 	parent := library.RootID
@@ -236,9 +236,14 @@ func TestPasswords(t *testing.T) {
 	if vl.Password == "" || strings.Contains(vl.Password, "s3cret") || !strings.HasPrefix(vl.Password, "$argon2id$") {
 		t.Fatalf("stored password %q", vl.Password)
 	}
-	// Anyone may post into it (GENVL); the posting without a password is open to all.
-	open := must[library.Added](t)(lib.Point(ctx, vl.ID, library.PointerInput{URL: "https://open.example/"}))
-	locked := must[library.Added](t)(lib.Point(ctx, vl.ID, library.PointerInput{URL: "https://locked.example/", By: library.Author{Password: "other"}}))
+	// Posting into it needs its password (protect.go); a posting there is guarded by it.
+	if _, err := lib.Point(ctx, vl.ID, library.PointerInput{URL: "https://open.example/"}); !errors.Is(err, library.ErrPassword) {
+		t.Errorf("posting into a protected library without its password: %v", err)
+	}
+	key := library.Author{LibraryPassword: "s3cret"}
+	open := must[library.Added](t)(lib.Point(ctx, vl.ID, library.PointerInput{URL: "https://open.example/", By: key}))
+	locked := must[library.Added](t)(lib.Point(ctx, vl.ID, library.PointerInput{URL: "https://locked.example/",
+		By: library.Author{Password: "other", LibraryPassword: "s3cret"}}))
 	title := "renamed"
 	for _, pw := range []string{"", "wrong"} {
 		if _, err := lib.Edit(ctx, vl.ID, library.Edit{Title: &title}, pw); !errors.Is(err, library.ErrPassword) {
@@ -250,8 +255,10 @@ func TestPasswords(t *testing.T) {
 		if _, err := lib.Delete(ctx, []int64{vl.ID}, pw); !errors.Is(err, library.ErrPassword) {
 			t.Errorf("delete with %q: %v", pw, err)
 		}
-		if _, err := lib.Delete(ctx, []int64{locked.Node.ID}, pw); !errors.Is(err, library.ErrPassword) {
-			t.Errorf("delete of the locked posting with %q: %v", pw, err)
+		for _, p := range []library.Added{open, locked} {
+			if _, err := lib.Delete(ctx, []int64{p.Node.ID}, pw); !errors.Is(err, library.ErrPassword) {
+				t.Errorf("delete of %s with %q: %v", p.Node.URL, pw, err)
+			}
 		}
 	}
 	// Arranging a protected library by hand needs its password too.
@@ -261,16 +268,24 @@ func TestPasswords(t *testing.T) {
 	if _, err := lib.Edit(ctx, vl.ID, library.Edit{Title: &title}, "s3cret"); err != nil {
 		t.Errorf("edit with the password: %v", err)
 	}
-	if _, err := lib.Delete(ctx, []int64{open.Node.ID}, ""); err != nil {
-		t.Errorf("deleting an open posting: %v", err)
+	// A posting's own password opens it as well as its library's does.
+	if _, err := lib.Edit(ctx, locked.Node.ID, library.Edit{Title: &title}, "other"); err != nil {
+		t.Errorf("edit of a posting with its own password: %v", err)
+	}
+	if _, err := lib.Delete(ctx, []int64{open.Node.ID}, "s3cret"); err != nil {
+		t.Errorf("deleting a posting with its library's password: %v", err)
 	}
 	// Undoing an operation that needed a password needs it again.
-	must[library.Undo](t)(lib.Undo(ctx, "")) // the open delete
+	if _, err := lib.Undo(ctx, ""); !errors.Is(err, library.ErrPassword) {
+		t.Errorf("undoing the delete without the password: %v", err)
+	}
+	must[library.Undo](t)(lib.Undo(ctx, "s3cret")) // the delete
+	must[library.Undo](t)(lib.Undo(ctx, "other"))  // the posting's edit
 	if _, err := lib.Undo(ctx, "wrong"); !errors.Is(err, library.ErrPassword) {
 		t.Errorf("undoing the edit with a wrong password: %v", err)
 	}
 	must[library.Undo](t)(lib.Undo(ctx, "s3cret"))
-	// The library's password deletes it with a protected posting inside (GENVL).
+	// The library's password deletes it with a protected posting inside.
 	r := must[library.Removal](t)(lib.Delete(ctx, []int64{vl.ID}, "s3cret"))
 	if r.Total() != 3 {
 		t.Errorf("removed %+v", r)
@@ -288,11 +303,11 @@ func TestCopy(t *testing.T) {
 	a := must[library.Node](t)(lib.Create(ctx, library.RootID, library.LibraryInput{Title: "A"}))
 	b := must[library.Node](t)(lib.Create(ctx, a.ID, library.LibraryInput{Title: "B"}))
 	must[library.Added](t)(lib.Point(ctx, b.ID, library.PointerInput{URL: "https://b.example/", Title: "b"}))
-	if _, err := lib.Copy(ctx, []int64{a.ID}, b.ID, -1); !errors.Is(err, library.ErrConflict) {
+	if _, err := lib.Copy(ctx, []int64{a.ID}, b.ID, -1, ""); !errors.Is(err, library.ErrConflict) {
 		t.Errorf("copy into itself: %v", err)
 	}
-	cs := must[[]library.Node](t)(lib.Copy(ctx, []int64{b.ID}, library.RootID, -1))
-	must[[]library.Node](t)(lib.Copy(ctx, []int64{b.ID}, a.ID, -1))
+	cs := must[[]library.Node](t)(lib.Copy(ctx, []int64{b.ID}, library.RootID, -1, ""))
+	must[[]library.Node](t)(lib.Copy(ctx, []int64{b.ID}, a.ID, -1, ""))
 	want := []string{
 		"/A library", "/A/B library", "/A/B/b pointer https://b.example/",
 		"/A/B (copy) library", "/A/B (copy)/b pointer https://b.example/",

@@ -9,37 +9,50 @@ import (
 	"time"
 )
 
-// Library runs the operations of the virtual library over a Store.
+// Library runs the operations of the virtual library over a Store, for one person.
 type Library struct {
-	st  Store
-	now func() time.Time
+	st   Store
+	now  func() time.Time
+	who  Person
+	gate Gate // nil: passwords are checked without limits
 }
 
-// New returns the library of a workspace's store.
+// New returns the library of a workspace's store, acting for its owner (Person{}).
 func New(st Store) *Library { return &Library{st: st, now: time.Now} }
 
 // WithClock returns a library that takes the time from now (for tests).
-func (l *Library) WithClock(now func() time.Time) *Library { return &Library{st: l.st, now: now} }
+func (l *Library) WithClock(now func() time.Time) *Library {
+	c := *l
+	c.now = now
+	return &c
+}
+
+// For returns the library acting for who, its password checks metered by gate (nil: none).
+func (l *Library) For(who Person, gate Gate) *Library {
+	c := *l
+	c.who, c.gate = who, gate
+	return &c
+}
 
 func (l *Library) ms() int64 { return l.now().UnixMilli() }
 
 // Author is who posts, as GENVL recorded it: a name, an e-mail address and an optional
-// password that then protects what they post.
+// password that then protects what they post. LibraryPassword opens the library posted
+// into when that is protected (protect.go).
 type Author struct {
-	Name     string
-	Email    string
-	Password string
+	Name            string
+	Email           string
+	Password        string
+	LibraryPassword string
 }
 
 // person checks an author and hashes the password (outside any transaction: it is slow).
-func person(a Author) (name, email, hash string, err error) {
+func (l *Library) person(ctx context.Context, a Author) (name, email, hash string, err error) {
 	if name, email, err = checkPerson(a.Name, a.Email); err != nil {
 		return "", "", "", err
 	}
-	if a.Password != "" {
-		if hash, err = HashPassword(a.Password); err != nil {
-			return "", "", "", err
-		}
+	if hash, err = l.hash(ctx, a.Password); err != nil {
+		return "", "", "", err
 	}
 	return name, email, hash, nil
 }
@@ -94,9 +107,9 @@ func depth(path string) int { return strings.Count(path, "/") - 2 }
 func childPath(parent Node, id int64) string { return parent.Path + strconv.FormatInt(id, 10) + "/" }
 
 // openParent reads the library something is posted to and checks it takes postings of
-// kind.
-func openParent(ctx context.Context, tx Tx, id int64, kind Kind) (Node, error) {
-	p, err := tx.Node(ctx, id)
+// kind and that c lets it be posted into.
+func openParent(c check, id int64, kind Kind) (Node, error) {
+	p, err := c.r.node(c.ctx, id)
 	if err != nil {
 		return p, err
 	}
@@ -108,7 +121,26 @@ func openParent(ctx context.Context, tx Tx, id int64, kind Kind) (Node, error) {
 	case kind == KindLibrary && depth(p.Path) >= MaxDepth:
 		return p, fmt.Errorf("libraries nest at most %d deep: %w", MaxDepth, ErrConflict)
 	}
-	return p, nil
+	return p, c.postInto(p)
+}
+
+// posting authorizes posting a node of kind into parent and runs add in a write
+// transaction with the parent as it is there and the password hashes that opened it.
+func (l *Library) posting(ctx context.Context, parent int64, kind Kind, by Author, add func(tx Tx, p Node, keys []string) error) error {
+	g, err := l.authorize(ctx, by.LibraryPassword, func(c check) error {
+		_, err := openParent(c, parent, kind)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return l.st.UpdateLibrary(ctx, func(tx Tx) error {
+		p, err := openParent(l.in(ctx, tx, g), parent, kind)
+		if err != nil {
+			return err
+		}
+		return add(tx, p, g.opened())
+	})
 }
 
 // sameTitleLibrary refuses a second sub-library of the same title (paths must name one).
@@ -150,10 +182,16 @@ func (l *Library) saveImage(ctx context.Context, tx Tx, d *ImageData) (int64, er
 	return tx.SaveImage(ctx, mime, data)
 }
 
+// push journals an operation, so that Undo can take it back: who did it, and the
+// password hashes it was done with.
+func (l *Library) push(ctx context.Context, tx Tx, op, summary string, data []byte, keys []string) error {
+	return tx.PushUndo(ctx, Undo{At: l.ms(), Op: op, Summary: summary, Data: data, Keys: keys, By: l.who.ID, ByName: l.who.Name})
+}
+
 // pushAdded journals the nodes an operation added, so that Undo can take them away.
-func (l *Library) pushAdded(ctx context.Context, tx Tx, summary, password string, ids ...int64) error {
+func (l *Library) pushAdded(ctx context.Context, tx Tx, summary string, keys []string, ids ...int64) error {
 	data, _ := json.Marshal(addedUndo{IDs: ids})
-	return tx.PushUndo(ctx, Undo{At: l.ms(), Op: "added", Summary: summary, Data: data, Password: password})
+	return l.push(ctx, tx, "added", summary, data, keys)
 }
 
 // Create makes a sub-library (GENVL's Create).
@@ -170,18 +208,15 @@ func (l *Library) Create(ctx context.Context, parent int64, in LibraryInput) (No
 	if err != nil {
 		return Node{}, err
 	}
-	name, email, hash, err := person(in.By)
+	name, email, hash, err := l.person(ctx, in.By)
 	if err != nil {
 		return Node{}, err
 	}
 	now := l.ms()
 	n := Node{Kind: KindLibrary, Title: title, Purpose: purpose, CreateOnly: in.CreateOnly, Sort: order,
 		Author: name, Email: email, Password: hash, CreatedAt: now, UpdatedAt: now}
-	err = l.st.UpdateLibrary(ctx, func(tx Tx) error {
-		p, err := openParent(ctx, tx, parent, KindLibrary)
-		if err != nil {
-			return err
-		}
+	err = l.posting(ctx, parent, KindLibrary, in.By, func(tx Tx, p Node, keys []string) error {
+		var err error
 		if err := sameTitleLibrary(ctx, tx, p.ID, title, 0); err != nil {
 			return err
 		}
@@ -191,7 +226,7 @@ func (l *Library) Create(ctx context.Context, parent int64, in LibraryInput) (No
 		if err := insertNode(ctx, tx, p, &n); err != nil {
 			return err
 		}
-		return l.pushAdded(ctx, tx, fmt.Sprintf("created the library %q", title), hash, n.ID)
+		return l.pushAdded(ctx, tx, fmt.Sprintf("created the library %q", title), keys, n.ID)
 	})
 	return n, err
 }
@@ -222,26 +257,23 @@ func (l *Library) Point(ctx context.Context, parent int64, in PointerInput) (Add
 	if err != nil {
 		return Added{}, err
 	}
-	name, email, hash, err := person(in.By)
+	name, email, hash, err := l.person(ctx, in.By)
 	if err != nil {
 		return Added{}, err
 	}
 	now := l.ms()
 	var a Added
-	err = l.st.UpdateLibrary(ctx, func(tx Tx) error {
+	err = l.posting(ctx, parent, KindPointer, in.By, func(tx Tx, p Node, keys []string) error {
 		a = Added{Node: Node{Kind: KindPointer, Title: title, URL: raw, URLKey: key, Notes: notes, Tags: tags,
 			Author: name, Email: email, Password: hash, CreatedAt: now, UpdatedAt: now}}
-		p, err := openParent(ctx, tx, parent, KindPointer)
-		if err != nil {
-			return err
-		}
+		var err error
 		if a.AlsoIn, err = l.duplicates(ctx, tx, p.ID, key, 0); err != nil {
 			return err
 		}
 		if err := insertNode(ctx, tx, p, &a.Node); err != nil {
 			return err
 		}
-		return l.pushAdded(ctx, tx, fmt.Sprintf("added %q", title), hash, a.Node.ID)
+		return l.pushAdded(ctx, tx, fmt.Sprintf("added %q", title), keys, a.Node.ID)
 	})
 	return a, err
 }
@@ -286,25 +318,22 @@ func (l *Library) Input(ctx context.Context, parent int64, in ReportInput) (Node
 			return Node{}, err
 		}
 	}
-	name, email, hash, err := person(in.By)
+	name, email, hash, err := l.person(ctx, in.By)
 	if err != nil {
 		return Node{}, err
 	}
 	now := l.ms()
 	n := Node{Kind: KindReport, Title: title, URL: raw, URLKey: key, Body: body, Author: name, Email: email,
 		Password: hash, CreatedAt: now, UpdatedAt: now}
-	err = l.st.UpdateLibrary(ctx, func(tx Tx) error {
-		p, err := openParent(ctx, tx, parent, KindReport)
-		if err != nil {
-			return err
-		}
+	err = l.posting(ctx, parent, KindReport, in.By, func(tx Tx, p Node, keys []string) error {
+		var err error
 		if n.ImageID, err = l.saveImage(ctx, tx, in.Image); err != nil {
 			return err
 		}
 		if err := insertNode(ctx, tx, p, &n); err != nil {
 			return err
 		}
-		return l.pushAdded(ctx, tx, fmt.Sprintf("wrote the report %q", title), hash, n.ID)
+		return l.pushAdded(ctx, tx, fmt.Sprintf("wrote the report %q", title), keys, n.ID)
 	})
 	return n, err
 }
@@ -320,24 +349,21 @@ func (l *Library) PlaceView(ctx context.Context, parent int64, view, title strin
 	if err != nil {
 		return Node{}, err
 	}
-	name, email, hash, err := person(by)
+	name, email, hash, err := l.person(ctx, by)
 	if err != nil {
 		return Node{}, err
 	}
 	now := l.ms()
 	n := Node{Kind: KindView, Title: title, Author: name, Email: email, Password: hash, CreatedAt: now, UpdatedAt: now}
-	err = l.st.UpdateLibrary(ctx, func(tx Tx) error {
-		p, err := openParent(ctx, tx, parent, KindView)
-		if err != nil {
-			return err
-		}
+	err = l.posting(ctx, parent, KindView, by, func(tx Tx, p Node, keys []string) error {
+		var err error
 		if n.ViewID, err = tx.ViewID(ctx, view); err != nil {
 			return err
 		}
 		if err := insertNode(ctx, tx, p, &n); err != nil {
 			return err
 		}
-		return l.pushAdded(ctx, tx, fmt.Sprintf("placed the view %q", title), hash, n.ID)
+		return l.pushAdded(ctx, tx, fmt.Sprintf("placed the view %q", title), keys, n.ID)
 	})
 	return n, err
 }

@@ -2,6 +2,7 @@ package library
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -181,4 +182,54 @@ func (l *Library) PathOf(ctx context.Context, n Node) (string, error) {
 		titles = append(titles, n.Title)
 	}
 	return FormatPath(titles), nil
+}
+
+// ResolveExisting finds the deepest library along a path that exists, and the titles of
+// the path below it that do not (nil when the path names an existing library): where
+// `mv` renames to and `import --to` creates. What exists along the way must be
+// libraries; a missing step named by #id is not found.
+func (l *Library) ResolveExisting(ctx context.Context, path string) (Node, []string, error) {
+	segs, err := ParsePath(path)
+	if err != nil {
+		return Node{}, nil, err
+	}
+	cur, err := l.st.LibNode(ctx, RootID)
+	if err != nil {
+		return Node{}, nil, err
+	}
+	for i, s := range segs {
+		next, err := l.Resolve(ctx, segmentsPath(segs[:i+1]))
+		if errors.Is(err, ErrNotFound) && s.ID == 0 {
+			rest := make([]string, 0, len(segs)-i)
+			for _, r := range segs[i:] {
+				if r.ID != 0 {
+					return Node{}, nil, fmt.Errorf("%s: #%d: %w", path, r.ID, ErrNotFound)
+				}
+				rest = append(rest, r.Title)
+			}
+			return cur, rest, nil
+		}
+		if err != nil {
+			return Node{}, nil, err
+		}
+		if next.Kind != KindLibrary {
+			return Node{}, nil, fmt.Errorf("%s: %q is a %s, not a library: %w", path, next.Title, next.Kind, ErrInvalid)
+		}
+		cur = next
+	}
+	return cur, nil, nil
+}
+
+// segmentsPath writes segments back as a path.
+func segmentsPath(segs []Segment) string {
+	var b strings.Builder
+	for _, s := range segs {
+		b.WriteByte('/')
+		if s.ID != 0 {
+			fmt.Fprintf(&b, "#%d", s.ID)
+		} else {
+			b.WriteString(EscapeTitle(s.Title))
+		}
+	}
+	return b.String()
 }

@@ -11,11 +11,19 @@ const MaxAliases = 32
 
 // AcceptRedirect takes a pointer's permanent redirect into it (issue 16): its URL becomes
 // the address the link checks found it moved to, and the old URL is kept as an alias, by
-// which the pointer is still found. Only a redirect that the latest check found permanent
+// which the pointer is still found; a pointer whose title was its URL takes the new page's
+// title (or its new URL). Only a redirect that the latest check found permanent
 // (301 or 308 all the way) may be accepted; a temporary one says nothing about where the
 // page lives. Undo puts the old URL back. A protected pointer needs its password.
 func (l *Library) AcceptRedirect(ctx context.Context, id int64, password string) (Node, error) {
-	g, err := l.grant(ctx, password, id)
+	rules := func(c check) error {
+		n, err := c.r.node(ctx, id)
+		if err != nil {
+			return err
+		}
+		return c.change(n, "edit")
+	}
+	g, err := l.authorize(ctx, password, rules)
 	if err != nil {
 		return Node{}, err
 	}
@@ -39,13 +47,19 @@ func (l *Library) AcceptRedirect(ctx context.Context, id int64, password string)
 	if err != nil {
 		return Node{}, err
 	}
+	// A pointer added without a title has its URL for one: it takes the new page's (the
+	// crawler's, when it has read it), else its new URL. A title someone gave stays.
+	newTitle := clip(final, MaxTitle)
+	if k, err := l.st.LibKnown(ctx, finalKey); err == nil && k != nil && cleanLine(k.Title) != "" {
+		newTitle, _ = checkTitle(k.Title, false)
+	}
 	var out Node
 	err = l.st.UpdateLibrary(ctx, func(tx Tx) error {
-		before, err := tx.Node(ctx, id)
-		if err != nil {
+		if err := rules(l.in(ctx, tx, g)); err != nil {
 			return err
 		}
-		if err := g.allow(before, "edit"); err != nil {
+		before, err := tx.Node(ctx, id)
+		if err != nil {
 			return err
 		}
 		if before.URLKey != p.URLKey {
@@ -59,6 +73,9 @@ func (l *Library) AcceptRedirect(ctx context.Context, id int64, password string)
 		}
 		n := before
 		n.URL, n.URLKey = final, finalKey
+		if before.Title == clip(before.URL, MaxTitle) || before.Title == clip(before.URLKey, MaxTitle) {
+			n.Title = newTitle
+		}
 		n.Aliases = withAlias(before.Aliases, Alias{URL: before.URL, Key: before.URLKey}, finalKey)
 		n.UpdatedAt = l.ms()
 		if err := tx.Update(ctx, &n); err != nil {
@@ -66,8 +83,7 @@ func (l *Library) AcceptRedirect(ctx context.Context, id int64, password string)
 		}
 		out = n
 		data, _ := json.Marshal(editedUndo{Before: before})
-		return tx.PushUndo(ctx, Undo{At: l.ms(), Op: "edited", Summary: fmt.Sprintf("accepted the redirect of %q", before.Title),
-			Data: data, Password: before.Password})
+		return l.push(ctx, tx, "edited", fmt.Sprintf("accepted the redirect of %q", before.Title), data, g.opened())
 	})
 	return out, err
 }

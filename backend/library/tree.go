@@ -8,11 +8,12 @@ import (
 	"strings"
 )
 
-// Removal is what deleting some nodes takes away (GENVL: a library goes with everything
-// posted to it, whatever their passwords).
+// Removal is what deleting some nodes takes away: a library goes with everything posted
+// to it, which the passwords below it must allow (protect.go).
 type Removal struct {
 	Libraries, Pointers, Reports, Views int
-	// Titles are the nodes asked for; Protected those of them that need the password.
+	// Titles are the nodes asked for; Protected those that need a password: the nodes
+	// asked for that a password guards, and the protected nodes below the others.
 	Titles    []string
 	Protected []string
 }
@@ -78,35 +79,60 @@ func (l *Library) PreviewDelete(ctx context.Context, ids []int64) (Removal, erro
 		}
 		r.count(sub)
 		r.Titles = append(r.Titles, n.Title)
-		if n.Protected() {
+		lk, err := lockOf(ctx, storeReader{l.st}, n)
+		if err != nil {
+			return r, err
+		}
+		if len(lk.keys) > 0 {
 			r.Protected = append(r.Protected, n.Title)
+			continue
+		}
+		var tops []Node
+		for _, m := range sub[1:] {
+			if m.Protected() && !slices.ContainsFunc(tops, func(t Node) bool { return strings.HasPrefix(m.Path, t.Path) }) {
+				tops = append(tops, m)
+				r.Protected = append(r.Protected, m.Title)
+			}
 		}
 	}
 	return r, nil
 }
 
-// Delete deletes nodes with everything below them (GENVL's Delete). Each protected node
-// asked for needs the password; what is below goes with it. Undo puts it all back.
+// Delete deletes nodes with everything below them (GENVL's Delete). A guarded node needs
+// a password that opens it, an unguarded one a password that opens each protected node
+// below it (protect.go). Undo puts it all back.
 func (l *Library) Delete(ctx context.Context, ids []int64, password string) (Removal, error) {
 	if len(ids) == 0 {
 		return Removal{}, invalid("nothing to delete")
 	}
-	g, err := l.grant(ctx, password, ids...)
+	rules := func(c check) error {
+		ns, err := tops(ctx, c.r.node, ids)
+		if err != nil {
+			return err
+		}
+		for _, n := range ns {
+			if err := c.takeAway(n, "delete"); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	g, err := l.authorize(ctx, password, rules)
 	if err != nil {
 		return Removal{}, err
 	}
 	var r Removal
 	err = l.st.UpdateLibrary(ctx, func(tx Tx) error {
 		r = Removal{}
+		if err := rules(l.in(ctx, tx, g)); err != nil {
+			return err
+		}
 		ns, err := tops(ctx, tx.Node, ids)
 		if err != nil {
 			return err
 		}
 		var gone []Node
 		for _, n := range ns {
-			if err := g.allow(n, "delete"); err != nil {
-				return err
-			}
 			sub, err := tx.Subtree(ctx, n.ID)
 			if err != nil {
 				return err
@@ -122,8 +148,7 @@ func (l *Library) Delete(ctx context.Context, ids []int64, password string) (Rem
 		if err != nil {
 			return err
 		}
-		return tx.PushUndo(ctx, Undo{At: l.ms(), Op: "deleted", Summary: "deleted " + describeRemoval(r),
-			Data: data, Password: g.hash()})
+		return l.push(ctx, tx, "deleted", "deleted "+describeRemoval(r), data, g.opened())
 	})
 	return r, err
 }
@@ -196,28 +221,56 @@ func place(ctx context.Context, tx Tx, dest Node, ids []int64, position int) err
 }
 
 // Move moves nodes (with their subtrees) into the library dest (GENVL's Move), at position
-// among its postings (-1: at the end). Within one library it reorders. Each protected node
-// needs the password, and so does arranging a protected dest by hand (a position).
-// Cycles, create-only libraries and two sub-libraries of one title are refused.
+// among its postings (-1: at the end). Within one library it reorders. What leaves its
+// library needs what deleting it would, what moves within it what editing it would, and
+// going into dest (or arranging it by hand: a position) what posting into it would
+// (protect.go). Cycles, create-only libraries
+// and two sub-libraries of one title are refused.
 func (l *Library) Move(ctx context.Context, ids []int64, dest int64, position int, password string) error {
 	if len(ids) == 0 {
 		return invalid("nothing to move")
 	}
-	check := slices.Clone(ids)
-	if position >= 0 {
-		check = append(check, dest)
-	}
-	g, err := l.grant(ctx, password, check...)
-	if err != nil {
-		return err
-	}
-	return l.st.UpdateLibrary(ctx, func(tx Tx) error {
-		d, err := tx.Node(ctx, dest)
+	rules := func(c check) error {
+		d, err := c.r.node(ctx, dest)
 		if err != nil {
 			return err
 		}
 		if d.Kind != KindLibrary {
 			return fmt.Errorf("%q is a %s: postings move into libraries: %w", d.Title, d.Kind, ErrInvalid)
+		}
+		ns, err := tops(ctx, c.r.node, ids)
+		if err != nil {
+			return err
+		}
+		into := position >= 0
+		for _, n := range ns {
+			if n.Parent == dest { // moved within its library: it changes place, nothing leaves
+				if err := c.change(n, "move"); err != nil {
+					return err
+				}
+				continue
+			}
+			if err := c.takeAway(n, "move"); err != nil {
+				return err
+			}
+			into = true
+		}
+		if into {
+			return c.postInto(d)
+		}
+		return nil
+	}
+	g, err := l.authorize(ctx, password, rules)
+	if err != nil {
+		return err
+	}
+	return l.st.UpdateLibrary(ctx, func(tx Tx) error {
+		if err := rules(l.in(ctx, tx, g)); err != nil {
+			return err
+		}
+		d, err := tx.Node(ctx, dest)
+		if err != nil {
+			return err
 		}
 		ns, err := tops(ctx, tx.Node, ids)
 		if err != nil {
@@ -225,9 +278,6 @@ func (l *Library) Move(ctx context.Context, ids []int64, dest int64, position in
 		}
 		u := movedUndo{Dest: dest, DestSort: d.Sort}
 		if position >= 0 {
-			if err := g.allow(d, "arrange"); err != nil {
-				return err
-			}
 			if u.Order, err = tx.ChildIDs(ctx, dest, ByManual); err != nil {
 				return err
 			}
@@ -238,9 +288,6 @@ func (l *Library) Move(ctx context.Context, ids []int64, dest int64, position in
 			return err
 		}
 		for _, n := range ns {
-			if err := g.allow(n, "move"); err != nil {
-				return err
-			}
 			if err := checkTarget(ctx, tx, n, d, "move"); err != nil {
 				return err
 			}
@@ -275,21 +322,48 @@ func (l *Library) Move(ctx context.Context, ids []int64, dest int64, position in
 		if len(ns) > 1 {
 			summary = fmt.Sprintf("moved %d postings to %q", len(ns), clip(d.Title, 60))
 		}
-		return tx.PushUndo(ctx, Undo{At: l.ms(), Op: "moved", Summary: summary, Data: data, Password: g.hash()})
+		return l.push(ctx, tx, "moved", summary, data, g.opened())
 	})
 }
 
 // Copy copies nodes (with their subtrees) into the library dest (GENVL's Copy), at position
-// (-1: at the end). Anyone may copy; copies keep their passwords. A library copied next to
-// one of its title is called "title (copy)".
-func (l *Library) Copy(ctx context.Context, ids []int64, dest int64, position int) ([]Node, error) {
+// (-1: at the end). A guarded node is copied out only with a password that opens it, and
+// dest takes the copies only as it would postings (protect.go); copies keep their
+// passwords. A library copied next to one of its title is called "title (copy)".
+func (l *Library) Copy(ctx context.Context, ids []int64, dest int64, position int, password string) ([]Node, error) {
 	if len(ids) == 0 {
 		return nil, invalid("nothing to copy")
 	}
+	rules := func(c check) error {
+		d, err := c.r.node(ctx, dest)
+		if err != nil {
+			return err
+		}
+		ns, err := tops(ctx, c.r.node, ids)
+		if err != nil {
+			return err
+		}
+		for _, n := range ns {
+			if err := c.copyOut(n); err != nil {
+				return err
+			}
+		}
+		if d.Kind != KindLibrary {
+			return nil // refused below
+		}
+		return c.postInto(d)
+	}
+	g, err := l.authorize(ctx, password, rules)
+	if err != nil {
+		return nil, err
+	}
 	now := l.ms()
 	var out []Node
-	err := l.st.UpdateLibrary(ctx, func(tx Tx) error {
+	err = l.st.UpdateLibrary(ctx, func(tx Tx) error {
 		out = nil
+		if err := rules(l.in(ctx, tx, g)); err != nil {
+			return err
+		}
 		d, err := tx.Node(ctx, dest)
 		if err != nil {
 			return err
@@ -321,7 +395,7 @@ func (l *Library) Copy(ctx context.Context, ids []int64, dest int64, position in
 			return err
 		}
 		summary := fmt.Sprintf("copied %q to %q", clip(ns[0].Title, 60), clip(d.Title, 60))
-		return l.pushAdded(ctx, tx, summary, "", added...)
+		return l.pushAdded(ctx, tx, summary, g.opened(), added...)
 	})
 	return out, err
 }

@@ -29,6 +29,7 @@ type movedUndo struct {
 	Dest     int64
 	DestSort Order
 	Order    []int64 // dest's children before, when they were rearranged
+	Before   []Node  // the nodes' fields before, when the move renamed them (MoveAs)
 }
 
 type editedUndo struct {
@@ -38,16 +39,36 @@ type editedUndo struct {
 // LastChange describes the operation Undo would take back (ErrNotFound: none).
 func (l *Library) LastChange(ctx context.Context) (Undo, error) { return l.st.LibUndoTop(ctx) }
 
+// Mine reports whether Undo may take u back without its password for the person the
+// library acts for: always, but under serve --public (Person.Shared), where only the
+// person who made a change may.
+func (l *Library) Mine(u Undo) bool { return !l.who.Shared || u.By == l.who.ID }
+
+// Whose names who made a change, for messages.
+func Whose(u Undo) string {
+	switch {
+	case u.ByName != "":
+		return u.ByName
+	case u.By == "":
+		return "the owner"
+	}
+	return "someone else"
+}
+
 // Undo takes back the last operation that changed the library: a delete puts back what
 // it removed (under the same ids), a move moves back, an edit restores, an addition (a
-// post, an import, a copy) goes away. An operation that needed a password needs it again.
+// post, an import, a copy) goes away. It needs the password the operation was done with,
+// and what the undoing itself needs now, as the operation that takes it back would
+// (protect.go): undoing an edit that set a password needs that password. Under serve
+// --public only the person who made a change may undo it, or one who gives its password.
 func (l *Library) Undo(ctx context.Context, password string) (Undo, error) {
 	top, err := l.st.LibUndoTop(ctx)
 	if err != nil {
 		return Undo{}, err
 	}
-	if top.Password != "" && (password == "" || !CheckPassword(top.Password, password)) {
-		return Undo{}, fmt.Errorf("undoing %s needs the password it was done with: %w", top.Summary, ErrPassword)
+	g, err := l.authorize(ctx, password, func(c check) error { return l.mayUndo(c, top) })
+	if err != nil {
+		return Undo{}, err
 	}
 	err = l.st.UpdateLibrary(ctx, func(tx Tx) error {
 		u, err := tx.UndoTop(ctx)
@@ -57,12 +78,154 @@ func (l *Library) Undo(ctx context.Context, password string) (Undo, error) {
 		if u.ID != top.ID {
 			return fmt.Errorf("the library changed meanwhile: look again before undoing: %w", ErrConflict)
 		}
+		if err := l.mayUndo(l.in(ctx, tx, g), u); err != nil {
+			return err
+		}
 		if err := l.revert(ctx, tx, u); err != nil {
 			return fmt.Errorf("cannot undo %s: %w", u.Summary, err)
 		}
 		return tx.DropUndo(ctx, u.ID)
 	})
 	return top, err
+}
+
+// mayUndo applies the rules of undoing u: whose it is, the password it was made with,
+// and what taking it back needs now.
+func (l *Library) mayUndo(c check, u Undo) error {
+	mine := l.Mine(u)
+	if !mine && !u.Protected() {
+		return fmt.Errorf("the last change (%s) was made by %s: only they can undo it: %w", u.Summary, Whose(u), ErrNotYours)
+	}
+	if u.Protected() {
+		opened := false
+		for _, h := range u.Keys {
+			ok, err := c.g.try(c.ctx, h)
+			if err != nil {
+				return err
+			}
+			if opened = ok; ok {
+				break
+			}
+		}
+		switch {
+		case opened:
+		case c.g.pw != "":
+			c.g.wrong = true
+			return fmt.Errorf("that is not the password %s was done with: %w", u.Summary, ErrPassword)
+		case !mine:
+			return fmt.Errorf("the last change (%s) was made by %s: give the password it was made with to undo it: %w",
+				u.Summary, Whose(u), ErrPassword)
+		default:
+			return fmt.Errorf("undoing %s needs the password it was done with: %w", u.Summary, ErrPassword)
+		}
+	}
+	return l.mayRevert(c, u)
+}
+
+// mayRevert checks the operation that takes u back as it would be checked if asked for.
+func (l *Library) mayRevert(c check, u Undo) error {
+	node := func(id int64) (Node, bool, error) {
+		n, err := c.r.node(c.ctx, id)
+		if isNotFound(err) {
+			return n, false, nil // revert says what is gone
+		}
+		return n, err == nil, err
+	}
+	const what = "undo a change to"
+	switch u.Op {
+	case "added":
+		var a addedUndo
+		if err := json.Unmarshal(u.Data, &a); err != nil {
+			return err
+		}
+		for _, id := range a.IDs {
+			if n, ok, err := node(id); err != nil {
+				return err
+			} else if ok {
+				if err := c.takeAway(n, what); err != nil {
+					return err
+				}
+			}
+		}
+	case "deleted":
+		var d deletedUndo
+		if err := json.Unmarshal(u.Data, &d); err != nil {
+			return err
+		}
+		gone := map[int64]bool{}
+		for _, n := range d.Nodes {
+			gone[n.ID] = true
+		}
+		for _, n := range d.Nodes {
+			if gone[n.Parent] {
+				continue
+			}
+			if p, ok, err := node(n.Parent); err != nil {
+				return err
+			} else if ok {
+				if err := c.postInto(p); err != nil {
+					return err
+				}
+			}
+		}
+	case "moved":
+		var m movedUndo
+		if err := json.Unmarshal(u.Data, &m); err != nil {
+			return err
+		}
+		for _, mv := range m.Moves {
+			n, ok, err := node(mv.ID)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				continue
+			}
+			if n.Parent == mv.Parent { // arranged within its library
+				if err := c.change(n, "move"); err != nil {
+					return err
+				}
+				continue
+			}
+			if err := c.takeAway(n, "move"); err != nil {
+				return err
+			}
+			if p, ok, err := node(mv.Parent); err != nil {
+				return err
+			} else if ok {
+				if err := c.postInto(p); err != nil {
+					return err
+				}
+			}
+		}
+		for _, b := range m.Before {
+			if n, ok, err := node(b.ID); err != nil {
+				return err
+			} else if ok {
+				if err := c.change(n, what); err != nil {
+					return err
+				}
+			}
+		}
+		if len(m.Order) > 0 {
+			if d, ok, err := node(m.Dest); err != nil {
+				return err
+			} else if ok {
+				return c.postInto(d)
+			}
+		}
+	case "edited":
+		var e editedUndo
+		if err := json.Unmarshal(u.Data, &e); err != nil {
+			return err
+		}
+		if n, ok, err := node(e.Before.ID); err != nil {
+			return err
+		} else if ok {
+			return c.change(n, what)
+		}
+	}
+	return nil
 }
 
 func (l *Library) revert(ctx context.Context, tx Tx, u Undo) error {
@@ -100,6 +263,16 @@ func (l *Library) revert(ctx context.Context, tx Tx, u Undo) error {
 		}
 		if len(m.Order) > 0 {
 			if err := tx.SetPositions(ctx, m.Order); err != nil {
+				return err
+			}
+		}
+		for _, b := range m.Before {
+			if b.Kind == KindLibrary {
+				if err := sameTitleLibrary(ctx, tx, b.Parent, b.Title, b.ID); err != nil {
+					return err
+				}
+			}
+			if err := tx.Update(ctx, &b); err != nil {
 				return err
 			}
 		}

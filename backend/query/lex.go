@@ -61,8 +61,9 @@ var textFields = map[string]bool{FieldTitle: true, FieldAnchor: true, FieldBody:
 func isSpace(r rune) bool { return unicode.IsSpace(r) || r == 0 }
 
 // lex splits a query into tokens. It never fails: every rune ends up in some token or is
-// skipped as a separator.
-func lex(q string, n *Notes) []token {
+// skipped as a separator. cut reports that tokens past maxTokens were dropped; the parser
+// says so (once, with its own cut of the terms: see Parse).
+func lex(q string, n *Notes) (toks []token, cut bool) {
 	rs := []rune(q)
 	if len(rs) > MaxQueryRunes {
 		rs = rs[:MaxQueryRunes]
@@ -113,10 +114,7 @@ func lex(q string, n *Notes) []token {
 			i = lexRun(rs, i, n, emit)
 		}
 	}
-	if len(out) >= maxTokens {
-		n.Add("the query was cut to its first 200 terms")
-	}
-	return out
+	return out, len(out) >= maxTokens
 }
 
 // lexRun reads a word, an operator, or a field with its value, starting at rs[i].

@@ -16,8 +16,14 @@ type Query struct {
 // words, and each repair adds a note.
 func Parse(q string) Query {
 	var n Notes
-	p := &parser{toks: lex(q, &n), n: &n}
+	toks, cut := lex(q, &n)
+	p := &parser{toks: toks, n: &n}
 	root := simplify(p.seq(0))
+	// A long query is cut twice, to maxTokens tokens and then to maxLeaves terms: one
+	// note says so, the terms' when both apply (the one a user counts in).
+	if cut && p.leaves <= maxLeaves {
+		n.Add("the query was cut: only its first 200 words, operators and brackets were read")
+	}
 	return Query{Root: root, Notes: n.List}
 }
 

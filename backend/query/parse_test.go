@@ -1,6 +1,7 @@
 package query
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -197,5 +198,30 @@ func TestTimeFilters(t *testing.T) {
 		if got != c.want || (c.note != "") != (len(q.Notes) > 0) || (c.note != "" && !strings.Contains(strings.Join(q.Notes, " "), c.note)) {
 			t.Errorf("Parse(%q) = %q %v, want %q with a note about %q", c.q, got, q.Notes, c.want, c.note)
 		}
+	}
+}
+
+// A query cut twice (to 200 tokens, then to 40 terms) says so once, in the terms a user
+// counts; one cut only by the tokens (operators and brackets, few terms) says that
+// (issue 28, item 14).
+func TestLongQueryIsCutWithOneNote(t *testing.T) {
+	var words []string
+	for i := range 300 {
+		words = append(words, fmt.Sprintf("w%d", i))
+	}
+	cuts := func(notes []string) (n int, all string) {
+		for _, s := range notes {
+			if strings.Contains(s, "cut") {
+				n++
+			}
+		}
+		return n, strings.Join(notes, "; ")
+	}
+	if n, all := cuts(Parse(strings.Join(words, " ")).Notes); n != 1 || !strings.Contains(all, "its first 40 terms") {
+		t.Errorf("300 words: %d notes of a cut: %q", n, all)
+	}
+	ops := strings.Repeat("( ", 150) + "a b" + strings.Repeat(" )", 150)
+	if n, all := cuts(Parse(ops).Notes); n != 1 || !strings.Contains(all, "first 200 words, operators and brackets") {
+		t.Errorf("150 brackets around two words: %d notes of a cut: %q", n, all)
 	}
 }

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"mundaneum/backend/searchtest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -29,14 +30,14 @@ var benchQueries = []string{
 // results with snippets. Without $MUND_BENCH_DB it uses the small test library.
 func BenchmarkQueries(b *testing.B) {
 	ctx := context.Background()
-	var db *indexed
+	var db *searchtest.Workspace
 	if path := os.Getenv("MUND_BENCH_DB"); path != "" {
-		db = openIndexed(b, filepath.Clean(path), store.Options{})
-		if err := db.idx.Wait(ctx, nil); err != nil {
+		db = searchtest.Open(b, filepath.Clean(path), store.Options{})
+		if err := db.Index.Wait(ctx, nil); err != nil {
 			b.Fatal(err)
 		}
 	} else {
-		db = workspace(b, library)
+		db = searchtest.Build(b, searchtest.Corpus)
 	}
 	s := New(db.SearchDB())
 	facets := os.Getenv("MUND_BENCH_FACETS") != ""

@@ -46,6 +46,20 @@ func (c *citeCache) counts(db store.Querier, maxPage int64) []uint32 {
 	return c.n
 }
 
+// loadNow loads the counts now when the workspace has at least minPages pages (maxPage is
+// its largest page id), and waits for them: a searcher that answers many queries has them
+// from its first.
+func (c *citeCache) loadNow(ctx context.Context, db store.Querier, maxPage int64) {
+	c.mu.Lock()
+	if maxPage < c.minPages || c.loading {
+		c.mu.Unlock()
+		return
+	}
+	c.loading = true
+	c.mu.Unlock()
+	c.load(ctx, db)
+}
+
 // load reads every count if the links changed since the last load.
 func (c *citeCache) load(ctx context.Context, db store.Querier) {
 	n, links, err := c.read(ctx, db)
@@ -100,25 +114,22 @@ func (c *citeCache) read(ctx context.Context, db store.Querier) ([]uint32, int64
 }
 
 // citing returns how many distinct other pages link to each hit: from the cache when it is
-// loaded, else from the citations table the store keeps up to date.
-func (s *Searcher) citing(ctx context.Context, hits []hit) (map[int64]int, error) {
-	maxPage, err := s.estimator().maxRowid(ctx)
-	if err != nil {
-		return nil, err
-	}
+// loaded, else from the citations table the store keeps up to date (maxPage is the
+// workspace's largest page id).
+func (c *citeCache) citing(ctx context.Context, db store.Querier, maxPage int64, hits []hit) (map[int64]int, error) {
 	out := make(map[int64]int, len(hits))
-	if n := s.cites.counts(s.db, maxPage); n != nil {
+	if n := c.counts(db, maxPage); n != nil {
 		for _, h := range hits {
 			if h.id >= 0 && h.id < int64(len(n)) {
 				out[h.id] = int(n[h.id])
 			}
 		}
-	} else if err := addCounts(ctx, s.db, out, `SELECT page_id, n FROM citations WHERE page_id IN (SELECT value FROM json_each(?))`, hits); err != nil {
+	} else if err := addCounts(ctx, db, out, `SELECT page_id, n FROM citations WHERE page_id IN (SELECT value FROM json_each(?))`, hits); err != nil {
 		return nil, err
 	}
 	// Links a crawl stored packed and the store has not expanded yet cite too (they are
 	// few: the store expands them behind the crawl).
-	err = addCounts(ctx, s.db, out, `SELECT to_id, count(DISTINCT from_id) FROM link_pending
+	err := addCounts(ctx, db, out, `SELECT to_id, count(DISTINCT from_id) FROM link_pending
 		WHERE to_id IN (SELECT value FROM json_each(?)) AND from_id <> to_id GROUP BY to_id`, hits)
 	return out, err
 }

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"mundaneum/backend/searchtest"
 	"testing"
 	"time"
 )
@@ -11,11 +12,11 @@ import (
 // ranked from the citations table, and that the counts follow new links once a minute old.
 func TestCitationCache(t *testing.T) {
 	ctx := context.Background()
-	w := newWorkspace(t)
-	w.add(library...)
-	table := New(w.st.SearchDB())
+	w := searchtest.New(t)
+	w.Add(searchtest.Corpus...)
+	table := New(w.SearchDB())
 	table.cites.minPages = 1 << 62 // never cached
-	cached := New(w.st.SearchDB())
+	cached := New(w.SearchDB())
 	cached.cites.minPages = 0
 	waitLoaded := func() {
 		t.Helper()
@@ -47,24 +48,28 @@ func TestCitationCache(t *testing.T) {
 		same(q)
 	}
 	hits := []hit{{id: 1}}
-	c1, err := cached.citing(ctx, hits)
+	maxPage, err := cached.estimator().maxRowid(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c1, err := cached.cites.citing(ctx, cached.db, maxPage, hits)
 	if err != nil || c1[1] == 0 {
 		t.Fatalf("citations of the home page = %v, %v", c1, err)
 	}
 
 	// More pages cite the home page: the counts follow once they are a minute old.
-	var more []page
+	var more []searchtest.Page
 	for i := range 5 {
-		more = append(more, page{url: fmt.Sprintf("http://e.test/%d", i), title: "citing", body: "a page citing the Mundaneum",
-			links: []link{{"http://a.test/", "the Mundaneum"}}})
+		more = append(more, searchtest.Page{URL: fmt.Sprintf("http://e.test/%d", i), Title: "citing", Body: "a page citing the Mundaneum",
+			Links: []searchtest.Link{{To: "http://a.test/", Anchor: "the Mundaneum"}}})
 	}
-	w.add(more...)
+	w.Add(more...)
 	cached.cites.mu.Lock()
 	cached.cites.at = time.Now().Add(-2 * citeCacheTTL)
 	cached.cites.mu.Unlock()
 	searchT(t, cached, "mundaneum")
 	waitLoaded()
-	c2, err := cached.citing(ctx, hits)
+	c2, err := cached.cites.citing(ctx, cached.db, maxPage, hits)
 	if err != nil || c2[1] != c1[1]+5 {
 		t.Fatalf("citations of the home page after 5 more links = %v, want %d (%v)", c2, c1[1]+5, err)
 	}

@@ -3,29 +3,37 @@ package search
 import (
 	"context"
 	"fmt"
+	"mundaneum/backend/searchtest"
 	"strings"
 	"testing"
 )
 
-// TestRankingWithinBudget checks the document-frequency estimates that choose what bm25
-// ranks, and the rankings used when a query's words are too common to count.
-func TestRankingWithinBudget(t *testing.T) {
-	var pages []page
+// bigAndSmall is a site of 600 pages of common words, three of them with a rare word and
+// one with a common word in its title, and a small site of three pages: its filter picks
+// fewer pages than the common word matches.
+func bigAndSmall() []searchtest.Page {
+	var pages []searchtest.Page
 	for i := range 600 {
-		p := page{url: fmt.Sprintf("http://big.test/p%d", i), title: fmt.Sprintf("page %d", i),
-			body: "plenty of common words here"}
+		p := searchtest.Page{URL: fmt.Sprintf("http://big.test/p%d", i), Title: fmt.Sprintf("page %d", i),
+			Body: "plenty of common words here"}
 		switch i {
 		case 100, 300, 500:
-			p.body += " zeppelin"
+			p.Body += " zeppelin"
 		case 450:
-			p.title = "Common knowledge"
+			p.Title = "Common knowledge"
 		}
 		pages = append(pages, p)
 	}
-	for i := range 3 { // a small site: its filter picks fewer pages than the word matches
-		pages = append(pages, page{url: fmt.Sprintf("http://small.test/s%d", i), title: "small", body: "common words"})
+	for i := range 3 {
+		pages = append(pages, searchtest.Page{URL: fmt.Sprintf("http://small.test/s%d", i), Title: "small", Body: "common words"})
 	}
-	st := workspace(t, pages)
+	return pages
+}
+
+// TestRankingWithinBudget checks the document-frequency estimates that choose what bm25
+// ranks, and the rankings used when a query's words are too common to count.
+func TestRankingWithinBudget(t *testing.T) {
+	st := searchtest.Build(t, bigAndSmall())
 	ctx := context.Background()
 	s := New(st.SearchDB())
 	e := s.estimator()
@@ -96,29 +104,10 @@ func TestEstimateTotal(t *testing.T) {
 	}
 }
 
-func TestHitWords(t *testing.T) {
-	h := newHighlighter(Parse("cards otlet connect").Root, DefaultWeights, nil)
-	for _, tc := range []struct {
-		text string
-		want int
-	}{
-		{"Index Cards", 1},
-		{"Paul Otlet's card index: CARDS, cards and connections", 4}, // card and cards are two forms
-		{"http://a.test/otlet/cards.html", 2},
-		{"Otlet et les fiches — cards", 2}, // not ASCII: the slow path
-		{"", 0},
-		{"nothing here", 0},
-	} {
-		if got := hitWords(tc.text, h); got != tc.want {
-			t.Errorf("hitWords(%q) = %d, want %d", tc.text, got, tc.want)
-		}
-	}
-}
-
 // TestManyAtoms: the longest queries (40 words with their stem forms) are probed in
 // batches, since SQLite allows 500 terms in a compound SELECT.
 func TestManyAtoms(t *testing.T) {
-	st := workspace(t, library)
+	st := searchtest.Build(t, searchtest.Corpus)
 	s := New(st.SearchDB())
 	atoms := []string{`"cards"`}
 	for i := range 1200 {
@@ -144,15 +133,15 @@ func TestManyAtoms(t *testing.T) {
 // reading the index once the page asked for is full and enough rows were tested, and
 // otherwise reads all of it.
 func TestSpreadStopsAtThePageAsked(t *testing.T) {
-	var pages []page
+	var pages []searchtest.Page
 	for i := range 400 {
 		body := "alpha beta gamma"
 		if i%100 == 10 {
 			body = "beta alpha gamma" // the phrase "beta alpha", in 4 pages spread over the index
 		}
-		pages = append(pages, page{url: fmt.Sprintf("http://big.test/p%d", i), title: "page", body: body})
+		pages = append(pages, searchtest.Page{URL: fmt.Sprintf("http://big.test/p%d", i), Title: "page", Body: body})
 	}
-	st := workspace(t, pages)
+	st := searchtest.Build(t, pages)
 	ctx := context.Background()
 	w := DefaultWeights
 	w.RankBudget = 0 // every word is common

@@ -15,6 +15,10 @@ import (
 	"mundaneum/backend/query"
 )
 
+// FacetCap is how many matches the facets count exactly; beyond, they are estimated from a
+// sample of as many (see facets).
+const FacetCap = 2_000
+
 // maxFacetValues bounds the values listed per facet (the most frequent first).
 const maxFacetValues = 20
 
@@ -38,13 +42,13 @@ type facetRow struct {
 // whole span in proportion to the share of it read. Otherwise the rounds go on, sharing
 // what is left of a budget of FacetCap rows among the windows not read to their end, so up
 // to FacetCap matches are counted exactly however they are spread over the index.
-func (st *statement) facets(ctx context.Context, db *sql.DB) (facetSet, error) {
+func (pl *plan) facets(ctx context.Context, db *sql.DB) (facetSet, error) {
 	conn, err := db.Conn(ctx) // one connection, one parse of the statement for every window
 	if err != nil {
 		return facetSet{}, fmt.Errorf("facets: %w", err)
 	}
 	defer conn.Close()
-	query, args, none, err := st.facetQuery(ctx, conn)
+	query, args, none, err := pl.facetQuery(ctx, conn)
 	if err != nil || none {
 		return facetSet{}, err
 	}
@@ -181,7 +185,7 @@ func (st *statement) facets(ctx context.Context, db *sql.DB) (facetSet, error) {
 	for k, m := range counts {
 		counts2[k] = round(m)
 	}
-	return facetSet{lists: st.facetLists(out, hostCounts, counts2), approx: approx, matched: matched}, nil
+	return facetSet{lists: facetLists(out, hostCounts, counts2), approx: approx, matched: matched}, nil
 }
 
 // facetSet is what counting a statement's facets found.
@@ -223,26 +227,34 @@ type idRow struct {
 	facetRow
 }
 
-// facetQuery returns the SQL the facets read the statement's matches with, and its
-// arguments; none when the statement cannot match (its filters pick no page).
+// facetQuery returns the SQL the facets read the plan's matches with, and its arguments;
+// none when the plan cannot match (its filters pick no page).
 //
 // A text query whose filters pick few pages (up to filterSetCap: `site:` of one site,
-// `ext:pdf`) has its text matches checked against those pages, as filterFirst does for the
+// `ext:pdf`) has its text matches checked against those pages, as filtersFirst does for the
 // results: joining every match of a common word (or of its stems) to its page to test the
 // filter costs a lookup a match, hundreds of thousands of them when the filter keeps none.
-func (st *statement) facetQuery(ctx context.Context, conn *sql.Conn) (q string, args []any, none bool, err error) {
-	if st.table == "" || st.filterWhere == "" {
-		return st.facetSQL(st.where), st.countArgs, false, nil
-	}
-	n, _, _, err := st.filterPages(ctx, conn, filterSetCap+1)
-	if err != nil {
-		return "", nil, false, fmt.Errorf("facets: %w", err)
+// The facets read every match up to FacetCap, not the first RankCap, so a plan that joins
+// for its results (textJoin: filters of more pages than a quarter of the text's rows) may
+// still read its facets filters first: its filters' pages are counted on to filterSetCap.
+func (pl *plan) facetQuery(ctx context.Context, conn *sql.Conn) (q string, args []any, none bool, err error) {
+	st, span := pl.st, pl.filtered
+	switch pl.kind {
+	case textJoin:
+		if span.limit <= filterSetCap {
+			if span, err = st.filterPages(ctx, conn, filterSetCap+1); err != nil {
+				return "", nil, false, fmt.Errorf("facets: %w", err)
+			}
+		}
+	case filtersFirst:
+	default:
+		return st.facetSQL(st.where), st.args, false, nil
 	}
 	switch {
-	case n == 0:
+	case span.n == 0:
 		return "", nil, true, nil
-	case n > filterSetCap:
-		return st.facetSQL(st.where), st.countArgs, false, nil
+	case span.n > filterSetCap:
+		return st.facetSQL(st.where), st.args, false, nil
 	}
 	return st.facetSQL(st.table + ` MATCH ? AND ` + st.inFilter()), append([]any{st.match}, st.filterArgs...), false, nil
 }
@@ -260,7 +272,7 @@ func (st *statement) facetSQL(where string) string {
 	}
 	// The URL is read only when there is no content type to tell the type by.
 	return `SELECT p.id, p.host_id, coalesce(p.crawl_id, 0), ` + statusSQL + `, coalesce(p.content_type, ''),
-		iif(coalesce(p.content_type, '') = '', p.url, '') FROM ` + st.countFrom + ` WHERE ` + where + `
+		iif(coalesce(p.content_type, '') = '', p.url, '') FROM ` + st.from + ` WHERE ` + where + `
 		AND ` + idCol + ` BETWEEN ? AND ?` + order + ` LIMIT ?`
 }
 
@@ -292,16 +304,16 @@ func facetRows(ctx context.Context, stmt *sql.Stmt, args []any, lo, hi int64, li
 }
 
 // facetLists orders each facet's counts and names the term that narrows to each value.
-func (st *statement) facetLists(out map[string][]FacetCount, hostCounts map[string]int, counts map[string]map[string]int) map[string][]FacetCount {
-	out["host"] = ranked(hostCounts, func(v string) string { return "host:" + v })
-	out["type"] = ranked(counts["type"], func(v string) string {
+func facetLists(out map[string][]FacetCount, hostCounts map[string]int, counts map[string]map[string]int) map[string][]FacetCount {
+	out["host"] = facetList(hostCounts, func(v string) string { return "host:" + v })
+	out["type"] = facetList(counts["type"], func(v string) string {
 		if query.FamilyNamed(v) != nil || query.IsMediaType(v) {
 			return "type:" + v
 		}
 		return "ext:" + v
 	})
-	out["crawl"] = ranked(counts["crawl"], func(v string) string { return "crawl:" + v })
-	out["status"] = ranked(counts["status"], func(v string) string {
+	out["crawl"] = facetList(counts["crawl"], func(v string) string { return "crawl:" + v })
+	out["status"] = facetList(counts["status"], func(v string) string {
 		if _, err := strconv.Atoi(v); err == nil {
 			return "status:" + v
 		}
@@ -338,7 +350,8 @@ func hostNames(ctx context.Context, db store.Querier, counts map[int64]int) (map
 	return out, rows.Err()
 }
 
-func ranked(m map[string]int, refine func(string) string) []FacetCount {
+// facetList orders one facet's counts, most first, at most maxFacetValues of them.
+func facetList(m map[string]int, refine func(string) string) []FacetCount {
 	out := make([]FacetCount, 0, len(m))
 	for v, c := range m {
 		out = append(out, FacetCount{Value: v, Count: c, Refine: refine(v)})
@@ -353,4 +366,11 @@ func ranked(m map[string]int, refine func(string) string) []FacetCount {
 		out = out[:maxFacetValues]
 	}
 	return out
+}
+
+// FacetCount is one value of a facet, with the query term that narrows to it.
+type FacetCount struct {
+	Value  string
+	Count  int
+	Refine string // e.g. site:example.com, to add to the query
 }

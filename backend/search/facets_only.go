@@ -3,6 +3,8 @@ package search
 import (
 	"context"
 	"fmt"
+	"mundaneum/backend/query"
+	"mundaneum/backend/querysql"
 	"time"
 )
 
@@ -25,24 +27,24 @@ type FacetResults struct {
 
 // Facets counts the matches of query by host, type, crawl and status, as Search with
 // Request.Facets would, without ranking or presenting them.
-func (s *Searcher) Facets(ctx context.Context, query string) (FacetResults, error) {
+func (s *Searcher) Facets(ctx context.Context, text string) (FacetResults, error) {
 	start := time.Now()
-	out := FacetResults{Query: query, Facets: map[string][]FacetCount{}}
-	q := Parse(query)
-	root := s.meant(q.Root, &notes{})
+	out := FacetResults{Query: text, Facets: map[string][]FacetCount{}}
+	q := querysql.Parse(text)
+	root := s.meant(q.Root, &query.Notes{})
 	fs, err := s.facetsOf(ctx, root)
 	if err != nil {
-		return out, fmt.Errorf("facets %q: %w", clip(query, 80), err)
+		return out, fmt.Errorf("facets %q: %w", query.Clip(text, 80), err)
 	}
 	if !fs.matched && root != nil {
-		fix, err := s.correct(ctx, query, root)
+		fix, err := s.vocab.Correct(ctx, text, root)
 		if err != nil {
-			return out, fmt.Errorf("facets %q: %w", clip(query, 80), err)
+			return out, fmt.Errorf("facets %q: %w", query.Clip(text, 80), err)
 		}
 		if fix != "" {
-			alt, err := s.facetsOf(ctx, s.meant(Parse(fix).Root, &notes{}))
+			alt, err := s.facetsOf(ctx, s.meant(querysql.Parse(fix).Root, &query.Notes{}))
 			if err != nil {
-				return out, fmt.Errorf("facets %q: %w", clip(fix, 80), err)
+				return out, fmt.Errorf("facets %q: %w", query.Clip(fix, 80), err)
 			}
 			out.DidYouMean = fix
 			if alt.matched {
@@ -58,13 +60,13 @@ func (s *Searcher) Facets(ctx context.Context, query string) (FacetResults, erro
 }
 
 // facetsOf compiles a parsed query as run does and counts its facets.
-func (s *Searcher) facetsOf(ctx context.Context, root Node) (facetSet, error) {
+func (s *Searcher) facetsOf(ctx context.Context, root query.Node) (facetSet, error) {
 	if root == nil {
 		return facetSet{}, nil
 	}
-	pl, err := s.plan(ctx, root, &notes{})
+	pl, err := s.plan(ctx, root, &query.Notes{})
 	if err != nil {
 		return facetSet{}, err
 	}
-	return pl.statement(s.w).facets(ctx, s.db.DB)
+	return pl.facets(ctx, s.db.DB)
 }

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"mundaneum/backend/searchtest"
 	"reflect"
 	"strings"
 	"testing"
@@ -12,15 +13,15 @@ import (
 // whole index, said to be approximate, and close to the true counts: a host whose pages
 // were all crawled last (which counting the first matches never saw) is counted too.
 func TestFacetsSampledAcrossTheIndex(t *testing.T) {
-	var pages []page
+	var pages []searchtest.Page
 	early, late := 3*FacetCap/2, FacetCap/2
 	for i := range early {
-		pages = append(pages, page{url: fmt.Sprintf("http://early.test/%d", i), title: "page", body: "common words"})
+		pages = append(pages, searchtest.Page{URL: fmt.Sprintf("http://early.test/%d", i), Title: "page", Body: "common words"})
 	}
 	for i := range late {
-		pages = append(pages, page{url: fmt.Sprintf("http://late.test/%d.pdf", i), title: "page", body: "common words", ctype: "application/pdf"})
+		pages = append(pages, searchtest.Page{URL: fmt.Sprintf("http://late.test/%d.pdf", i), Title: "page", Body: "common words", CType: "application/pdf"})
 	}
-	st := workspace(t, pages)
+	st := searchtest.Build(t, pages)
 	s := New(st.SearchDB())
 	res, err := s.Search(context.Background(), Request{Query: "common", Facets: true, Limit: 1})
 	if err != nil {
@@ -41,11 +42,11 @@ func TestFacetsSampledAcrossTheIndex(t *testing.T) {
 
 // Up to FacetCap matches the counts are exact.
 func TestFacetsExactUpToTheCap(t *testing.T) {
-	var pages []page
+	var pages []searchtest.Page
 	for i := range FacetCap {
-		pages = append(pages, page{url: fmt.Sprintf("http://h%d.test/%d", i%3, i), title: "page", body: "common words"})
+		pages = append(pages, searchtest.Page{URL: fmt.Sprintf("http://h%d.test/%d", i%3, i), Title: "page", Body: "common words"})
 	}
-	st := workspace(t, pages)
+	st := searchtest.Build(t, pages)
 	res, err := New(st.SearchDB()).Search(context.Background(), Request{Query: "common", Facets: true, Limit: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -60,15 +61,15 @@ func TestFacetsExactUpToTheCap(t *testing.T) {
 // index: here they all sit in its second half, more than a window's first share in each
 // window, and the budget the empty windows leave goes to the full ones.
 func TestFacetsExactWhenBunched(t *testing.T) {
-	var pages []page
+	var pages []searchtest.Page
 	for i := range FacetCap {
-		pages = append(pages, page{url: fmt.Sprintf("http://other.test/%d", i), title: "page", body: "other words"})
+		pages = append(pages, searchtest.Page{URL: fmt.Sprintf("http://other.test/%d", i), Title: "page", Body: "other words"})
 	}
 	want := FacetCap * 9 / 10
 	for i := range want {
-		pages = append(pages, page{url: fmt.Sprintf("http://h%d.test/%d", i%2, i), title: "page", body: "bunched words"})
+		pages = append(pages, searchtest.Page{URL: fmt.Sprintf("http://h%d.test/%d", i%2, i), Title: "page", Body: "bunched words"})
 	}
-	st := workspace(t, pages)
+	st := searchtest.Build(t, pages)
 	res, err := New(st.SearchDB()).Facets(context.Background(), "bunched")
 	if err != nil {
 		t.Fatal(err)
@@ -83,21 +84,21 @@ func TestFacetsExactWhenBunched(t *testing.T) {
 // every kind of query (text, filters only, OR, NOT, phrases, a typo Search corrects, one
 // that matches nothing), exact or sampled.
 func TestFacetsAloneAgreeWithSearch(t *testing.T) {
-	var pages []page
+	var pages []searchtest.Page
 	for i := range FacetCap + FacetCap/2 {
-		p := page{url: fmt.Sprintf("http://h%d.test/%d", i%5, i), title: "page", body: "common words"}
+		p := searchtest.Page{URL: fmt.Sprintf("http://h%d.test/%d", i%5, i), Title: "page", Body: "common words"}
 		switch {
 		case i%7 == 0:
-			p.body += " rarer cataloguing"
+			p.Body += " rarer cataloguing"
 		case i%11 == 0:
-			p.url += ".pdf"
-			p.ctype = "application/pdf"
+			p.URL += ".pdf"
+			p.CType = "application/pdf"
 		case i%13 == 0:
-			p.state, p.reason, p.status = "failed", "http", 404
+			p.State, p.Reason, p.Status = "failed", "http", 404
 		}
 		pages = append(pages, p)
 	}
-	st := workspace(t, pages)
+	st := searchtest.Build(t, pages)
 	s := New(st.SearchDB())
 	ctx := context.Background()
 	for _, q := range []string{"common", "rarer", "site:h1.test", "type:pdf", "rarer OR pdf", "common -rarer",
@@ -123,16 +124,16 @@ func TestFacetsAloneAgreeWithSearch(t *testing.T) {
 // order too: with two hosts' pages interleaved, reading in the index's order (one host's
 // pages, then the other's) would find only the first host in every window.
 func TestFacetsSampleFiltersInIDOrder(t *testing.T) {
-	var pages []page
+	var pages []searchtest.Page
 	n := 2 * FacetCap
 	for i := range n {
 		h := "b.example.test"
 		if i%2 == 0 {
 			h = "a.example.test"
 		}
-		pages = append(pages, page{url: fmt.Sprintf("http://%s/%d", h, i), title: "page", body: "words"})
+		pages = append(pages, searchtest.Page{URL: fmt.Sprintf("http://%s/%d", h, i), Title: "page", Body: "words"})
 	}
-	st := workspace(t, pages)
+	st := searchtest.Build(t, pages)
 	res, err := New(st.SearchDB()).Facets(context.Background(), "site:example.test")
 	if err != nil {
 		t.Fatal(err)
@@ -159,22 +160,22 @@ func countOf(fs []FacetCount) int {
 // A text query whose filters pick few pages (one site, one type) or none has its facets
 // counted exactly, from the text's matches checked against those pages.
 func TestFacetsOfFewFilteredPages(t *testing.T) {
-	var pages []page
+	var pages []searchtest.Page
 	want := map[string]int{} // pdf pages with the word, by host
 	for i := range 3 * FacetCap {
-		p := page{url: fmt.Sprintf("http://h%d.test/%d", i%4, i), title: "page", body: "common words"}
+		p := searchtest.Page{URL: fmt.Sprintf("http://h%d.test/%d", i%4, i), Title: "page", Body: "common words"}
 		if i%9 == 0 {
-			p.url += ".pdf"
-			p.ctype = "application/pdf"
+			p.URL += ".pdf"
+			p.CType = "application/pdf"
 			if i%2 == 0 {
-				p.body = "other words"
+				p.Body = "other words"
 			} else {
 				want[fmt.Sprintf("h%d.test", i%4)]++
 			}
 		}
 		pages = append(pages, p)
 	}
-	st := workspace(t, pages)
+	st := searchtest.Build(t, pages)
 	s := New(st.SearchDB())
 	ctx := context.Background()
 	res, err := s.Facets(ctx, "common type:pdf")

@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"mundaneum/backend/searchtest"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -22,7 +23,7 @@ func FuzzSearch(f *testing.F) {
 		"url://x", "url:/\\/", "(a OR) AND (OR b)", "é ü 中文 -", "mundanuem", "type:image/* OR ext:zip"} {
 		f.Add(s)
 	}
-	st := workspace(f, library)
+	st := searchtest.Build(f, searchtest.Corpus)
 	s := New(st.SearchDB())
 	f.Fuzz(func(t *testing.T, q string) {
 		res, err := s.Search(context.Background(), Request{Query: q, Limit: 5, Facets: true})
@@ -44,28 +45,6 @@ func FuzzSearch(f *testing.F) {
 		}
 		if utf8.ValidString(q) && !utf8.ValidString(res.Note) {
 			t.Fatalf("search %q: invalid note %q", q, res.Note)
-		}
-	})
-}
-
-// FuzzStructure feeds FTS5 structure records (the vocabulary reads them) to parseStructure.
-func FuzzStructure(f *testing.F) {
-	f.Add([]byte{0, 0, 0, 0, 0xff, 0, 0, 1, 1, 1, 5, 0, 1, 1, 1, 3, 1, 1, 0, 0, 40})
-	f.Add([]byte{0, 0, 0, 0, 0xff, 0, 0, 1, 2, 2, 5, 0, 1, 1, 1, 3, 1, 1, 0, 0, 40, 0, 1, 2, 1, 1, 2, 2, 0, 0, 9})
-	f.Fuzz(func(t *testing.T, b []byte) {
-		segs, ok := parseStructure(b)
-		if !ok {
-			return
-		}
-		var spans []originSpan
-		for _, s := range segs {
-			if s.last < s.first || s.origin2 < s.origin1 {
-				t.Fatalf("segment %+v", s)
-			}
-			spans = addSpan(spans, s)
-			if !covers(spans, s) {
-				t.Fatalf("segment %+v not covered after it was added: %v", s, spans)
-			}
 		}
 	})
 }

@@ -1,5 +1,10 @@
 package search
 
+import (
+	"mundaneum/backend/query"
+	"mundaneum/backend/tokenize"
+)
+
 // The query as the user meant it. Two readings of a parsed query change before it is
 // compiled, both written down here so that a reader sees every one:
 //
@@ -24,7 +29,7 @@ var fillerWords = map[string]bool{
 	"what": true, "which": true, "why": true, "way": true, "best": true, "there": true,
 }
 
-func intent(root Node) (Node, []string) {
+func intent(root query.Node) (query.Node, []string) {
 	var notes []string
 	root = optionWords(root, &notes)
 	if n, dropped := dropFiller(root); dropped {
@@ -34,7 +39,7 @@ func intent(root Node) (Node, []string) {
 }
 
 // meant applies intent to a parsed query, adding its notes.
-func (s *Searcher) meant(root Node, n *notes) Node {
+func (s *Searcher) meant(root query.Node, n *query.Notes) query.Node {
 	if root == nil || !s.w.Intent {
 		return root
 	}
@@ -46,14 +51,14 @@ func (s *Searcher) meant(root Node, n *notes) Node {
 }
 
 // optionWords turns NOT of a single character into that character as a word.
-func optionWords(n Node, notes *[]string) Node {
+func optionWords(n query.Node, notes *[]string) query.Node {
 	switch x := n.(type) {
-	case *And:
+	case *query.And:
 		for i, c := range x.Nodes {
 			x.Nodes[i] = optionWords(c, notes)
 		}
-	case *Not:
-		if t, ok := x.Node.(*Text); ok && len(t.Words) == 1 && len([]rune(t.Words[0])) == 1 {
+	case *query.Not:
+		if t, ok := x.Node.(*query.Text); ok && len(t.Words) == 1 && len([]rune(t.Words[0])) == 1 {
 			*notes = append(*notes, "-"+t.Words[0]+" read as a word (an option), not an exclusion")
 			return t
 		}
@@ -63,14 +68,14 @@ func optionWords(n Node, notes *[]string) Node {
 
 // dropFiller removes the filler words from the plain word nodes of a top-level AND (or a
 // lone word node), when a word that is not filler stays.
-func dropFiller(root Node) (Node, bool) {
-	var texts []*Text
+func dropFiller(root query.Node) (query.Node, bool) {
+	var texts []*query.Text
 	switch x := root.(type) {
-	case *Text:
-		texts = []*Text{x}
-	case *And:
+	case *query.Text:
+		texts = []*query.Text{x}
+	case *query.And:
 		for _, c := range x.Nodes {
-			if t, ok := c.(*Text); ok {
+			if t, ok := c.(*query.Text); ok {
 				texts = append(texts, t)
 			}
 		}
@@ -79,12 +84,12 @@ func dropFiller(root Node) (Node, bool) {
 	}
 	content, filler := 0, 0
 	for _, t := range texts {
-		if t.Phrase || t.Field != FieldAll {
+		if t.Phrase || t.Field != query.FieldAll {
 			content++ // a phrase or a field's words are kept and count as content
 			continue
 		}
 		for i, w := range t.Words {
-			if fillerWords[fold(w)] && !(t.Prefix && i == len(t.Words)-1) {
+			if fillerWords[tokenize.Fold(w)] && !(t.Prefix && i == len(t.Words)-1) {
 				filler++
 			} else {
 				content++
@@ -95,22 +100,22 @@ func dropFiller(root Node) (Node, bool) {
 		return root, false
 	}
 	for _, t := range texts {
-		if t.Phrase || t.Field != FieldAll {
+		if t.Phrase || t.Field != query.FieldAll {
 			continue
 		}
 		kept := t.Words[:0:0]
 		for i, w := range t.Words {
-			if !fillerWords[fold(w)] || t.Prefix && i == len(t.Words)-1 {
+			if !fillerWords[tokenize.Fold(w)] || t.Prefix && i == len(t.Words)-1 {
 				kept = append(kept, w)
 			}
 		}
 		t.Words = kept
 	}
 	// Nodes left with no words go.
-	if a, ok := root.(*And); ok {
+	if a, ok := root.(*query.And); ok {
 		nodes := a.Nodes[:0:0]
 		for _, c := range a.Nodes {
-			if t, ok := c.(*Text); ok && len(t.Words) == 0 {
+			if t, ok := c.(*query.Text); ok && len(t.Words) == 0 {
 				continue
 			}
 			nodes = append(nodes, c)

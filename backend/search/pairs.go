@@ -2,6 +2,10 @@ package search
 
 import (
 	"context"
+	"database/sql"
+	"mundaneum/backend/query"
+	"mundaneum/backend/querysql"
+	"mundaneum/backend/store"
 	"strings"
 	"sync"
 
@@ -27,15 +31,11 @@ type pairCache struct {
 	df         *dfCache // document frequencies of pair tokens in page_pairs
 }
 
-// pairWords returns the frequent words when the pair index is complete and enabled, else nil.
-func (s *Searcher) pairWords(ctx context.Context) (*pairs.Words, error) {
-	if !s.w.Pairs {
-		return nil, nil
-	}
-	c := s.pairs
+// frequent returns the frequent words when the pair index is complete, else nil.
+func (c *pairCache) frequent(ctx context.Context, db *sql.DB) (*pairs.Words, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	gen, err := index.Generation(ctx, s.db.DB)
+	gen, err := index.Generation(ctx, db)
 	if err != nil {
 		return nil, err
 	}
@@ -44,21 +44,21 @@ func (s *Searcher) pairWords(ctx context.Context) (*pairs.Words, error) {
 	}
 	c.complete, c.words, c.generation = false, nil, gen
 	c.df.reset()
-	complete, err := index.PairsComplete(ctx, s.db.DB)
+	complete, err := index.PairsComplete(ctx, db)
 	if err != nil || !complete {
 		return nil, err
 	}
-	if c.words, err = index.PairWords(ctx, s.db.DB); err != nil {
+	if c.words, err = index.PairWords(ctx, db); err != nil {
 		return nil, err
 	}
 	c.complete = true
 	return c.words, nil
 }
 
-// pairRows estimates the rows of the rarest of a phrase's pairs (quoted atoms): a bound on
+// rarest estimates the rows of the rarest of a phrase's pairs (quoted atoms): a bound on
 // its matches, and what bm25 counts to rank them.
-func (s *Searcher) pairRows(ctx context.Context, atoms []string) (int, error) {
-	df, err := estimator{db: s.db, cache: s.pairs.df, table: "page_pairs"}.dfs(ctx, atoms)
+func (c *pairCache) rarest(ctx context.Context, db store.Querier, atoms []string) (int, error) {
+	df, err := estimator{db: db, cache: c.df, table: "page_pairs"}.dfs(ctx, atoms)
 	if err != nil {
 		return 0, err
 	}
@@ -73,26 +73,26 @@ func (s *Searcher) pairRows(ctx context.Context, atoms []string) (int, error) {
 
 // usePairs sets the plan's pair expression when its text is one phrase of frequent words:
 // the query is that phrase and filters (no other text, nothing left out by text).
-func usePairs(root Node, pl *plan, words *pairs.Words) {
+func usePairs(root query.Node, pl *plan, words *pairs.Words) {
 	if words.Len() == 0 || len(pl.conj) != 1 || pl.negated || pl.match == "" {
 		return
 	}
-	nodes := []Node{root}
-	if a, ok := root.(*And); ok {
+	nodes := []query.Node{root}
+	if a, ok := root.(*query.And); ok {
 		nodes = a.Nodes
 	}
-	var text *Text
+	var text *query.Text
 	for _, n := range nodes {
 		switch n := n.(type) {
-		case *Text:
+		case *query.Text:
 			if text != nil {
 				return
 			}
 			text = n
-		case *Filter, *Regexp:
-		case *Not:
+		case *query.Filter, *query.Regexp:
+		case *query.Not:
 			switch n.Node.(type) {
-			case *Filter, *Regexp:
+			case *query.Filter, *query.Regexp:
 			default:
 				return
 			}
@@ -107,41 +107,8 @@ func usePairs(root Node, pl *plan, words *pairs.Words) {
 	if !ok {
 		return
 	}
-	pl.pairs = colFilter(text.Field, quote(strings.Join(ps, " ")))
+	pl.pairs = querysql.PageColumns(text.Field, querysql.Quote(strings.Join(ps, " ")))
 	for _, p := range ps {
-		pl.pairAtoms = append(pl.pairAtoms, quote(p))
+		pl.pairAtoms = append(pl.pairAtoms, querysql.Quote(p))
 	}
-}
-
-// rankPairs finds and ranks the matches of a plan asked of the pair index (see rankText).
-func (s *Searcher) rankPairs(ctx context.Context, root Node, pl *plan, st *statement, want int) (hits []hit, total int, approx bool, read float64, err error) {
-	rows, err := s.pairRows(ctx, pl.pairAtoms)
-	if err != nil {
-		return nil, 0, false, 0, err
-	}
-	onePass := rows <= s.w.RankBudget // bm25 counts the rarest pair's rows for its IDF
-	filtered := false
-	read = 1
-	if st.filterWhere != "" {
-		if hits, total, approx, read, filtered, err = s.filterFirst(ctx, st, rows, want); err != nil {
-			return nil, 0, false, 0, err
-		}
-	}
-	if !filtered {
-		hits, total, approx, read, err = s.firstMatches(ctx, st, onePass, want, rows)
-	}
-	if err != nil || len(hits) == 0 {
-		return nil, 0, false, read, err
-	}
-	switch {
-	case !onePass:
-		err = s.scoreFields(ctx, root, hits)
-	case filtered:
-		err = s.scoreHits(ctx, st.table, st.match, hits)
-	}
-	if err != nil {
-		return nil, 0, false, 0, err
-	}
-	sortHits(hits)
-	return hits, total, approx, read, nil
 }

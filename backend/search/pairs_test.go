@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"mundaneum/backend/query"
+	"mundaneum/backend/querysql"
+	"mundaneum/backend/searchtest"
 	"slices"
 	"strings"
 	"testing"
@@ -38,30 +41,30 @@ func TestPhrasesFromPairs(t *testing.T) {
 		return b.String()
 	}
 	host := func(i int) string { return []string{"a.test", "b.test", "c.example"}[i%3] }
-	mkPages := func(from, n int) []page {
-		var ps []page
+	mkPages := func(from, n int) []searchtest.Page {
+		var ps []searchtest.Page
 		for i := from; i < from+n; i++ {
-			p := page{url: fmt.Sprintf("http://%s/p%d", host(i), i), title: text(2 + r.IntN(5)), body: text(10 + r.IntN(50))}
+			p := searchtest.Page{URL: fmt.Sprintf("http://%s/p%d", host(i), i), Title: text(2 + r.IntN(5)), Body: text(10 + r.IntN(50))}
 			for range r.IntN(3) {
 				j := r.IntN(from + n)
-				p.links = append(p.links, link{to: fmt.Sprintf("http://%s/p%d", host(j), j), anchor: text(1 + r.IntN(4))})
+				p.Links = append(p.Links, searchtest.Link{To: fmt.Sprintf("http://%s/p%d", host(j), j), Anchor: text(1 + r.IntN(4))})
 			}
 			ps = append(ps, p)
 		}
 		return ps
 	}
-	w := newWorkspace(t)
-	w.add(mkPages(0, 250)...)
-	if err := w.st.idx.Settle(ctx, nil); err != nil {
+	w := searchtest.New(t)
+	w.Add(mkPages(0, 250)...)
+	if err := w.Index.Settle(ctx, nil); err != nil {
 		t.Fatal(err)
 	}
-	if pp := w.st.idx.Progress(ctx).Pairs; !pp.Complete || pp.Words < 8 {
+	if pp := w.Index.Progress(ctx).Pairs; !pp.Complete || pp.Words < 8 {
 		t.Fatalf("pair index: %+v", pp)
 	}
-	with := New(w.st.SearchDB())
+	with := New(w.SearchDB())
 	wt := DefaultWeights
 	wt.Pairs = false
-	without := New(w.st.SearchDB()).WithWeights(wt)
+	without := New(w.SearchDB()).WithWeights(wt)
 
 	queries := func() []string {
 		words := strings.Fields("state of the art open source search engine web crawler cafe naive resume index page link text")
@@ -91,18 +94,18 @@ func TestPhrasesFromPairs(t *testing.T) {
 		t.Helper()
 		found := 0
 		for _, q := range queries() {
-			pl, err := with.compile(ctx, Parse(q).Root, &notes{})
+			pl, err := with.compile(ctx, querysql.Parse(q).Root, &query.Notes{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if pl.pairs == "" {
 				t.Errorf("%s: %s is not asked of the pair index", stage, q)
 			}
-			a, err := with.Search(ctx, Request{Query: q, Limit: maxLimit})
+			a, err := with.Search(ctx, Request{Query: q, Limit: 1000})
 			if err != nil {
 				t.Fatal(err)
 			}
-			b, err := without.Search(ctx, Request{Query: q, Limit: maxLimit})
+			b, err := without.Search(ctx, Request{Query: q, Limit: 1000})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -121,10 +124,10 @@ func TestPhrasesFromPairs(t *testing.T) {
 	check("built")
 	// Pages indexed after the build get their pairs when indexed; new links change the
 	// anchor text of pages indexed before.
-	w.add(mkPages(250, 120)...)
+	w.Add(mkPages(250, 120)...)
 	check("after more pages")
 	// A new link gives a page indexed before the build new anchor text.
-	w.add(page{url: "http://a.test/late", title: "late", body: "late", links: []link{{to: "http://a.test/p0", anchor: "crawler crawler crawler engine engine"}}})
+	w.Add(searchtest.Page{URL: "http://a.test/late", Title: "late", Body: "late", Links: []searchtest.Link{{To: "http://a.test/p0", Anchor: "crawler crawler crawler engine engine"}}})
 	for _, sr := range []*Searcher{with, without} {
 		res, err := sr.Search(ctx, Request{Query: `anchor:"crawler crawler crawler engine engine"`})
 		if err != nil {
@@ -134,11 +137,11 @@ func TestPhrasesFromPairs(t *testing.T) {
 			t.Errorf("pairs %v: new anchor text not found: %v", sr.w.Pairs, got)
 		}
 	}
-	if err := w.st.idx.Settle(ctx, nil); err != nil {
+	if err := w.Index.Settle(ctx, nil); err != nil {
 		t.Fatalf("merge: %v", err)
 	}
 	check("merged")
-	if v, err := w.st.IntegrityCheck(ctx); err != nil || v != "ok" {
+	if v, err := w.IntegrityCheck(ctx); err != nil || v != "ok" {
 		t.Fatalf("integrity: %q %v", v, err)
 	}
 }

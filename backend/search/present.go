@@ -3,6 +3,10 @@ package search
 import (
 	"context"
 	"fmt"
+	"mundaneum/backend/highlight"
+	"mundaneum/backend/query"
+	"mundaneum/backend/querysql"
+	"mundaneum/backend/vocab"
 	"strings"
 
 	"mundaneum/backend/index"
@@ -14,14 +18,14 @@ import (
 // The snippets are cut (their texts read on a second connection) while the metadata and
 // copies are read on the first: the two are independent, and a query often has the
 // machine's other core to itself.
-func (s *Searcher) present(ctx context.Context, root Node, expand map[string][]string, page []hit, best float64, known pageTexts) ([]Result, error) {
+func (s *Searcher) present(ctx context.Context, root query.Node, expand vocab.Expansions, page []hit, best float64, known pageTexts) ([]Result, error) {
 	type snippets struct {
 		of  map[int64][]string
 		err error
 	}
 	snipped := make(chan snippets, 1)
 	go func() {
-		of, err := s.snippets(ctx, page, newHighlighter(root, s.w, expand), known)
+		of, err := s.snippets(ctx, page, highlight.New(root, s.w.forms(), expand), known)
 		snipped <- snippets{of: of, err: err}
 	}()
 	byID, hashes, copies, err := s.metadata(ctx, page)
@@ -108,7 +112,7 @@ func (s *Searcher) metadata(ctx context.Context, page []hit) (map[int64]*Result,
 // snippets cuts the hits' snippets from their text as the index holds it (index.DocOf):
 // body, anchors, headings, title, url, in the order snippets prefer them. The texts of
 // known pages (read by the proximity stage) are not read again.
-func (s *Searcher) snippets(ctx context.Context, page []hit, h *highlighter, known pageTexts) (map[int64][]string, error) {
+func (s *Searcher) snippets(ctx context.Context, page []hit, h *highlight.Highlighter, known pageTexts) (map[int64][]string, error) {
 	var ids []int64
 	ins := make([]store.IndexInput, 0, len(page))
 	for _, h := range page {
@@ -130,7 +134,7 @@ func (s *Searcher) snippets(ctx context.Context, page []hit, h *highlighter, kno
 	var linked []store.IndexInput
 	for _, in := range ins {
 		if in.Kind == store.IndexedText {
-			if snip, ok := bodySnippet(store.Clean(in.Text.Body), h); ok {
+			if snip, ok := h.BodySnippet(store.Clean(in.Text.Body)); ok {
 				out[in.ID] = snip
 				continue
 			}
@@ -144,7 +148,7 @@ func (s *Searcher) snippets(ctx context.Context, page []hit, h *highlighter, kno
 	}
 	for _, in := range linked {
 		if d, ok := index.DocOf(in); ok {
-			out[d.ID] = makeSnippet([]string{d.Body, d.Anchors, d.Headings, d.Title, d.URL}, h)
+			out[d.ID] = h.Snippet([]string{d.Body, d.Anchors, d.Headings, d.Title, d.URL})
 		}
 	}
 	return out, nil
@@ -167,7 +171,7 @@ func (s *Searcher) copies(ctx context.Context, hashes map[int64]string) (map[str
 		args[i] = h
 	}
 	rows, err := s.db.QueryContext(ctx, `SELECT hash, count(*) FROM pages INDEXED BY pages_hash
-		WHERE hash IN (`+placeholders(len(hs))+`) AND hash IS NOT NULL GROUP BY hash`, args...)
+		WHERE hash IN (`+querysql.Placeholders(len(hs))+`) AND hash IS NOT NULL GROUP BY hash`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("copies: %w", err)
 	}
@@ -186,3 +190,42 @@ func (s *Searcher) copies(ctx context.Context, hashes map[int64]string) (map[str
 // summariserType is the type family of what each summariser reads.
 var summariserType = map[string]string{"pdf": "pdf", "feed": "data", "gzip": "archive", "zip": "archive", "tar": "archive",
 	"markdown": "text", "text": "text", "html": "html"}
+
+// Result is one hit.
+type Result struct {
+	PageID  int64
+	URL     string
+	Title   string
+	Host    string // the origin, scheme://host[:port]
+	Type    string // html, pdf, image, video, audio, archive, document, data, text, or a media type
+	State   string // fetched, failed, redirected, skipped (resources known from links)
+	Reason  string // why it failed, was skipped or redirected (the crawl's closed set), "" if fetched
+	Status  int    // HTTP status of the last fetch, 0 if never fetched
+	Score   int    // 1000 for the best hit of the query
+	Snippet []string
+	Copies  int // other pages with identical content, collapsed into this one
+	// Alternates is the pages that name this one as their canonical URL (a print version,
+	// a copy with tracking parameters), collapsed into it.
+	Alternates int
+	FetchedAt  int64 // unix ms, 0 if never fetched
+	ChangedAt  int64 // unix ms: when its content last changed (or it was found)
+	// New is set by OpenView: the page is new or changed since the view was last opened.
+	New bool
+	// Versions counts the contents kept of the page: more than one means it changed.
+	Versions int
+	// Flag is its current content's flag (store.FlagSoft404, store.FlagParked): a 200 whose
+	// content is the site's error page or a domain-parking page, a "change" that is a death.
+	Flag string
+	// Author, Pages and Summariser come from the page's summary: the author its summariser
+	// found (a PDF's, a page's meta author), a document's page count (0: none or unknown),
+	// and which summariser read it (pdf, html, feed...; "" before summarisers were recorded).
+	Author     string
+	Pages      int
+	Summariser string
+	// Source names where the page's summary came from (another instance or a SOIF file),
+	// "" when it was crawled here.
+	Source string
+	// Explain says how the score was made: the first stage's bm25, the citation factor
+	// and the second stage's title and URL signals (see rerank.go).
+	Explain string
+}

@@ -3,6 +3,9 @@ package search
 import (
 	"context"
 	"fmt"
+	"mundaneum/backend/highlight"
+	"mundaneum/backend/query"
+	"mundaneum/backend/vocab"
 	"strings"
 
 	"mundaneum/backend/index"
@@ -23,14 +26,6 @@ import (
 // score ×= 1 + Proximity·share² + HeadingAll·[a heading has them all]. Queries of one word
 // are left alone (nothing to be near).
 
-const proxWindow = 12
-
-// textSignals are a hit's third-stage signals.
-type textSignals struct {
-	Near    float64 // share of the query's words in the best window
-	Heading bool
-}
-
 func (w Weights) textFactor(t textSignals) float64 {
 	x := 1 + w.Proximity*t.Near*t.Near
 	if t.Heading {
@@ -41,7 +36,7 @@ func (w Weights) textFactor(t textSignals) float64 {
 
 // proximity applies the third stage to hits (best first); it returns the texts it read,
 // which the snippets of the same hits reuse.
-func (s *Searcher) proximity(ctx context.Context, root Node, expand map[string][]string, hits []hit) (pageTexts, error) {
+func (s *Searcher) proximity(ctx context.Context, root query.Node, expand vocab.Expansions, hits []hit) (pageTexts, error) {
 	if s.w.Proximity == 0 && s.w.HeadingAll == 0 || len(hits) == 0 {
 		return nil, nil
 	}
@@ -58,7 +53,7 @@ func (s *Searcher) proximity(ctx context.Context, root Node, expand map[string][
 		return nil, fmt.Errorf("proximity: %w", err)
 	}
 	texts := make(pageTexts, len(ins))
-	h := newHighlighter(root, s.w, expand)
+	h := highlight.New(root, s.w.forms(), expand)
 	sig := make(map[int64]textSignals, len(ins))
 	for _, in := range ins {
 		texts[in.ID] = in
@@ -81,18 +76,18 @@ func (s *Searcher) proximity(ctx context.Context, root Node, expand map[string][
 type pageTexts map[int64]store.IndexInput
 
 // textSignalsOf measures one page's body and headings against the terms.
-func textSignalsOf(terms []term, h *highlighter, body, headings string) textSignals {
+func textSignalsOf(terms []term, h *highlight.Highlighter, body, headings string) textSignals {
 	var t textSignals
-	spans := tokenSpans(body, h)
+	spans := h.Spans(body)
 	// Each matched token's term (-1: none); the window slides over matched tokens only.
 	type pos struct{ at, term int }
 	var hits []pos
 	for i, sp := range spans {
-		if !sp.hit {
+		if !sp.Hit {
 			continue
 		}
 		for k, tm := range terms {
-			if tm.in([]string{sp.key}) {
+			if tm.in([]string{sp.Key}) {
 				hits = append(hits, pos{i, k})
 				break
 			}
@@ -115,12 +110,12 @@ func textSignalsOf(terms []term, h *highlighter, body, headings string) textSign
 	}
 	t.Near = float64(best) / float64(len(terms))
 	for _, line := range strings.Split(headings, "\n") {
-		toks := tokenSpans(line, h)
+		toks := h.Spans(line)
 		all := true
 		for _, tm := range terms {
 			found := false
 			for _, sp := range toks {
-				if sp.hit && tm.in([]string{sp.key}) {
+				if sp.Hit && tm.in([]string{sp.Key}) {
 					found = true
 					break
 				}

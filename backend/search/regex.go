@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"mundaneum/backend/query"
 	"regexp"
 	"strconv"
 	"time"
@@ -21,11 +22,9 @@ const (
 )
 
 // evalRegexps computes the page ids of the plan's regexps and binds them.
-func (s *Searcher) evalRegexps(ctx context.Context, pl *plan, n *notes) error {
+func (s *Searcher) evalRegexps(ctx context.Context, pl *plan, n *query.Notes) error {
 	for _, leaf := range pl.regexps {
-		st := (&plan{}).statement(s.w)
-		st.where = universeStatusSQL
-		ids, err := s.scanRegexps(ctx, st, []topRegex{{re: leaf.node}}, n)
+		ids, err := s.scanRegexps(ctx, &statement{from: `pages p`, where: universeStatusSQL}, []topRegex{{re: leaf.node}}, n)
 		if err != nil {
 			return err
 		}
@@ -34,6 +33,7 @@ func (s *Searcher) evalRegexps(ctx context.Context, pl *plan, n *notes) error {
 	if len(pl.top) == 0 {
 		return nil
 	}
+	// The candidates: the matches of the rest of the query.
 	ids, err := s.scanRegexps(ctx, pl.statement(s.w), pl.top, n)
 	if err != nil {
 		return err
@@ -44,7 +44,7 @@ func (s *Searcher) evalRegexps(ctx context.Context, pl *plan, n *notes) error {
 
 // scanRegexps tests the candidates of st against all of res and returns the passing page
 // ids as a JSON array.
-func (s *Searcher) scanRegexps(ctx context.Context, st *statement, res []topRegex, n *notes) (string, error) {
+func (s *Searcher) scanRegexps(ctx context.Context, st *statement, res []topRegex, n *query.Notes) (string, error) {
 	type compiled struct {
 		re     *regexp.Regexp
 		title  bool
@@ -56,10 +56,10 @@ func (s *Searcher) scanRegexps(ctx context.Context, st *statement, res []topRege
 		if err != nil { // the parser checked it; be safe anyway
 			return "[]", nil
 		}
-		cs = append(cs, compiled{re, r.re.Field == FieldTitle, r.negate})
+		cs = append(cs, compiled{re, r.re.Field == query.FieldTitle, r.negate})
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT p.id, p.url, coalesce(p.title, '') FROM `+st.countFrom+` WHERE `+st.where+` LIMIT `+strconv.Itoa(regexScanCap+1),
-		st.countArgs...)
+	rows, err := s.db.QueryContext(ctx, `SELECT p.id, p.url, coalesce(p.title, '') FROM `+st.from+` WHERE `+st.where+` LIMIT `+strconv.Itoa(regexScanCap+1),
+		st.args...)
 	if err != nil {
 		return "", fmt.Errorf("regexp candidates: %w", err)
 	}

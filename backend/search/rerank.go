@@ -3,6 +3,8 @@ package search
 import (
 	"context"
 	"fmt"
+	"mundaneum/backend/highlight"
+	"mundaneum/backend/query"
 	"mundaneum/backend/tokenize"
 	"net/url"
 	"slices"
@@ -51,12 +53,12 @@ func (t term) in(tokens []string) bool {
 }
 
 // queryTerms lists the positive words of a query, each once.
-func queryTerms(root Node, w Weights) []term {
+func queryTerms(root query.Node, w Weights) []term {
 	var out []term
 	seen := map[string]bool{}
-	add := func(t *Text) {
+	add := func(t *query.Text) {
 		for i, word := range t.Words {
-			f := fold(word)
+			f := tokenize.Fold(word)
 			if seen[f] {
 				continue
 			}
@@ -66,19 +68,14 @@ func queryTerms(root Node, w Weights) []term {
 				continue
 			}
 			forms := []string{f}
-			if !t.Phrase && w.Stem && t.Field != FieldURL {
-				forms = append(forms, stemForms(f, w.MaxVariants)...)
+			if !t.Phrase && w.Stem && t.Field != query.FieldURL {
+				forms = append(forms, highlight.Forms(f, w.MaxVariants)...)
 			}
 			out = append(out, term{forms: forms})
 		}
 	}
-	eachWanted(root, add)
+	highlight.EachWanted(root, add)
 	return out
-}
-
-// words splits text into folded tokens as the index's tokenizer does (letters and digits).
-func words(text string) []string {
-	return tokenize.List(text)
 }
 
 // lastSegment returns the words of a URL's last path segment without its extension (the
@@ -93,7 +90,7 @@ func lastSegment(raw string) (last, path []string) {
 	if i := strings.LastIndexByte(seg, '.'); i > 0 && len(seg)-i <= 6 {
 		seg = seg[:i]
 	}
-	return words(seg), words(p)
+	return tokenize.List(seg), tokenize.List(p)
 }
 
 // kindWords name a page kind that holds many words without being about them; a query that
@@ -126,17 +123,6 @@ func isListPage(title, path []string) bool {
 	return false
 }
 
-// factors are a hit's second-stage signals.
-type factors struct {
-	Coverage   float64 // share of query words in the title or last URL segment
-	All, Exact bool    // Exact: the title is the query (Within and All), for Explain
-	// Within: every word of the title (or of the last URL segment) is a query word: the page
-	// is named by part of the query ("VACUUM" for `vacuum full`, "git-log(1)" for
-	// `git log --follow`). Exact is Within and All.
-	Within bool
-	List   bool // a changelog or index page the query did not ask for
-}
-
 func (w Weights) factor(f factors) float64 {
 	x := 1 + w.TitleCover*f.Coverage
 	if f.Within {
@@ -150,7 +136,7 @@ func (w Weights) factor(f factors) float64 {
 
 // signals computes the second-stage signals of one page for the terms.
 func signals(terms []term, asksList bool, title, rawURL string) factors {
-	tw := words(title)
+	tw := tokenize.List(title) // folded as the index folds them
 	last, path := lastSegment(rawURL)
 	both := append(slices.Clone(tw), last...)
 	var f factors
@@ -197,20 +183,20 @@ func asksForList(terms []term) bool {
 	return false
 }
 
-// rerank applies the second stage to hits (the first BoostDepth of them, already in
-// first-stage order), recording each one's signals for Explain.
-func (s *Searcher) rerank(ctx context.Context, root Node, hits []hit) error {
+// titleSignals reads the second stage's signals of hits (the first BoostDepth of them)
+// from their titles and URLs; nil when the stage is off or the query has no words.
+func (s *Searcher) titleSignals(ctx context.Context, root query.Node, hits []hit) (map[int64]factors, error) {
 	if !s.w.Rerank || len(hits) == 0 {
-		return nil
+		return nil, nil
 	}
 	terms := queryTerms(root, s.w)
 	if len(terms) == 0 {
-		return nil
+		return nil, nil
 	}
 	asks := asksForList(terms)
 	rows, err := s.db.QueryContext(ctx, `SELECT id, coalesce(title, ''), url FROM pages WHERE id IN (SELECT value FROM json_each(?))`, idsJSON(hits))
 	if err != nil {
-		return fmt.Errorf("rerank: %w", err)
+		return nil, fmt.Errorf("rerank: %w", err)
 	}
 	defer rows.Close()
 	sig := make(map[int64]factors, len(hits))
@@ -218,60 +204,12 @@ func (s *Searcher) rerank(ctx context.Context, root Node, hits []hit) error {
 		var id int64
 		var title, u string
 		if err := rows.Scan(&id, &title, &u); err != nil {
-			return fmt.Errorf("rerank: %w", err)
+			return nil, fmt.Errorf("rerank: %w", err)
 		}
 		sig[id] = signals(terms, asks, title, u)
 	}
 	if err := rows.Err(); err != nil {
-		return fmt.Errorf("rerank: %w", err)
+		return nil, fmt.Errorf("rerank: %w", err)
 	}
-	for i := range hits {
-		if f, ok := sig[hits[i].id]; ok {
-			hits[i].sig, hits[i].second = f, s.w.factor(f)
-			hits[i].score *= hits[i].second
-		}
-	}
-	return nil
-}
-
-// explain says how a hit's score was made, for `mundaneum search --explain`.
-func (h hit) explain() string {
-	if h.first == 0 && h.second == 0 {
-		return fmt.Sprintf("score %.4g (not rescored: below the first %d)", h.score, DefaultWeights.BoostDepth)
-	}
-	first := h.first
-	if first == 0 && h.second != 0 {
-		first = h.score / h.second
-		if h.third != 0 {
-			first /= h.third
-		}
-	}
-	out := fmt.Sprintf("bm25 %.4g", first)
-	if h.cites != 0 {
-		out += fmt.Sprintf(" × cited %.3g", h.cites)
-	}
-	if h.second != 0 {
-		out += fmt.Sprintf(" × title/URL %.3g (coverage %.2f", h.second, h.sig.Coverage)
-		if h.sig.All {
-			out += ", all words"
-		}
-		switch {
-		case h.sig.Exact:
-			out += ", title is the query"
-		case h.sig.Within:
-			out += ", title within the query"
-		}
-		if h.sig.List {
-			out += ", changelog/index page"
-		}
-		out += ")"
-	}
-	if h.third != 0 {
-		out += fmt.Sprintf(" × text %.3g (%.0f%% of the words within %d tokens", h.third, 100*h.text.Near, proxWindow)
-		if h.text.Heading {
-			out += ", a heading has them all"
-		}
-		out += ")"
-	}
-	return out + fmt.Sprintf(" = %.4g", h.score)
+	return sig, nil
 }

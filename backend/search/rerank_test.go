@@ -3,6 +3,9 @@ package search
 import (
 	"context"
 	"fmt"
+	"mundaneum/backend/highlight"
+	"mundaneum/backend/querysql"
+	"mundaneum/backend/searchtest"
 	"strings"
 	"testing"
 )
@@ -18,7 +21,7 @@ func TestIntent(t *testing.T) {
 		{"the*", "the*"},
 		{"title:how python", "AND(title:how python)"},
 	} {
-		q := Parse(tt.q)
+		q := querysql.Parse(tt.q)
 		got, _ := intent(q.Root)
 		if got.String() != tt.want {
 			t.Errorf("%q: %s, want %s", tt.q, got, tt.want)
@@ -27,12 +30,12 @@ func TestIntent(t *testing.T) {
 }
 
 func TestSignals(t *testing.T) {
-	terms := queryTerms(Parse("git reflog expire").Root, DefaultWeights)
+	terms := queryTerms(querysql.Parse("git reflog expire").Root, DefaultWeights)
 	f := signals(terms, false, "git-reflog(1)", "http://h/docs/git-reflog.html")
 	if f.Coverage < 0.66 || f.All || f.Exact || f.List {
 		t.Errorf("git-reflog: %+v", f)
 	}
-	terms = queryTerms(Parse("vacuum").Root, DefaultWeights)
+	terms = queryTerms(querysql.Parse("vacuum").Root, DefaultWeights)
 	if f := signals(terms, false, "VACUUM", "http://h/sql-vacuum.html"); !f.All || !f.Exact {
 		t.Errorf("VACUUM: %+v", f)
 	}
@@ -42,7 +45,7 @@ func TestSignals(t *testing.T) {
 	if f := signals(terms, false, "SQLite Release 3.5.4 On 2007-12-14", "http://h/releaselog/3_5_4.html"); !f.List {
 		t.Errorf("a release note is a list page: %+v", f)
 	}
-	if f := signals(terms, asksForList(queryTerms(Parse("vacuum release notes").Root, DefaultWeights)), "SQLite Release 3.5.4", "http://h/releaselog/3_5_4.html"); f.List {
+	if f := signals(terms, asksForList(queryTerms(querysql.Parse("vacuum release notes").Root, DefaultWeights)), "SQLite Release 3.5.4", "http://h/releaselog/3_5_4.html"); f.List {
 		t.Errorf("asked for release notes: %+v", f)
 	}
 }
@@ -51,15 +54,15 @@ func TestSignals(t *testing.T) {
 // changelog that mentions the word once ranks below the page about it, and --explain says
 // why.
 func TestSecondStage(t *testing.T) {
-	pages := []page{
-		{url: "http://d.test/maintenance.html", title: "Routine Maintenance", body: "Maintenance reclaims space: run vacuum regularly, vacuum often, vacuum a table at a time."},
-		{url: "http://d.test/sql-vacuum.html", title: "VACUUM", body: "VACUUM garbage-collect and optionally analyze a database. FULL selects full vacuum "},
-		{url: "http://d.test/release-9.html", title: "Release 9.0", body: "Fix vacuum full crash. " + strings.Repeat("fixed bugs in the planner. ", 15)},
+	pages := []searchtest.Page{
+		{URL: "http://d.test/maintenance.html", Title: "Routine Maintenance", Body: "Maintenance reclaims space: run vacuum regularly, vacuum often, vacuum a table at a time."},
+		{URL: "http://d.test/sql-vacuum.html", Title: "VACUUM", Body: "VACUUM garbage-collect and optionally analyze a database. FULL selects full vacuum "},
+		{URL: "http://d.test/release-9.html", Title: "Release 9.0", Body: "Fix vacuum full crash. " + strings.Repeat("fixed bugs in the planner. ", 15)},
 	}
 	for i := range 30 {
-		pages = append(pages, page{url: fmt.Sprintf("http://d.test/other-%d.html", i), title: "Other", body: "unrelated text"})
+		pages = append(pages, searchtest.Page{URL: fmt.Sprintf("http://d.test/other-%d.html", i), Title: "Other", Body: "unrelated text"})
 	}
-	st := workspace(t, pages)
+	st := searchtest.Build(t, pages)
 	s := New(st.SearchDB())
 	res, err := s.Search(context.Background(), Request{Query: "vacuum", Limit: 10, Explain: true})
 	if err != nil {
@@ -80,8 +83,8 @@ func TestSecondStage(t *testing.T) {
 }
 
 func TestTextSignals(t *testing.T) {
-	root := Parse("ignore changes tracked file").Root
-	terms, h := queryTerms(root, DefaultWeights), newHighlighter(root, DefaultWeights, nil)
+	root := querysql.Parse("ignore changes tracked file").Root
+	terms, h := queryTerms(root, DefaultWeights), highlight.New(root, DefaultWeights.forms(), nil)
 	together := textSignalsOf(terms, h, "Some intro. To ignore changes to a tracked file, use update-index. More text follows here.", "FAQ \nHow do I ignore changes to a tracked file?")
 	if together.Near != 1 || !together.Heading {
 		t.Errorf("words together, heading with all: %+v", together)

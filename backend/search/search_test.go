@@ -4,39 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"mundaneum/backend/searchtest"
 	"slices"
 	"strings"
 	"testing"
 
 	"mundaneum/backend/store"
 )
-
-// library is a small workspace exercising every part of the query language.
-var library = []page{
-	{url: "http://a.test/", title: "The Mundaneum", body: "Paul Otlet's card index of all knowledge, the universal bibliographic repertory",
-		lang: "fr", lastMod: "Tue, 15 Nov 1994 08:12:31 GMT",
-		links: []link{{"http://a.test/otlet", "Paul Otlet"}, {"http://a.test/cards", "index cards"},
-			{"http://a.test/film.mpg", "a film of the Mundaneum"}, {"http://www.b.test/", "the b site"},
-			{"http://a.test/photo.jpg", "photograph of the card catalogue"}}},
-	{url: "http://a.test/otlet", title: "Paul Otlet", body: "Otlet was a Belgian author and connected the documents with cards",
-		lastMod: "Mon, 03 Jan 2022 10:00:00 GMT", links: []link{{"http://a.test/", "Mundaneum home"}}},
-	{url: "http://a.test/cards", title: "Index cards", body: "the connections between cards were recorded by the classification",
-		hash: "same", links: []link{{"http://a.test/", "the Mundaneum"}}},
-	{url: "http://a.test/copy", title: "Index cards", body: "the connections between cards were recorded by the classification",
-		hash: "same", links: []link{{"http://a.test/", "Mundaneum"}}},
-	{url: "http://a.test/copy2", title: "Index cards", body: "the connections between cards were recorded by the classification",
-		hash: "same"},
-	{url: "http://a.test/near", title: "Near words", body: "decimal one two three four five six seven eight nine classification",
-		lang: "en-GB", links: []link{{"http://a.test/", "Mundaneum"}}},
-	{url: "http://www.b.test/", title: "Belgian libraries", body: "a library of cards in Brussels",
-		links: []link{{"http://a.test/", "Mundaneum in Mons"}, {"http://www.b.test/archive.zip", "the archive"}}},
-	{url: "http://deep.www.b.test/page.html", title: "Deep page", body: "deep in the subdomain of b, a universal decimal classification"},
-	{url: "http://c.test/report.pdf", title: "Annual report", body: "report on the universal decimal classification", ctype: "application/pdf"},
-	{url: "http://a.test/gone", state: "failed", reason: "not-found", status: 404},
-	{url: "http://a.test/moved", state: "redirected", reason: "redirect", status: 301},
-	{url: "http://a.test/slow", state: "failed", reason: "rate-limited", status: 429},
-	{url: "http://a.test/hostile", title: "Evil \uE000forged\uE001 <script>alert(1)</script>", body: "mundaneum \uE000 fake mark forged"},
-}
 
 func searchT(t *testing.T, s *Searcher, q string) Results {
 	t.Helper()
@@ -60,8 +34,8 @@ func urls(res Results) []string {
 // word too common for bm25: field scores) and with a budget of a few rows (the rarest
 // words ranked, the others filtering): the matches must be the same.
 func TestQueryLanguage(t *testing.T) {
-	st := workspace(t, library)
-	shelve(t, st.Store)
+	st := searchtest.Build(t, searchtest.Corpus)
+	searchtest.Shelve(t, st.Store)
 	for _, budget := range []int{DefaultWeights.RankBudget, 0, 3} {
 		w := DefaultWeights
 		w.RankBudget = budget
@@ -75,10 +49,9 @@ func TestQueryLanguage(t *testing.T) {
 // waits packed for its expansion (the store's linkpack.go): the link filters and the
 // citations that rank the hits read the packs too.
 func TestQueryLanguageWhileLinksArePacked(t *testing.T) {
-	w := newWorkspaceWith(t, store.Options{HoldLinks: true})
-	w.add(library...)
-	st := w.st
-	shelve(t, st.Store)
+	st := searchtest.NewWith(t, store.Options{HoldLinks: true})
+	st.Add(searchtest.Corpus...)
+	searchtest.Shelve(t, st.Store)
 	if err := st.RepackLinks(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -189,7 +162,7 @@ func testQueryLanguage(t *testing.T, s *Searcher) {
 }
 
 func TestRankingAndPresentation(t *testing.T) {
-	st := workspace(t, library)
+	st := searchtest.Build(t, searchtest.Corpus)
 	s := New(st.SearchDB())
 	res := searchT(t, s, "mundaneum")
 	if len(res.Results) < 3 || res.Results[0].URL != "http://a.test/" || res.Results[0].Score != 1000 {
@@ -280,7 +253,7 @@ func TestRankingAndPresentation(t *testing.T) {
 }
 
 func TestFacets(t *testing.T) {
-	st := workspace(t, library)
+	st := searchtest.Build(t, searchtest.Corpus)
 	s := New(st.SearchDB())
 	res, err := s.Search(context.Background(), Request{Query: "classification OR cards OR mundaneum", Facets: true})
 	if err != nil {
@@ -310,7 +283,7 @@ func TestFacets(t *testing.T) {
 }
 
 func TestDidYouMean(t *testing.T) {
-	st := workspace(t, library)
+	st := searchtest.Build(t, searchtest.Corpus)
 	s := New(st.SearchDB())
 	res := searchT(t, s, "mundanuem otlet")
 	if !res.Corrected || res.DidYouMean != "mundaneum otlet" || len(res.Results) != 1 {
@@ -329,13 +302,18 @@ func TestDidYouMean(t *testing.T) {
 	if res.DidYouMean != "" {
 		t.Fatalf("got %q", res.DidYouMean)
 	}
+	// A rare word with its first letter wrong, in a small segment of its own.
+	res = searchT(t, New(searchtest.Segments(t).SearchDB()), "figures xeugma")
+	if !res.Corrected || res.DidYouMean != "figures zeugma" || len(res.Results) != 1 {
+		t.Errorf("corrected %v, did you mean %q", res.Corrected, res.DidYouMean)
+	}
 }
 
 func TestViews(t *testing.T) {
 	ctx := context.Background()
-	w := newWorkspace(t)
-	w.add(library...)
-	st := w.st
+	w := searchtest.New(t)
+	w.Add(searchtest.Corpus...)
+	st := w
 	s := New(st.SearchDB())
 	if _, _, err := SaveView(ctx, st, "  ", "x", false); err == nil {
 		t.Fatal("saved a view without a name")
@@ -357,7 +335,7 @@ func TestViews(t *testing.T) {
 		t.Fatalf("first open: total %d new %d", o.Results.Total, o.New)
 	}
 	// A page that appears after the last opening is new, once.
-	w.add(page{url: "http://e.test/", title: "New classification", body: "fresh"})
+	w.Add(searchtest.Page{URL: "http://e.test/", Title: "New classification", Body: "fresh"})
 	o, err = s.OpenView(ctx, st, "classification", Request{})
 	if err != nil {
 		t.Fatal(err)

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"fmt"
+	"mundaneum/backend/searchtest"
 	"strings"
 	"testing"
 )
@@ -11,17 +12,17 @@ import (
 // so (issue 18: "about 965 results" where the index held 928 rows, and --offset 500 printed
 // "0-500 of about ..." with nothing).
 func TestTotalsAndTheRankedWindow(t *testing.T) {
-	var pages []page
+	var pages []searchtest.Page
 	for i := range RankCap + 1 {
-		pages = append(pages, page{url: fmt.Sprintf("http://a.test/w/%d", i), title: "page", body: "common words here"})
+		pages = append(pages, searchtest.Page{URL: fmt.Sprintf("http://a.test/w/%d", i), Title: "page", Body: "common words here"})
 	}
 	// Pages that are not in the index (broken links), then one that is: the rowids of the
 	// index leave a gap that an estimate from the first matches' rowids reads as matches.
 	for i := range 2 * RankCap {
-		pages = append(pages, page{url: fmt.Sprintf("http://a.test/gone/%d", i), state: "failed", reason: "not-found", status: 404})
+		pages = append(pages, searchtest.Page{URL: fmt.Sprintf("http://a.test/gone/%d", i), State: "failed", Reason: "not-found", Status: 404})
 	}
-	pages = append(pages, page{url: "http://a.test/last", title: "last", body: "other words"})
-	st := workspace(t, pages)
+	pages = append(pages, searchtest.Page{URL: "http://a.test/last", Title: "last", Body: "other words"})
+	st := searchtest.Build(t, pages)
 	s := New(st.SearchDB())
 	ctx := context.Background()
 	res, err := s.Search(ctx, Request{Query: "common", Limit: 10})
@@ -50,11 +51,11 @@ func TestTotalsAndTheRankedWindow(t *testing.T) {
 // problem: finds pages by the problems found in their HTML; search results carry why a page
 // failed or was skipped.
 func TestProblemFieldAndReasons(t *testing.T) {
-	st := workspace(t, []page{
-		{url: "http://a.test/ok", title: "fine", body: "alpha"},
-		{url: "http://a.test/untitled", body: "alpha beta", problems: []string{"no-title", "bad-link"}},
-		{url: "http://a.test/long", title: "long", body: "gamma", problems: []string{"truncated"}},
-		{url: "http://a.test/gone", state: "failed", reason: "not-found", status: 404},
+	st := searchtest.Build(t, []searchtest.Page{
+		{URL: "http://a.test/ok", Title: "fine", Body: "alpha"},
+		{URL: "http://a.test/untitled", Body: "alpha beta", Problems: []string{"no-title", "bad-link"}},
+		{URL: "http://a.test/long", Title: "long", Body: "gamma", Problems: []string{"truncated"}},
+		{URL: "http://a.test/gone", State: "failed", Reason: "not-found", Status: 404},
 	})
 	s := New(st.SearchDB())
 	ctx := context.Background()

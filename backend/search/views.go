@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"mundaneum/backend/query"
 	"strings"
 	"time"
 	"unicode"
@@ -39,22 +40,22 @@ const maxViewName = 100
 // and replace was not asked for.
 var ErrViewExists = store.ErrExists
 
-// SaveView saves query under name. A view of that name is replaced only when replace is
+// SaveView saves the query text under name. A view of that name is replaced only when replace is
 // set, and then starts afresh: what is new is counted from now. replaced says whether one was.
-func SaveView(ctx context.Context, vs ViewStore, name, query string, replace bool) (v View, replaced bool, err error) {
+func SaveView(ctx context.Context, vs ViewStore, name, text string, replace bool) (v View, replaced bool, err error) {
 	name = strings.TrimSpace(name)
-	query = strings.TrimSpace(query)
+	text = strings.TrimSpace(text)
 	switch {
 	case name == "" || len([]rune(name)) > maxViewName:
 		return View{}, false, fmt.Errorf("%w: a name has 1 to %d characters", ErrBadView, maxViewName)
 	case strings.IndexFunc(name, unicode.IsControl) >= 0:
 		return View{}, false, fmt.Errorf("%w: a name has no control characters", ErrBadView)
-	case query == "":
+	case text == "":
 		return View{}, false, fmt.Errorf("%w: the query is empty", ErrBadView)
-	case len(query) > 4*maxQueryRunes:
+	case len(text) > 4*query.MaxQueryRunes:
 		return View{}, false, fmt.Errorf("%w: the query is too long", ErrBadView)
 	}
-	return vs.SaveView(ctx, name, query, replace)
+	return vs.SaveView(ctx, name, text, replace)
 }
 
 // ListViews returns the saved views by name.

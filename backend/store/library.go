@@ -18,14 +18,15 @@ import (
 
 const libColumns = `n.id, coalesce(n.parent_id, 0), n.path, n.kind, n.position, n.title, coalesce(n.url, ''),
 	coalesce(n.url_key, ''), n.notes, n.body, n.tags, n.purpose, coalesce(n.image_id, 0), n.create_only, n.sort,
-	n.author, n.email, coalesce(n.password, ''), coalesce(n.view_id, 0), n.created_at, n.updated_at, n.aliases`
+	n.author, n.email, coalesce(n.password, ''), coalesce(n.view_id, 0), n.created_at, n.updated_at, n.aliases,
+	n.open_to_guests`
 
 func scanLibNode(row interface{ Scan(...any) error }, extra ...any) (library.Node, error) {
 	var n library.Node
 	var tags, aliases string
 	dest := append([]any{&n.ID, &n.Parent, &n.Path, &n.Kind, &n.Position, &n.Title, &n.URL, &n.URLKey, &n.Notes,
 		&n.Body, &tags, &n.Purpose, &n.ImageID, &n.CreateOnly, &n.Sort, &n.Author, &n.Email, &n.Password,
-		&n.ViewID, &n.CreatedAt, &n.UpdatedAt, &aliases}, extra...)
+		&n.ViewID, &n.CreatedAt, &n.UpdatedAt, &aliases, &n.OpenToGuests}, extra...)
 	if err := row.Scan(dest...); err != nil {
 		return n, err
 	}
@@ -187,7 +188,7 @@ func (t *libTx) Insert(ctx context.Context, n *library.Node) error {
 // that writes lib_nodes opens a statement savepoint (its triggers write two tables), and at
 // every savepoint FTS5 writes out its pending terms as a new segment: one row at a time,
 // an import of 100,000 bookmarks would write (and merge) 100,000 segments.
-const insertManyChunk = 500 // x 22 columns: within SQLite's 32,766 parameters
+const insertManyChunk = 500 // x 23 columns: within SQLite's 32,766 parameters
 
 func (t *libTx) InsertMany(ctx context.Context, ns []library.Node) error {
 	all := ns
@@ -201,7 +202,8 @@ func (t *libTx) InsertMany(ctx context.Context, ns []library.Node) error {
 		for _, n := range chunk {
 			args = append(args, n.ID, nullIf(n.Parent, 0), n.Path, n.Kind, n.Position, n.Title, nullIf(n.URL, ""),
 				nullIf(n.URLKey, ""), n.Notes, n.Body, tagsJSON(n.Tags), n.Purpose, nullIf(n.ImageID, 0), n.CreateOnly, n.Sort,
-				n.Author, n.Email, nullIf(n.Password, ""), nullIf(n.ViewID, 0), n.CreatedAt, n.UpdatedAt, aliasesJSON(n.Aliases))
+				n.Author, n.Email, nullIf(n.Password, ""), nullIf(n.ViewID, 0), n.CreatedAt, n.UpdatedAt, aliasesJSON(n.Aliases),
+				n.OpenToGuests)
 		}
 		row := "(" + strings.TrimSuffix(strings.Repeat("?, ", libInsertCols), ", ") + ")"
 		if _, err := t.exec(ctx, libInsert+strings.TrimSuffix(strings.Repeat(row+", ", len(chunk)), ", "), args...); err != nil {
@@ -292,17 +294,17 @@ func (t *libTx) subtreeBelow(ctx context.Context, id int64, path string) (map[in
 
 const (
 	libInsert = `INSERT INTO lib_nodes(id, parent_id, path, kind, position, title, url, url_key, notes, body, tags, purpose,
-		image_id, create_only, sort, author, email, password, view_id, created_at, updated_at, aliases) VALUES `
-	libInsertCols = 22
+		image_id, create_only, sort, author, email, password, view_id, created_at, updated_at, aliases, open_to_guests) VALUES `
+	libInsertCols = 23
 )
 
 func (t *libTx) Update(ctx context.Context, n *library.Node) error {
 	_, err := t.exec(ctx, `UPDATE lib_nodes SET title = ?, url = ?, url_key = ?, notes = ?, body = ?, tags = ?,
 		purpose = ?, image_id = ?, create_only = ?, sort = ?, author = ?, email = ?, password = ?, updated_at = ?,
-		aliases = ? WHERE id = ?`,
+		aliases = ?, open_to_guests = ? WHERE id = ?`,
 		n.Title, nullIf(n.URL, ""), nullIf(n.URLKey, ""), n.Notes, n.Body, tagsJSON(n.Tags), n.Purpose,
 		nullIf(n.ImageID, 0), n.CreateOnly, n.Sort, n.Author, n.Email, nullIf(n.Password, ""), n.UpdatedAt,
-		aliasesJSON(n.Aliases), n.ID)
+		aliasesJSON(n.Aliases), n.OpenToGuests, n.ID)
 	if err != nil {
 		return fmt.Errorf("update library node %d: %w", n.ID, err)
 	}
@@ -460,11 +462,15 @@ func (t *libTx) ViewExists(ctx context.Context, id int64) (bool, error) {
 const undoKept = 50
 
 func (t *libTx) PushUndo(ctx context.Context, u library.Undo) error {
-	if _, err := t.tx.ExecContext(ctx, `INSERT INTO lib_undo(at, op, summary, data, password) VALUES (?, ?, ?, ?, ?)`,
-		u.At, u.Op, u.Summary, string(u.Data), nullIf(u.Password, "")); err != nil {
+	keys, err := json.Marshal(append([]string{}, u.Keys...))
+	if err != nil {
+		return err
+	}
+	if _, err := t.tx.ExecContext(ctx, `INSERT INTO lib_undo(at, op, summary, data, keys, actor, actor_name) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+		u.At, u.Op, u.Summary, string(u.Data), string(keys), u.By, u.ByName); err != nil {
 		return fmt.Errorf("undo journal: %w", err)
 	}
-	_, err := t.tx.ExecContext(ctx, `DELETE FROM lib_undo WHERE id <= (SELECT max(id) FROM lib_undo) - ?`, undoKept)
+	_, err = t.tx.ExecContext(ctx, `DELETE FROM lib_undo WHERE id <= (SELECT max(id) FROM lib_undo) - ?`, undoKept)
 	return err
 }
 
@@ -481,17 +487,36 @@ func (t *libTx) PathTitles(ctx context.Context, path string) ([]string, error) {
 	return pathTitles(ctx, t.tx.QueryContext, path)
 }
 
-const undoTopSQL = `SELECT id, at, op, summary, data, coalesce(password, '') FROM lib_undo ORDER BY id DESC LIMIT 1`
+const undoTopSQL = `SELECT id, at, op, summary, data, keys, actor, actor_name FROM lib_undo ORDER BY id DESC LIMIT 1`
 
 func scanUndo(row *sql.Row) (library.Undo, error) {
 	var u library.Undo
-	var data string
-	err := row.Scan(&u.ID, &u.At, &u.Op, &u.Summary, &data, &u.Password)
+	var data, keys string
+	err := row.Scan(&u.ID, &u.At, &u.Op, &u.Summary, &data, &keys, &u.By, &u.ByName)
 	if errors.Is(err, sql.ErrNoRows) {
 		return u, fmt.Errorf("undo: nothing to undo: %w", library.ErrNotFound)
 	}
+	if err != nil {
+		return u, fmt.Errorf("undo journal: %w", err)
+	}
 	u.Data = []byte(data)
-	return u, err
+	if err := json.Unmarshal([]byte(keys), &u.Keys); err != nil {
+		return u, fmt.Errorf("undo journal %d: keys: %w", u.ID, err)
+	}
+	return u, nil
+}
+
+// protectedBelowSQL lists the nodes with a password strictly below a path, parents first.
+const protectedBelowSQL = `SELECT ` + libColumns + ` FROM lib_nodes n
+	WHERE n.path > ? AND n.path < ? AND n.password IS NOT NULL ORDER BY length(n.path), n.path`
+
+func (t *libTx) ProtectedBelow(ctx context.Context, id int64) ([]library.Node, error) {
+	n, err := t.Node(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	lo, hi := subtreeRange(n.Path)
+	return scanLibNodes(t.tx.QueryContext(ctx, protectedBelowSQL, lo, hi))
 }
 
 // pathIDs parses a node path ("/1/5/17/") into its ids.

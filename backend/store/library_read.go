@@ -222,6 +222,20 @@ func (s *Store) LibUndoTop(ctx context.Context) (library.Undo, error) {
 	return scanUndo(s.read.QueryRowContext(ctx, undoTopSQL))
 }
 
+// LibProtectedBelow lists the nodes with a password strictly below node id, parents first.
+func (s *Store) LibProtectedBelow(ctx context.Context, id int64) ([]library.Node, error) {
+	n, err := s.LibNode(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	lo, hi := subtreeRange(n.Path)
+	ns, err := scanLibNodes(s.read.QueryContext(ctx, protectedBelowSQL, lo, hi))
+	if err != nil {
+		return nil, fmt.Errorf("library %d: protected postings: %w", id, err)
+	}
+	return ns, nil
+}
+
 // LibTags lists the library's tags with how many postings carry each, most used first.
 func (s *Store) LibTags(ctx context.Context) ([]library.TagCount, error) {
 	rows, err := s.read.QueryContext(ctx, `SELECT min(tag), count(*) FROM lib_tags GROUP BY tag ORDER BY count(*) DESC, min(tag)`)

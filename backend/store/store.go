@@ -125,10 +125,17 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 			return nil, fmt.Errorf("lock workspace: %w", err)
 		}
 		if !ok {
-			return nil, fmt.Errorf("%s: %w", path, ErrLocked)
+			held := &HeldError{Path: path}
+			if h, ok := ReadHolder(path); ok {
+				held.Holder = &h
+			}
+			return nil, held
 		}
+		// Who holds it, for a second owner's message (holder.go); the lock works without.
+		_ = writeHolder(path + ".lock")
 		wdb, err := sql.Open("sqlite", dsn(path, false))
 		if err != nil {
+			clearHolder(s.lock.Path())
 			s.lock.Unlock()
 			return nil, err
 		}
@@ -136,6 +143,7 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 		wdb.SetConnMaxIdleTime(0)
 		if err := migrate(ctx, wdb); err != nil {
 			wdb.Close()
+			clearHolder(s.lock.Path())
 			s.lock.Unlock()
 			return nil, err
 		}
@@ -371,6 +379,7 @@ func (s *Store) Close() error {
 			errs = append(errs, s.read.Close())
 		}
 		if s.lock != nil {
+			clearHolder(s.lock.Path())
 			errs = append(errs, s.lock.Unlock())
 		}
 		s.err = errors.Join(errs...)

@@ -78,7 +78,9 @@ func (a *archive) add(ctx context.Context, name string, body io.Reader) error {
 	data, err := a.b.inflate(body)
 	if err != nil {
 		a.r.problem(problemOf(err))
-		return err
+		if problemOf(err) != ProblemIncomplete {
+			return err
+		}
 	}
 	in := Input{Body: data, Name: name}
 	k, known := choose(in)
@@ -124,10 +126,10 @@ func (b *Budget) inflate(r io.Reader) ([]byte, error) {
 	if int64(len(data)) > left {
 		return nil, problemError(ProblemBomb)
 	}
-	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
-		return data, err
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return data, problemError(ProblemIncomplete) // cut off: what came is still read
 	}
-	return data, nil
+	return data, err
 }
 
 // looksText reports whether a member of no known type is text worth reading: valid UTF-8

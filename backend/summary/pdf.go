@@ -41,6 +41,9 @@ var pdfSlots = make(chan struct{}, max(1, runtime.NumCPU()))
 
 func pdfSummary(ctx context.Context, in Input, b *Budget) (*Result, error) {
 	r := &Result{}
+	if !pdfEnds(in.Body) {
+		r.problem(ProblemIncomplete) // why it may be unreadable, or its last pages missing
+	}
 	if _, err := exec.LookPath(pdfTools.text); err != nil {
 		return r, problemError(ProblemToolMissing)
 	}
@@ -107,6 +110,12 @@ func pdfSummary(ctx context.Context, in Input, b *Budget) (*Result, error) {
 		return r, pdfProblem(text, textErr)
 	}
 	return r, nil
+}
+
+// pdfEnds reports whether a PDF ends as the format says, with an end-of-file marker in its
+// last kilobyte (where readers look for it): a file cut off on the way has none.
+func pdfEnds(b []byte) bool {
+	return bytes.Contains(b[max(0, len(b)-1024):], []byte("%%EOF"))
 }
 
 // pdfProblem names why poppler could not read a file.

@@ -55,7 +55,22 @@ const (
 	ProblemTooMany     = "too-many"     // more archive members than the budget summarises
 	ProblemTimeout     = "timeout"      // summarising took longer than the time budget
 	ProblemToolMissing = "tool-missing" // the program that reads this type is not installed
+	// ProblemIncomplete: the file stops before its end (cut off on the server or on the way):
+	// what came is summarised.
+	ProblemIncomplete = "incomplete"
 )
+
+// ProblemWords are the words for the problems a summariser records, for people.
+var ProblemWords = map[string]string{
+	ProblemUnreadable:  "the file is broken: its text could not be read",
+	ProblemEncrypted:   "the file is encrypted with a password",
+	ProblemBomb:        "its content inflates beyond the decompression budget",
+	ProblemTooDeep:     "archives nested too deep: the inner ones are not read",
+	ProblemTooMany:     "more archive members than are read: the rest are listed only",
+	ProblemTimeout:     "reading it took longer than its time budget",
+	ProblemToolMissing: "the program that reads this type is not installed",
+	ProblemIncomplete:  "the file stops before its end (cut off): what came is read",
+}
 
 // Result is a document's summary: what extract's summarisers produce, the attributes of its
 // type, and which summariser made it.

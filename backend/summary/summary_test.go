@@ -330,3 +330,36 @@ func TestGateKnowsServedTypes(t *testing.T) {
 		}
 	}
 }
+
+// A file cut off on the way says so, and what came of it is read: a gzip stream, a tar in
+// it, and a PDF without its end (which poppler may or may not still read).
+func TestIncompleteFiles(t *testing.T) {
+	text := []byte(strings.Repeat("the quagga and the okapi graze together ", 4000))
+	full := gz(text)
+	r := summarise(t, full[:len(full)/2], "application/gzip", "http://a.test/notes.txt.gz", Budget{})
+	if !slices.Contains(r.Problems, ProblemIncomplete) || !strings.Contains(r.Text, "okapi") {
+		t.Errorf("a gzip cut in half: problems %v, text %d bytes", r.Problems, len(r.Text))
+	}
+	if r := summarise(t, full, "application/gzip", "http://a.test/notes.txt.gz", Budget{}); len(r.Problems) != 0 {
+		t.Errorf("a whole gzip: problems %v", r.Problems)
+	}
+	tgz := gz(tarOf(map[string][]byte{"a.txt": []byte("first quagga"), "b.txt": text}))
+	r = summarise(t, tgz[:len(tgz)*2/3], "application/gzip", "http://a.test/bundle.tar.gz", Budget{})
+	if !slices.Contains(r.Problems, ProblemIncomplete) || !strings.Contains(r.Text, "first quagga") {
+		t.Errorf("a tar.gz cut short: problems %v, text %.80q", r.Problems, r.Text)
+	}
+	for code := range map[string]bool{ProblemIncomplete: true, ProblemUnreadable: true, ProblemBomb: true} {
+		if ProblemWords[code] == "" {
+			t.Errorf("no words for %s", code)
+		}
+	}
+	needPDFTools(t)
+	pdf := fixture(t, "paper.pdf")
+	r = summarise(t, pdf[:len(pdf)*3/4], "application/pdf", "http://a.test/paper.pdf", Budget{})
+	if !slices.Contains(r.Problems, ProblemIncomplete) {
+		t.Errorf("a PDF cut short: problems %v", r.Problems)
+	}
+	if r := summarise(t, pdf, "application/pdf", "http://a.test/paper.pdf", Budget{}); slices.Contains(r.Problems, ProblemIncomplete) {
+		t.Errorf("a whole PDF: problems %v", r.Problems)
+	}
+}

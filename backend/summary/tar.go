@@ -26,10 +26,13 @@ func tarSummary(ctx context.Context, in Input, b *Budget) (*Result, error) {
 			break
 		}
 		if err != nil {
+			if errors.Is(err, io.ErrUnexpectedEOF) {
+				err = problemError(ProblemIncomplete) // cut off inside a member's header
+			}
 			if a.members == 0 {
 				return a.done(), err
 			}
-			a.r.problem(ProblemUnreadable)
+			a.r.problem(problemOf(err))
 			break
 		}
 		a.list(h.Name)

@@ -165,9 +165,13 @@ export function domOffences(page) {
     for (const el of document.querySelectorAll('*')) {
       // A library's picture: a raster image the backend sniffed, as a data: URL.
       const picture = (a) => el.localName === 'img' && a.name === 'src' && /^data:image\/(png|gif|jpeg|webp);base64,[A-Za-z0-9+/=]+$/.test(a.value);
+      // Settings' bookmarklet (serve only): exactly the app's own code, opening this origin's add form.
+      const bookmarklet = (a) =>
+        el.localName === 'a' && el.hasAttribute('data-bookmarklet') && a.name === 'href' &&
+        a.value === `javascript:(()=>{const s=String(getSelection()).slice(0,2000);open(${JSON.stringify(location.origin + '/#/add?')}+new URLSearchParams({url:location.href,title:document.title,notes:s}),'_blank','noopener')})()`;
       for (const a of el.attributes) {
         if (/^on/i.test(a.name)) bad.push(`<${el.localName} ${a.name}>`);
-        if ((a.name === 'href' || a.name === 'src' || a.name === 'action') && /^\s*(javascript|data|vbscript):/i.test(a.value) && !picture(a)) {
+        if ((a.name === 'href' || a.name === 'src' || a.name === 'action') && /^\s*(javascript|data|vbscript):/i.test(a.value) && !picture(a) && !bookmarklet(a)) {
           bad.push(`<${el.localName} ${a.name}="${a.value.slice(0, 60)}">`);
         }
       }

@@ -33,7 +33,7 @@ before(async () => {
   // The bookmarks of a browser (nested folders, tags, non-ASCII, hostile titles), and a
   // few libraries made through the API as another user of `serve --public` would.
   const fixture = await readFile(path.join(repo, 'backend/formats/bookmarks/testdata/mixed.html'), 'utf8');
-  await api.call('LibraryImport', 1, fixture, '');
+  await api.call('LibraryImport', 1, fixture, '', '');
   const computing = await api.call('LibraryCreate', 1, input({ title: 'Computing', purpose: 'Languages, systems and the web', image: png }));
   const go = await api.call('LibraryCreate', computing.id, input({ title: 'Go', author: 'Ann', email: 'ann@example.org' }));
   for (const [title, url, tags] of [

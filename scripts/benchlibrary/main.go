@@ -36,7 +36,7 @@ import (
 	"time"
 
 	"mundaneum/backend/library"
-	"mundaneum/backend/search"
+	"mundaneum/backend/libsearch"
 	"mundaneum/backend/store"
 )
 
@@ -222,7 +222,7 @@ func run(n, queries, open int, dir, wordsPath, bin string, seed uint64) error {
 	}
 
 	// Search inside the library.
-	s := search.New(st.ReadDB())
+	s := libsearch.New(st.ReadDB())
 	qr := rand.New(rand.NewPCG(seed, 99))
 	folder, err := l.Open(ctx, library.RootID, library.ListQuery{Limit: 1})
 	if err != nil {
@@ -250,7 +250,7 @@ func run(n, queries, open int, dir, wordsPath, bin string, seed uint64) error {
 	}
 	for range 200 { // warm up
 		_, q := mix()
-		s.Library(ctx, search.LibraryRequest{Query: q, Limit: 50})
+		s.Search(ctx, libsearch.Request{Query: q, Limit: 50})
 	}
 	byClass, byClassCPU := map[string][]time.Duration{}, map[string][]time.Duration{}
 	var all, cpus []time.Duration
@@ -259,7 +259,7 @@ func run(n, queries, open int, dir, wordsPath, bin string, seed uint64) error {
 	for range queries {
 		class, q := mix()
 		c0, t0 := cpuTime(), time.Now()
-		if _, err := s.Library(ctx, search.LibraryRequest{Query: q, Limit: 50}); err != nil {
+		if _, err := s.Search(ctx, libsearch.Request{Query: q, Limit: 50}); err != nil {
 			return fmt.Errorf("%q: %w", q, err)
 		}
 		d := time.Since(t0)

@@ -52,10 +52,14 @@ func (e *engine) run(ctx context.Context, q string, limit int) (outcome, error) 
 	return o, nil
 }
 
-// prepare reads the index's vocabulary into memory, as the window and serve do when a
-// workspace opens, and returns how long it took.
+// start readies the searcher as the window and serve do when a workspace opens (the
+// index's terms in memory, the files read into the OS's cache, in the background until ctx
+// ends), and returns at once.
+func (e *engine) start(ctx context.Context) { e.s.Prepare(ctx) }
+
+// prepare waits until the searcher has the index's terms in memory, and returns how long
+// they took.
 func (e *engine) prepare(ctx context.Context) (time.Duration, error) {
-	e.s.PrepareVocabulary(ctx)
 	return e.s.WaitVocabulary(ctx)
 }
 

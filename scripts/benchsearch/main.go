@@ -257,6 +257,7 @@ func run(ctx context.Context, o options) error {
 	}
 	defer sr.Close()
 	e := newEngine(sr.idx.SearchDB(), o.together)
+	e.start(ctx)
 	vocab, err := e.prepare(ctx)
 	if err != nil {
 		return fmt.Errorf("vocabulary: %w", err)

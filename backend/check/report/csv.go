@@ -67,8 +67,36 @@ func WriteJSON(w io.Writer, m *Model) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	enc := json.NewEncoder(bw)
 	enc.SetIndent("", " ")
-	if err := enc.Encode(m); err != nil {
+	if err := enc.Encode(m.listed()); err != nil {
 		return fmt.Errorf("write JSON report: %w", err)
 	}
 	return bw.Flush()
+}
+
+// listed is a shallow copy of m whose lists are never null in JSON: an empty report still
+// has a list of links and of documents, and an empty count of verdicts.
+func (m *Model) listed() *Model {
+	c := *m
+	if c.Links == nil {
+		c.Links = []Link{}
+	}
+	if c.Docs == nil {
+		c.Docs = []Doc{}
+	}
+	if c.Options == nil {
+		c.Options = []Option{}
+	}
+	if c.Counts.Verdicts == nil {
+		c.Counts.Verdicts = map[string]int{}
+	}
+	copied := false
+	for i := range c.Docs {
+		if c.Docs[i].Refs == nil {
+			if !copied {
+				c.Docs, copied = append([]Doc(nil), c.Docs...), true // m stays as it was
+			}
+			c.Docs[i].Refs = []Ref{}
+		}
+	}
+	return &c
 }

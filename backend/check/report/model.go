@@ -8,7 +8,13 @@
 // ever links to http and https URLs; nothing in a report can run script.
 package report
 
-import "time"
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
 
 // News kinds: MOMspider's four kinds of document change.
 const (
@@ -16,6 +22,9 @@ const (
 	NewsBroken   = "broken"   // references that fail
 	NewsChanged  = "changed"  // references modified recently, or whose content changed
 	NewsExpiring = "expiring" // documents of the infostructure that expire soon
+	// NewsFragments: links to a part of a page ("page.html#part") that the page lacks.
+	// Not MOMspider's: its pages had no ids to check.
+	NewsFragments = "fragments"
 )
 
 // Model is one report.
@@ -59,11 +68,66 @@ type Option struct {
 // Counts are a report's totals.
 type Counts struct {
 	Documents  int            `json:"documents"`
-	References int            `json:"references"`
-	Links      int            `json:"links"`    // distinct URLs referenced
-	Tested     int            `json:"tested"`   // of which were tested
-	Verdicts   map[string]int `json:"verdicts"` // tested links by verdict
+	References int            `json:"references"` // the references the documents make
+	Links      int            `json:"links"`      // distinct URLs they reference (at most References)
+	Tested     int            `json:"tested"`     // distinct URLs of the report tested, documents included
+	Verdicts   map[string]int `json:"verdicts"`   // tested URLs by verdict
 	Dead       int            `json:"dead"`
+	// Failing counts the failing links that are not dead yet; DeadFrom (a date, "" when it
+	// has passed) and ChecksLeft say the soonest any of them can be called dead.
+	Failing    int    `json:"failing"`
+	DeadFrom   string `json:"deadFrom,omitempty"`
+	ChecksLeft int    `json:"checksLeft,omitempty"`
+}
+
+// FailingText says how many links fail without being dead yet, and until when at least
+// none will be: "1 failing, not dead until 2026-12-04 and 2 more failing checks" ("" when
+// none fails).
+func FailingText(failing int, deadFrom string, checksLeft int) string {
+	if failing <= 0 {
+		return ""
+	}
+	var until []string
+	if deadFrom != "" {
+		until = append(until, deadFrom)
+	}
+	switch {
+	case checksLeft == 1:
+		until = append(until, "1 more failing check")
+	case checksLeft > 1:
+		until = append(until, strconv.Itoa(checksLeft)+" more failing checks")
+	}
+	head := strconv.Itoa(failing) + " failing"
+	if len(until) == 0 {
+		return head
+	}
+	if failing == 1 {
+		return head + ", not dead until " + strings.Join(until, " and ")
+	}
+	return head + ", none dead until " + strings.Join(until, " and ")
+}
+
+// Summary is the counts in a sentence: "3 documents with 6 references to 5 distinct URLs;
+// 5 URLs tested". A library task's documents are its libraries, their references pointers.
+func (c Counts) Summary(taskType string) string {
+	docs, refs := "document", "reference"
+	if taskType == "library" {
+		docs, refs = "librar", "pointer"
+	}
+	return fmt.Sprintf("%s with %s to %s; %s tested", count(c.Documents, docs), count(c.References, refs),
+		count(c.Links, "distinct URL"), count(c.Tested, "URL"))
+}
+
+func count(n int, what string) string {
+	switch {
+	case what == "librar" && n == 1:
+		return "1 library"
+	case what == "librar":
+		return strconv.Itoa(n) + " libraries"
+	case n == 1:
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
 }
 
 // Link is one URL a report's documents reference, with what its test found.
@@ -98,17 +162,33 @@ type Ref struct {
 	Kind string `json:"kind"` // a, img, link, script, frame, ... (MOMspider: link, img, query)
 }
 
-// News is the closing table: MOMspider's four lists.
+// News is the closing table: MOMspider's four lists, and the links that miss their place.
 type News struct {
-	Moved    []Item `json:"moved"`
-	Broken   []Item `json:"broken"`
-	Changed  []Item `json:"changed"`
-	Expiring []Item `json:"expiring"`
+	Moved     []Item `json:"moved"`
+	Broken    []Item `json:"broken"`
+	Changed   []Item `json:"changed"`
+	Expiring  []Item `json:"expiring"`
+	Fragments []Item `json:"fragments"`
 }
 
-// Lists returns the four lists with their kinds, in MOMspider's order.
+// MarshalJSON writes every list as a list, [] when it is empty: a reader of the JSON
+// takes "moved": null for a missing field, not for "nothing moved".
+func (n News) MarshalJSON() ([]byte, error) {
+	type plain News // without this method
+	out := plain(n)
+	for _, l := range []*[]Item{&out.Moved, &out.Broken, &out.Changed, &out.Expiring, &out.Fragments} {
+		if *l == nil {
+			*l = []Item{}
+		}
+	}
+	return json.Marshal(out)
+}
+
+// Lists returns the lists with their kinds: MOMspider's four in its order, then the
+// missing fragments.
 func (n *News) Lists() []List {
-	return []List{{NewsMoved, n.Moved}, {NewsBroken, n.Broken}, {NewsChanged, n.Changed}, {NewsExpiring, n.Expiring}}
+	return []List{{NewsMoved, n.Moved}, {NewsBroken, n.Broken}, {NewsChanged, n.Changed}, {NewsExpiring, n.Expiring},
+		{NewsFragments, n.Fragments}}
 }
 
 // List is one kind of news.
@@ -116,6 +196,10 @@ type List struct {
 	Kind  string
 	Items []Item
 }
+
+// MaxFrom bounds the cross-references listed with one piece of news (Item.From); the
+// others are counted (Item.FromMore).
+const MaxFrom = 5
 
 // Item is one piece of news about a URL.
 type Item struct {
@@ -129,9 +213,15 @@ type Item struct {
 	Permanent bool   `json:"permanent,omitempty"`
 	Dead      bool   `json:"dead,omitempty"`
 	Failures  int    `json:"failures,omitempty"`
-	When      string `json:"when,omitempty"` // the date in question (Last-Modified, Expires), RFC 3339
-	// From lists documents that reference it (a few): MOMspider's cross-references.
-	From []string `json:"from,omitempty"`
+	// DeadFrom (a date, "" once passed) and ChecksLeft say how soon a failing link that is
+	// not dead yet can be called dead.
+	DeadFrom   string `json:"deadFrom,omitempty"`
+	ChecksLeft int    `json:"checksLeft,omitempty"`
+	When       string `json:"when,omitempty"` // the date in question (Last-Modified, Expires), RFC 3339
+	// From lists documents that reference it, the first MaxFrom in breadth-first order:
+	// MOMspider's cross-references. FromMore is how many more documents reference it.
+	From     []string `json:"from,omitempty"`
+	FromMore int      `json:"fromMore,omitempty"`
 	// New is set when the item was not in the same list of the task's previous report.
 	New bool `json:"new"`
 }

@@ -89,6 +89,7 @@ export async function checkReport(id: number, offset = 0, limit = 50): Promise<C
       broken: n?.broken ?? [],
       changed: n?.changed ?? [],
       expiring: n?.expiring ?? [],
+      fragments: n?.fragments ?? [],
     },
   };
 }

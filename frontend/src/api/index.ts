@@ -2,16 +2,19 @@
 // bindings and runtime. Features import this module, never wailsjs.
 import * as App from '../../wailsjs/go/app/App';
 import * as runtime from '../../wailsjs/runtime/runtime';
+import { doorToken } from './door';
 import type {
   ArchiveFormat, ArchiveJob, RetentionInfo, ExchangeToken, Source,
   Crawl, CrawlPages, CrawlRequest, DocumentType, Events, GraphData, IndexStatus, LibAdded, LibDetail, LibEdit, LibExport, LibImport,
-  LibInput, LibPage, LibPosting, LibRecent, LibRemoval, LibRendered, LibSearchResults, LibTag, OfflineCopy, Orphans,
+  LibInput, LibPage, LibPosting, LibRecent, LibRemoval, LibRendered, LibSearchResults, LibTag, OfflineCopy, Orphans, Sharing,
   FacetResults, Page, PageDiff, PageRelations, PageVersion, PathResult, RulesCheck, RulesTest, SearchResults, Settings, Status, Tree, View, ViewResults,
-  WorkspaceInfo,
+  WorkspaceInfo, WorkspaceState,
 } from './types';
 
 export * from './types';
 export * from './check';
+export * from './door';
+export * from './capture';
 
 /** An error from the backend (or from a missing bridge), with an optional machine code. */
 export class ApiError extends Error {
@@ -24,7 +27,7 @@ export class ApiError extends Error {
 }
 
 /** Error codes the backend sends (app/errors.go); anything else arrives as 'internal'. */
-export const errorCodes = ['invalid', 'not-found', 'conflict', 'forbidden', 'internal', 'unavailable'] as const;
+export const errorCodes = ['invalid', 'not-found', 'conflict', 'forbidden', 'rate-limited', 'sign-in', 'internal', 'unavailable'] as const;
 export type ErrorCode = (typeof errorCodes)[number];
 
 function codeOf(v: unknown): ErrorCode {
@@ -234,11 +237,6 @@ export function chooseExportFile(crawlId: number, format: string): Promise<strin
 /** An archive job as events and calls bring it, with its lists never null. */
 export function job(j: ArchiveJob): ArchiveJob {
   return j.import ? { ...j, import: { ...j.import, problems: j.import.problems ?? [] } } : j;
-}
-
-/** The token of the browser front door ('' in the window). */
-function doorToken(): string {
-  return document.querySelector('meta[name="mundaneum-token"]')?.getAttribute('content') ?? '';
 }
 
 /**
@@ -476,6 +474,29 @@ export function saveSettings(s: Settings): Promise<Settings> {
   return call(() => App.SaveSettings(s));
 }
 
+/** What serve --public lets in: whether the owner's password is set, what guests may do. */
+export function sharing(): Promise<Sharing> {
+  return call(() => App.Sharing());
+}
+
+/** Sets the owner's password of serve --public (changing one needs the current one). */
+export function setOwnerPassword(current: string, next: string): Promise<void> {
+  return call(() => App.SetOwnerPassword(current, next));
+}
+
+/** Sets what the guests of serve --public may do: 'none' or 'read'. */
+export function setGuestAccess(level: 'none' | 'read'): Promise<Sharing> {
+  return call(() => App.SetGuestAccess(level));
+}
+
+/**
+ * Whether the window's workspace is open, and if not who holds it or why it could not be
+ * opened. The app asks it first; it answers once the backend's first attempt ended.
+ */
+export function workspaceState(): Promise<WorkspaceState> {
+  return call(() => App.WorkspaceState());
+}
+
 /** Describes the open workspace. */
 export function workspace(): Promise<WorkspaceInfo> {
   return call(() => App.Workspace());
@@ -538,7 +559,7 @@ export async function libraryRecent(id: number, offset = 0, limit = 100): Promis
 export function libInput(p: Partial<LibInput>): LibInput {
   return {
     title: '', url: '', notes: '', body: '', tags: [], purpose: '', createOnly: false, order: '', image: '', view: '',
-    author: '', email: '', password: '', ...p,
+    author: '', email: '', password: '', libraryPassword: '', ...p,
   } as LibInput;
 }
 
@@ -557,16 +578,16 @@ export function libraryReport(parent: number, input: Partial<LibInput>): Promise
   return call(() => App.LibraryReport(parent, libInput(input)));
 }
 
-/** Places a saved view in a library. */
-export function libraryPlaceView(parent: number, view: string, title = ''): Promise<LibPosting> {
-  return call(() => App.LibraryPlaceView(parent, libInput({ view, title })));
+/** Places a saved view in a library (libraryPassword: a protected library's). */
+export function libraryPlaceView(parent: number, view: string, title = '', libraryPassword = ''): Promise<LibPosting> {
+  return call(() => App.LibraryPlaceView(parent, libInput({ view, title, libraryPassword })));
 }
 
 /** A LibEdit with every field left as it is. */
 export function libEdit(e: Partial<LibEdit>): LibEdit {
   return {
     title: null, url: null, notes: null, body: null, tags: null, purpose: null, createOnly: null, order: null,
-    image: '', clearImage: false, author: null, email: null, newPassword: null, ...e,
+    image: '', clearImage: false, author: null, email: null, newPassword: null, openToGuests: null, ...e,
   } as unknown as LibEdit;
 }
 
@@ -596,8 +617,8 @@ export function libraryMove(ids: number[], dest: number, position = -1, password
 }
 
 /** Copies postings into dest at position (-1: the end). */
-export async function libraryCopy(ids: number[], dest: number, position = -1): Promise<LibPosting[]> {
-  return ((await call(() => App.LibraryCopy(ids, dest, position))) ?? []).map(posting);
+export async function libraryCopy(ids: number[], dest: number, position = -1, password = ''): Promise<LibPosting[]> {
+  return ((await call(() => App.LibraryCopy(ids, dest, position, password))) ?? []).map(posting);
 }
 
 /** Takes back the last change; says what it was. */
@@ -606,8 +627,8 @@ export function libraryUndo(password = ''): Promise<string> {
 }
 
 /** Imports the text of a file of links (bookmarks, JSON tree, or a list) into a library. */
-export async function libraryImport(parent: number, text: string, author = ''): Promise<LibImport> {
-  const r = await call(() => App.LibraryImport(parent, text, author));
+export async function libraryImport(parent: number, text: string, author = '', password = ''): Promise<LibImport> {
+  const r = await call(() => App.LibraryImport(parent, text, author, password));
   return { ...r, problems: r.problems ?? [] } as LibImport;
 }
 

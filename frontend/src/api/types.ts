@@ -31,6 +31,7 @@ export type View = app.View;
 export type ViewResults = app.ViewResults;
 export type Settings = app.Settings;
 export type WorkspaceInfo = app.WorkspaceInfo;
+export type WorkspaceState = app.WorkspaceState;
 export type CheckTask = app.CheckTask;
 export type CheckReportChoice = app.CheckReportChoice;
 export type CheckProgress = app.CheckProgress;
@@ -49,6 +50,7 @@ export type CheckImport = app.CheckImport;
 export type ReportLink = report.Link;
 export type ReportDoc = report.Doc;
 export type ReportRef = report.Ref;
+export type ReportCounts = report.Counts;
 export type NewsItem = report.Item;
 export type News = report.News;
 export type IndexStatus = app.IndexStatus;
@@ -75,6 +77,7 @@ export type LibPosting = app.LibPosting;
 export type LibKnown = app.LibKnown;
 export type LibCrumb = app.LibCrumb;
 export type LibPage = app.LibPage;
+export type Sharing = app.Sharing;
 export type LibDetail = app.LibDetail;
 export type LibRecent = app.LibRecent;
 export type LibInput = app.LibInput;
@@ -104,6 +107,7 @@ export interface Events {
   'crawl:progress': Crawl;
   'crawl:done': Crawl;
   'workspace:changed': string;
+  'workspace:state': WorkspaceState;
   'check:progress': CheckProgress;
   'check:done': CheckProgress;
   'index:progress': IndexStatus;
@@ -112,6 +116,7 @@ export interface Events {
   'archive:job': ArchiveJob;
   'source:progress': PullProgress;
   'source:done': PullProgress;
+  'capture:paired': CaptureClient;
 }
 
 /** What a pull did (exchange.ImportReport; only sent in 'source:done'). */
@@ -151,10 +156,18 @@ export const verdicts = [
   'server_error',
   'timeout',
   'invalid',
+  'fragment_missing',
   'blocked',
   'rate_limited',
   'robots_excluded',
+  'offline',
   'redirected',
   'ok',
 ] as const;
 export type Verdict = (typeof verdicts)[number];
+
+// Capture from the browser (issue 27): the extension's pairing and the add form.
+export type CaptureInfo = app.CaptureInfo;
+export type CaptureClient = app.CaptureClient;
+export type PairingCode = app.PairingCode;
+export type LibChoice = app.LibChoice;

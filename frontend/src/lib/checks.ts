@@ -1,5 +1,6 @@
 // Pure helpers of the maintenance view: verdict wording, schedules, news summaries.
-import type { CheckNewsCounts, CheckTask } from '../api';
+import type { CheckNewsCounts, CheckTask, ReportCounts } from '../api';
+import { count } from './format';
 
 /** The words for a verdict ("server_error" -> "server error"). */
 export function verdictLabel(v: string): string {
@@ -15,6 +16,7 @@ export function verdictTone(v: string): 'bad' | 'warn' | 'muted' | 'ok' {
     case 'invalid':
       return 'bad';
     case 'redirected':
+    case 'fragment_missing':
       return 'warn';
     case 'ok':
       return 'ok';
@@ -57,13 +59,32 @@ export function everyText(minutes: number): string {
   return s.n === 1 ? 'every hour' : `every ${s.n} hours`;
 }
 
-/** Summarises a report's news ("2 broken (1 dead) · 3 moved"), or "no news". */
+/**
+ * Says how many links fail without being dead yet, and until when none will be:
+ * "1 failing, not dead until 2026-12-04 and 2 more failing checks" ("" when none fails).
+ * The same words as the report's (report.FailingText).
+ */
+export function failingText(failing: number, deadFrom: string, checksLeft: number): string {
+  if (!(failing > 0)) return '';
+  const until: string[] = [];
+  if (deadFrom) until.push(deadFrom);
+  if (checksLeft === 1) until.push('1 more failing check');
+  else if (checksLeft > 1) until.push(`${checksLeft} more failing checks`);
+  const head = `${failing} failing`;
+  if (until.length === 0) return head;
+  return `${head}, ${failing === 1 ? 'not' : 'none'} dead until ${until.join(' and ')}`;
+}
+
+/** Summarises a report's news ("2 broken (1 dead; 1 failing, not dead until …) · 3 moved"), or "no news". */
 export function newsSummary(n: CheckNewsCounts): string {
   const parts: string[] = [];
-  if (n.broken) parts.push(`${n.broken} broken${n.dead ? ` (${n.dead} dead)` : ''}`);
+  const failing = failingText(n.failing, n.deadFrom, n.checksLeft);
+  const why = [n.dead ? `${n.dead} dead` : '', failing].filter(Boolean).join('; ');
+  if (n.broken) parts.push(`${n.broken} broken${why ? ` (${why})` : ''}`);
   if (n.moved) parts.push(`${n.moved} moved`);
   if (n.changed) parts.push(`${n.changed} changed`);
   if (n.expiring) parts.push(`${n.expiring} expiring`);
+  if (n.fragments) parts.push(`${n.fragments} missing fragment${n.fragments === 1 ? '' : 's'}`);
   return parts.length ? parts.join(' · ') : 'no news';
 }
 
@@ -105,4 +126,19 @@ export function newTask(): CheckTask {
 /** What the top field asks for, by task type. */
 export function topLabel(type: string): string {
   return type === 'library' ? 'Library path' : 'Top URL';
+}
+
+/**
+ * A report's counts in a sentence, as the report's own (report.Counts.Summary): "3 documents
+ * with 6 references to 5 distinct URLs; 5 URLs tested"; a library task's documents are its
+ * libraries and their references pointers.
+ */
+export function countsText(c: ReportCounts, taskType: string): string {
+  const n = (k: number, one: string, many: string) => `${count(k)} ${k === 1 ? one : many}`;
+  const lib = taskType === 'library';
+  return (
+    `${n(c.documents, lib ? 'library' : 'document', lib ? 'libraries' : 'documents')} with ` +
+    `${n(c.references, lib ? 'pointer' : 'reference', lib ? 'pointers' : 'references')} to ` +
+    `${n(c.links, 'distinct URL', 'distinct URLs')}; ${n(c.tested, 'URL', 'URLs')} tested`
+  );
 }

@@ -28,7 +28,8 @@ export type Route =
   | { name: 'graph'; crawl: number; layout: GraphLayout; color: GraphColor }
   | { name: 'settings' }
   | { name: 'library'; id: number; tab: LibTab; q: string; order: LibOrderParam }
-  | { name: 'posting'; id: number };
+  | { name: 'posting'; id: number }
+  | { name: 'add'; url: string; title: string; notes: string };
 
 /** How the graph view lays a crawl out: its tree by family index, or by the links' forces. */
 export const graphLayouts = ['tree', 'force'] as const;
@@ -125,9 +126,22 @@ export function parseHash(hash: string): Route {
       const id = parts.length === 2 ? positive(parts[1], 0) : 0;
       return id === 0 ? libraryHome : { name: 'posting', id };
     }
+    case 'add':
+      // The add form, filled in by the bookmarklet from any page: untrusted text, kept
+      // within the library's limits and shown as text.
+      if (parts.length > 1) return libraryHome;
+      return {
+        name: 'add',
+        url: (params.get('url') ?? '').slice(0, addLimits.url),
+        title: (params.get('title') ?? '').slice(0, addLimits.title),
+        notes: (params.get('notes') ?? '').slice(0, addLimits.notes),
+      };
   }
   return home;
 }
+
+/** The longest parts of an add form's address the form takes (the library's own limits). */
+export const addLimits = { url: 8192, title: 1000, notes: 64 * 1024 };
 
 /** The root library's route. */
 export const libraryHome: Route = { name: 'library', id: 1, tab: 'list', q: '', order: '' };
@@ -172,6 +186,8 @@ export function formatRoute(r: Route): string {
       });
     case 'posting':
       return `#/posting/${r.id}`;
+    case 'add':
+      return withParams('#/add', { url: r.url, title: r.title, notes: r.notes });
   }
 }
 
@@ -210,6 +226,7 @@ export function parentOf(r: Route): Route | null {
     case 'report':
       return { name: 'maintenance', tab: 'tasks' };
     case 'posting':
+    case 'add':
       return libraryHome;
     case 'library':
       return r.id === 1 && r.tab === 'list' && r.q === '' ? null : libraryHome;
@@ -225,6 +242,7 @@ export function sectionOf(r: Route): 'search' | 'library' | 'crawls' | 'graph' |
       return 'search';
     case 'library':
     case 'posting':
+    case 'add':
       return 'library';
     case 'crawls':
     case 'crawl':

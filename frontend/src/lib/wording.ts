@@ -69,9 +69,17 @@ const problems: Record<string, string> = {
   'bad-base': 'The <base> URL is unusable',
   'bad-link': 'A link target does not parse as a URL',
   truncated: 'Longer than the body limit: only its beginning is kept and indexed',
+  unreadable: 'The file is broken: its text could not be read',
+  encrypted: 'The file is encrypted with a password',
+  bomb: 'Its content inflates beyond the decompression budget',
+  'too-deep': 'Archives nested too deep: the inner ones are not read',
+  'too-many': 'More archive members than are read: the rest are listed only',
+  timeout: 'Reading it took longer than its time budget',
+  'tool-missing': 'The program that reads this type is not installed',
+  incomplete: 'The file stops before its end (cut off): what came is read',
 };
 
-/** Words for a problem found in a page's HTML. */
+/** Words for a problem found in a page: in its HTML, or in a file of another type. */
 export function problemText(code: string): string {
   return problems[code] ?? code;
 }

@@ -12,10 +12,11 @@ vi.mock('../api', async (importOriginal) => {
     libraryDelete: vi.fn(),
     libraryUndo: vi.fn(),
     libraryMove: vi.fn(),
+    libraryPoint: vi.fn(),
   };
 });
 
-import { libraryDelete, libraryMove, libraryPage, libraryPreviewDelete, libraryUndo, type LibPage, type LibPosting } from '../api';
+import { libraryDelete, libraryMove, libraryPage, libraryPoint, libraryPreviewDelete, libraryUndo, type LibAdded, type LibPage, type LibPosting } from '../api';
 import LibraryView from './LibraryView.svelte';
 
 const evil = '<img src=x onerror="window.__pwned=1">';
@@ -47,6 +48,8 @@ function libPage(over: Partial<LibPage> = {}): LibPage {
     total: 3,
     lastChange: 'deleted "X"',
     undoProtected: false,
+    lastChangeBy: '',
+    lastChangeMine: true,
     ...over,
   } as LibPage;
 }
@@ -104,6 +107,35 @@ describe('LibraryView', () => {
     await fireEvent.submit(form);
     await waitFor(() => expect(libraryUndo).toHaveBeenLastCalledWith('pw'));
     await screen.findByText('Undone: deleted "X".');
+  });
+
+  it('offers to undo only a change that is the user’s, or whose password may be given', async () => {
+    vi.mocked(libraryPage).mockResolvedValue(libPage({ lastChange: 'added "Y"', lastChangeBy: 'guest 3f2a', lastChangeMine: false }));
+    render(LibraryView, { route });
+    const note = await screen.findByText(/Last change, by guest 3f2a: added "Y"/);
+    expect(note.tagName).not.toBe('BUTTON');
+    expect(screen.queryByRole('button', { name: /^Undo/ })).toBeNull();
+  });
+
+  it('says whose a protected change is, and asks for its password to undo it', async () => {
+    vi.mocked(libraryPage).mockResolvedValue(libPage({ lastChange: 'edited "Y"', lastChangeBy: 'guest 3f2a', lastChangeMine: false, undoProtected: true }));
+    render(LibraryView, { route });
+    await screen.findByRole('button', { name: /^Undo guest 3f2a’s change: edited "Y"/ });
+  });
+
+  it('posts into a protected library with its password, asked for when refused', async () => {
+    vi.mocked(libraryPoint)
+      .mockRejectedValueOnce(JSON.stringify({ code: 'forbidden', message: '"Computing" has a password: give it to post into it' }))
+      .mockResolvedValueOnce({ posting: posting({ id: 9, title: 'New' }), alsoIn: [] } as LibAdded);
+    render(LibraryView, { route });
+    await fireEvent.click(await screen.findByRole('button', { name: 'Add pointer' }));
+    await fireEvent.input(screen.getByLabelText('Address'), { target: { value: 'https://new.example/' } });
+    await fireEvent.submit(screen.getByRole('form', { name: 'New pointer' }));
+    const ask = await screen.findByRole('form', { name: 'Password needed' });
+    await fireEvent.input(screen.getByLabelText('Password'), { target: { value: 'lib-pw' } });
+    await fireEvent.submit(ask);
+    await waitFor(() => expect(libraryPoint).toHaveBeenLastCalledWith(2, expect.objectContaining({ url: 'https://new.example/', libraryPassword: 'lib-pw', password: '' })));
+    await screen.findByText(/^Added “New”/);
   });
 
   it('moves a dragged posting to where it is dropped', async () => {

@@ -16,6 +16,8 @@ vi.mock('../api', async (importOriginal) => {
     retention: vi.fn(async () => ({ crawlId: 0, keep: 'all', last: 10, own: false, versions: 3, bodies: 1, bytes: 2048, prunedVersions: 0, prunedBytes: 0 })),
     exchangeTokens: vi.fn(async () => []),
     sources: vi.fn(async () => []),
+    sharing: vi.fn(async () => ({ ownerPasswordSet: false, guests: 'none' })),
+    captureInfo: vi.fn(async () => ({ door: 'window', address: 'http://127.0.0.1:7343/', port: 7343, listening: true, error: '', clients: [] })),
   };
 });
 

@@ -34,6 +34,27 @@ export namespace app {
 	    active: boolean;
 	    note: string;
 	}
+	export interface CaptureClient {
+	    id: number;
+	    origin: string;
+	    browser: string;
+	    paired: string;
+	    lastUsed: string;
+	    captures: number;
+	}
+	export interface PairingCode {
+	    code: string;
+	    expires: string;
+	}
+	export interface CaptureInfo {
+	    door: string;
+	    address: string;
+	    port: number;
+	    listening: boolean;
+	    error: string;
+	    clients: CaptureClient[];
+	    code?: PairingCode;
+	}
 	export interface CheckHop {
 	    status: number;
 	    url: string;
@@ -54,7 +75,11 @@ export namespace app {
 	    newBroken: number;
 	    newChanged: number;
 	    newExpiring: number;
+	    fragments: number;
 	    dead: number;
+	    failing: number;
+	    deadFrom: string;
+	    checksLeft: number;
 	}
 	export interface CheckNotice {
 	    task: string;
@@ -75,6 +100,7 @@ export namespace app {
 	    elapsedMs: number;
 	    notices: CheckNotice[];
 	    error: string;
+	    note: string;
 	}
 	export interface CheckReportChoice {
 	    moved: boolean;
@@ -286,6 +312,7 @@ export namespace app {
 	    order: string;
 	    position: number;
 	    protected: boolean;
+	    openToGuests: boolean;
 	    author: string;
 	    email: string;
 	    hasImage: boolean;
@@ -300,6 +327,11 @@ export namespace app {
 	export interface LibAdded {
 	    posting: LibPosting;
 	    alsoIn: string[];
+	}
+	export interface LibChoice {
+	    id: number;
+	    path: string;
+	    recent: boolean;
 	}
 	export interface LibCrumb {
 	    id: number;
@@ -328,6 +360,7 @@ export namespace app {
 	    author?: string;
 	    email?: string;
 	    newPassword?: string;
+	    openToGuests?: boolean;
 	}
 	export interface LibExport {
 	    name: string;
@@ -378,6 +411,7 @@ export namespace app {
 	    author: string;
 	    email: string;
 	    password: string;
+	    libraryPassword: string;
 	}
 	
 	export interface LibPage {
@@ -390,6 +424,8 @@ export namespace app {
 	    total: number;
 	    lastChange: string;
 	    undoProtected: boolean;
+	    lastChangeBy: string;
+	    lastChangeMine: boolean;
 	}
 	
 	
@@ -535,6 +571,7 @@ export namespace app {
 	    clickDepth: graph.Depth;
 	}
 	
+	
 	export interface Result {
 	    pageId: number;
 	    url: string;
@@ -678,6 +715,10 @@ export namespace app {
 	    maxQueryVariants: number;
 	    maxBody: number;
 	}
+	export interface Sharing {
+	    ownerPasswordSet: boolean;
+	    guests: string;
+	}
 	export interface Status {
 	    path: string;
 	    fetched: number;
@@ -703,9 +744,23 @@ export namespace app {
 	    new: number;
 	    since: string;
 	}
+	export interface WorkspaceHolder {
+	    pid: number;
+	    command: string;
+	    since: string;
+	}
 	export interface WorkspaceInfo {
 	    path: string;
 	    bytes: number;
+	    canChoose: boolean;
+	}
+	export interface WorkspaceState {
+	    path: string;
+	    open: boolean;
+	    held: boolean;
+	    holder?: WorkspaceHolder;
+	    waiting: boolean;
+	    problem: string;
 	    canChoose: boolean;
 	}
 
@@ -875,6 +930,9 @@ export namespace report {
 	    tested: number;
 	    verdicts: Record<string, number>;
 	    dead: number;
+	    failing: number;
+	    deadFrom?: string;
+	    checksLeft?: number;
 	}
 	export interface Ref {
 	    link: number;
@@ -895,8 +953,11 @@ export namespace report {
 	    permanent?: boolean;
 	    dead?: boolean;
 	    failures?: number;
+	    deadFrom?: string;
+	    checksLeft?: number;
 	    when?: string;
 	    from?: string[];
+	    fromMore?: number;
 	    new: boolean;
 	}
 	export interface Link {
@@ -921,6 +982,7 @@ export namespace report {
 	    broken: Item[];
 	    changed: Item[];
 	    expiring: Item[];
+	    fragments: Item[];
 	}
 	export interface Option {
 	    name: string;

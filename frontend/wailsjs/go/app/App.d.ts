@@ -22,6 +22,14 @@ export function CancelCrawl(arg1:number):Promise<void>;
 
 export function CancelPull(arg1:number):Promise<void>;
 
+export function CaptureCancelPairing():Promise<void>;
+
+export function CaptureInfo():Promise<app.CaptureInfo>;
+
+export function CapturePairingCode():Promise<app.PairingCode>;
+
+export function CaptureUnpair(arg1:number):Promise<void>;
+
 export function CheckLinks(arg1:Array<string>):Promise<app.CheckProgress>;
 
 export function CheckReport(arg1:number,arg2:number,arg3:number):Promise<app.CheckReportPage>;
@@ -84,7 +92,9 @@ export function IssueExchangeToken(arg1:string):Promise<exchange.Token>;
 
 export function LibraryAcceptRedirect(arg1:number,arg2:string):Promise<app.LibPosting>;
 
-export function LibraryCopy(arg1:Array<number>,arg2:number,arg3:number):Promise<Array<app.LibPosting>>;
+export function LibraryChoices(arg1:string,arg2:number):Promise<Array<app.LibChoice>>;
+
+export function LibraryCopy(arg1:Array<number>,arg2:number,arg3:number,arg4:string):Promise<Array<app.LibPosting>>;
 
 export function LibraryCrawl(arg1:number,arg2:string,arg3:number):Promise<app.Crawl>;
 
@@ -98,7 +108,7 @@ export function LibraryExport(arg1:number,arg2:string):Promise<app.LibExport>;
 
 export function LibraryExportFile(arg1:number,arg2:string):Promise<string>;
 
-export function LibraryImport(arg1:number,arg2:string,arg3:string):Promise<app.LibImport>;
+export function LibraryImport(arg1:number,arg2:string,arg3:string,arg4:string):Promise<app.LibImport>;
 
 export function LibraryMove(arg1:Array<number>,arg2:number,arg3:number,arg4:string):Promise<void>;
 
@@ -174,11 +184,19 @@ export function Search(arg1:app.SearchRequest):Promise<app.SearchResults>;
 
 export function SearchFacets(arg1:string):Promise<app.FacetResults>;
 
+export function SetCapturePort(arg1:number):Promise<app.CaptureInfo>;
+
+export function SetGuestAccess(arg1:string):Promise<app.Sharing>;
+
+export function SetOwnerPassword(arg1:string,arg2:string):Promise<void>;
+
 export function SetRetention(arg1:number,arg2:string,arg3:number):Promise<app.RetentionInfo>;
 
 export function SetRobotsExpiry(arg1:string,arg2:string):Promise<void>;
 
 export function Settings():Promise<app.Settings>;
+
+export function Sharing():Promise<app.Sharing>;
 
 export function Sources():Promise<Array<exchange.Source>>;
 
@@ -197,3 +215,5 @@ export function VersionCopy(arg1:number):Promise<app.OfflineCopy>;
 export function Views():Promise<Array<app.View>>;
 
 export function Workspace():Promise<app.WorkspaceInfo>;
+
+export function WorkspaceState():Promise<app.WorkspaceState>;

@@ -38,6 +38,22 @@ export function CancelPull(arg1) {
   return window['go']['app']['App']['CancelPull'](arg1);
 }
 
+export function CaptureCancelPairing() {
+  return window['go']['app']['App']['CaptureCancelPairing']();
+}
+
+export function CaptureInfo() {
+  return window['go']['app']['App']['CaptureInfo']();
+}
+
+export function CapturePairingCode() {
+  return window['go']['app']['App']['CapturePairingCode']();
+}
+
+export function CaptureUnpair(arg1) {
+  return window['go']['app']['App']['CaptureUnpair'](arg1);
+}
+
 export function CheckLinks(arg1) {
   return window['go']['app']['App']['CheckLinks'](arg1);
 }
@@ -162,8 +178,12 @@ export function LibraryAcceptRedirect(arg1, arg2) {
   return window['go']['app']['App']['LibraryAcceptRedirect'](arg1, arg2);
 }
 
-export function LibraryCopy(arg1, arg2, arg3) {
-  return window['go']['app']['App']['LibraryCopy'](arg1, arg2, arg3);
+export function LibraryChoices(arg1, arg2) {
+  return window['go']['app']['App']['LibraryChoices'](arg1, arg2);
+}
+
+export function LibraryCopy(arg1, arg2, arg3, arg4) {
+  return window['go']['app']['App']['LibraryCopy'](arg1, arg2, arg3, arg4);
 }
 
 export function LibraryCrawl(arg1, arg2, arg3) {
@@ -190,8 +210,8 @@ export function LibraryExportFile(arg1, arg2) {
   return window['go']['app']['App']['LibraryExportFile'](arg1, arg2);
 }
 
-export function LibraryImport(arg1, arg2, arg3) {
-  return window['go']['app']['App']['LibraryImport'](arg1, arg2, arg3);
+export function LibraryImport(arg1, arg2, arg3, arg4) {
+  return window['go']['app']['App']['LibraryImport'](arg1, arg2, arg3, arg4);
 }
 
 export function LibraryMove(arg1, arg2, arg3, arg4) {
@@ -342,6 +362,18 @@ export function SearchFacets(arg1) {
   return window['go']['app']['App']['SearchFacets'](arg1);
 }
 
+export function SetCapturePort(arg1) {
+  return window['go']['app']['App']['SetCapturePort'](arg1);
+}
+
+export function SetGuestAccess(arg1) {
+  return window['go']['app']['App']['SetGuestAccess'](arg1);
+}
+
+export function SetOwnerPassword(arg1, arg2) {
+  return window['go']['app']['App']['SetOwnerPassword'](arg1, arg2);
+}
+
 export function SetRetention(arg1, arg2, arg3) {
   return window['go']['app']['App']['SetRetention'](arg1, arg2, arg3);
 }
@@ -352,6 +384,10 @@ export function SetRobotsExpiry(arg1, arg2) {
 
 export function Settings() {
   return window['go']['app']['App']['Settings']();
+}
+
+export function Sharing() {
+  return window['go']['app']['App']['Sharing']();
 }
 
 export function Sources() {
@@ -388,4 +424,8 @@ export function Views() {
 
 export function Workspace() {
   return window['go']['app']['App']['Workspace']();
+}
+
+export function WorkspaceState() {
+  return window['go']['app']['App']['WorkspaceState']();
 }

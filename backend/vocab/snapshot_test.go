@@ -1,0 +1,169 @@
+package vocab
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"testing"
+	"time"
+
+	"mundaneum/backend/searchtest"
+)
+
+// prepared returns a vocabulary over db with its terms in memory, and waits until the file
+// of its terms is written when it had to write one.
+func prepared(t *testing.T, db DB) *Vocabulary {
+	t.Helper()
+	ctx := context.Background()
+	v := New(db)
+	v.Prepare(ctx)
+	if _, err := v.Wait(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		v.mem.mu.Lock()
+		done, err := !v.mem.saving && !v.mem.dirty, v.mem.saveErr
+		v.mem.mu.Unlock()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if done {
+			return v
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// terms returns the vocabulary's terms in memory with their weights.
+func terms(v *Vocabulary) map[string]uint32 {
+	m := v.mem
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make(map[string]uint32, len(m.terms)+len(m.added))
+	for i, t := range m.terms {
+		out[t] = m.weight[i]
+	}
+	for t, w := range m.added {
+		out[t] = w
+	}
+	return out
+}
+
+// TestSnapshot checks that a vocabulary opened again takes its terms from the file the
+// first one wrote, reads from the index only the segments written since, and ends with the
+// terms a vocabulary reading the whole index finds; and that a file of another index is
+// not used.
+func TestSnapshot(t *testing.T) {
+	w := searchtest.New(t)
+	w.Add(searchtest.Corpus...)
+	db := w.SearchDB()
+	first := prepared(t, db)
+	path, err := snapshotPath(context.Background(), db)
+	if err != nil || path == "" {
+		t.Fatalf("snapshot path %q, %v", path, err)
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Fatalf("no vocabulary file after the first reading: %v", err)
+	}
+	if first.mem.fromFile != 0 {
+		t.Errorf("the first reading took %d terms from a file", first.mem.fromFile)
+	}
+	again := prepared(t, db)
+	if again.mem.fromFile == 0 || len(terms(again)) != len(terms(first)) || again.mem.readPages != 0 {
+		t.Errorf("opened again: %d terms from the file, %d in all, want all %d; %d pages of the index read besides",
+			again.mem.fromFile, len(terms(again)), len(terms(first)), again.mem.readPages)
+	}
+
+	// New pages are new segments: read from the index, the rest from the file.
+	for i, word := range []string{"quoxilated", "zorblewicks"} {
+		w.Add(searchtest.Page{URL: fmt.Sprintf("http://new.test/%d", i), Title: "New " + word, Body: "a page about " + word})
+	}
+	grown := prepared(t, db)
+	whole := New(db)
+	whole.mem.wanted = true // read every segment: no file
+	ctx := context.Background()
+	d, err := readNew(ctx, db, 0, nil, 1<<62)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole.mem.install(d)
+	got, want := terms(grown), terms(whole)
+	if grown.mem.fromFile == 0 || len(got) != len(want) || grown.mem.readPages == 0 || grown.mem.readPages >= d.pages {
+		t.Fatalf("grown: %d terms from the file, %d in all, want %d; %d pages read besides, of %d",
+			grown.mem.fromFile, len(got), len(want), grown.mem.readPages, d.pages)
+	}
+	for term := range want {
+		if _, ok := got[term]; !ok {
+			t.Errorf("grown: %q missing", term)
+		}
+	}
+	if _, ok := got["zorblewicks"]; !ok {
+		t.Error("a term of the new segments is missing")
+	}
+
+	// A file of another index (another generation) is ignored, then written again.
+	s, err := loadSnapshot(ctx, db)
+	if err != nil || s == nil {
+		t.Fatalf("loadSnapshot = %v, %v", s, err)
+	}
+	s.gen++
+	if err := saveSnapshot(ctx, db, s); err != nil {
+		t.Fatal(err)
+	}
+	if other, err := loadSnapshot(ctx, db); other != nil || err != nil {
+		t.Errorf("a file of generation %d was taken for generation %d (%v)", s.gen, s.gen-1, err)
+	}
+	if v := prepared(t, db); v.mem.fromFile != 0 || len(terms(v)) != len(want) {
+		t.Errorf("after a file of another index: %d terms from it, %d in all", v.mem.fromFile, len(terms(v)))
+	}
+	// A file cut short is ignored.
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b[:len(b)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if cut, err := loadSnapshot(ctx, db); cut != nil || err != nil {
+		t.Errorf("a file cut short was read: %v", err)
+	}
+}
+
+func TestSnapshotRoundTrip(t *testing.T) {
+	s := &snapshot{workspace: "w-1", gen: 3, covered: []originSpan{{1, 4}, {6, 9}},
+		terms: []string{"", "a", "ab", "abc", "b", "zzz", "é"}, weight: []uint32{0, 1, 2, 300, 70000, 1<<32 - 1, 5}}
+	got, err := decodeSnapshot(s.encode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.workspace != s.workspace || got.gen != s.gen || !slices.Equal(got.covered, s.covered) ||
+		!slices.Equal(got.terms, s.terms) || !slices.Equal(got.weight, s.weight) {
+		t.Errorf("round trip: %+v, want %+v", got, s)
+	}
+	b := s.encode()
+	for i := range len(b) {
+		if _, err := decodeSnapshot(b[:i]); err == nil {
+			t.Errorf("a file cut at %d of %d bytes parsed", i, len(b))
+		}
+	}
+}
+
+// FuzzSnapshot feeds vocabulary files to decodeSnapshot: it never panics, and what it reads
+// is written back the same.
+func FuzzSnapshot(f *testing.F) {
+	f.Add((&snapshot{workspace: "w", gen: 1, covered: []originSpan{{1, 2}}, terms: []string{"a", "ab"}, weight: []uint32{1, 2}}).encode())
+	f.Add([]byte(snapshotMagic))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		s, err := decodeSnapshot(b)
+		if err != nil {
+			return
+		}
+		if !slices.IsSorted(s.terms) || len(s.terms) != len(s.weight) {
+			t.Fatalf("decoded %+v", s)
+		}
+		if again, err := decodeSnapshot(s.encode()); err != nil || !slices.Equal(again.terms, s.terms) {
+			t.Fatalf("written back: %v", err)
+		}
+	})
+}
