@@ -29,7 +29,7 @@ DIST := frontend/dist/index.html
 # Steps depend on each other's side effects (setup installs what the rest use): one at a time.
 .NOTPARALLEL:
 
-.PHONY: help setup build run test test-go lint test-frontend test-extension extension smoke bindings frontend clean package test-package bench bench-window relevance relevance-check bench-search bench-toward bench-graph bench-graphview bench-check check-build fuzz bench-library bench-warc bench-soif bench-capture
+.PHONY: help setup build run test test-go lint test-frontend test-extension extension smoke bindings frontend clean package test-package bench bench-window relevance relevance-check bench-search bench-toward bench-graph bench-graphview bench-check check-build fuzz bench-library bench-warc bench-soif bench-capture bench-offline
 
 help: ## list the targets
 	@awk 'BEGIN { FS = ":.*## " } /^[a-z-]+:.*## / { printf "  make %-14s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
@@ -147,6 +147,9 @@ bench: ## crawl vs Colly on a loopback synthetic web: stored, searchable, bytes/
 
 bench-soif: frontend ## SOIF export and broker-to-broker pull rates on a synthetic crawl (PAGES=3000)
 	PAGES="$(or $(PAGES),3000)" scripts/bench-soif.sh
+
+bench-offline: build ## reading offline: a click in an offline copy of Debian's PostgreSQL manual to the stored target shown, in chromium (CLICKS=200 KEEP=DIR)
+	CLICKS="$(or $(CLICKS),200)" BIN="$(CURDIR)/$(BIN)" $(if $(KEEP),KEEP="$(KEEP)") scripts/bench-offline.sh
 
 bench-check: ## link checking vs linkchecker and wget on Debian's PostgreSQL and Rust docs via nginx (DOCS="postgresql rust" RUNS=3 KEEP=)
 	DOCS="$(or $(DOCS),postgresql rust)" RUNS="$(or $(RUNS),3)" $(if $(KEEP),KEEP="$(KEEP)") scripts/bench-check.sh

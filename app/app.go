@@ -112,7 +112,7 @@ func (a *App) StartCrawl(req CrawlRequest) (Crawl, error) {
 		MaxTime: time.Duration(req.MaxSeconds) * time.Second, MaxPerHost: req.MaxPerHost,
 		MaxQueryVariants: req.MaxQueryVariants, Sitemaps: req.Sitemaps, Agents: req.Agents, PerHost: req.PerHost,
 		Delay: time.Duration(req.DelayMs) * time.Millisecond, Refresh: req.Refresh, Rules: req.Rules,
-		Toward: req.Toward, Types: req.Types}
+		Toward: req.Toward, Types: req.Types, Requisites: req.Requisites}
 	if req.DelayMs < 0 {
 		cfg.Delay = -1
 	}

@@ -175,6 +175,9 @@ func (d dialogs) SaveFile(title, defaultName string) (string, error) {
 func (d dialogs) OpenArchive(title string) (string, error) {
 	var pats []string
 	for _, f := range archive.Formats() {
+		if f.Import == nil {
+			continue // written only
+		}
 		for _, ext := range f.Extensions {
 			pats = append(pats, "*"+ext)
 		}

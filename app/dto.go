@@ -29,6 +29,9 @@ type CrawlRequest struct {
 	// follows the workspace's).
 	Keep     string `json:"keep,omitempty"`
 	KeepLast int    `json:"keepLast,omitempty"`
+	// Requisites stores the fetched pages' style sheets, images and fonts, for reading
+	// offline (wget's -p).
+	Requisites bool `json:"requisites,omitempty"`
 }
 
 // Crawl is one crawl job: its pages, counted by state the one way the page list, status and
@@ -250,6 +253,17 @@ type OfflineCopy struct {
 	Summariser string        `json:"summariser,omitempty"`
 	Attrs      []SummaryAttr `json:"attrs,omitempty"`
 	CanOpen    bool          `json:"canOpen,omitempty"`
+	// Blocks are the text as a reader sees it (the Text tab); AsPage says the copy reads
+	// best as a page (its Page tab opens first); Assets what it shows of its stored style
+	// sheets and images. The document's links carry what the workspace holds of their
+	// targets (sanitize.Attr*), which the app opens in place.
+	Blocks []TextBlock `json:"blocks"`
+	AsPage bool        `json:"asPage"`
+	Assets CopyAssets  `json:"assets"`
+	// VersionID is the version shown (0: the current content); Replay says its links open
+	// the versions of their targets nearest in time to it (an old version's copy).
+	VersionID int64 `json:"versionId"`
+	Replay    bool  `json:"replay"`
 }
 
 // SummaryAttr is one attribute of a page's automatic summary.

@@ -3,11 +3,9 @@ package app
 import (
 	"context"
 	"errors"
-	"net/url"
 
-	"mundaneum/backend/fetch"
 	"mundaneum/backend/history"
-	"mundaneum/backend/sanitize"
+	"mundaneum/backend/offline"
 	"mundaneum/backend/store"
 )
 
@@ -126,14 +124,12 @@ func (a *App) VersionCopy(versionID int64) (OfflineCopy, error) {
 	if err != nil {
 		return OfflineCopy{}, apiError(err)
 	}
-	c := OfflineCopy{PageID: v.PageID, URL: p.URL, Title: v.Title, ContentType: v.ContentType, FetchedAt: rfc3339(v.FetchedAt)}
+	c := OfflineCopy{PageID: v.PageID, URL: p.URL, Title: v.Title, ContentType: v.ContentType, FetchedAt: rfc3339(v.FetchedAt),
+		VersionID: v.ID}
 	c.Text = history.TextOf(body, v.ContentType, v.Charset, p.URL).String()
-	base, _ := url.Parse(p.URL)
-	utf8, _ := fetch.DecodeText(body, "text/html; charset="+v.Charset)
-	if v.ContentType == "text/plain" {
-		c.Document = sanitize.Text(string(utf8), v.Title)
-	} else {
-		c.Document = sanitize.HTML(utf8, base, v.Title)
-	}
-	return c, nil
+	// An old version is replayed: its links open the versions of their targets nearest in
+	// time to it, and its requisites are those stored nearest to it.
+	err = a.readable(ctx, &c, offline.Source{PageID: v.PageID, URL: p.URL, Title: v.Title, Body: body,
+		ContentType: v.ContentType, Charset: v.Charset, At: v.FetchedAt, Replay: true})
+	return c, err
 }

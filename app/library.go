@@ -11,6 +11,7 @@ import (
 	"mundaneum/backend/crawl"
 	"mundaneum/backend/library"
 	"mundaneum/backend/libsearch"
+	"mundaneum/backend/offline"
 )
 
 // The virtual library's API. Every change is checked by the backend (passwords included:
@@ -88,6 +89,10 @@ func (a *App) LibraryPosting(id int64) (LibDetail, error) {
 	if d.Kind == library.KindReport {
 		r := library.Preview(d.Title, d.Body)
 		out.Document, out.Links = r.Document, nonNil(r.Links)
+		// Its links open the pages the workspace holds, in place, as an offline copy's do.
+		if rc, err := offline.Make(ctx, a.ws().st, offline.Source{Title: d.Title, Body: []byte(r.Document), ContentType: "text/html"}); err == nil {
+			out.Document = rc.Document
+		}
 	}
 	return out, nil
 }

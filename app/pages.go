@@ -5,10 +5,9 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"net/url"
 	"strings"
 
-	"mundaneum/backend/fetch"
+	"mundaneum/backend/offline"
 	"mundaneum/backend/sanitize"
 	"mundaneum/backend/store"
 	"mundaneum/backend/urlnorm"
@@ -104,15 +103,12 @@ func (a *App) OfflineCopy(id int64) (OfflineCopy, error) {
 	for _, at := range attrs {
 		c.Attrs = append(c.Attrs, SummaryAttr{Name: at.Name, Value: at.Value})
 	}
-	utf8, _ := fetch.DecodeText(body, "text/html; charset="+p.Charset)
-	base, _ := url.Parse(p.URL)
 	if name != "" && name != "html" {
 		// A PDF, a feed, an archive: what is shown is its summary's text, never its bytes.
-		c.Document = sanitize.Text(c.Text, p.Title)
-	} else if ct == "text/plain" {
-		c.Document = sanitize.Text(string(utf8), p.Title)
-	} else {
-		c.Document = sanitize.HTML(utf8, base, p.Title)
+		c.Document, c.Blocks = sanitize.Text(c.Text, p.Title), blocksDTO(offline.TextBlocks(c.Text))
+		return c, nil
 	}
-	return c, nil
+	err = a.readable(ctx, &c, offline.Source{PageID: id, URL: p.URL, Title: p.Title, Body: body, ContentType: ct,
+		Charset: p.Charset, At: p.FetchedAt})
+	return c, err
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -20,7 +21,7 @@ func (e *env) exportCmd() *cobra.Command {
 	var crawlID int64
 	cmd := &cobra.Command{
 		Use:   "export --format NAME [--crawl N] [--since TIME] [FILE]",
-		Short: "Write a crawl (or the whole workspace) as a WARC file, a WWWW archive or SOIF summaries",
+		Short: "Write a crawl (or the whole workspace) as a WARC file, a WWWW archive, SOIF summaries or web pages to read offline",
 		Long: `Write the pages of a crawl, or of the whole workspace, to FILE (or to standard output
 without one) in an archive format:
 
@@ -33,6 +34,12 @@ without one) in an archive format:
   soif   Harvest's Summary Object Interchange Format: a @FILE template per page summary
          (title, full text, references, times, content hash, size), byte-counted; with
          --since TIME only the pages whose content changed since then.
+  html-site
+         the pages as a folder of web pages to read offline, like a wget mirror: FILE is
+         the folder (it must not exist), or a .zip of it. Each page is sanitised as in the
+         window, its links to the other pages rewritten to their files, its stored style
+         sheets, images and fonts (crawl --requisites) beside it in _requisites/, and
+         index.html lists them all. Open FILE/index.html in a browser.
 
 The file appears whole or not at all: it is written beside FILE and renamed at the end.`,
 		Args: usageArgs(cobra.MaximumNArgs(1)),
@@ -55,6 +62,9 @@ The file appears whole or not at all: it is written beside FILE and renamed at t
 			}
 			if name == "" && e.json {
 				return usageError{errors.New("--json prints the report on standard output: give a FILE to export to")}
+			}
+			if name == "" && f.Folder != nil && isTerminal(e.stdout) {
+				return usageError{fmt.Errorf("--format %s writes a folder: give its name (or a .zip file)", f.Name)}
 			}
 			st, err := e.open(ctx, true)
 			if err != nil {
@@ -86,6 +96,14 @@ The file appears whole or not at all: it is written beside FILE and renamed at t
 			where := name
 			if where == "" {
 				where = "standard output"
+			}
+			if f.Folder != nil {
+				fmt.Fprintf(e.stderr, "exported %d page(s) and %d requisite(s) as %d file(s), %s, to %s\n",
+					rep.Responses, rep.Requisites, rep.Records, humanBytes(rep.Bytes), where)
+				if name != "" && !strings.HasSuffix(strings.ToLower(name), ".zip") {
+					fmt.Fprintf(e.stderr, "open %s in a browser\n", filepath.Join(name, "index.html"))
+				}
+				return nil
 			}
 			fmt.Fprintf(e.stderr, "exported %d record(s), %d page version(s) in full and %d revisit(s), %s, to %s\n",
 				rep.Records, rep.Responses, rep.Revisits, humanBytes(rep.Bytes), where)

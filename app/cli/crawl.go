@@ -87,6 +87,7 @@ settings, which the window's Settings change.`,
 	f.IntVar(&cfg.PerHost, "per-host", 0, fmt.Sprintf("parallel fetches per host (default: the workspace's setting, %d unless changed)", def.PerHost))
 	f.DurationVar(&delay, "delay", 0, fmt.Sprintf("gap between requests to one host, e.g. 500ms (default: the workspace's setting, %s\nunless changed; 0: none; robots.txt Crawl-delay still applies)", time.Duration(store.DefaultSettings().DelayMs)*time.Millisecond))
 	f.BoolVar(&cfg.Refresh, "refresh", false, "re-check every page with conditional requests, not only those due")
+	f.BoolVar(&cfg.Requisites, "requisites", false, "also store what the fetched pages need to look like themselves offline: their style\nsheets, images and fonts (wget's -p); asked for later, a run gathers what earlier ones did not")
 	f.StringVar(&cfg.From, "from", "", "your e-mail address, sent in the From header (default: the workspace's setting)")
 	f.StringVar(&retention, "retention", "", "this crawl's own retention of page versions: all, \"last N\", none, or default (the\nworkspace's; see 'mundaneum retention --help')")
 	f.StringVar(&cfg.Toward, "toward", "", "crawl toward a query (WebCrawler's real-time search): follow first the links whose\nanchor text, nearby text and page best match it, and show the matching pages as they are found")
@@ -123,7 +124,8 @@ type runSummary struct {
 	Fetched     int64   `json:"fetched"` // of which fetched (or confirmed unchanged)
 	Failed      int64   `json:"failed"`
 	Skipped     int64   `json:"skipped"`
-	NotDue      int64   `json:"notDue"` // visited from the store, no request: not due for a re-check
+	NotDue      int64   `json:"notDue"`     // visited from the store, no request: not due for a re-check
+	Requisites  int64   `json:"requisites"` // style sheets, images and fonts stored (--requisites)
 	Bytes       int64   `json:"bytes"`
 	Seconds     float64 `json:"seconds"`
 	PagesPerSec float64 `json:"pagesPerSec"` // this process's visits per second
@@ -134,7 +136,7 @@ func summarize(p crawl.Progress, secs float64, runErr error) crawlSummary {
 		Fetched: p.Pages[store.StateFetched], Failed: p.Pages[store.StateFailed], Skipped: p.Pages[store.StateSkipped],
 		Redirected: p.Pages[store.StateRedirected], Queued: p.Pages[store.StateQueued], ToVisit: p.Queued,
 		Run: runSummary{Visited: p.Visited(), Fetched: p.Fetched, Failed: p.Failed, Skipped: p.Skipped,
-			NotDue: p.NotDue, Bytes: p.Bytes, Seconds: secs},
+			NotDue: p.NotDue, Requisites: p.Requisites, Bytes: p.Bytes, Seconds: secs},
 		Searchable: p.Index.Indexed}
 	if !p.Index.Missing {
 		sum.index = p.Index.String()
@@ -237,6 +239,9 @@ func printSummary(w io.Writer, s crawlSummary) {
 	}
 	if len(parts) > 0 {
 		line += " (" + strings.Join(parts, ", ") + ")"
+	}
+	if r.Requisites > 0 {
+		line += fmt.Sprintf(", %d page requisites stored", r.Requisites)
 	}
 	fmt.Fprintf(w, "%s, %s in %.1fs (%.1f pages/s)\n", line, humanBytes(r.Bytes), r.Seconds, r.PagesPerSec)
 	if s.index != "" {

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"archive/zip"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -124,5 +125,23 @@ func TestArchiveUploadAndDownload(t *testing.T) {
 	}
 	if responses != n {
 		t.Errorf("the download holds %d responses, want %d", responses, n)
+	}
+	// The pages to read offline, as a zip of their folder.
+	res, body = send("GET", "/files/export?format=html-site&token="+srv.Token(), nil, "")
+	if res.StatusCode != http.StatusOK || !strings.HasSuffix(res.Header.Get("Content-Disposition"), `.zip"`) {
+		t.Fatalf("html-site download = %d %v", res.StatusCode, res.Header)
+	}
+	zr, err := zip.NewReader(bytes.NewReader(body), int64(len(body)))
+	if err != nil {
+		t.Fatalf("the html-site download is not a zip: %v", err)
+	}
+	pages := 0
+	for _, f := range zr.File {
+		if strings.HasSuffix(f.Name, ".html") && f.Name != "index.html" {
+			pages++
+		}
+	}
+	if pages != n {
+		t.Errorf("the html-site zip holds %d pages, want %d", pages, n)
 	}
 }

@@ -43,11 +43,15 @@ var ErrFormat = errors.New("unknown archive format")
 
 // Format is one archive format.
 type Format struct {
-	Name        string   // as the command line takes it: --format NAME
-	Title       string   // for people
-	Extensions  []string // file name endings, the first the usual one
-	Export      func(ctx context.Context, st *store.Store, w io.Writer, opt ExportOptions) (ExportReport, error)
-	Import      func(ctx context.Context, st *store.Store, r io.Reader, opt ImportOptions) (ImportReport, error)
+	Name       string   // as the command line takes it: --format NAME
+	Title      string   // for people
+	Extensions []string // file name endings, the first the usual one
+	Export     func(ctx context.Context, st *store.Store, w io.Writer, opt ExportOptions) (ExportReport, error)
+	Import     func(ctx context.Context, st *store.Store, r io.Reader, opt ImportOptions) (ImportReport, error)
+	// Folder, when set, exports to a folder (the command line's, for a name without the
+	// usual extension): a format of many files. Import is nil for a format that is only
+	// written.
+	Folder      func(ctx context.Context, st *store.Store, dir string, opt ExportOptions) (ExportReport, error)
 	recognise   func(head []byte) bool // the start of a file in this format
 	compression bool                   // exports are compressed unless the file name says otherwise
 }
@@ -60,6 +64,8 @@ var formats = []Format{
 		Export: exportWWWW, Import: importWWWW, recognise: isWWWW},
 	{Name: "soif", Title: "Harvest SOIF page summaries (Summary Object Interchange Format)", Extensions: []string{".soif", ".soif.gz"},
 		Export: exportSOIF, Import: importSOIF, recognise: exchange.LooksLikeSOIF},
+	{Name: "html-site", Title: "Web pages to read offline, linking to each other (a folder, or a .zip of it)", Extensions: []string{".zip"},
+		Export: exportSite, Folder: exportSiteFolder},
 }
 
 // Formats lists the formats, by name.
@@ -97,6 +103,9 @@ func Detect(name string, head []byte) (Format, error) {
 	}
 	lower := strings.ToLower(filepath.Base(name))
 	for _, f := range formats {
+		if f.Import == nil {
+			continue // written only: a .zip is not an html-site to read back
+		}
 		for _, ext := range f.Extensions {
 			if strings.HasSuffix(lower, ext) {
 				return f, nil
@@ -185,6 +194,8 @@ type ExportReport struct {
 	Revisits  int    `json:"revisits"`  // WARC: duplicates and confirmations
 	Bytes     int64  `json:"bytes"`
 	Skipped   int    `json:"skipped"` // versions whose body is not kept
+	// Requisites is the style sheets, images and fonts an html-site export wrote.
+	Requisites int `json:"requisites,omitempty"`
 }
 
 // Problem is a record an import could not use.
@@ -241,6 +252,9 @@ func (c *countReader) Read(p []byte) (int, error) {
 // ExportFile exports to the file at path as the format's usual form for that name. The
 // file appears whole or not at all: it is written beside path and renamed at the end.
 func ExportFile(ctx context.Context, st *store.Store, f Format, path string, opt ExportOptions) (ExportReport, error) {
+	if f.Folder != nil && !strings.HasSuffix(strings.ToLower(path), f.Extensions[0]) {
+		return f.Folder(ctx, st, path, opt)
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.part")
 	if err != nil {
 		return ExportReport{Format: f.Name}, err
@@ -291,6 +305,9 @@ func ImportFile(ctx context.Context, st *store.Store, path, format string, opt I
 	}
 	if opt.Name == "" {
 		opt.Name = filepath.Base(path)
+	}
+	if f.Import == nil {
+		return ImportReport{}, fmt.Errorf("%w: %s files are written, not read", ErrFormat, f.Name)
 	}
 	return f.Import(ctx, st, bufio.NewReaderSize(file, 1<<20), opt)
 }

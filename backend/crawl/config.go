@@ -106,6 +106,10 @@ type Config struct {
 	// names: html, txt, pdf, md, feed, gz, zip, tar); empty: summary.DefaultTypes. Links
 	// to other types are recorded, not followed.
 	Types []string `json:"types,omitempty"`
+	// Requisites stores what the fetched pages need to look like themselves offline: their
+	// style sheets, images and fonts (wget's -p; see requisites.go). Not part of the
+	// crawl's identity: asked for later, a run gathers what the earlier ones did not.
+	Requisites bool `json:"requisites,omitempty"`
 }
 
 // DocumentBodyFactor is how many times MaxBody a document's body (a PDF, an archive) may

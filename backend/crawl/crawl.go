@@ -69,6 +69,8 @@ type Progress struct {
 	Pages map[string]int64
 	// Index is how far behind the crawl the full-text index is (zero without an index).
 	Index index.Progress
+	// Requisites is the page requisites (style sheets, images, fonts) this run stored.
+	Requisites int64
 }
 
 // Index is the full-text index a crawl's pages go into (backend/index's Index): a run ends
@@ -265,6 +267,9 @@ func (c *Crawler) Run(ctx context.Context, progress func(Progress)) (Progress, e
 		}
 	}
 	p, runErr := c.schedule(ctx, queued, progress)
+	if c.cfg.Requisites && runErr == nil && ctx.Err() == nil {
+		p, runErr = c.gatherRequisites(ctx, p, progress)
+	}
 	state, note := store.CrawlDone, p.Note
 	switch {
 	case runErr != nil:

@@ -198,6 +198,9 @@ func (p *parser) visible(s []byte) {
 		return
 	}
 	s = validBytes(s)
+	if p.blk != nil {
+		p.blk.text(s, p.chromeTag != 0)
+	}
 	if p.inA {
 		p.aText.writeValid(s)
 	}

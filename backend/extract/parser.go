@@ -43,6 +43,8 @@ type parser struct {
 	fragSeen  map[fragKey]bool
 	nfrags    int
 
+	blk *blockBuilder // Blocks: the text's blocks are gathered too (nil: not)
+
 	inA    bool   // an <a> is open
 	aLink  int    // index in links of the open <a>'s target, or -1
 	aImgs  []int  // links of images first seen inside the open <a>

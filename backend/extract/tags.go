@@ -21,6 +21,9 @@ func (p *parser) onStart(selfClosing bool) {
 		p.onAnchor()
 	}
 	p.chromeStart(a, selfClosing)
+	if p.blk != nil {
+		p.blk.start(p, a, selfClosing)
+	}
 	switch a {
 	case atom.A:
 		p.startA(selfClosing)
@@ -146,6 +149,9 @@ func (p *parser) onEnd() {
 		p.brk()
 	}
 	p.chromeEnd(a)
+	if p.blk != nil {
+		p.blk.end(a)
+	}
 	switch a {
 	case atom.A:
 		if p.inA {

@@ -181,8 +181,9 @@ export function domOffences(page) {
       }
       const tag = el.localName;
       if (['frame', 'object', 'embed', 'video', 'audio', 'base'].includes(tag)) bad.push(`<${tag}>`);
-      // A frame for an offline copy must be sandboxed without scripts.
-      if (tag === 'iframe' && !/^(?!.*allow-scripts)(?!.*allow-same-origin)/.test(el.getAttribute('sandbox') ?? 'allow-scripts')) {
+      // A frame for an offline copy must be sandboxed without scripts: nothing but
+      // allow-same-origin (which lets the app take its link clicks) may be allowed.
+      if (tag === 'iframe' && !/^(allow-same-origin)?$/.test(el.getAttribute('sandbox') ?? 'allow-scripts')) {
         bad.push(`<iframe sandbox="${el.getAttribute('sandbox')}">`);
       }
       // The app's own pictures come from its own files.

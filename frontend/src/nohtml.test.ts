@@ -1,7 +1,9 @@
 // Crawled text and reports are hostile: no source file may use a raw-HTML sink. The one
 // exception is SafeFrame (offline copies, reports), whose srcdoc holds the backend's
-// sanitised document and whose sandbox attribute must stay empty (no scripts, no same
-// origin, no popups).
+// sanitised document and whose sandbox attribute must stay exactly "allow-same-origin": no
+// scripts (nothing in the copy runs, so same origin gives it nothing), no popups, no forms,
+// no top navigation (SafeFrame says why the app needs the document's origin: to take its
+// link clicks).
 import { describe, expect, it } from 'vitest';
 
 const sources = import.meta.glob(['./**/*.ts', './**/*.svelte', '!./**/*.test.ts'], {
@@ -45,10 +47,17 @@ describe('the sandboxed frame', () => {
     }
   });
 
-  it('has an empty, static sandbox attribute before its srcdoc', () => {
+  it('has a static sandbox attribute before its srcdoc, without scripts, popups, forms or navigation', () => {
     const tag = frames[0] ?? '';
-    expect(tag).toMatch(/\ssandbox=""\s/);
-    expect(tag.indexOf('sandbox=""')).toBeLessThan(tag.indexOf('srcdoc'));
-    expect(tag).not.toMatch(/allow-|sandbox=\{|\{\.\.\./);
+    expect(tag).toMatch(/\ssandbox="allow-same-origin"\s/);
+    expect(tag.indexOf('sandbox=')).toBeLessThan(tag.indexOf('srcdoc'));
+    expect(tag.match(/allow-/g)).toHaveLength(1);
+    expect(tag).not.toMatch(/allow-(scripts|popups|forms|top|modals|downloads|pointer|presentation|orientation|storage)|sandbox=\{|\{\.\.\./);
+  });
+
+  it('reads only the marks and addresses of the frame’s links', () => {
+    const script = (sources[frameFile] ?? '').match(/<script[\s\S]*?<\/script>/)?.[0] ?? '';
+    // No markup, text or attribute of the document is read but through frameLinks.ts.
+    expect(script).not.toMatch(/getAttribute|textContent|innerText|\.href\b|\.src\b|\.value\b|cloneNode|importNode|adoptNode/);
   });
 });

@@ -6,7 +6,7 @@ import { doorToken } from './door';
 import type {
   ArchiveFormat, ArchiveJob, RetentionInfo, ExchangeToken, Source,
   Crawl, CrawlPages, CrawlRequest, DocumentType, Events, GraphData, IndexStatus, LibAdded, LibDetail, LibEdit, LibExport, LibImport,
-  LibInput, LibPage, LibPosting, LibRecent, LibRemoval, LibRendered, LibSearchResults, LibTag, OfflineCopy, Orphans, Sharing,
+  LibInput, LibPage, LibPosting, LibRecent, LibRemoval, LibRendered, LibSearchResults, LibTag, LinkInfo, OfflineCopy, Orphans, Sharing,
   FacetResults, Page, PageDiff, PageRelations, PageVersion, PathResult, RulesCheck, RulesTest, SearchResults, Settings, Status, Tree, View, ViewResults,
   WorkspaceInfo, WorkspaceState,
 } from './types';
@@ -199,6 +199,11 @@ export async function comparePageVersions(pageId: number, fromId: number, toId: 
 /** One version's offline copy, sanitised as offlineCopy's. */
 export function versionCopy(versionId: number): Promise<OfflineCopy> {
   return call(() => App.VersionCopy(versionId));
+}
+
+/** What the workspace holds of an http(s) address: the page a link to it opens, if any. */
+export function linkTarget(url: string): Promise<LinkInfo> {
+  return call(() => App.LinkTarget(url));
 }
 
 /** The archive formats crawls go out and come in as (warc, wwww). */

@@ -7,7 +7,8 @@ const hostile = '<script>parent.__pwned=1</script><img src=x onerror="parent.__p
 function copy(over = {}) {
   return {
     pageId: 3, url: 'https://example.org/h', title: 't', contentType: 'text/html', fetchedAt: '2026-01-02T03:04:05Z',
-    document: `<!doctype html><html><body>${hostile}</body></html>`, text: `text with ${hostile}`, ...over,
+    document: `<!doctype html><html><body>${hostile}</body></html>`, text: `text with ${hostile}`,
+    blocks: [], asPage: true, assets: { shown: 0, missing: 0, bytes: 0 }, versionId: 0, replay: false, ...over,
   };
 }
 
@@ -20,12 +21,30 @@ describe('OfflineCopy', () => {
     expect(screen.getByRole('tab', { name: 'Text' }).getAttribute('aria-selected')).toBe('true');
   });
 
-  it('shows the page in a frame with an empty sandbox', () => {
+  it('shows the text blocks as text: headings, items, code and tables apart', () => {
+    const blocks = [
+      { kind: 'heading', level: 1, text: `Head ${hostile}` },
+      { kind: 'p', text: 'line one\nline two' },
+      { kind: 'li', depth: 1, marker: '3.', text: 'an item' },
+      { kind: 'pre', text: 'func  main() {}' },
+      { kind: 'row', head: true, cells: ['Name', hostile] },
+      { kind: 'row', cells: ['RBU', '1895'] },
+    ];
+    const { container } = render(OfflineCopy, { copy: copy({ blocks }), tab: 'text', ontab: () => {} });
+    expect(container.querySelector('h3')?.textContent).toBe(`Head ${hostile}`);
+    expect(container.querySelector('pre code')?.textContent).toBe('func  main() {}');
+    expect(container.querySelector('.li')?.textContent).toContain('3.an item');
+    expect(container.querySelectorAll('table tr')).toHaveLength(2);
+    expect(container.querySelector('th:last-child')?.textContent).toBe(hostile);
+    expect(container.querySelector('script, img, iframe')).toBeNull();
+  });
+
+  it('shows the page in a frame sandboxed without scripts', () => {
     const { container } = render(OfflineCopy, { copy: copy(), tab: 'page', ontab: () => {} });
     const frames = container.querySelectorAll('iframe');
     expect(frames).toHaveLength(1);
     const f = frames[0];
-    expect(f.getAttribute('sandbox')).toBe('');
+    expect(f.getAttribute('sandbox')).toBe('allow-same-origin');
     expect(f.getAttribute('srcdoc')).toBe(copy().document);
     expect(f.hasAttribute('src')).toBe(false);
     expect(f.hasAttribute('allow')).toBe(false);
@@ -41,6 +60,11 @@ describe('OfflineCopy', () => {
     expect(ontab).toHaveBeenLastCalledWith('page');
     await fireEvent.keyDown(screen.getByRole('tab', { name: 'Text' }), { key: 'End' });
     expect(ontab).toHaveBeenLastCalledWith('page');
+  });
+
+  it('says when an old version is replayed', () => {
+    const { container } = render(OfflineCopy, { copy: copy({ replay: true, versionId: 4 }), tab: 'page', ontab: () => {} });
+    expect(container.textContent).toContain('replayed: its links open the versions of their pages nearest in time');
   });
 
   it('says when there is nothing', () => {

@@ -127,9 +127,10 @@ describe('buildCrawlRequest and validateCrawlForm', () => {
     expect(buildCrawlRequest(form)).toEqual({
       seeds: ['https://a.org/'], scope: 'tree', maxDepth: 3, maxPages: 500, maxSeconds: 0, maxPerHost: 0, maxQueryVariants: 0,
       sitemaps: false, agents: 0, perHost: 0, delayMs: -1, refresh: false, rules: '', toward: '', types: [],
-      keep: '', keepLast: 0,
+      keep: '', keepLast: 0, requisites: false,
     });
     expect(buildCrawlRequest({ ...form, types: ['pdf', 'feed'] }).types).toEqual(['pdf', 'feed']);
+    expect(buildCrawlRequest({ ...form, requisites: true }).requisites).toBe(true);
   });
   it('takes the values WebKit refused with "Enter a valid value" (issue 18)', () => {
     const f = { ...form, delayMs: 50, maxPages: 250, maxMinutes: 7 };

@@ -127,6 +127,8 @@ export interface CrawlFormValues {
    */
   keep?: '' | 'all' | 'last' | 'none';
   keepLast?: number | null;
+  /** Store the pages' style sheets, images and fonts, to read them offline; optional. */
+  requisites?: boolean;
 }
 
 /** A field of the crawl form: its label, what empty means, and its bounds. */
@@ -206,6 +208,7 @@ export function buildCrawlRequest(f: CrawlFormValues): CrawlRequest {
     types: f.types ?? [],
     keep: f.keep ?? '',
     keepLast: f.keep === 'last' ? orZero(f.keepLast ?? null) : 0,
+    requisites: f.requisites ?? false,
   };
 }
 

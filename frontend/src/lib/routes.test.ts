@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatRoute, home, pageHref, parentOf, parseHash, searchHref, sectionOf, type Route } from './routes';
+import { copyRoute, formatRoute, home, pageHref, parentOf, parseHash, searchHref, sectionOf, type Route } from './routes';
 
 describe('parseHash', () => {
   it.each<[string, Route]>([
@@ -58,6 +58,8 @@ describe('formatRoute', () => {
     { name: 'crawl', id: 3, state: '', page: 1 },
     { name: 'page', id: 99, copy: 'text' },
     { name: 'page', id: 99, copy: '' },
+    { name: 'page', id: 99, copy: 'page', version: 1, anchor: 'sec 2/<b>' },
+    { name: 'page', id: 99, copy: 'page', version: 12 },
     { name: 'settings' },
     { name: 'maintenance', tab: 'tasks' },
     { name: 'maintenance', tab: 'sites' },
@@ -79,6 +81,10 @@ describe('formatRoute', () => {
     expect(parseHash('#/page/5?since=2026-02-01T10%3A00%3A00Z')).toEqual({ name: 'page', id: 5, copy: '', since: '2026-02-01T10:00:00Z' });
     expect(parseHash('#/page/5?since=yesterday')).toEqual({ name: 'page', id: 5, copy: '' });
     expect(searchHref('a b', 2)).toBe('#/search?q=a+b&page=2');
+    expect(formatRoute(copyRoute(5, 1, 'top'))).toBe('#/page/5?copy=page&v=1&at=top');
+    expect(copyRoute(5)).toEqual({ name: 'page', id: 5, copy: 'page' });
+    expect(parseHash('#/page/5?v=abc&at=')).toEqual({ name: 'page', id: 5, copy: '' });
+    expect(parseHash(`#/page/5?at=${'x'.repeat(600)}`)).toEqual({ name: 'page', id: 5, copy: '' });
   });
 });
 

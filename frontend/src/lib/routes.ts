@@ -24,7 +24,7 @@ export type Route =
   | { name: 'report'; id: number; page: number }
   | { name: 'crawls' }
   | { name: 'crawl'; id: number; state: PageState; page: number }
-  | { name: 'page'; id: number; copy: CopyTab | ''; since?: string }
+  | { name: 'page'; id: number; copy: CopyTab | ''; since?: string; version?: number; anchor?: string }
   | { name: 'graph'; crawl: number; layout: GraphLayout; color: GraphColor }
   | { name: 'settings' }
   | { name: 'library'; id: number; tab: LibTab; q: string; order: LibOrderParam }
@@ -88,6 +88,11 @@ export function parseHash(hash: string): Route {
       // since: a saved view's last opening, for the diff of what changed since.
       const since = params.get('since') ?? '';
       if (since !== '' && !Number.isNaN(Date.parse(since))) r.since = since;
+      // v: the version whose copy is shown; at: where in the copy to scroll (an id in it).
+      const v = positive(params.get('v'), 0);
+      if (v > 0) r.version = v;
+      const at = params.get('at') ?? '';
+      if (at !== '' && at.length <= 512) r.anchor = at;
       return r;
     }
     case 'settings':
@@ -165,7 +170,7 @@ export function formatRoute(r: Route): string {
     case 'crawl':
       return withParams(`#/crawls/${r.id}`, { state: r.state, page: r.page });
     case 'page':
-      return withParams(`#/page/${r.id}`, { copy: r.copy, since: r.since ?? '' });
+      return withParams(`#/page/${r.id}`, { copy: r.copy, since: r.since ?? '', v: r.version ? String(r.version) : '', at: r.anchor ?? '' });
     case 'settings':
       return '#/settings';
     case 'maintenance':
@@ -209,6 +214,17 @@ export function postingHref(id: number): string {
 /** The hash of a page's view. */
 export function pageHref(id: number, copy: CopyTab | '' = '', since = ''): string {
   return formatRoute(since ? { name: 'page', id, copy, since } : { name: 'page', id, copy });
+}
+
+/**
+ * The route of a page's stored copy opened from a link in another copy: its page tab, the
+ * version a replay chose (0: the current content), scrolled to the link's fragment.
+ */
+export function copyRoute(id: number, version = 0, anchor = ''): Extract<Route, { name: 'page' }> {
+  const r: Extract<Route, { name: 'page' }> = { name: 'page', id, copy: 'page' };
+  if (version > 0) r.version = version;
+  if (anchor !== '') r.anchor = anchor;
+  return r;
 }
 
 /** The hash of a search. */

@@ -37,6 +37,7 @@ beforeEach(() => {
   vi.mocked(offlineCopy).mockResolvedValue({
     pageId: 5, url: 'https://example.org/p', title: 't', contentType: 'text/html', fetchedAt: '',
     document: '<!doctype html><p>copy</p>', text: `the text ${evil}`,
+    blocks: [], asPage: false, assets: { shown: 0, missing: 0, bytes: 0 }, versionId: 0, replay: false,
   });
 });
 afterEach(() => {
@@ -71,16 +72,36 @@ describe('PageView', () => {
   it('shows the copy as a sandboxed page when asked', async () => {
     const { container } = render(PageView, { route: { name: 'page', id: 5, copy: 'page' } });
     await waitFor(() => expect(container.querySelector('iframe')).not.toBeNull());
-    expect(container.querySelector('iframe')!.getAttribute('sandbox')).toBe('');
+    expect(container.querySelector('iframe')!.getAttribute('sandbox')).toBe('allow-same-origin');
+  });
+
+  it('opens a page’s copy on the Page tab when it reads best as a page', async () => {
+    vi.mocked(offlineCopy).mockResolvedValue({ ...(await offlineCopy(5)), asPage: true });
+    const { container } = render(PageView, { route: { name: 'page', id: 5, copy: '' } });
+    await waitFor(() => expect(container.querySelector('iframe')).not.toBeNull());
+    expect(screen.getByRole('tab', { name: 'Page' }).getAttribute('aria-selected')).toBe('true');
+  });
+
+  it('reads page after page in the same view, asking for each page once', async () => {
+    const { rerender, container } = render(PageView, { route: { name: 'page', id: 5, copy: 'page' } });
+    await screen.findByRole('heading', { level: 2, name: `Title ${evil}` });
+    vi.mocked(page).mockResolvedValue(pg({ id: 6, title: 'The next page' }));
+    vi.mocked(offlineCopy).mockResolvedValue({ ...(await offlineCopy(5)), pageId: 6, document: '<!doctype html><p>next</p>' });
+    await rerender({ route: { name: 'page', id: 6, copy: 'page' } });
+    await screen.findByRole('heading', { level: 2, name: 'The next page' }, { timeout: 3000 });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(vi.mocked(page).mock.calls.map((c) => c[0])).toEqual([5, 6]);
+    expect(container.querySelectorAll('iframe')).toHaveLength(1);
   });
 
   it('says why a page failed, and has no copy to show', async () => {
     vi.mocked(page).mockResolvedValue(pg({ state: 'failed', reason: 'not-found', status: 404, detail: '', cached: false, problems: [] }));
+    vi.mocked(offlineCopy).mockRejectedValue('{"code":"not-found","message":"cached copy of page 5: not found"}');
     const { container } = render(PageView, { route: { name: 'page', id: 5, copy: '' } });
     await screen.findByRole('heading', { level: 2 });
     expect(container.textContent).toContain('Not found (HTTP 404)');
     expect(container.textContent).toContain('No offline copy is stored');
-    expect(offlineCopy).not.toHaveBeenCalled();
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 
   it('says when there is no such page', async () => {

@@ -177,6 +177,11 @@ export namespace app {
 	    lastRunAt: string;
 	    nextRunAt: string;
 	}
+	export interface CopyAssets {
+	    shown: number;
+	    missing: number;
+	    bytes: number;
+	}
 	export interface Crawl {
 	    id: number;
 	    seeds: string[];
@@ -238,6 +243,7 @@ export namespace app {
 	    types?: string[];
 	    keep?: string;
 	    keepLast?: number;
+	    requisites?: boolean;
 	}
 	export interface DiffOp {
 	    kind: string;
@@ -471,6 +477,11 @@ export namespace app {
 	    title: string;
 	    at: string;
 	}
+	export interface LinkInfo {
+	    url: string;
+	    page: number;
+	    known: number;
+	}
 	export interface LinkRef {
 	    pageId: number;
 	    url: string;
@@ -480,6 +491,15 @@ export namespace app {
 	    kind: string;
 	    anchor: string;
 	    rel: string;
+	}
+	export interface TextBlock {
+	    kind: string;
+	    text: string;
+	    level?: number;
+	    depth?: number;
+	    marker?: string;
+	    cells?: string[];
+	    head?: boolean;
 	}
 	export interface SummaryAttr {
 	    name: string;
@@ -496,6 +516,11 @@ export namespace app {
 	    summariser?: string;
 	    attrs?: SummaryAttr[];
 	    canOpen?: boolean;
+	    blocks: TextBlock[];
+	    asPage: boolean;
+	    assets: CopyAssets;
+	    versionId: number;
+	    replay: boolean;
 	}
 	export interface Page {
 	    id: number;
@@ -730,6 +755,7 @@ export namespace app {
 	    index: IndexStatus;
 	}
 	
+	
 	export interface View {
 	    id: number;
 	    name: string;
@@ -776,6 +802,7 @@ export namespace archive {
 	    revisits: number;
 	    bytes: number;
 	    skipped: number;
+	    requisites?: number;
 	}
 	export interface Problem {
 	    where: string;

@@ -138,6 +138,8 @@ export function LibraryUndo(arg1:string):Promise<string>;
 
 export function LinkHistory(arg1:string,arg2:number):Promise<Array<app.LinkCheck>>;
 
+export function LinkTarget(arg1:string):Promise<app.LinkInfo>;
+
 export function OfflineCopy(arg1:number):Promise<app.OfflineCopy>;
 
 export function OpenDocument(arg1:number):Promise<void>;

@@ -270,6 +270,10 @@ export function LinkHistory(arg1, arg2) {
   return window['go']['app']['App']['LinkHistory'](arg1, arg2);
 }
 
+export function LinkTarget(arg1) {
+  return window['go']['app']['App']['LinkTarget'](arg1);
+}
+
 export function OfflineCopy(arg1) {
   return window['go']['app']['App']['OfflineCopy'](arg1);
 }
