@@ -296,6 +296,11 @@ func (c *Crawler) Run(ctx context.Context, progress func(Progress)) (Progress, e
 		if err := c.st.Writer().Flush(fctx); err != nil && runErr == nil {
 			runErr = err
 		}
+		// The links stored packed become link rows (the index reads anchor text there).
+		steps.report("linking the pages")
+		if err := c.st.ExpandLinks(fctx); err != nil && runErr == nil {
+			runErr = err
+		}
 		note = joinNotes(note, c.capNote(fctx))
 	}
 	note = joinNotes(note, c.render.note())
@@ -508,7 +513,7 @@ func (c *Crawler) firstSeedFailure() string {
 func Finish(ctx context.Context, st *store.Store, idx Index, id int64, state, errText string, step func(string)) error {
 	fctx := context.WithoutCancel(ctx)
 	var firstErr error
-	if err := st.Writer().Flush(fctx); err != nil {
+	if err := st.ExpandLinks(fctx); err != nil {
 		firstErr = err
 	}
 	if err := st.FinishRun(fctx, id, state, errText, ""); err != nil && firstErr == nil {

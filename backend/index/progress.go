@@ -248,7 +248,9 @@ func (x *Index) await(ctx context.Context, settle bool, report func(Progress)) e
 	if x.st == nil {
 		return ErrReadOnly
 	}
-	if err := x.src.Writer().Flush(ctx); err != nil {
+	// Everything stored so far, the links the crawl stored packed included: their
+	// expansion notes the pages whose anchor text changed.
+	if err := x.src.ExpandLinks(ctx); err != nil {
 		return err
 	}
 	target, err := x.src.IndexLogEnd(ctx)

@@ -128,6 +128,12 @@ func (s *Store) Counts(ctx context.Context) (Counts, error) {
 		return c, fmt.Errorf("count: %w", err)
 	}
 	rows.Close()
+	// Links not expanded yet count too (linkpack.go).
+	var packed int64
+	if err := s.read.QueryRowContext(ctx, `SELECT coalesce(sum(n), 0) FROM link_packs`).Scan(&packed); err != nil {
+		return c, fmt.Errorf("count: %w", err)
+	}
+	c.Links += packed
 	cen, err := s.skipCensus(ctx, 0, c.Pages[StateSkipped])
 	if err != nil {
 		return c, err

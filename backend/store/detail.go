@@ -47,7 +47,8 @@ func (s *Store) Page(ctx context.Context, id int64) (Page, error) {
 		(SELECT url FROM pages q WHERE q.id = p.parent_id), p.crawl_id, p.problems, p.noindex, p.nofollow,
 		p.hash IS NOT NULL AND EXISTS (SELECT 1 FROM blobs b WHERE b.hash = p.hash),
 		p.discovered_at, p.fetched_at, p.changed_at, p.refresh_at, p.confirmed_at,
-		coalesce((SELECT n FROM citations WHERE page_id = p.id), 0),
+		coalesce((SELECT n FROM citations WHERE page_id = p.id), 0) +
+			(SELECT count(DISTINCT from_id) FROM link_pending WHERE to_id = p.id AND from_id <> p.id),
 		(SELECT count(*) FROM links WHERE from_id = p.id),
 		(SELECT count(*) FROM canonicals WHERE of_id = p.id)
 		FROM pages p JOIN hosts h ON h.id = p.host_id WHERE p.id = ?`, id).Scan(
@@ -97,13 +98,13 @@ type LinkRef struct {
 // Outlinks returns up to limit links of a page, in no particular order beyond kind.
 func (s *Store) Outlinks(ctx context.Context, id int64, limit int) ([]LinkRef, error) {
 	return s.linkRefs(ctx, `SELECT p.id, p.url, coalesce(p.title,''), p.state, coalesce(p.status,0), l.kind, l.anchor, l.rel
-		FROM links l JOIN pages p ON p.id = l.to_id WHERE l.from_id = ? ORDER BY l.kind, p.url LIMIT ?`, id, limit)
+		FROM links l CROSS JOIN pages p ON p.id = l.to_id WHERE l.from_id = ? ORDER BY l.kind, p.url LIMIT ?`, id, limit)
 }
 
 // Inlinks returns up to limit links pointing at a page: who cites it, with what words.
 func (s *Store) Inlinks(ctx context.Context, id int64, limit int) ([]LinkRef, error) {
 	return s.linkRefs(ctx, `SELECT p.id, p.url, coalesce(p.title,''), p.state, coalesce(p.status,0), l.kind, l.anchor, l.rel
-		FROM links l JOIN pages p ON p.id = l.from_id WHERE l.to_id = ? ORDER BY p.url LIMIT ?`, id, limit)
+		FROM links l CROSS JOIN pages p ON p.id = l.from_id WHERE l.to_id = ? ORDER BY p.url, l.kind LIMIT ?`, id, limit)
 }
 
 func (s *Store) linkRefs(ctx context.Context, query string, id int64, limit int) ([]LinkRef, error) {

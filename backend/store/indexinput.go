@@ -41,6 +41,10 @@ type IndexInput struct {
 	Citers  string   // IndexedResource: distinct titles of the citing pages, " | " between them
 }
 
+// What links say of a page is read from the expanded link rows (link_rows), not from the
+// packs still waiting behind the crawl (see linkpack.go): their expansion notes the pages
+// whose rows change, and the index reads those pages again then.
+
 // IndexInputs reads what the index needs of the pages ids, from db: the store's read pool,
 // or any pool over the workspace (through a statement cache: a page's anchors are one
 // statement each). Pages that do not exist come back NotIndexed.
@@ -172,20 +176,20 @@ const anchorScan = 500
 
 // anchorScanQuery reads them. Constant limits are written in the SQL, never bound: SQLite
 // prepares a statement again each time a bound LIMIT is bound.
-var anchorScanQuery = `SELECT anchor FROM links WHERE to_id = ? AND anchor > '' ORDER BY anchor LIMIT ` + strconv.Itoa(anchorScan)
+var anchorScanQuery = `SELECT anchor FROM link_rows WHERE to_id = ? AND anchor > '' ORDER BY anchor LIMIT ` + strconv.Itoa(anchorScan)
 
 // anchorsQuery reads the distinct anchors of links to a page in order, each found by a seek
 // past the one before in links_to (to_id, anchor).
 const anchorsQuery = `WITH RECURSIVE a(anchor, n) AS (
-		SELECT (SELECT min(anchor) FROM links WHERE to_id = ?1 AND anchor > ''), 1
+		SELECT (SELECT min(anchor) FROM link_rows WHERE to_id = ?1 AND anchor > ''), 1
 		UNION ALL
-		SELECT (SELECT min(anchor) FROM links WHERE to_id = ?1 AND anchor > a.anchor), n + 1
+		SELECT (SELECT min(anchor) FROM link_rows WHERE to_id = ?1 AND anchor > a.anchor), n + 1
 		FROM a WHERE a.anchor IS NOT NULL AND n < ?2)
 	SELECT coalesce(group_concat(anchor, ' | '), '') FROM a WHERE anchor IS NOT NULL`
 
 // citersQuery reads the distinct titles of the pages citing a resource.
 var citersQuery = `SELECT coalesce(group_concat(title, ' | '), '') FROM (
-		SELECT DISTINCT c.title FROM links l JOIN pages c ON c.id = l.from_id
+		SELECT DISTINCT c.title FROM link_rows l JOIN pages c ON c.id = l.from_id
 		WHERE l.to_id = ? AND c.title <> '' LIMIT ` + strconv.Itoa(MaxCiters) + `)`
 
 // IndexInputs reads what the index needs of the pages ids from the read pool (see the
