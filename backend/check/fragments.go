@@ -143,9 +143,7 @@ func (r *run) pend(b *target, p pendingFrag) {
 	case stDone:
 		r.resolvePending(b)
 	case stQueued:
-		if b.mode == modeProbe && b.queued != nil {
-			b.mode, b.queued.mode = modeAnchors, modeAnchors // not asked yet: read it instead
-		}
+		b.upgrade(modeAnchors) // not asked yet: read it instead
 	}
 }
 
@@ -154,7 +152,7 @@ func (r *run) pend(b *target, p pendingFrag) {
 // reference besides the page.
 func (r *run) resolvePending(b *target) {
 	res := b.res
-	if res.html && (res.v.Kind == OK || res.v.Kind == Redirected) && res.anchors == nil && b.mode < modeAnchors {
+	if b.reread(modeAnchors) {
 		r.request(b, modeAnchors, waiter{}, "") // probed for another reason first: read it once
 		if b.state != stDone {
 			return

@@ -219,7 +219,7 @@ func (r *run) finish(t *target, o *outcome, v Verdict) {
 	if d := o.doc; d != nil && (v.Kind == OK || v.Kind == Redirected) {
 		res.anchors = d.anchors
 	}
-	if d := o.doc; d != nil && (v.Kind == OK || v.Kind == Redirected) && o.j.mode == modeDoc {
+	if d := o.doc; d != nil && (v.Kind == OK || v.Kind == Redirected) && o.j.mode == modeDoc { // read as a document: its links are known
 		res.isDoc = true
 		res.title, res.hash = d.title, d.hash
 		if d.owner != "" {
@@ -304,7 +304,7 @@ func (r *run) targetOf(u string, bad error) *target {
 // request asks for a target's test in mode, and for w to be told of its result (w.task nil:
 // nobody waits). A probe result does not satisfy a document request for an HTML page
 // that answered: the page is then fetched.
-func (r *run) request(t *target, mode uint8, w waiter, referer string) {
+func (r *run) request(t *target, mode mode, w waiter, referer string) {
 	if t.base != nil {
 		// A part of a page, asked for on its own: the page is read for its ids.
 		r.request(t.base, max(mode, modeAnchors), waiter{}, referer)
@@ -316,8 +316,7 @@ func (r *run) request(t *target, mode uint8, w waiter, referer string) {
 	}
 	switch t.state {
 	case stDone:
-		if mode > t.mode && t.res.html && (t.res.v.Kind == OK || t.res.v.Kind == Redirected) &&
-			(mode == modeDoc && !t.res.isDoc || mode == modeAnchors && t.res.anchors == nil) {
+		if t.reread(mode) {
 			break // read it after all
 		}
 		if w.task != nil {
@@ -325,10 +324,7 @@ func (r *run) request(t *target, mode uint8, w waiter, referer string) {
 		}
 		return
 	case stQueued:
-		if mode > t.mode && t.queued != nil {
-			// Not asked yet: read it instead of probing it and reading it after.
-			t.mode, t.queued.mode = mode, mode
-		}
+		t.upgrade(mode)
 		if w.task != nil {
 			t.waiters = append(t.waiters, w)
 		}

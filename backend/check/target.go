@@ -13,12 +13,20 @@ import (
 // maxHops bounds a redirect chain.
 const maxHops = 10
 
-// Request modes, each reading more than the one before.
+// mode is how much a request of a target reads, each mode more than the one before. A
+// target moves up only (upgrade, reread): probed first, it is read later when a task or a
+// fragment needs its body.
+type mode uint8
+
+// Request modes.
 const (
-	modeProbe   uint8 = iota + 1 // HEAD (GET when HEAD is refused): is it there?
-	modeAnchors                  // GET and read its ids only: a page that fragments point into
-	modeDoc                      // GET and read: a document whose links are traversed
+	modeProbe   mode = iota + 1 // HEAD (GET when HEAD is refused): is it there?
+	modeAnchors                 // GET and read its ids only: a page that fragments point into
+	modeDoc                     // GET and read: a document whose links are traversed
 )
+
+// reads reports whether a request in m is a GET whose body is read.
+func (m mode) reads() bool { return m >= modeAnchors }
 
 // Target states.
 const (
@@ -36,7 +44,7 @@ type target struct {
 	bad    error // the URL cannot be requested (Invalid without a request)
 	origin string
 	state  uint8
-	mode   uint8 // of the request made or under way
+	mode   mode // of the request made or under way (moved up by upgrade and reread only)
 	// queued is the target's job while it waits in a host queue (nil once it is sent).
 	queued *job
 	res    *result
@@ -52,6 +60,31 @@ type target struct {
 	// result is the page's, unless the page lacks the part (fragments.go).
 	base *target
 	frag string
+}
+
+// upgrade is the change of a queued target whose request was not sent yet to mode m, when
+// m reads more: it is read instead of probed and read after. It reports whether it
+// changed the request.
+func (t *target) upgrade(m mode) bool {
+	if t.state != stQueued || m <= t.mode || t.queued == nil {
+		return false
+	}
+	t.mode, t.queued.mode = m, m
+	return true
+}
+
+// reread reports whether a tested target must be requested again in mode m: its test read
+// less than m needs (a probe, or a read for its ids only) and it is an HTML page that
+// answered. The request then moves it back to queued in m.
+func (t *target) reread(m mode) bool {
+	if t.state != stDone || m <= t.mode {
+		return false
+	}
+	res := t.res
+	if !res.html || res.v.Kind != OK && res.v.Kind != Redirected {
+		return false
+	}
+	return m == modeDoc && !res.isDoc || m == modeAnchors && res.anchors == nil
 }
 
 // waiter is a task waiting for a target's result, and why.

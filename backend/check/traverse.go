@@ -77,7 +77,7 @@ func (tr *taskRun) inScope(u *url.URL) bool {
 func (tr *taskRun) delivered(r *run, t *target, w waiter) {
 	res := t.res
 	if !res.isDoc {
-		if res.html && t.mode != modeDoc && (res.v.Kind == OK || res.v.Kind == Redirected) {
+		if t.reread(modeDoc) {
 			r.request(t, modeDoc, w, "") // probed (or read for its ids) for another task first: now read it
 		}
 		return // a leaf after all: not HTML, or it failed

@@ -31,7 +31,7 @@ type job struct {
 	url       string // this hop
 	u         *url.URL
 	origin    string // the politeness key of this hop
-	mode      uint8
+	mode      mode
 	chain     []Hop
 	tries     int
 	notBefore time.Time
@@ -112,7 +112,7 @@ func (w *worker) do(ctx context.Context, j *job) *outcome {
 	}
 	req := fetch.Request{URL: j.url, Referer: j.referer}
 	var resp *fetch.Response
-	if j.mode == modeDoc || j.mode == modeAnchors {
+	if j.mode.reads() {
 		resp, err = w.fetch.Do(ctx, req)
 		if err != nil && resp != nil && resp.Truncated {
 			err = nil // a document over the size cap: read what came
