@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"mundaneum/backend/check/report"
 )
 
 // LibrarySource lists the pointers of a library subtree, folder by folder (the library
@@ -62,7 +64,7 @@ func (tr *taskRun) startLibrary(ctx context.Context, r *run, lib LibrarySource) 
 			ft.state = stDone
 			for _, p := range f.Pointers {
 				pt := r.targetFor(p.URL)
-				ft.refs = append(ft.refs, ref{t: pt.idx, kind: kindPointer})
+				ft.refs = append(ft.refs, ref{t: pt.idx, kind: report.KindPointer})
 			}
 		}
 		tr.roles[ft.idx] = roleNode

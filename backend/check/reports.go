@@ -127,11 +127,11 @@ func (r *run) saveReport(ctx context.Context, tr *taskRun) (int64, NewsCounts, e
 	for i, d := range tr.docs {
 		t := r.targets[d.t]
 		refs := r.shownRefs(d.t)
-		prs := make([]packedRef, len(refs))
+		prs := make([]report.PackedRef, len(refs))
 		for j, rf := range refs {
-			prs[j] = packedRef{ID: r.targets[rf.t].id, Kind: rf.kind}
+			prs[j] = report.PackedRef{ID: r.targets[rf.t].id, Kind: rf.kind}
 		}
-		docs[i] = record.Doc{Seq: i, URLID: t.id, Depth: int(d.depth), Refs: packRefs(prs)}
+		docs[i] = record.Doc{Seq: i, URLID: t.id, Depth: int(d.depth), Refs: report.PackRefs(prs)}
 	}
 	id, err := r.st.SaveReport(ctx, record.Report{RunID: r.rec.ID, TaskID: tr.task.ID, Summary: sum, News: nj}, docs)
 	return id, counts, err

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"time"
 
+	"mundaneum/backend/check/report"
 	"mundaneum/backend/extract"
 	"mundaneum/backend/fetch"
 	"mundaneum/backend/politeness"
@@ -277,7 +278,7 @@ func (r *run) refsOf(doc *target, d *docInfo) []ref {
 		}
 	}
 	for _, f := range d.selfMissing {
-		r.pend(doc, pendingFrag{doc: doc.idx, kind: kindCodes[extract.KindA], frag: f})
+		r.pend(doc, pendingFrag{doc: doc.idx, kind: report.KindCode(extract.KindA), frag: f})
 	}
 	return doc.refs
 }

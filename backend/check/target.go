@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"mundaneum/backend/check/record"
+	"mundaneum/backend/check/report"
 	"mundaneum/backend/extract"
 	"mundaneum/backend/urlnorm"
 )
@@ -121,33 +122,10 @@ type result struct {
 	anchors      *anchorSet // the ids and names of an HTML page read with GET; nil if not read
 }
 
-// Reference kinds as stored (one byte each); the names are extract's.
-var kindNames = []string{"", extract.KindA, extract.KindArea, extract.KindImg, extract.KindFrame, extract.KindIFrame,
-	extract.KindLink, extract.KindRefresh, extract.KindScript, extract.KindEmbed, extract.KindObject, extract.KindMedia,
-	extract.KindForm, extract.KindText, "pointer"}
-
-var kindCodes = func() map[string]uint8 {
-	m := make(map[string]uint8, len(kindNames))
-	for i, k := range kindNames {
-		m[k] = uint8(i)
-	}
-	return m
-}()
-
-const kindPointer = 14 // a library pointer
-
-// KindName is the name of a stored reference kind ("a", "img", ...).
-func KindName(k uint8) string {
-	if int(k) < len(kindNames) {
-		return kindNames[k]
-	}
-	return "?"
-}
-
 // traversable reports whether a reference of kind k leads to a document a reader goes to
 // (and so may be traversed); images, scripts, style sheets and the like are leaves.
 func traversable(k uint8) bool {
-	switch KindName(k) {
+	switch report.KindName(k) {
 	case extract.KindA, extract.KindArea, extract.KindFrame, extract.KindIFrame, extract.KindRefresh:
 		return true
 	}

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"mundaneum/backend/check/report"
 	"mundaneum/backend/extract"
 	"mundaneum/backend/fetch"
 	"mundaneum/backend/politeness"
@@ -174,7 +175,7 @@ func (w *worker) read(resp *fetch.Response, u *url.URL, anchorsOnly bool) *docIn
 		if !tested(l) {
 			continue
 		}
-		dl := docLink{kind: kindCodes[l.Kind], frags: l.Fragments}
+		dl := docLink{kind: report.KindCode(l.Kind), frags: l.Fragments}
 		dl.url, dl.bad = w.canonical(l.URL)
 		if dl.bad != nil {
 			dl.url, dl.frags = l.URL, nil
