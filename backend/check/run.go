@@ -214,6 +214,7 @@ type run struct {
 	net                         *netWatch               // whether this machine is offline (offline.go)
 	shownCache                  map[int32][]ref         // documents' references as reports show them (shownRefs)
 	pending                     map[int32][]pendingFrag // fragments waiting for their page's test, by page
+	waiting                     map[int32][]waiter      // the tasks to tell when a target's result arrives, by target
 	note                        string                  // what the run says of itself, for the progress
 }
 
@@ -231,6 +232,7 @@ func newRun(st Store, cfg Config, rec record.Run) *run {
 		hosts:    map[string]*hostHealth{},
 		byKind:   map[Kind]int64{},
 		taskErrs: map[string]string{},
+		waiting:  map[int32][]waiter{},
 		net:      newNetWatch(cfg.Probe),
 	}
 }

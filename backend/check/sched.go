@@ -251,8 +251,8 @@ func (r *run) done(t *target, res *result) {
 	for _, b := range r.saver.takePending() {
 		r.saved(b)
 	}
-	ws := t.waiters
-	t.waiters = nil
+	ws := r.waiting[t.idx]
+	delete(r.waiting, t.idx)
 	for _, w := range ws {
 		w.task.delivered(r, t, w)
 	}
@@ -327,12 +327,12 @@ func (r *run) request(t *target, mode mode, w waiter, referer string) {
 	case stQueued:
 		t.upgrade(mode)
 		if w.task != nil {
-			t.waiters = append(t.waiters, w)
+			r.waiting[t.idx] = append(r.waiting[t.idx], w)
 		}
 		return
 	}
 	if w.task != nil {
-		t.waiters = append(t.waiters, w)
+		r.waiting[t.idx] = append(r.waiting[t.idx], w)
 	}
 	if t.bad != nil {
 		r.done(t, &result{v: classify(observation{url: t.url, badURL: t.bad}), size: -1, at: time.Now().UnixMilli()})

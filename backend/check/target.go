@@ -4,15 +4,13 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
 	"mundaneum/backend/check/record"
 	"mundaneum/backend/check/report"
 	"mundaneum/backend/extract"
 	"mundaneum/backend/urlnorm"
 )
-
-// maxHops bounds a redirect chain.
-const maxHops = 10
 
 // mode is how much a request of a target reads, each mode more than the one before. A
 // target moves up only (upgrade, reread): probed first, it is read later when a task or a
@@ -28,6 +26,19 @@ const (
 
 // reads reports whether a request in m is a GET whose body is read.
 func (m mode) reads() bool { return m >= modeAnchors }
+
+// job is one request to make: a target's URL or a hop of its redirect chain.
+type job struct {
+	t         *target
+	url       string // this hop
+	u         *url.URL
+	origin    string // the politeness key of this hop
+	mode      mode
+	chain     []Hop
+	tries     int
+	notBefore time.Time
+	referer   string
+}
 
 // Target states.
 const (
@@ -49,8 +60,6 @@ type target struct {
 	// queued is the target's job while it waits in a host queue (nil once it is sent).
 	queued *job
 	res    *result
-	// waiters are the tasks to tell when the result arrives.
-	waiters []waiter
 	// refs are the document's references once it was read (shared by the tasks that
 	// traverse it); nil for leaves.
 	refs []ref
@@ -86,14 +95,6 @@ func (t *target) reread(m mode) bool {
 		return false
 	}
 	return m == modeDoc && !res.isDoc || m == modeAnchors && res.anchors == nil
-}
-
-// waiter is a task waiting for a target's result, and why.
-type waiter struct {
-	task  *taskRun
-	role  uint8 // roleNode or roleCandidate
-	depth int32
-	from  int32 // the document that referenced it (for the report's order)
 }
 
 // ref is one reference of a document: a target and the kind of reference.

@@ -16,6 +16,14 @@ const (
 	roleLeafByKind       // tested as a leaf because of how it was referenced (an image, a style sheet): a link to it may still make it a node
 )
 
+// waiter is a task waiting for a target's result, and why.
+type waiter struct {
+	task  *taskRun
+	role  uint8 // roleNode or roleCandidate
+	depth int32
+	from  int32 // the document that referenced it (for the report's order)
+}
+
 // taskRun is one task's traversal within a run: breadth-first from the top, each document's
 // references tested, the documents of the infostructure traversed.
 type taskRun struct {

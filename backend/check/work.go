@@ -19,26 +19,6 @@ import (
 	"mundaneum/backend/robots"
 )
 
-// What robots.txt said about a request that was not sent.
-const (
-	robotsDisallowed  = "disallowed"
-	robotsUnreachable = "unreachable"  // the site did not answer for its robots.txt
-	robotsServerError = "server-error" // robots.txt answered 429 or 5xx
-)
-
-// job is one request to make: a target's URL or a hop of its redirect chain.
-type job struct {
-	t         *target
-	url       string // this hop
-	u         *url.URL
-	origin    string // the politeness key of this hop
-	mode      mode
-	chain     []Hop
-	tries     int
-	notBefore time.Time
-	referer   string
-}
-
 // outcome is what a worker saw for a job.
 type outcome struct {
 	j          *job
