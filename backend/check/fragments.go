@@ -3,7 +3,6 @@ package check
 import (
 	"slices"
 	"strings"
-	"time"
 )
 
 // Fragments, as linkchecker's AnchorCheck and lychee's --include-fragments check them: a
@@ -31,92 +30,10 @@ func partFound(t *target, res *result, frag string) bool {
 	return res.anchors.has(frag, host)
 }
 
-// pendingFrag is a fragment waiting for its page to be read: written by document doc with
-// a reference of kind, or (doc -1) asked for on its own (a link checked now, a pointer).
-type pendingFrag struct {
-	doc  int32
-	kind uint8
-	frag string
-}
-
-// pend asks for a fragment of page b: looked for at once when b is read, else when its
-// test ends (a page only to be probed is read instead, with GET, for its ids).
-func (r *run) pend(b *target, p pendingFrag) {
-	if r.pending == nil {
-		r.pending = map[int32][]pendingFrag{}
-	}
-	r.pending[b.idx] = append(r.pending[b.idx], p)
-	switch b.state {
-	case stDone:
-		r.resolvePending(b)
-	case stQueued:
-		b.upgrade(modeAnchors) // not asked yet: read it instead
-	}
-}
-
-// resolvePending looks for the fragments waiting for page b, now tested: a part that is
-// missing gets a target of its own with its verdict, which the documents that wrote it
-// reference besides the page.
-func (r *run) resolvePending(b *target) {
-	res := b.res
-	if b.reread(modeAnchors) {
-		r.request(b, modeAnchors, waiter{}, "") // probed for another reason first: read it once
-		if b.state != stDone {
-			return
-		}
-	}
-	ps := r.pending[b.idx]
-	delete(r.pending, b.idx)
-	for _, p := range ps {
-		if partFound(b, res, p.frag) {
-			if f := r.byURL[b.url+"#"+p.frag]; p.doc < 0 && f != nil && f.res == nil {
-				f.res, f.state = res, stDone // asked for on its own: the page's verdict
-			}
-			continue
-		}
-		f := r.fragTarget(b, p.frag)
-		if f.res == nil {
-			r.fragmentMissing(f, res)
-		}
-		if p.doc >= 0 {
-			d := r.targets[p.doc]
-			d.refs = append(d.refs, ref{t: f.idx, kind: p.kind})
-		}
-	}
-}
-
-// fragTarget returns the target of a fragment of a page's target, creating it.
-func (r *run) fragTarget(base *target, frag string) *target {
-	key := base.url + "#" + frag
-	if t, ok := r.byURL[key]; ok {
-		return t
-	}
-	t := &target{idx: int32(len(r.targets)), url: key, u: base.u, origin: base.origin, bad: base.bad, base: base, frag: frag}
-	r.targets = append(r.targets, t)
-	r.byURL[key] = t
-	return t
-}
-
-// fragmentMissing records that a page lacks a fragment's place.
-func (r *run) fragmentMissing(f *target, page *result) {
-	obs := observation{url: f.url, status: page.v.Status, chain: page.v.Chain, noAnchor: true, fragment: f.frag}
-	if page.v.FinalURL != "" {
-		obs.url = page.v.FinalURL
-	}
-	f.res = &result{v: classify(obs), method: page.method, contentType: page.contentType, size: page.size, ms: page.ms,
-		title: page.title, html: true, at: time.Now().UnixMilli()}
-	f.state = stDone
-	r.byKind[FragmentMissing]++
-	r.saver.add(f)
-	for _, bt := range r.saver.takePending() {
-		r.saved(bt)
-	}
-}
-
 // shown is the target a reference shows in a report: a fragment whose part was found (or
 // not looked for) shows as its page.
 func (r *run) shown(i int32) int32 {
-	if t := r.targets[i]; t.base != nil && (t.res == nil || t.res.v.Kind != FragmentMissing) {
+	if t := r.tab.list[i]; t.base != nil && (t.res == nil || t.res.v.Kind != FragmentMissing) {
 		return t.base.idx
 	}
 	return i
@@ -125,8 +42,8 @@ func (r *run) shown(i int32) int32 {
 // shownRefs are a document's references as its report shows them (shown), each once per
 // kind, without the document's own parts that were found on it.
 func (r *run) shownRefs(doc int32) []ref {
-	refs := r.targets[doc].refs
-	if !slices.ContainsFunc(refs, func(rf ref) bool { return r.targets[rf.t].base != nil }) {
+	refs := r.tab.list[doc].refs
+	if !slices.ContainsFunc(refs, func(rf ref) bool { return r.tab.list[rf.t].base != nil }) {
 		return refs
 	}
 	if out, ok := r.shownCache[doc]; ok {
