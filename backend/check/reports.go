@@ -20,7 +20,7 @@ const defaultWindow = 7
 // reports builds and stores every task's report of the run.
 func (r *run) reports(ctx context.Context) []ReportResult {
 	if err := r.assignIDs(ctx); err != nil {
-		r.saveErr = err
+		r.verdicts.fail(err)
 		return nil
 	}
 	out := make([]ReportResult, 0, len(r.tasks))

@@ -88,21 +88,10 @@ func (r *run) finish(t *target, o *outcome, v Verdict) {
 
 // done stores a result on its target and tells its waiters.
 func (r *run) done(t *target, res *result) {
-	if t.res != nil { // a page probed first, then fetched for a task that traverses it
-		r.byKind[t.res.v.Kind]--
-	} else {
-		r.tested++
-	}
+	old := t.res
 	t.res = res
 	t.state = stDone
-	r.byKind[res.v.Kind]++
-	if res.isDoc {
-		r.documents++
-	}
-	r.saver.add(t)
-	for _, b := range r.saver.takePending() {
-		r.saved(b)
-	}
+	r.verdicts.result(t, old)
 	ws := r.waiting[t.idx]
 	delete(r.waiting, t.idx)
 	for _, w := range ws {
@@ -190,11 +179,7 @@ func (r *run) fragmentMissing(f *target, page *result) {
 	f.res = &result{v: classify(obs), method: page.method, contentType: page.contentType, size: page.size, ms: page.ms,
 		title: page.title, html: true, at: time.Now().UnixMilli()}
 	f.state = stDone
-	r.byKind[FragmentMissing]++
-	r.saver.add(f)
-	for _, bt := range r.saver.takePending() {
-		r.saved(bt)
-	}
+	r.verdicts.part(f)
 }
 
 // enqueue queues a job, or finishes it at once when its host was given up.

@@ -63,38 +63,36 @@ func Run(ctx context.Context, st Store, cfg Config, req Request, progress func(P
 	if ctx.Err() == nil {
 		r.finishHeld(r.net.settle(ctx))
 	}
-	for _, b := range r.saver.close() {
-		r.saved(b)
-	}
+	r.verdicts.close()
 	fctx := context.WithoutCancel(ctx)
 	res := Result{Run: rec, Offline: r.offlineNote()}
-	res.Run.State, res.Run.Tested, res.Run.Requests = record.RunDone, r.tested, r.requests
+	res.Run.State, res.Run.Tested, res.Run.Requests = record.RunDone, r.verdicts.tested, r.verdicts.requests
 	switch {
 	case ctx.Err() != nil:
 		res.Run.State = record.RunCancelled
-	case r.saveErr != nil:
-		res.Run.State, res.Run.Error = record.RunFailed, r.saveErr.Error()
+	case r.verdicts.err != nil:
+		res.Run.State, res.Run.Error = record.RunFailed, r.verdicts.err.Error()
 	default:
 		res.Reports = r.reports(fctx)
 		// A task's schedule counts from runs that ended: one stopped by a quit is due again
 		// at the next launch.
 		for _, tr := range r.tasks {
-			if err := st.MarkTaskRun(fctx, tr.task.ID, r.start.UnixMilli()); err != nil && r.saveErr == nil {
-				r.saveErr = err
+			if err := st.MarkTaskRun(fctx, tr.task.ID, r.start.UnixMilli()); err != nil {
+				r.verdicts.fail(err)
 			}
 		}
 	}
 	for _, t := range links {
 		res.Links = append(res.Links, linkResult(t))
 	}
-	if err := st.FinishCheckRun(fctx, res.Run); err != nil && r.saveErr == nil {
-		r.saveErr = err
+	if err := st.FinishCheckRun(fctx, res.Run); err != nil {
+		r.verdicts.fail(err)
 	}
 	p := r.snapshot()
 	p.State = res.Run.State
 	progress(p)
-	if r.saveErr != nil {
-		return res, r.saveErr
+	if r.verdicts.err != nil {
+		return res, r.verdicts.err
 	}
 	if ctx.Err() != nil {
 		return res, context.Cause(ctx)

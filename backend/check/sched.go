@@ -64,9 +64,8 @@ func (r *run) schedule(ctx context.Context, progress func(Progress)) {
 		case o := <-results:
 			inflight--
 			r.handle(ctx, o)
-		case b := <-r.saver.done:
-			r.saver.sent--
-			r.saved(b)
+		case b := <-r.verdicts.saver.done:
+			r.verdicts.back(b)
 		case err := <-r.net.probed:
 			r.finishHeld(r.net.probedAs(err))
 		case <-wake.C:
@@ -87,7 +86,7 @@ func (r *run) handle(ctx context.Context, o *outcome) {
 		r.limiter.SetCrawlDelay(j.origin, o.crawlDelay)
 	}
 	if o.robots == "" {
-		r.requests++
+		r.verdicts.requests++
 	}
 	if ctx.Err() != nil {
 		return // stopped: the target stays untested, and unsaved
