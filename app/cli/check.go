@@ -196,7 +196,7 @@ func (e *env) check(ctx context.Context, cmd *cobra.Command, urls, names []strin
 		for _, rr := range res.Reports {
 			tj := taskRunJSON{Task: rr.Task.Name, ReportID: rr.ReportID, Error: rr.Err, News: rr.News, Links: []linkJSON{}}
 			if rr.ReportID > 0 && e.json {
-				m, err := check.LoadReport(ctx, st, rr.ReportID)
+				m, err := report.Load(ctx, st, rr.ReportID)
 				if err != nil {
 					return err
 				}

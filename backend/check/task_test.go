@@ -41,7 +41,7 @@ func runTasks(t *testing.T, st Store, tasks ...Task) Result {
 // loadModel reads a report back the way the window and the exports do.
 func loadModel(t *testing.T, st *store.Store, id int64) *report.Model {
 	t.Helper()
-	m, err := LoadReport(context.Background(), st, id)
+	m, err := report.Load(context.Background(), st, id)
 	if err != nil {
 		t.Fatal(err)
 	}
