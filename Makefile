@@ -29,7 +29,7 @@ DIST := frontend/dist/index.html
 # Steps depend on each other's side effects (setup installs what the rest use): one at a time.
 .NOTPARALLEL:
 
-.PHONY: help setup build run test test-go lint test-frontend test-extension extension smoke bindings frontend clean package test-package bench bench-window relevance relevance-check bench-search bench-toward bench-graph bench-graphview bench-check check-build fuzz bench-library bench-warc bench-soif bench-capture bench-offline
+.PHONY: help setup build run test test-go lint test-frontend test-extension extension smoke bindings frontend clean package test-package bench bench-window relevance relevance-check bench-search bench-toward bench-graph bench-graphview bench-check check-build fuzz bench-library bench-warc bench-soif bench-capture bench-offline bench-render
 
 help: ## list the targets
 	@awk 'BEGIN { FS = ":.*## " } /^[a-z-]+:.*## / { printf "  make %-14s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
@@ -187,6 +187,11 @@ bench-library: build ## the library: import 100k bookmarks, search in it, open 1
 	CGO_ENABLED=0 go run ./scripts/benchlibrary -bookmarks "$(or $(BOOKMARKS),100000)" -queries "$(or $(QUERIES),2000)" \
 		-open "$(or $(OPEN),10000)" -bin "$(BIN)"
 	cd frontend && node e2e/library-perf.mjs --db "$${TMPDIR:-/tmp}/mundaneum-benchlibrary/big-$(or $(OPEN),10000).mundaneum" --bin "$(CURDIR)/$(BIN)"
+
+bench-render: build ## pages built by scripts: rendered pages/s and the browser's memory on PAGES of them, auto vs never on the PostgreSQL manual, hostile pages (PAGES=1000 RUNS=3)
+	@[[ -r /usr/share/doc/postgresql-doc-15/html/index.html ]] || { echo "bench-render: installing postgresql-doc-15"; \
+		apt-get install -y -qq postgresql-doc-15 >/dev/null || sudo apt-get install -y -qq postgresql-doc-15; }
+	CGO_ENABLED=0 go run ./scripts/benchrender -bin "$(BIN)" -pages "$(or $(PAGES),1000)" -runs "$(or $(RUNS),3)"
 
 bench-warc: ## import of a synthetic WARC file of MB MiB: pages/s and peak RSS (MB=1024 KEEP=DIR)
 	MB="$(or $(MB),1024)" scripts/bench-warc.sh

@@ -43,7 +43,7 @@ func (a *App) CheckReport(id int64, offset, limit int) (CheckReportPage, error) 
 	if offset < 0 {
 		offset = 0
 	}
-	m, err := check.LoadReportPage(context.Background(), a.ws().st, id, offset, clampLimit(limit, reportPage))
+	m, err := report.LoadPage(context.Background(), a.ws().st, id, offset, clampLimit(limit, reportPage))
 	if err != nil {
 		return CheckReportPage{}, apiError(err)
 	}
@@ -53,7 +53,7 @@ func (a *App) CheckReport(id int64, offset, limit int) (CheckReportPage, error) 
 // ExportCheckReport returns a report as a document: format html (MOMspider's index), csv
 // or json.
 func (a *App) ExportCheckReport(id int64, format string) (string, error) {
-	m, err := check.LoadReport(context.Background(), a.ws().st, id)
+	m, err := report.Load(context.Background(), a.ws().st, id)
 	if err != nil {
 		return "", apiError(err)
 	}

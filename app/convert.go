@@ -32,7 +32,7 @@ func crawlDTO(c store.Crawl) Crawl {
 
 func setPages(dto *Crawl, pages map[string]int64) {
 	dto.Fetched, dto.Failed, dto.Skipped = pages[store.StateFetched], pages[store.StateFailed], pages[store.StateSkipped]
-	dto.Redirected, dto.Queued = pages[store.StateRedirected], pages[store.StateQueued]
+	dto.Redirected, dto.Queued, dto.Recorded = pages[store.StateRedirected], pages[store.StateQueued], pages[store.Recorded]
 }
 
 func searchDTO(r search.Results) SearchResults {

@@ -32,6 +32,13 @@ type CrawlRequest struct {
 	// Requisites stores the fetched pages' style sheets, images and fonts, for reading
 	// offline (wget's -p).
 	Requisites bool `json:"requisites,omitempty"`
+	// Render chooses the pages read in a browser after their scripts ran: auto (those
+	// whose HTML is a shell), always or never; "" is the workspace's setting.
+	// RenderExternal lets rendered pages load from hosts outside the crawl's;
+	// RenderFullPage adds a screenshot of the whole page.
+	Render         string `json:"render"`
+	RenderExternal bool   `json:"renderExternal"`
+	RenderFullPage bool   `json:"renderFullPage"`
 }
 
 // Crawl is one crawl job: its pages, counted by state the one way the page list, status and
@@ -43,7 +50,8 @@ type Crawl struct {
 	State      string   `json:"state"` // running | paused | done | cancelled | failed
 	Fetched    int64    `json:"fetched"`
 	Failed     int64    `json:"failed"`
-	Skipped    int64    `json:"skipped"`
+	Skipped    int64    `json:"skipped"`  // pages left out (robots.txt, depth, caps, traps)
+	Recorded   int64    `json:"recorded"` // links recorded, not pages (store.Recorded)
 	Redirected int64    `json:"redirected"`
 	Queued     int64    `json:"queued"`  // pages found and not visited yet
 	ToVisit    int64    `json:"toVisit"` // left in the current run's queue
@@ -109,7 +117,7 @@ type FacetResults struct {
 	TookMs     float64 `json:"tookMs"`
 }
 
-// FacetCount is one value of a facet ("host", "type", "crawl", "status") and the query
+// FacetCount is one value of a facet ("host", "type", "crawl", "status", "render") and the query
 // term that narrows the search to it.
 type FacetCount struct {
 	Value  string `json:"value"`
@@ -148,15 +156,19 @@ type Result struct {
 	Source string `json:"source,omitempty"`
 }
 
-// Status is the workspace's counts.
+// Status is the workspace's counts (store.Counts says what each counts).
 type Status struct {
 	Path    string `json:"path"`
-	Fetched int64  `json:"fetched"`
+	Fetched int64  `json:"fetched"` // pages fetched and stored
 	Queued  int64  `json:"queued"`
 	Failed  int64  `json:"failed"`
-	Skipped int64  `json:"skipped"`
-	Hosts   int64  `json:"hosts"`
-	Links   int64  `json:"links"`
+	Skipped int64  `json:"skipped"` // pages left out (robots.txt, depth, caps, traps)
+	// Recorded are the links recorded, not pages: other sites, style sheets, scripts,
+	// images and files that links name and no crawl meant to fetch.
+	Recorded   int64 `json:"recorded"`
+	Redirected int64 `json:"redirected"`
+	Hosts      int64 `json:"hosts"`
+	Links      int64 `json:"links"`
 	// Index is how far behind the search index is.
 	Index IndexStatus `json:"index"`
 }
@@ -204,6 +216,10 @@ type Page struct {
 	Outlinks     int       `json:"outlinks"` // links on the page
 	LinksOut     []LinkRef `json:"linksOut"` // the first outgoing links
 	LinksIn      []LinkRef `json:"linksIn"`  // the first citing links
+	// Render is how its HTML was read (nil: not HTML, or fetched before rendering was
+	// recorded); Screenshots are those of its newest rendered version.
+	Render      *PageRender      `json:"render,omitempty"`
+	Screenshots []ScreenshotInfo `json:"screenshots"`
 }
 
 // LinkRef is a link seen from one end: the page at the other end and how it links.
@@ -291,6 +307,9 @@ type Settings struct {
 	// MaxQueryVariants caps the URLs of one path that differ only in their query.
 	MaxQueryVariants int   `json:"maxQueryVariants"`
 	MaxBody          int64 `json:"maxBody"` // bytes of a document kept: a longer one is cut
+	// Render is the crawls' default choice of pages read in a browser: auto (those whose
+	// HTML is a shell), always or never.
+	Render string `json:"render"`
 }
 
 // View is a saved query (Harvest's standing queries).

@@ -10,17 +10,32 @@ import (
 // IndexStatus is how far behind the workspace its search index is: searches find only what
 // is indexed.
 type IndexStatus struct {
-	Searchable int64  `json:"searchable"` // pages (and resources known from links) searchable
-	Waiting    int64  `json:"waiting"`    // fetched pages not searchable yet
-	Updating   int64  `json:"updating"`   // searchable pages whose changes are not indexed yet
-	Current    bool   `json:"current"`    // everything stored is searchable
-	Rebuilding bool   `json:"rebuilding"`
-	Reason     string `json:"reason"` // why it is being rebuilt
+	Searchable int64 `json:"searchable"` // rows of the index: pages, and files known from links
+	// SearchablePages and SearchableFiles split Searchable (store.Counts.Searchable): the
+	// pages, and the files known from links (never fetched) found by what cites them.
+	SearchablePages int64  `json:"searchablePages"`
+	SearchableFiles int64  `json:"searchableFiles"`
+	Waiting         int64  `json:"waiting"`  // fetched pages not searchable yet
+	Updating        int64  `json:"updating"` // searchable pages whose changes are not indexed yet
+	Current         bool   `json:"current"`  // everything stored is searchable
+	Rebuilding      bool   `json:"rebuilding"`
+	Reason          string `json:"reason"` // why it is being rebuilt
 	// PhraseIndex is how far the index of word pairs (fast phrases) is built, 0-100, or -1
 	// when the workspace is too small to need one yet.
 	PhraseIndex int    `json:"phraseIndex"`
 	Error       string `json:"error"`
 	Summary     string `json:"summary"` // e.g. "12,400 of 20,000 pages searchable"
+}
+
+// indexStatus is w's index's progress with its rows split into pages and files.
+func (w *workspace) indexStatus(ctx context.Context, p index.Progress) IndexStatus {
+	dto := indexDTO(p)
+	if c, err := w.st.Counts(ctx); err == nil {
+		dto.SearchablePages, dto.SearchableFiles = c.Searchable(p.Indexed)
+	} else {
+		dto.SearchablePages = p.Indexed
+	}
+	return dto
 }
 
 func indexDTO(p index.Progress) IndexStatus {
@@ -37,7 +52,8 @@ func indexDTO(p index.Progress) IndexStatus {
 
 // IndexStatus says how far behind the workspace its search index is.
 func (a *App) IndexStatus() (IndexStatus, error) {
-	return indexDTO(a.ws().idx.Progress(context.Background())), nil
+	w, ctx := a.ws(), context.Background()
+	return w.indexStatus(ctx, w.idx.Progress(ctx)), nil
 }
 
 // RebuildIndex empties the search index and indexes every stored page again, in the
@@ -54,10 +70,10 @@ func (a *App) RebuildIndex() error {
 		err := w.idx.Settle(ctx, func(p index.Progress) {
 			if time.Since(last) >= 250*time.Millisecond {
 				last = time.Now()
-				a.emit(EventIndexProgress, indexDTO(p))
+				a.emit(EventIndexProgress, w.indexStatus(ctx, p))
 			}
 		})
-		dto := indexDTO(w.idx.Progress(ctx))
+		dto := w.indexStatus(ctx, w.idx.Progress(ctx))
 		if err != nil {
 			dto.Error = err.Error()
 		}

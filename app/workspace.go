@@ -13,6 +13,7 @@ import (
 	"mundaneum/backend/crawl"
 	"mundaneum/backend/index"
 	"mundaneum/backend/libsearch"
+	"mundaneum/backend/render"
 	"mundaneum/backend/search"
 	"mundaneum/backend/store"
 )
@@ -199,5 +200,10 @@ func (s *Settings) check() error {
 	case len(s.From) > 200 || (s.From != "" && !strings.Contains(s.From, "@")) || strings.ContainsAny(s.From, "\r\n <>"):
 		return &Error{Code: CodeInvalid, Message: "From must be an e-mail address"}
 	}
+	mode, err := render.ParseMode(s.Render)
+	if err != nil {
+		return &Error{Code: CodeInvalid, Message: "rendering must be auto, always or never"}
+	}
+	s.Render = string(mode)
 	return nil
 }

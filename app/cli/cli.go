@@ -159,7 +159,7 @@ func (e *env) root(desktop Desktop) *cobra.Command {
 	root.AddCommand(e.reindexCmd())
 	root.AddCommand(e.tokenCmd(), e.sourceCmd())
 	root.AddCommand(e.rulesCmd(), e.pathCmd(), e.linksCmd(), e.treeCmd(), e.orphansCmd())
-	root.AddCommand(e.pageCmd(), e.pagesCmd())
+	root.AddCommand(e.pageCmd(), e.pagesCmd(), e.screenshotCmd())
 	root.AddCommand(e.libraryCmd())
 	root.AddCommand(e.browsersCmd(), e.captureCmd())
 	root.AddCommand(e.historyCmd(), e.diffCmd(), e.retentionCmd(), e.exportCmd(), e.importCmd())

@@ -92,6 +92,7 @@ settings, which the window's Settings change.`,
 	f.StringVar(&retention, "retention", "", "this crawl's own retention of page versions: all, \"last N\", none, or default (the\nworkspace's; see 'mundaneum retention --help')")
 	f.StringVar(&cfg.Toward, "toward", "", "crawl toward a query (WebCrawler's real-time search): follow first the links whose\nanchor text, nearby text and page best match it, and show the matching pages as they are found")
 	f.StringVar(&rulesArg, "rules", "", "the webbot's rules: what to follow and in which order, as TEXT or @FILE\n(see 'mundaneum rules --help'); an imperative rule reaches outside the scope")
+	renderFlags(f, &cfg)
 	return cmd
 }
 
@@ -106,16 +107,22 @@ type crawlSummary struct {
 	Pages      map[string]int64 `json:"pages"`
 	Fetched    int64            `json:"fetched"`
 	Failed     int64            `json:"failed"`
-	Skipped    int64            `json:"skipped"`
+	Skipped    int64            `json:"skipped"`  // pages left out (robots.txt, depth, caps, traps)
+	Recorded   int64            `json:"recorded"` // links recorded, not pages (store.Recorded)
 	Redirected int64            `json:"redirected"`
 	Queued     int64            `json:"queued"`
 	ToVisit    int64            `json:"toVisit"` // left in this run's queue
+	why        map[string]int64 // the skipped rows by reason
 	Run        runSummary       `json:"run"`
 	// Searchable is how many pages the search index holds at the end of the run.
 	Searchable int64  `json:"searchable"`
 	index      string // how far the index is, in words
 	// Matches are, for a crawl --toward, its pages that match the query, best first.
 	Matches []resultJSON `json:"matches,omitempty"`
+	// Render counts the crawl's pages by how their HTML was read (rendered, static,
+	// shell-WHY for shells not rendered); Browser is what this run's browser did.
+	Render  map[string]int64 `json:"render,omitempty"`
+	Browser *browserSummary  `json:"browser,omitempty"`
 }
 
 // runSummary is what one run of a crawl did.
@@ -134,7 +141,7 @@ type runSummary struct {
 func summarize(p crawl.Progress, secs float64, runErr error) crawlSummary {
 	sum := crawlSummary{CrawlID: p.CrawlID, State: p.State, Note: p.Note, Pages: p.Pages,
 		Fetched: p.Pages[store.StateFetched], Failed: p.Pages[store.StateFailed], Skipped: p.Pages[store.StateSkipped],
-		Redirected: p.Pages[store.StateRedirected], Queued: p.Pages[store.StateQueued], ToVisit: p.Queued,
+		Recorded: p.Pages[store.Recorded], Redirected: p.Pages[store.StateRedirected], Queued: p.Pages[store.StateQueued], ToVisit: p.Queued,
 		Run: runSummary{Visited: p.Visited(), Fetched: p.Fetched, Failed: p.Failed, Skipped: p.Skipped,
 			NotDue: p.NotDue, Requisites: p.Requisites, Bytes: p.Bytes, Seconds: secs},
 		Searchable: p.Index.Indexed}
@@ -185,6 +192,7 @@ func (e *env) crawl(ctx context.Context, cfg crawl.Config, keep *store.Retention
 	}()
 	if !e.json {
 		fmt.Fprintf(e.stderr, "crawl %d: %s scope, %d seed(s), workspace %s\n", cr.ID(), cr.Config().Scope, len(cr.Config().Seeds), st.Path())
+		warnNoBrowser(e.stderr, cr.Config())
 	}
 	var live *towardResults
 	if q := cr.Config().Toward; q != "" {
@@ -201,6 +209,8 @@ func (e *env) crawl(ctx context.Context, cfg crawl.Config, keep *store.Retention
 	p, runErr := cr.Run(rctx, bar.update)
 	bar.done()
 	sum := summarize(p, time.Since(start).Seconds(), runErr)
+	addRenderSummary(context.WithoutCancel(ctx), st, cr, &sum)
+	sum.why, _ = st.SkipReasons(context.WithoutCancel(ctx), cr.ID()) // without them, the summary names no reasons
 	if live != nil {
 		live.poll(context.WithoutCancel(ctx)) // the crawl waited for the index: the final ranking
 		sum.Matches = toJSON(live.last).Results
@@ -228,6 +238,9 @@ func (e *env) crawl(ctx context.Context, cfg crawl.Config, keep *store.Retention
 // run did, and what cut it short.
 func printSummary(w io.Writer, s crawlSummary) {
 	fmt.Fprintf(w, "crawl %d %s: %s\n", s.CrawlID, s.State, pageCounts(s.Pages))
+	if why := skipWhy(s.why); why != "" {
+		fmt.Fprintln(w, why)
+	}
 	r := s.Run
 	line := fmt.Sprintf("this run: %d pages visited", r.Visited)
 	var parts []string
@@ -247,6 +260,7 @@ func printSummary(w io.Writer, s crawlSummary) {
 	if s.index != "" {
 		fmt.Fprintln(w, "index: "+s.index)
 	}
+	printRenderSummary(w, s)
 	note := clean(s.Note)
 	if s.State == store.CrawlPaused {
 		note = joinNote(note, "paused: run the same command again to continue")
@@ -275,11 +289,16 @@ func joinNote(a, b string) string {
 	return a + "; " + b
 }
 
-// pageCounts renders a crawl's pages by state, the one way they are counted.
+// pageCounts renders a crawl's pages by state, the one way they are counted, and the links
+// recorded, not pages, apart (store.Recorded).
 func pageCounts(pages map[string]int64) string {
-	return fmt.Sprintf("%d fetched, %d failed, %d skipped, %d redirected, %d queued",
+	s := fmt.Sprintf("%d fetched, %d failed, %d skipped, %d redirected, %d queued",
 		pages[store.StateFetched], pages[store.StateFailed], pages[store.StateSkipped], pages[store.StateRedirected],
 		pages[store.StateQueued])
+	if n := pages[store.Recorded]; n > 0 {
+		s += "; " + recordedWords(n)
+	}
+	return s
 }
 
 func humanBytes(n int64) string {

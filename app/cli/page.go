@@ -104,6 +104,14 @@ func printPage(w io.Writer, p app.Page) {
 		flags = append(flags, "nofollow")
 	}
 	field("robots", strings.Join(flags, ", "))
+	if r := p.Render; r != nil {
+		field("read", r.Text)
+		field("rendering", r.Detail)
+	}
+	for _, sh := range p.Screenshots {
+		field("screenshot", fmt.Sprintf("%s %dx%d, %s (mundaneum screenshot%s URL)", sh.Kind, sh.Width, sh.Height,
+			humanBytes(sh.Bytes), map[bool]string{true: " --full", false: ""}[sh.Kind == store.ShotFull]))
+	}
 	field("crawl", fmt.Sprint(p.CrawlID))
 	field("depth", fmt.Sprint(p.Depth))
 	field("found on", p.ParentURL)
@@ -176,13 +184,14 @@ func (e *env) pagesCmd() *cobra.Command {
 		Short: "List a crawl's pages with why each failed or was skipped",
 		Long: `List a crawl's pages (the newest crawl unless --crawl says which): those it visited last,
 or found and no crawl has visited since, as status counts them. --state keeps one state:
-fetched, queued, failed, skipped or redirected.`,
+fetched, queued, failed, skipped or redirected, or recorded: the links recorded, not pages
+(other sites, style sheets, scripts, images and files links name), which skipped leaves out.`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			switch state {
-			case "", store.StateFetched, store.StateQueued, store.StateFailed, store.StateSkipped, store.StateRedirected:
+			case "", store.StateFetched, store.StateQueued, store.StateFailed, store.StateSkipped, store.StateRedirected, store.Recorded:
 			default:
-				return usageError{fmt.Errorf("--state %q: fetched, queued, failed, skipped or redirected", state)}
+				return usageError{fmt.Errorf("--state %q: fetched, queued, failed, skipped, redirected or recorded", state)}
 			}
 			if limit <= 0 || limit > 1000 || offset < 0 {
 				return usageError{fmt.Errorf("--limit must be 1 to 1000 and --offset not negative")}
@@ -191,7 +200,7 @@ fetched, queued, failed, skipped or redirected.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&state, "state", "", "only pages in this state: fetched, queued, failed, skipped, redirected")
+	f.StringVar(&state, "state", "", "only pages in this state: fetched, queued, failed, skipped, redirected, recorded")
 	f.Int64Var(&crawlID, "crawl", 0, "the crawl (default: the newest)")
 	f.IntVar(&limit, "limit", 100, "pages to list (at most 1000)")
 	f.IntVar(&offset, "offset", 0, "pages to skip")

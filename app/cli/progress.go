@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 	"time"
 
@@ -60,15 +61,24 @@ func (b *progressBar) line(p crawl.Progress) string {
 	if pages == nil { // before the first committed count
 		pages = map[string]int64{store.StateFetched: p.Fetched, store.StateFailed: p.Failed, store.StateSkipped: p.Skipped}
 	}
+	// The links recorded, not pages, are no pages the crawl left out: named apart, a good
+	// crawl does not read as a failing one (store.Recorded).
 	parts := []string{
 		fmt.Sprintf("%d fetched", pages[store.StateFetched]),
 		fmt.Sprintf("%d failed", pages[store.StateFailed]),
-		fmt.Sprintf("%d skipped", pages[store.StateSkipped]),
+	}
+	if n := pages[store.StateSkipped]; n > 0 {
+		parts = append(parts, fmt.Sprintf("%d skipped", n))
+	}
+	if n := pages[store.Recorded]; n > 0 {
+		parts = append(parts, recordedWords(n))
+	}
+	parts = append(parts,
 		fmt.Sprintf("%d to visit", p.Queued),
 		fmt.Sprintf("%.1f pages/s", p.PagesPerSec),
-		humanBytes(int64(p.BytesPerSec)) + "/s",
+		humanBytes(int64(p.BytesPerSec))+"/s",
 		p.Elapsed.Round(time.Second).String(),
-	}
+	)
 	if p.Done >= 0 && p.ETA > 0 && p.State == store.CrawlRunning {
 		parts = append(parts, "about "+p.ETA.Round(time.Second).String()+" left")
 	}
@@ -91,4 +101,89 @@ func (b *progressBar) done() {
 	if b.tty && b.drawn {
 		fmt.Fprintln(b.w)
 	}
+}
+
+// recordedWords names the links recorded, not pages: "1680 links recorded, not pages".
+func recordedWords(n int64) string {
+	if n == 1 {
+		return "1 link recorded, not a page"
+	}
+	return fmt.Sprintf("%d links recorded, not pages", n)
+}
+
+// skipReasonWords say why a row is skipped, by its reason (crawl's closed set).
+var skipReasonWords = map[string]string{
+	"scope":          "out of the crawl's scope (other sites)",
+	"type":           "not HTML or text (style sheets, scripts, images, files)",
+	"rule":           "refused by the crawl's rules",
+	"robots":         "disallowed by robots.txt",
+	"depth":          "beyond the depth limit",
+	"nofollow":       "marked nofollow",
+	"host-limit":     "over the per-host cap",
+	"query-variants": "over the query-variant budget",
+	"trap":           "spider traps",
+}
+
+// skipWhy says what the links recorded and the skipped pages are, by reason, most first:
+// "links recorded, not pages: 1674 out of the crawl's scope (other sites), 6 not HTML or
+// text (...)"; "" when there are none.
+func skipWhy(reasons map[string]int64) string {
+	var recorded, skipped []string
+	byWords := map[string]int64{}
+	for r, n := range reasons {
+		w, ok := skipReasonWords[r]
+		if !ok {
+			w = r
+			if base, _, cut := strings.Cut(r, ":"); cut && skipReasonWords[base] != "" {
+				w = skipReasonWords[base]
+			}
+		}
+		if store.IsRecorded(r) {
+			w = "recorded\x00" + w
+		}
+		byWords[w] += n
+	}
+	keys := make([]string, 0, len(byWords))
+	for w, n := range byWords {
+		if n > 0 {
+			keys = append(keys, w)
+		}
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if byWords[keys[i]] != byWords[keys[j]] {
+			return byWords[keys[i]] > byWords[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	for _, w := range keys {
+		if rest, ok := strings.CutPrefix(w, "recorded\x00"); ok {
+			recorded = append(recorded, fmt.Sprintf("%d %s", byWords[w], rest))
+		} else {
+			skipped = append(skipped, fmt.Sprintf("%d %s", byWords[w], w))
+		}
+	}
+	var lines []string
+	if len(recorded) > 0 {
+		lines = append(lines, "links recorded, not pages: "+strings.Join(recorded, ", "))
+	}
+	if len(skipped) > 0 {
+		lines = append(lines, "pages skipped: "+strings.Join(skipped, ", "))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// thousands writes n with commas, as the index's summary does: 1,169.
+func thousands(n int64) string {
+	s := fmt.Sprint(n)
+	if n < 0 {
+		return s
+	}
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
 }

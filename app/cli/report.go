@@ -70,7 +70,7 @@ func (e *env) report(ctx context.Context, task string, id int64, format, output 
 		}
 		id = rs[0].ID
 	}
-	m, err := check.LoadReport(ctx, st, id)
+	m, err := report.Load(ctx, st, id)
 	if err != nil {
 		return noReport(id, err)
 	}

@@ -25,13 +25,21 @@ last, or found and no crawl has visited since: counted the same way in the windo
 }
 
 type statusJSON struct {
-	Workspace string           `json:"workspace"`
-	Pages     map[string]int64 `json:"pages"`
-	Hosts     int64            `json:"hosts"`
-	Links     int64            `json:"links"`
-	Blobs     int64            `json:"blobs"`
-	Crawls    []crawlJSON      `json:"crawls"`
-	Index     indexJSON        `json:"index"`
+	Workspace string `json:"workspace"`
+	// Pages by state, with the links recorded, not pages, apart ("recorded"; store.Counts).
+	Pages map[string]int64 `json:"pages"`
+	Hosts int64            `json:"hosts"`
+	Links int64            `json:"links"`
+	Blobs int64            `json:"blobs"`
+	// Searchable splits the index's rows: pages, and files known from links.
+	Searchable searchableJSON `json:"searchable"`
+	Crawls     []crawlJSON    `json:"crawls"`
+	Index      indexJSON      `json:"index"`
+}
+
+type searchableJSON struct {
+	Pages int64 `json:"pages"`
+	Files int64 `json:"files"` // files known from links, found by what cites them
 }
 
 type crawlJSON struct {
@@ -41,14 +49,15 @@ type crawlJSON struct {
 	State string           `json:"state"`
 	Pages map[string]int64 `json:"pages"` // the crawl's pages by state
 	// Fetched, Failed and Skipped are Pages' (kept for scripts written before pages).
-	Fetched int64  `json:"fetched"`
-	Failed  int64  `json:"failed"`
-	Skipped int64  `json:"skipped"`
-	ToVisit int64  `json:"toVisit"` // left in the current run's queue
-	Bytes   int64  `json:"bytes"`   // downloaded by the current run
-	Note    string `json:"note,omitempty"`
-	Error   string `json:"error,omitempty"`
-	origin  string // its seeds, or the file or source an import read
+	Fetched  int64  `json:"fetched"`
+	Failed   int64  `json:"failed"`
+	Skipped  int64  `json:"skipped"`
+	Recorded int64  `json:"recorded"` // links recorded, not pages
+	ToVisit  int64  `json:"toVisit"`  // left in the current run's queue
+	Bytes    int64  `json:"bytes"`    // downloaded by the current run
+	Note     string `json:"note,omitempty"`
+	Error    string `json:"error,omitempty"`
+	origin   string // its seeds, or the file or source an import read
 }
 
 func (e *env) status(ctx context.Context) error {
@@ -66,8 +75,10 @@ func (e *env) status(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	ip := w.idx.Progress(ctx)
 	out := statusJSON{Workspace: st.Path(), Pages: c.Pages, Hosts: c.Hosts, Links: c.Links, Blobs: c.Blobs, Crawls: []crawlJSON{},
-		Index: toIndexJSON(w.idx.Progress(ctx))}
+		Index: toIndexJSON(ip)}
+	out.Searchable.Pages, out.Searchable.Files = c.Searchable(ip.Indexed)
 	writing := st.WriterActive()
 	for _, cr := range crawls {
 		if cr.State == store.CrawlRunning && !writing {
@@ -75,7 +86,7 @@ func (e *env) status(ctx context.Context) error {
 		}
 		out.Crawls = append(out.Crawls, crawlJSON{ID: cr.ID, Seeds: cr.Seeds, Scope: cr.Scope, State: cr.State,
 			Pages: cr.Pages, Fetched: cr.Pages[store.StateFetched], Failed: cr.Pages[store.StateFailed],
-			Skipped: cr.Pages[store.StateSkipped], ToVisit: cr.Queued, Bytes: cr.Bytes, Note: cr.Note, Error: cr.Error,
+			Skipped: cr.Pages[store.StateSkipped], Recorded: cr.Pages[store.Recorded], ToVisit: cr.Queued, Bytes: cr.Bytes, Note: cr.Note, Error: cr.Error,
 			origin: crawlOrigin(cr)})
 	}
 	if e.json {
@@ -84,7 +95,7 @@ func (e *env) status(ctx context.Context) error {
 	fmt.Fprintf(e.stdout, "workspace %s\n", st.Path())
 	fmt.Fprintf(e.stdout, "pages: %s\n", pageCounts(c.Pages))
 	fmt.Fprintf(e.stdout, "hosts: %d   links: %d   cached bodies: %d\n", c.Hosts, c.Links, c.Blobs)
-	fmt.Fprintf(e.stdout, "search index: %s\n", out.Index.Summary)
+	fmt.Fprintf(e.stdout, "search index: %s\n", searchableWords(out.Index, out.Searchable))
 	for _, cr := range out.Crawls {
 		fmt.Fprintf(e.stdout, "crawl %d  %-9s %-6s %s\n         %s", cr.ID, cr.State, cr.Scope, clean(cr.origin), pageCounts(cr.Pages))
 		if cr.ToVisit > 0 && (cr.State == store.CrawlRunning || cr.State == store.CrawlPaused || cr.State == "interrupted") {
@@ -98,6 +109,16 @@ func (e *env) status(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// searchableWords says how far the index is and what its rows are when they are not all
+// pages: "1,173 of 1,173 pages searchable" is 1,169 pages and 4 files known from links.
+func searchableWords(ix indexJSON, s searchableJSON) string {
+	if s.Files == 0 || ix.Missing {
+		return ix.Summary
+	}
+	return fmt.Sprintf("%s (%s pages and %s %s known from links, found by what cites them)", ix.Summary,
+		thousands(s.Pages), thousands(s.Files), map[bool]string{true: "file", false: "files"}[s.Files == 1])
 }
 
 // crawlOrigin says where a crawl's pages come from: its seeds, or, for the crawl record of an

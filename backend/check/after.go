@@ -26,7 +26,7 @@ type Notice struct {
 // kept beside it and linked), e-mails the news of tasks that ask for it, and returns a
 // notice for each task whose report has news worth telling. A failure of one step is
 // returned and does not stop the others.
-func After(ctx context.Context, st ReportStore, s Settings, res Result) ([]Notice, error) {
+func After(ctx context.Context, st report.Store, s Settings, res Result) ([]Notice, error) {
 	var notices []Notice
 	var errs []error
 	for _, rr := range res.Reports {
@@ -77,8 +77,8 @@ func newsLine(n NewsCounts) string {
 // WriteIndexFile writes a report as HTML to path, keeping the index it replaces beside
 // it as NAME.prev.html and linking to it (MOMspider's link to the prior version). The
 // new file appears whole or not at all.
-func WriteIndexFile(ctx context.Context, st ReportStore, reportID int64, path string) error {
-	m, err := LoadReport(ctx, st, reportID)
+func WriteIndexFile(ctx context.Context, st report.Store, reportID int64, path string) error {
+	m, err := report.Load(ctx, st, reportID)
 	if err != nil {
 		return err
 	}
@@ -112,8 +112,8 @@ func WriteIndexFile(ctx context.Context, st ReportStore, reportID int64, path st
 }
 
 // mailNews e-mails a task's news worth telling to whom the task is for.
-func mailNews(ctx context.Context, st ReportStore, s SMTP, rr ReportResult) error {
-	m, err := LoadReportPage(ctx, st, rr.ReportID, 0, 0)
+func mailNews(ctx context.Context, st report.Store, s SMTP, rr ReportResult) error {
+	m, err := report.LoadPage(ctx, st, rr.ReportID, 0, 0)
 	if err != nil {
 		return err
 	}

@@ -1,8 +1,6 @@
 package check
 
 import (
-	"time"
-
 	"mundaneum/backend/fetch"
 )
 
@@ -25,13 +23,16 @@ type hostHealth struct {
 	answered bool
 }
 
+// hostBook is what a run learnt of each host, by origin.
+type hostBook map[string]*hostHealth
+
 // learn updates the health of j's host from a final outcome and reports whether the run
 // now gives the host up.
-func (r *run) learn(j *job, o *outcome, v Verdict) bool {
-	h := r.hosts[j.origin]
+func (hb hostBook) learn(j *job, o *outcome, v Verdict) bool {
+	h := hb[j.origin]
 	if h == nil {
 		h = &hostHealth{}
-		r.hosts[j.origin] = h
+		hb[j.origin] = h
 	}
 	if o.status > 0 {
 		h.answered, h.timeouts = true, 0
@@ -54,39 +55,30 @@ func (r *run) learn(j *job, o *outcome, v Verdict) bool {
 	return h.down != nil || h.limited
 }
 
-// enqueue queues a job, or finishes it at once when its host was given up.
-func (r *run) enqueue(j *job) {
-	if h := r.hosts[j.origin]; h != nil && (h.down != nil || h.limited) {
-		r.skip(j, h)
-		return
+// givenUp is the health of origin's host when the run gave it up (nil when it did not).
+func (hb hostBook) givenUp(origin string) *hostHealth {
+	if h := hb[origin]; h != nil && (h.down != nil || h.limited) {
+		return h
 	}
-	j.t.queued = j
-	r.q.push(j)
+	return nil
 }
 
-// giveUp finishes every job queued for a host that was given up.
-func (r *run) giveUp(origin string) {
-	h := r.hosts[origin]
-	for _, j := range r.q.drain(origin) {
-		r.skip(j, h)
-	}
-}
-
-// skip finishes a job of a host given up, without a request.
-func (r *run) skip(j *job, h *hostHealth) {
-	var v Verdict
+// skipped is what a job of a host given up finds without a request; a host that is down
+// gives a failure the run's connection may yet hold back (netWatch.hold) before verdict.
+func (h *hostHealth) skipped(j *job) observation {
 	if h.down != nil {
-		obs := observation{url: j.url, err: h.down, chain: j.chain, tries: j.tries}
-		if r.hold(j, &outcome{j: j, err: h.down, size: -1}, &obs) {
-			return // decided with the run's connection (offline.go)
-		}
-		v = classify(obs)
-		if v.Kind != Offline {
-			v.Reason += "; the host failed earlier in this run, so it was not asked again"
-		}
-	} else {
-		v = classify(observation{url: j.url, status: 429, chain: j.chain, tries: j.tries})
-		v.Reason = "not requested: the host kept answering 429 (too many requests) in this run"
+		return observation{url: j.url, err: h.down, chain: j.chain, tries: j.tries}
 	}
-	r.done(j.t, &result{v: v, size: -1, at: time.Now().UnixMilli()})
+	return observation{url: j.url, status: 429, chain: j.chain, tries: j.tries}
+}
+
+// verdict classifies what skipped found, saying why no request was made.
+func (h *hostHealth) verdict(obs observation) Verdict {
+	v := classify(obs)
+	if h.down == nil {
+		v.Reason = "not requested: the host kept answering 429 (too many requests) in this run"
+	} else if v.Kind != Offline {
+		v.Reason += "; the host failed earlier in this run, so it was not asked again"
+	}
+	return v
 }

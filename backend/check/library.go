@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"mundaneum/backend/check/report"
 )
 
 // LibrarySource lists the pointers of a library subtree, folder by folder (the library
@@ -42,7 +44,7 @@ const libraryScheme = "library:"
 
 // startLibrary sets up a library task: each folder of the subtree is a document of the
 // report, its pointers are its references, each tested as a leaf.
-func (tr *taskRun) startLibrary(ctx context.Context, r *run, lib LibrarySource) error {
+func (tr *taskRun) startLibrary(ctx context.Context, b board, lib LibrarySource) error {
 	if lib == nil {
 		return fmt.Errorf("task %q: %w", tr.task.Name, ErrNoLibrary)
 	}
@@ -55,20 +57,21 @@ func (tr *taskRun) startLibrary(ctx context.Context, r *run, lib LibrarySource) 
 			tr.limited = true
 			break
 		}
-		ft := r.targetOf(libraryScheme+f.Path, errNotRequested)
+		ft := b.targets().of(libraryScheme+f.Path, errNotRequested)
 		if ft.res == nil {
 			ft.res = &result{v: Verdict{Kind: OK, Code: CodeOK, Reason: "a library"}, isDoc: true, title: f.Path,
 				size: -1, at: time.Now().UnixMilli()}
 			ft.state = stDone
+			b.document() // a document of the report, as a page read for its links is
 			for _, p := range f.Pointers {
-				pt := r.targetFor(p.URL)
-				ft.refs = append(ft.refs, ref{t: pt.idx, kind: kindPointer})
+				pt := b.targets().forRaw(p.URL)
+				ft.refs = append(ft.refs, ref{t: pt.idx, kind: report.KindPointer})
 			}
 		}
 		tr.roles[ft.idx] = roleNode
 		tr.docs = append(tr.docs, docEntry{t: ft.idx})
 		for _, rf := range ft.refs {
-			t := r.targets[rf.t]
+			t := b.targets().list[rf.t]
 			if tr.roles[t.idx] != roleNone {
 				continue
 			}
@@ -77,7 +80,7 @@ func (tr *taskRun) startLibrary(ctx context.Context, r *run, lib LibrarySource) 
 				continue
 			}
 			tr.roles[t.idx] = roleLeaf
-			r.request(t, modeProbe, waiter{}, "")
+			b.request(t, modeProbe, waiter{}, "")
 		}
 	}
 	return nil

@@ -7,7 +7,6 @@ import (
 	"net"
 	"net/url"
 	"strings"
-	"time"
 
 	"mundaneum/backend/fetch"
 )
@@ -31,35 +30,6 @@ const offlineHosts = 3
 // ErrOffline is returned (wrapped) by the CLI's check when a run found the machine offline.
 var ErrOffline = errors.New("this machine is offline")
 
-// Probe tells whether this machine reaches the internet: nil if it does, else why not.
-type Probe func(ctx context.Context) error
-
-// probeTimeout bounds a probe.
-const probeTimeout = 5 * time.Second
-
-// InternetProbe is the default Probe: a route to the internet (a UDP "connection" to a
-// root name server's address, which sends nothing), a name that always exists resolving
-// (example.com, reserved by IANA for examples), and a TCP connection to it.
-func InternetProbe(ctx context.Context) error {
-	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
-	defer cancel()
-	var d net.Dialer
-	c, err := d.DialContext(ctx, "udp", "198.41.0.4:53")
-	if err != nil {
-		return fmt.Errorf("no route to the internet: %w", err)
-	}
-	c.Close()
-	if _, err := net.DefaultResolver.LookupHost(ctx, "example.com"); err != nil {
-		return fmt.Errorf("names do not resolve: %w", err)
-	}
-	c, err = d.DialContext(ctx, "tcp", "example.com:443")
-	if err != nil {
-		return fmt.Errorf("no connection to the internet: %w", err)
-	}
-	c.Close()
-	return nil
-}
-
 // held is a test result waiting for the run to know whether it is offline.
 type held struct {
 	j   *job
@@ -76,7 +46,8 @@ type netWatch struct {
 	failed  map[string]bool // hosts outside that could not be reached since the last answer
 	probing bool
 	probed  chan error
-	skipped int // links recorded offline
+	skipped int    // links recorded offline
+	note    string // what the run says of its connection, for the progress
 }
 
 func newNetWatch(p Probe) *netWatch {
@@ -119,11 +90,10 @@ func unreached(err error) bool {
 
 // hold decides what becomes of a failed test: held back (true) while the run does not
 // know whether it is offline, or marked offline in obs when it knows it is.
-func (r *run) hold(j *job, o *outcome, obs *observation) bool {
+func (n *netWatch) hold(j *job, o *outcome, obs *observation) bool {
 	if obs.err == nil || !outside(j.origin) || !unreached(obs.err) {
 		return false
 	}
-	n := r.net
 	if n.offline != nil {
 		obs.offline = n.offline
 		return false
@@ -134,22 +104,20 @@ func (r *run) hold(j *job, o *outcome, obs *observation) bool {
 }
 
 // answered tells the watch that a host answered: when it is outside, the network works,
-// and what was held back is what it seemed.
-func (r *run) answered(origin string) {
-	n := r.net
+// and what was held back is what it seemed (returned, to be finished as it was).
+func (n *netWatch) answered(origin string) []held {
 	if !outside(origin) {
-		return
+		return nil
 	}
 	if n.offline != nil {
-		n.offline, r.note = nil, "" // back online
+		n.offline, n.note = nil, "" // back online
 	}
 	clear(n.failed)
-	r.release(nil)
+	return n.release(nil)
 }
 
 // maybeProbe starts a probe when enough distinct hosts outside failed with none answering.
-func (r *run) maybeProbe(ctx context.Context) {
-	n := r.net
+func (n *netWatch) maybeProbe(ctx context.Context) {
 	if n.probing || n.offline != nil || len(n.failed) < offlineHosts {
 		return
 	}
@@ -157,54 +125,52 @@ func (r *run) maybeProbe(ctx context.Context) {
 	go func() { n.probed <- n.probe(ctx) }()
 }
 
-// probedAs takes a probe's answer: offline, or not (the failures are the hosts' own).
-func (r *run) probedAs(err error) {
-	n := r.net
+// probedAs takes a probe's answer, offline or not (the failures are the hosts' own), and
+// returns the held tests to finish, marked offline when it is.
+func (n *netWatch) probedAs(err error) []held {
 	n.probing = false
 	if err != nil && !errors.Is(err, context.Canceled) {
 		n.offline, n.why = err, err
-		r.note = fmt.Sprintf("this machine is offline (%s): links to other hosts are not tested", shortErr(err))
+		n.note = fmt.Sprintf("this machine is offline (%s): links to other hosts are not tested", shortErr(err))
 	}
 	clear(n.failed)
-	r.release(n.offline)
+	return n.release(n.offline)
 }
 
-// settle decides what is still held at the run's end, probing if it must.
-func (r *run) settle(ctx context.Context) {
-	n := r.net
+// settle decides what is still held at the run's end, probing if it must, and returns the
+// held tests to finish.
+func (n *netWatch) settle(ctx context.Context) []held {
 	if len(n.held) == 0 {
-		return
+		return nil
 	}
 	if n.probing {
 		select {
 		case err := <-n.probed:
-			r.probedAs(err)
+			return n.probedAs(err)
 		case <-ctx.Done():
 		}
-		return
+		return nil
 	}
 	pctx, cancel := context.WithTimeout(ctx, probeTimeout)
 	defer cancel()
-	r.probedAs(n.probe(pctx))
+	return n.probedAs(n.probe(pctx))
 }
 
-// release finishes the held tests: as they were, or offline.
-func (r *run) release(offline error) {
-	hs := r.net.held
-	r.net.held = nil
-	for _, h := range hs {
-		h.obs.offline = offline
-		r.finish(h.j.t, h.o, classify(h.obs))
+// release hands back the held tests: as they were, or offline.
+func (n *netWatch) release(offline error) []held {
+	hs := n.held
+	n.held = nil
+	for i := range hs {
+		hs[i].obs.offline = offline
 	}
+	return hs
 }
 
-// skipOffline finishes a queued job of a host outside without a request while the machine
-// is offline; it reports whether it did.
-func (r *run) skipOffline(j *job) bool {
-	if r.net.offline == nil || !outside(j.origin) {
-		return false
+// offlineVerdict is the verdict of a queued job of a host outside while the machine is
+// offline: finished without a request (false when the job is to be sent).
+func (n *netWatch) offlineVerdict(j *job) (Verdict, bool) {
+	if n.offline == nil || !outside(j.origin) {
+		return Verdict{}, false
 	}
-	v := classify(observation{url: j.url, chain: j.chain, offline: r.net.offline})
-	r.done(j.t, &result{v: v, size: -1, at: time.Now().UnixMilli()})
-	return true
+	return classify(observation{url: j.url, chain: j.chain, offline: n.offline}), true
 }

@@ -9,40 +9,18 @@ import (
 	"strings"
 	"time"
 
+	"mundaneum/backend/check/record"
 	"mundaneum/backend/check/report"
-	"mundaneum/backend/store"
 )
 
 // defaultWindow is the changed and expiring window of the index when a task reports
 // neither (the index lists all four kinds of news; the task chooses what it is told).
 const defaultWindow = 7
 
-// NewsCounts counts a report's news, and the part of it worth telling the task's owner:
-// what the task reports that was not in its previous report (permanent moves, dead links,
-// changes, expiries).
-type NewsCounts struct {
-	Moved, Broken, Changed, Expiring             int
-	Fragments                                    int // links to a part of a page that the page lacks
-	TellMoved, TellDead, TellChanged, TellExpire int
-	// Failing counts the broken links that are not dead yet, and DeadFrom and ChecksLeft
-	// say how soon one can be (report.Counts).
-	Failing    int
-	DeadFrom   string
-	ChecksLeft int
-}
-
-// FailingText is report.FailingText of the counts ("" when no link fails).
-func (n NewsCounts) FailingText() string {
-	return report.FailingText(n.Failing, n.DeadFrom, n.ChecksLeft)
-}
-
-// Tell is how many items are worth a notification.
-func (n NewsCounts) Tell() int { return n.TellMoved + n.TellDead + n.TellChanged + n.TellExpire }
-
 // reports builds and stores every task's report of the run.
 func (r *run) reports(ctx context.Context) []ReportResult {
 	if err := r.assignIDs(ctx); err != nil {
-		r.saveErr = err
+		r.verdicts.fail(err)
 		return nil
 	}
 	out := make([]ReportResult, 0, len(r.tasks))
@@ -76,11 +54,11 @@ func (r *run) reports(ctx context.Context) []ReportResult {
 // in this run, avoided by a rule or library folders, have none yet).
 func (r *run) assignIDs(ctx context.Context) error {
 	var missing []*target
-	seen := make([]bool, len(r.targets))
+	seen := make([]bool, len(r.tab.list))
 	need := func(i int32) {
-		if !seen[i] && r.targets[i].id == 0 {
+		if !seen[i] && r.tab.list[i].id == 0 {
 			seen[i] = true
-			missing = append(missing, r.targets[i])
+			missing = append(missing, r.tab.list[i])
 		}
 	}
 	for _, tr := range r.tasks {
@@ -123,17 +101,17 @@ func (r *run) saveReport(ctx context.Context, tr *taskRun) (int64, NewsCounts, e
 	if err != nil {
 		return 0, counts, err
 	}
-	docs := make([]store.ReportDoc, len(tr.docs))
+	docs := make([]record.Doc, len(tr.docs))
 	for i, d := range tr.docs {
-		t := r.targets[d.t]
+		t := r.tab.list[d.t]
 		refs := r.shownRefs(d.t)
-		prs := make([]packedRef, len(refs))
+		prs := make([]report.PackedRef, len(refs))
 		for j, rf := range refs {
-			prs[j] = packedRef{ID: r.targets[rf.t].id, Kind: rf.kind}
+			prs[j] = report.PackedRef{ID: r.tab.list[rf.t].id, Kind: rf.kind}
 		}
-		docs[i] = store.ReportDoc{Seq: i, URLID: t.id, Depth: int(d.depth), Refs: packRefs(prs)}
+		docs[i] = record.Doc{Seq: i, URLID: t.id, Depth: int(d.depth), Refs: report.PackRefs(prs)}
 	}
-	id, err := r.st.SaveReport(ctx, store.CheckReport{RunID: r.rec.ID, TaskID: tr.task.ID, Summary: sum, News: nj}, docs)
+	id, err := r.st.SaveReport(ctx, record.Report{RunID: r.rec.ID, TaskID: tr.task.ID, Summary: sum, News: nj}, docs)
 	return id, counts, err
 }
 
@@ -225,7 +203,7 @@ func (r *run) news(tr *taskRun, prior map[string]map[string]bool, c *report.Coun
 			return
 		}
 		seen[i] = true
-		t := r.targets[i]
+		t := r.tab.list[i]
 		if t.res == nil || t.bad == errNotRequested {
 			return
 		}
@@ -313,7 +291,7 @@ func crossReference(r *run, tr *taskRun, n *report.News) {
 	byTarget := map[int32]*cited{}
 	for _, l := range n.Lists() {
 		for k := range l.Items {
-			t, ok := r.byURL[l.Items[k].URL]
+			t, ok := r.tab.byURL[l.Items[k].URL]
 			if !ok {
 				continue
 			}
@@ -329,7 +307,7 @@ func crossReference(r *run, tr *taskRun, n *report.News) {
 		return
 	}
 	for di, d := range tr.docs {
-		from := r.targets[d.t]
+		from := r.tab.list[d.t]
 		for _, rf := range r.shownRefs(d.t) {
 			c := byTarget[rf.t]
 			if c == nil || c.last == di {
@@ -359,7 +337,7 @@ func windowDays(d int) time.Duration {
 }
 
 // failDetail says why a link fails and how far it is from being dead.
-func failDetail(v Verdict, h store.URLHealth, p DeadPolicy) string {
+func failDetail(v Verdict, h record.Health, p DeadPolicy) string {
 	if h.DeadAt > 0 {
 		return fmt.Sprintf("%s; dead: failing since %s (%d checks)", v.Reason, day(h.FailingSince), h.Failures)
 	}
@@ -372,7 +350,7 @@ func failDetail(v Verdict, h store.URLHealth, p DeadPolicy) string {
 // deadFrom says how soon a failing link that is not dead yet can be called dead: the day
 // its streak has lasted the policy's span ("" when that is past) and the failing checks
 // still needed.
-func deadFrom(h store.URLHealth, p DeadPolicy, now time.Time) (string, int) {
+func deadFrom(h record.Health, p DeadPolicy, now time.Time) (string, int) {
 	when := ""
 	if at := time.UnixMilli(h.FailingSince).Add(p.Span); h.FailingSince > 0 && at.After(now) {
 		when = at.UTC().Format("2006-01-02")

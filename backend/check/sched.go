@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"time"
 
-	"mundaneum/backend/extract"
 	"mundaneum/backend/fetch"
 	"mundaneum/backend/politeness"
 	"mundaneum/backend/urlnorm"
@@ -65,11 +64,10 @@ func (r *run) schedule(ctx context.Context, progress func(Progress)) {
 		case o := <-results:
 			inflight--
 			r.handle(ctx, o)
-		case b := <-r.saver.done:
-			r.saver.sent--
-			r.saved(b)
+		case b := <-r.verdicts.saver.done:
+			r.verdicts.back(b)
 		case err := <-r.net.probed:
-			r.probedAs(err)
+			r.finishHeld(r.net.probedAs(err))
 		case <-wake.C:
 		case <-tick.C:
 			progress(r.snapshot())
@@ -88,13 +86,13 @@ func (r *run) handle(ctx context.Context, o *outcome) {
 		r.limiter.SetCrawlDelay(j.origin, o.crawlDelay)
 	}
 	if o.robots == "" {
-		r.requests++
+		r.verdicts.requests++
 	}
 	if ctx.Err() != nil {
 		return // stopped: the target stays untested, and unsaved
 	}
 	if o.status > 0 {
-		r.answered(j.origin)
+		r.finishHeld(r.net.answered(j.origin))
 	}
 	if r.retry(j, o, now) {
 		return
@@ -115,16 +113,16 @@ func (r *run) handle(ctx context.Context, o *outcome) {
 			return
 		}
 	}
-	kept := r.hold(j, o, &obs)
+	kept := r.net.hold(j, o, &obs)
 	v := classify(obs)
 	if !kept {
 		r.finish(j.t, o, v)
 	}
-	if r.learn(j, o, v) {
+	if r.hosts.learn(j, o, v) {
 		r.giveUp(j.origin)
 	}
 	if kept {
-		r.maybeProbe(ctx)
+		r.net.maybeProbe(ctx)
 	}
 }
 
@@ -199,148 +197,4 @@ func feedback(o *outcome) politeness.Feedback {
 		fb.Err = code != fetch.CodeTooLarge && code != fetch.CodeBomb
 	}
 	return fb
-}
-
-// finish records a target's result, saves it and tells the tasks waiting for it.
-func (r *run) finish(t *target, o *outcome, v Verdict) {
-	res := &result{v: v, method: o.method, contentType: o.mediaType, size: o.size, ms: o.ms, at: time.Now().UnixMilli()}
-	if res.size < 0 && o.status == 0 {
-		res.size = -1
-	}
-	if h := o.header; h != nil {
-		res.lastModified = h.Get("Last-Modified")
-		res.etag = h.Get("ETag")
-		res.owner = h.Get("Owner")
-		if e := h.Get("Expires"); e != "" && !cacheExpiry(h) {
-			res.expires = e
-		}
-	}
-	res.html = htmlType(o.mediaType)
-	if d := o.doc; d != nil && (v.Kind == OK || v.Kind == Redirected) {
-		res.anchors = d.anchors
-	}
-	if d := o.doc; d != nil && (v.Kind == OK || v.Kind == Redirected) && o.j.mode == modeDoc {
-		res.isDoc = true
-		res.title, res.hash = d.title, d.hash
-		if d.owner != "" {
-			res.owner = d.owner
-		}
-		if d.expires != "" {
-			res.expires = d.expires
-		}
-		t.refs = r.refsOf(t, d)
-	}
-	r.done(t, res)
-}
-
-// done stores a result on its target and tells its waiters.
-func (r *run) done(t *target, res *result) {
-	if t.res != nil { // a page probed first, then fetched for a task that traverses it
-		r.byKind[t.res.v.Kind]--
-	} else {
-		r.tested++
-	}
-	t.res = res
-	t.state = stDone
-	r.byKind[res.v.Kind]++
-	if res.isDoc {
-		r.documents++
-	}
-	r.saver.add(t)
-	for _, b := range r.saver.takePending() {
-		r.saved(b)
-	}
-	ws := t.waiters
-	t.waiters = nil
-	for _, w := range ws {
-		w.task.delivered(r, t, w)
-	}
-	if t.state == stDone && len(r.pending[t.idx]) > 0 {
-		r.resolvePending(t)
-	}
-}
-
-// refsOf turns a document's links into references to the run's targets; the fragments its
-// links are written with wait for their pages (pend).
-func (r *run) refsOf(doc *target, d *docInfo) []ref {
-	doc.refs = make([]ref, 0, len(d.links))
-	for _, l := range d.links {
-		doc.refs = append(doc.refs, ref{t: r.targetOf(l.url, l.bad).idx, kind: l.kind})
-	}
-	// Then the parts: one that is missing adds a reference to doc.refs.
-	for i, l := range d.links {
-		t := r.targets[doc.refs[i].t]
-		for _, f := range l.frags {
-			if t.state != stDone || t.res.anchors == nil || !partFound(t, t.res, f) {
-				r.pend(t, pendingFrag{doc: doc.idx, kind: l.kind, frag: f})
-			}
-		}
-	}
-	for _, f := range d.selfMissing {
-		r.pend(doc, pendingFrag{doc: doc.idx, kind: kindCodes[extract.KindA], frag: f})
-	}
-	return doc.refs
-}
-
-// targetOf returns the run's target for a canonical URL, creating it.
-func (r *run) targetOf(u string, bad error) *target {
-	if t, ok := r.byURL[u]; ok {
-		return t
-	}
-	t := &target{idx: int32(len(r.targets)), url: u, bad: bad}
-	if bad == nil {
-		pu, err := canonical(u)
-		if err != nil {
-			t.bad = err
-		} else {
-			t.u, t.origin = pu, urlnorm.Origin(pu)
-		}
-	}
-	r.targets = append(r.targets, t)
-	r.byURL[u] = t
-	return t
-}
-
-// request asks for a target's test in mode, and for w to be told of its result (w.task nil:
-// nobody waits). A probe result does not satisfy a document request for an HTML page
-// that answered: the page is then fetched.
-func (r *run) request(t *target, mode uint8, w waiter, referer string) {
-	if t.base != nil {
-		// A part of a page, asked for on its own: the page is read for its ids.
-		r.request(t.base, max(mode, modeAnchors), waiter{}, referer)
-		r.pend(t.base, pendingFrag{doc: -1, frag: t.frag})
-		return
-	}
-	if mode == modeProbe && len(r.pending[t.idx]) > 0 {
-		mode = modeAnchors // fragments wait for it: read it, for its ids
-	}
-	switch t.state {
-	case stDone:
-		if mode > t.mode && t.res.html && (t.res.v.Kind == OK || t.res.v.Kind == Redirected) &&
-			(mode == modeDoc && !t.res.isDoc || mode == modeAnchors && t.res.anchors == nil) {
-			break // read it after all
-		}
-		if w.task != nil {
-			w.task.delivered(r, t, w)
-		}
-		return
-	case stQueued:
-		if mode > t.mode && t.queued != nil {
-			// Not asked yet: read it instead of probing it and reading it after.
-			t.mode, t.queued.mode = mode, mode
-		}
-		if w.task != nil {
-			t.waiters = append(t.waiters, w)
-		}
-		return
-	}
-	if w.task != nil {
-		t.waiters = append(t.waiters, w)
-	}
-	if t.bad != nil {
-		r.done(t, &result{v: classify(observation{url: t.url, badURL: t.bad}), size: -1, at: time.Now().UnixMilli()})
-		return
-	}
-	t.state, t.mode = stQueued, mode
-	r.enqueue(&job{t: t, url: t.url, u: t.u, origin: t.origin, mode: mode, referer: referer})
 }

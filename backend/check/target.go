@@ -4,21 +4,41 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 
+	"mundaneum/backend/check/record"
+	"mundaneum/backend/check/report"
 	"mundaneum/backend/extract"
-	"mundaneum/backend/store"
 	"mundaneum/backend/urlnorm"
 )
 
-// maxHops bounds a redirect chain.
-const maxHops = 10
+// mode is how much a request of a target reads, each mode more than the one before. A
+// target moves up only (upgrade, reread): probed first, it is read later when a task or a
+// fragment needs its body.
+type mode uint8
 
-// Request modes, each reading more than the one before.
+// Request modes.
 const (
-	modeProbe   uint8 = iota + 1 // HEAD (GET when HEAD is refused): is it there?
-	modeAnchors                  // GET and read its ids only: a page that fragments point into
-	modeDoc                      // GET and read: a document whose links are traversed
+	modeProbe   mode = iota + 1 // HEAD (GET when HEAD is refused): is it there?
+	modeAnchors                 // GET and read its ids only: a page that fragments point into
+	modeDoc                     // GET and read: a document whose links are traversed
 )
+
+// reads reports whether a request in m is a GET whose body is read.
+func (m mode) reads() bool { return m >= modeAnchors }
+
+// job is one request to make: a target's URL or a hop of its redirect chain.
+type job struct {
+	t         *target
+	url       string // this hop
+	u         *url.URL
+	origin    string // the politeness key of this hop
+	mode      mode
+	chain     []Hop
+	tries     int
+	notBefore time.Time
+	referer   string
+}
 
 // Target states.
 const (
@@ -36,30 +56,45 @@ type target struct {
 	bad    error // the URL cannot be requested (Invalid without a request)
 	origin string
 	state  uint8
-	mode   uint8 // of the request made or under way
+	mode   mode // of the request made or under way (moved up by upgrade and reread only)
 	// queued is the target's job while it waits in a host queue (nil once it is sent).
 	queued *job
 	res    *result
-	// waiters are the tasks to tell when the result arrives.
-	waiters []waiter
 	// refs are the document's references once it was read (shared by the tasks that
 	// traverse it); nil for leaves.
 	refs []ref
 	id   int64 // check_urls id, once saved
 	// prev and health are the URL's health before and after this run's check.
-	prev, health store.URLHealth
+	prev, health record.Health
 	// A fragment target ("page.html#part") has its page as base and is never requested: its
 	// result is the page's, unless the page lacks the part (fragments.go).
 	base *target
 	frag string
 }
 
-// waiter is a task waiting for a target's result, and why.
-type waiter struct {
-	task  *taskRun
-	role  uint8 // roleNode or roleCandidate
-	depth int32
-	from  int32 // the document that referenced it (for the report's order)
+// upgrade is the change of a queued target whose request was not sent yet to mode m, when
+// m reads more: it is read instead of probed and read after. It reports whether it
+// changed the request.
+func (t *target) upgrade(m mode) bool {
+	if t.state != stQueued || m <= t.mode || t.queued == nil {
+		return false
+	}
+	t.mode, t.queued.mode = m, m
+	return true
+}
+
+// reread reports whether a tested target must be requested again in mode m: its test read
+// less than m needs (a probe, or a read for its ids only) and it is an HTML page that
+// answered. The request then moves it back to queued in m.
+func (t *target) reread(m mode) bool {
+	if t.state != stDone || m <= t.mode {
+		return false
+	}
+	res := t.res
+	if !res.html || res.v.Kind != OK && res.v.Kind != Redirected {
+		return false
+	}
+	return m == modeDoc && !res.isDoc || m == modeAnchors && res.anchors == nil
 }
 
 // ref is one reference of a document: a target and the kind of reference.
@@ -88,33 +123,10 @@ type result struct {
 	anchors      *anchorSet // the ids and names of an HTML page read with GET; nil if not read
 }
 
-// Reference kinds as stored (one byte each); the names are extract's.
-var kindNames = []string{"", extract.KindA, extract.KindArea, extract.KindImg, extract.KindFrame, extract.KindIFrame,
-	extract.KindLink, extract.KindRefresh, extract.KindScript, extract.KindEmbed, extract.KindObject, extract.KindMedia,
-	extract.KindForm, extract.KindText, "pointer"}
-
-var kindCodes = func() map[string]uint8 {
-	m := make(map[string]uint8, len(kindNames))
-	for i, k := range kindNames {
-		m[k] = uint8(i)
-	}
-	return m
-}()
-
-const kindPointer = 14 // a library pointer
-
-// KindName is the name of a stored reference kind ("a", "img", ...).
-func KindName(k uint8) string {
-	if int(k) < len(kindNames) {
-		return kindNames[k]
-	}
-	return "?"
-}
-
 // traversable reports whether a reference of kind k leads to a document a reader goes to
 // (and so may be traversed); images, scripts, style sheets and the like are leaves.
 func traversable(k uint8) bool {
-	switch KindName(k) {
+	switch report.KindName(k) {
 	case extract.KindA, extract.KindArea, extract.KindFrame, extract.KindIFrame, extract.KindRefresh:
 		return true
 	}

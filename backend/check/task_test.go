@@ -41,7 +41,7 @@ func runTasks(t *testing.T, st Store, tasks ...Task) Result {
 // loadModel reads a report back the way the window and the exports do.
 func loadModel(t *testing.T, st *store.Store, id int64) *report.Model {
 	t.Helper()
-	m, err := LoadReport(context.Background(), st, id)
+	m, err := report.Load(context.Background(), st, id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -301,7 +301,7 @@ func TestAStoppedRunKeepsItsChecksButMakesNoReport(t *testing.T) {
 		t.Errorf("run record = %+v", runs[0])
 	}
 	// What it tested is history; the task is still due (its schedule counts from runs that ended).
-	if h, _ := st.History(context.Background(), w.URL+"/", 5); len(h) != 1 {
+	if h, _ := st.CheckHistory(context.Background(), w.URL+"/", 5); len(h) != 1 {
 		t.Errorf("history of the top = %+v", h)
 	}
 	again, _ := TaskNamed(context.Background(), st, "site")

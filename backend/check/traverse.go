@@ -16,6 +16,24 @@ const (
 	roleLeafByKind       // tested as a leaf because of how it was referenced (an image, a style sheet): a link to it may still make it a node
 )
 
+// waiter is a task waiting for a target's result, and why.
+type waiter struct {
+	task  *taskRun
+	role  uint8 // roleNode or roleCandidate
+	depth int32
+	from  int32 // the document that referenced it (for the report's order)
+}
+
+// board is what a task's traversal needs of its run: the run's targets, and a way to ask
+// for a target's test (request), whose result comes back to delivered.
+type board interface {
+	targets() *targetTable
+	request(t *target, m mode, w waiter, referer string)
+	// document counts a document the traversal made without reading a page (a library's
+	// folder), as the reports count it.
+	document()
+}
+
 // taskRun is one task's traversal within a run: breadth-first from the top, each document's
 // references tested, the documents of the infostructure traversed.
 type taskRun struct {
@@ -55,10 +73,10 @@ func newTaskRun(t Task, rules ruleSet) *taskRun {
 }
 
 // start requests the top document.
-func (tr *taskRun) start(r *run) {
-	top := r.targetOf(tr.task.Top, nil)
+func (tr *taskRun) start(b board) {
+	top := b.targets().of(tr.task.Top, nil)
 	tr.roles[top.idx] = roleNode
-	r.request(top, modeDoc, waiter{task: tr, role: roleNode}, "")
+	b.request(top, modeDoc, waiter{task: tr, role: roleNode}, "")
 }
 
 // inScope reports whether a URL is inside a Site or Tree infostructure (Owner tasks decide
@@ -74,11 +92,11 @@ func (tr *taskRun) inScope(u *url.URL) bool {
 }
 
 // delivered is told a target's result: a document of the infostructure is traversed.
-func (tr *taskRun) delivered(r *run, t *target, w waiter) {
+func (tr *taskRun) delivered(b board, t *target, w waiter) {
 	res := t.res
 	if !res.isDoc {
-		if res.html && t.mode != modeDoc && (res.v.Kind == OK || res.v.Kind == Redirected) {
-			r.request(t, modeDoc, w, "") // probed (or read for its ids) for another task first: now read it
+		if t.reread(modeDoc) {
+			b.request(t, modeDoc, w, "") // probed (or read for its ids) for another task first: now read it
 		}
 		return // a leaf after all: not HTML, or it failed
 	}
@@ -108,20 +126,20 @@ func (tr *taskRun) delivered(r *run, t *target, w waiter) {
 	}
 	tr.docs = append(tr.docs, docEntry{t: t.idx, depth: w.depth})
 	for _, rf := range t.refs {
-		tr.reference(r, t, rf, w.depth+1)
+		tr.reference(b, t, rf, w.depth+1)
 	}
 }
 
 // reference decides what the task does with one reference of a traversed document.
-func (tr *taskRun) reference(r *run, from *target, rf ref, depth int32) {
-	if r.targets[rf.t].base != nil {
+func (tr *taskRun) reference(b board, from *target, rf ref, depth int32) {
+	if b.targets().list[rf.t].base != nil {
 		return // a missing part of a page the document references too: nothing to traverse
 	}
 	role := tr.roles[rf.t]
 	if role != roleNone && (role != roleLeafByKind || !traversable(rf.kind)) {
 		return
 	}
-	t := r.targets[rf.t]
+	t := b.targets().list[rf.t]
 	avoid, leaf := tr.rules.match(t.url)
 	switch {
 	case avoid, tr.task.Options.InternalOnly && t.u != nil && siteKey(t.u) != tr.site:
@@ -135,12 +153,12 @@ func (tr *taskRun) reference(r *run, from *target, rf ref, depth int32) {
 			if tr.task.Type != Owner && tr.inScope(t.u) {
 				mode = modeDoc // a page of the site named by a <link rel=next>: a link to it will likely follow
 			}
-			r.request(t, mode, waiter{}, from.url)
+			b.request(t, mode, waiter{}, from.url)
 		}
 		return
 	case tr.task.Type == Owner:
 		tr.roles[t.idx] = roleCandidate
-		r.request(t, modeDoc, waiter{task: tr, role: roleCandidate, depth: depth, from: from.idx}, from.url)
+		b.request(t, modeDoc, waiter{task: tr, role: roleCandidate, depth: depth, from: from.idx}, from.url)
 		return
 	case tr.inScope(t.u):
 		if len(tr.docs) >= tr.max {
@@ -148,11 +166,11 @@ func (tr *taskRun) reference(r *run, from *target, rf ref, depth int32) {
 			break
 		}
 		tr.roles[t.idx] = roleNode
-		r.request(t, modeDoc, waiter{task: tr, role: roleNode, depth: depth, from: from.idx}, from.url)
+		b.request(t, modeDoc, waiter{task: tr, role: roleNode, depth: depth, from: from.idx}, from.url)
 		return
 	}
 	tr.roles[t.idx] = roleLeaf
-	r.request(t, modeProbe, waiter{}, from.url)
+	b.request(t, modeProbe, waiter{}, from.url)
 }
 
 // siteKey is host and effective port: MOMspider's site (http and https count as one, so

@@ -11,6 +11,16 @@ import (
 	"mundaneum/backend/urlnorm"
 )
 
+// maxHops bounds a redirect chain.
+const maxHops = 10
+
+// What robots.txt said about a request that was not sent.
+const (
+	robotsDisallowed  = "disallowed"
+	robotsUnreachable = "unreachable"  // the site did not answer for its robots.txt
+	robotsServerError = "server-error" // robots.txt answered 429 or 5xx
+)
+
 // Kind is what a link check concluded: a closed set, classified in one place (classify).
 // Blocked and rate-limited are kept apart from broken: a bot wall or a busy server says
 // nothing about whether the page exists, and calling it dead is the false alarm users of

@@ -12,31 +12,12 @@ import (
 	"sync"
 	"time"
 
+	"mundaneum/backend/check/report"
 	"mundaneum/backend/extract"
 	"mundaneum/backend/fetch"
 	"mundaneum/backend/politeness"
 	"mundaneum/backend/robots"
 )
-
-// What robots.txt said about a request that was not sent.
-const (
-	robotsDisallowed  = "disallowed"
-	robotsUnreachable = "unreachable"  // the site did not answer for its robots.txt
-	robotsServerError = "server-error" // robots.txt answered 429 or 5xx
-)
-
-// job is one request to make: a target's URL or a hop of its redirect chain.
-type job struct {
-	t         *target
-	url       string // this hop
-	u         *url.URL
-	origin    string // the politeness key of this hop
-	mode      uint8
-	chain     []Hop
-	tries     int
-	notBefore time.Time
-	referer   string
-}
 
 // outcome is what a worker saw for a job.
 type outcome struct {
@@ -112,7 +93,7 @@ func (w *worker) do(ctx context.Context, j *job) *outcome {
 	}
 	req := fetch.Request{URL: j.url, Referer: j.referer}
 	var resp *fetch.Response
-	if j.mode == modeDoc || j.mode == modeAnchors {
+	if j.mode.reads() {
 		resp, err = w.fetch.Do(ctx, req)
 		if err != nil && resp != nil && resp.Truncated {
 			err = nil // a document over the size cap: read what came
@@ -174,7 +155,7 @@ func (w *worker) read(resp *fetch.Response, u *url.URL, anchorsOnly bool) *docIn
 		if !tested(l) {
 			continue
 		}
-		dl := docLink{kind: kindCodes[l.Kind], frags: l.Fragments}
+		dl := docLink{kind: report.KindCode(l.Kind), frags: l.Fragments}
 		dl.url, dl.bad = w.canonical(l.URL)
 		if dl.bad != nil {
 			dl.url, dl.frags = l.URL, nil

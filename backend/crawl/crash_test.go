@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -34,7 +35,7 @@ func TestMain(m *testing.M) {
 
 func crashChild(db, seed, mode string) {
 	ctx := context.Background()
-	st, err := store.Open(ctx, db, store.Options{BatchDelay: 50 * time.Millisecond})
+	st, err := store.Open(ctx, db, store.Options{BatchDelay: 50 * time.Millisecond, HoldLinks: mode == "expand"})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
@@ -45,6 +46,17 @@ func crashChild(db, seed, mode string) {
 		os.Exit(1)
 	}
 	switch mode {
+	case "expand":
+		for { // until killed: every link packed again, and expanded again
+			if err := st.RepackLinks(ctx); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+			if err := st.ExpandLinks(ctx); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+		}
 	case "reindex":
 		for { // until killed
 			if err := idx.Rebuild(ctx, nil); err != nil {
@@ -53,7 +65,11 @@ func crashChild(db, seed, mode string) {
 			}
 		}
 	default:
-		cr, err := Open(ctx, st, idx, crashConfig(seed))
+		cfg := crashConfig(seed)
+		if mode == "render" {
+			cfg = renderCrashConfig(seed)
+		}
+		cr, err := Open(ctx, st, idx, cfg)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
@@ -140,6 +156,58 @@ func indexSnapshot(t *testing.T, db string) string {
 		t.Fatal(err)
 	}
 	return b.String() + "averages " + avg
+}
+
+// treeLinks is every link of treeSite, one line each, sorted: from, to, anchor.
+func treeLinks(base string) string {
+	var lines []string
+	for i := 0; i < crashPages; i++ {
+		from := fmt.Sprintf("%s/p/%d", base, i)
+		lines = append(lines, fmt.Sprintf("%s %s/p/0 a top", from, base))
+		for c := 3*i + 1; c <= 3*i+3 && c < crashPages; c++ {
+			lines = append(lines, fmt.Sprintf("%s %s/p/%d a child %d", from, base, c, c))
+		}
+	}
+	slices.Sort(lines)
+	return strings.Join(lines, "\n")
+}
+
+// linkSnapshot is every link of table (the links view, or the expanded rows alone) in
+// treeLinks's form.
+func linkSnapshot(t *testing.T, db *sql.DB, table string) string {
+	t.Helper()
+	rows, err := db.Query(`SELECT f.url, p.url, l.kind, l.anchor FROM ` + table + ` l
+		JOIN pages f ON f.id = l.from_id JOIN pages p ON p.id = l.to_id`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var lines []string
+	for rows.Next() {
+		var from, to, kind, anchor string
+		if err := rows.Scan(&from, &to, &kind, &anchor); err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, from+" "+to+" "+kind+" "+anchor)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(lines)
+	return strings.Join(lines, "\n")
+}
+
+// checkCitations compares every page's citation count and the link count with a recount.
+func checkCitations(t *testing.T, db *sql.DB) {
+	t.Helper()
+	var wrong, counted, real int
+	dbtest.Scan(t, db.QueryRow(`SELECT count(*) FROM pages p
+		WHERE coalesce((SELECT n FROM citations WHERE page_id = p.id), 0) <>
+			(SELECT count(DISTINCT from_id) FROM link_rows WHERE to_id = p.id AND from_id <> p.id)`), &wrong)
+	dbtest.Scan(t, db.QueryRow(`SELECT (SELECT n FROM counts WHERE name = 'links'), (SELECT count(*) FROM link_rows)`), &counted, &real)
+	if wrong != 0 || counted != real {
+		t.Fatalf("%d pages with a wrong citation count; %d links counted, %d rows", wrong, counted, real)
+	}
 }
 
 func crashConfig(seed string) Config {
@@ -272,8 +340,47 @@ func TestCrashAndResume(t *testing.T) {
 	if followed != rebuilt {
 		t.Fatalf("the index that followed the crawl differs from a rebuilt one (%d vs %d bytes)", len(followed), len(rebuilt))
 	}
-	st.close()
 	t.Logf("killed at %d of %d committed pages; resumed to the end", len(committed), crashPages)
+
+	// Every link the site has is stored, expanded, and counted.
+	if got, want := linkSnapshot(t, st.ReadDB(), "links"), treeLinks(srv.URL); got != want {
+		t.Fatalf("links after resume:\n%s\nwant\n%s", got, want)
+	}
+	checkCitations(t, st.ReadDB())
+	st.close()
+
+	// Kill expansions of the links at random moments: nothing a reader sees goes missing
+	// (the links are packed or expanded, never lost or doubled), and the next open
+	// completes the expansion to the same link rows, counts and index.
+	for i, after := range []time.Duration{10 * time.Millisecond, 40 * time.Millisecond, 120 * time.Millisecond} {
+		cmd := startChild(t, db, seed, "expand")
+		time.Sleep(after)
+		if err := cmd.Process.Kill(); err != nil {
+			t.Fatal(err)
+		}
+		cmd.Wait()
+		st := reopen(t, db)
+		if n, err := st.PendingLinks(ctx); err == nil {
+			t.Logf("kill %d (after %s) of an expansion: %d pages with packed links", i+1, after, n)
+		}
+		if got, want := linkSnapshot(t, st.ReadDB(), "links"), treeLinks(srv.URL); got != want {
+			t.Fatalf("kill %d (after %s) of an expansion: links as read:\n%s\nwant\n%s", i+1, after, got, want)
+		}
+		if err := st.idx.Wait(ctx, nil); err != nil { // expands what is left first
+			t.Fatal(err)
+		}
+		if n, err := st.PendingLinks(ctx); err != nil || n != 0 {
+			t.Fatalf("kill %d: %d pages with links still packed after the index caught up, %v", i+1, n, err)
+		}
+		if got, want := linkSnapshot(t, st.ReadDB(), "link_rows"), treeLinks(srv.URL); got != want {
+			t.Fatalf("kill %d (after %s) of an expansion: link rows:\n%s\nwant\n%s", i+1, after, got, want)
+		}
+		checkCitations(t, st.ReadDB())
+		if got := indexSnapshot(t, db); got != rebuilt {
+			t.Fatalf("kill %d (after %s) of an expansion: the index differs from the rebuilt one", i+1, after)
+		}
+		st.close()
+	}
 
 	// Kill rebuilds of the index at random moments: each time, the next open catches up
 	// to the same index.

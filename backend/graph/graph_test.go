@@ -49,9 +49,14 @@ func serveSmallWeb(t *testing.T, second *atomic.Bool) *httptest.Server {
 
 func crawled(t *testing.T) (*Graph, *store.Store, string, int64) {
 	t.Helper()
+	return crawledWith(t, store.Options{})
+}
+
+func crawledWith(t *testing.T, opt store.Options) (*Graph, *store.Store, string, int64) {
+	t.Helper()
 	var second atomic.Bool
 	srv := serveSmallWeb(t, &second)
-	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "g.mundaneum"), store.Options{})
+	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "g.mundaneum"), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,6 +99,32 @@ func pathURLs(base string, hops []Hop) []string {
 
 func TestGraphOnSmallWeb(t *testing.T) {
 	g, st, base, crawlID := crawled(t)
+	checkSmallWeb(t, g, st, base, crawlID)
+}
+
+// TestGraphWhileLinksArePacked checks that the graph's answers are the same while the
+// crawl's links wait packed for their expansion (store's linkpack.go) as after it.
+func TestGraphWhileLinksArePacked(t *testing.T) {
+	g, st, base, crawlID := crawledWith(t, store.Options{HoldLinks: true})
+	ctx := context.Background()
+	if err := st.RepackLinks(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := st.PendingLinks(ctx); err != nil || n < 6 {
+		t.Fatalf("%d pages with packed links, %v", n, err)
+	}
+	checkSmallWeb(t, g, st, base, crawlID)
+	if err := st.ExpandLinks(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := st.PendingLinks(ctx); err != nil || n != 0 {
+		t.Fatalf("%d pages with packed links after the expansion, %v", n, err)
+	}
+	checkSmallWeb(t, g, st, base, crawlID)
+}
+
+func checkSmallWeb(t *testing.T, g *Graph, st *store.Store, base string, crawlID int64) {
+	t.Helper()
 	ctx := context.Background()
 	u := func(p string) int64 { return id(t, g, base+p) }
 

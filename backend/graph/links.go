@@ -169,7 +169,8 @@ func (g *Graph) OrphansOf(ctx context.Context, crawlID int64, limit int) (Orphan
 	rows, err := g.db.QueryContext(ctx, `SELECT p.id FROM pages p
 		WHERE (?1 = 0 OR p.crawl_id = ?1 OR EXISTS (SELECT 1 FROM elements e WHERE e.crawl_id = ?1 AND e.page_id = p.id))
 		AND p.id NOT IN (SELECT value FROM json_each(?2))
-		AND NOT EXISTS (SELECT 1 FROM links l WHERE l.to_id = p.id AND l.from_id <> p.id)
+		AND NOT EXISTS (SELECT 1 FROM link_rows l WHERE l.to_id = p.id AND l.from_id <> p.id)
+		AND p.id NOT IN (SELECT to_id FROM link_pending WHERE from_id <> to_id)
 		ORDER BY p.id`, crawlID, idList(seeds))
 	if err != nil {
 		return Orphans{}, fmt.Errorf("orphans: %w", err)

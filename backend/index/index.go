@@ -65,6 +65,9 @@ type Source interface {
 	IndexInputs(ctx context.Context, ids []int64) ([]store.IndexInput, error)
 	IndexablePages(ctx context.Context, after int64, limit int) ([]int64, error)
 	OnIndexLog(fn func())
+	// ExpandLinks commits what the writer holds and expands the links stored packed (the
+	// index reads anchor text from expanded links only).
+	ExpandLinks(ctx context.Context) error
 }
 
 // ErrNoIndex means the workspace has no usable index and this process cannot build one

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"mundaneum/backend/store"
 )
 
 // Progress is how far behind the workspace the index is.
@@ -151,7 +153,8 @@ func (x *Index) measure(ctx context.Context, c *progressCache) (Progress, error)
 		// The pages a rebuild walks are counted once; those not indexed yet wait.
 		if c.rebuildGen != s.Generation {
 			var total int64
-			if err := db.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM page_text) + (SELECT count(*) FROM pages WHERE state = 'skipped' AND reason = 'type')`).Scan(&total); err != nil {
+			if err := db.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM page_text) + (SELECT count(*) FROM pages p WHERE state = 'skipped' AND reason = 'type'
+				AND EXISTS (SELECT 1 FROM links l WHERE l.to_id = p.id AND l.kind IN `+store.CitedKinds+`))`).Scan(&total); err != nil {
 				return p, fmt.Errorf("index progress: %w", err)
 			}
 			c.rebuildGen, c.rebuildTotal = s.Generation, total
@@ -245,7 +248,9 @@ func (x *Index) await(ctx context.Context, settle bool, report func(Progress)) e
 	if x.st == nil {
 		return ErrReadOnly
 	}
-	if err := x.src.Writer().Flush(ctx); err != nil {
+	// Everything stored so far, the links the crawl stored packed included: their
+	// expansion notes the pages whose anchor text changed.
+	if err := x.src.ExpandLinks(ctx); err != nil {
 		return err
 	}
 	target, err := x.src.IndexLogEnd(ctx)

@@ -124,20 +124,30 @@ func (c *citeCache) citing(ctx context.Context, db store.Querier, maxPage int64,
 				out[h.id] = int(n[h.id])
 			}
 		}
-		return out, nil
+	} else if err := addCounts(ctx, db, out, `SELECT page_id, n FROM citations WHERE page_id IN (SELECT value FROM json_each(?))`, hits); err != nil {
+		return nil, err
 	}
-	rows, err := db.QueryContext(ctx, `SELECT page_id, n FROM citations WHERE page_id IN (SELECT value FROM json_each(?))`, idsJSON(hits))
+	// Links a crawl stored packed and the store has not expanded yet cite too (they are
+	// few: the store expands them behind the crawl).
+	err := addCounts(ctx, db, out, `SELECT to_id, count(DISTINCT from_id) FROM link_pending
+		WHERE to_id IN (SELECT value FROM json_each(?)) AND from_id <> to_id GROUP BY to_id`, hits)
+	return out, err
+}
+
+// addCounts adds the (page, count) rows query gives for the hits to out.
+func addCounts(ctx context.Context, db store.Querier, out map[int64]int, query string, hits []hit) error {
+	rows, err := db.QueryContext(ctx, query, idsJSON(hits))
 	if err != nil {
-		return nil, fmt.Errorf("count citing pages: %w", err)
+		return fmt.Errorf("count citing pages: %w", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var id int64
 		var n int
 		if err := rows.Scan(&id, &n); err != nil {
-			return nil, err
+			return err
 		}
-		out[id] = n
+		out[id] += n
 	}
-	return out, rows.Err()
+	return rows.Err()
 }

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"mundaneum/backend/store"
 )
 
 func searchT(t *testing.T, s *Searcher, q string) Results {
@@ -40,6 +42,43 @@ func TestQueryLanguage(t *testing.T) {
 		t.Run(fmt.Sprintf("budget=%d", budget), func(t *testing.T) {
 			testQueryLanguage(t, New(st.SearchDB()).WithWeights(w))
 		})
+	}
+}
+
+// TestQueryLanguageWhileLinksArePacked runs the queries while every link of the workspace
+// waits packed for its expansion (the store's linkpack.go): the link filters and the
+// citations that rank the hits read the packs too.
+func TestQueryLanguageWhileLinksArePacked(t *testing.T) {
+	st := searchtest.NewWith(t, store.Options{HoldLinks: true})
+	st.Add(searchtest.Corpus...)
+	searchtest.Shelve(t, st.Store)
+	if err := st.RepackLinks(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := st.PendingLinks(context.Background()); err != nil || n < 5 {
+		t.Fatalf("%d pages with packed links, %v", n, err)
+	}
+	s := New(st.SearchDB())
+	testQueryLanguage(t, s)
+	scores := func() []string {
+		var out []string
+		for _, q := range []string{"mundaneum", "classification", "cards"} {
+			res, err := s.Search(context.Background(), Request{Query: q, Limit: 50, Explain: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range res.Results {
+				out = append(out, fmt.Sprintf("%s %s %d %s", q, r.URL, r.Score, r.Explain))
+			}
+		}
+		return out
+	}
+	packed := scores()
+	if err := st.ExpandLinks(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if expanded := scores(); !slices.Equal(packed, expanded) {
+		t.Fatalf("ranked while packed:\n%s\nexpanded:\n%s", strings.Join(packed, "\n"), strings.Join(expanded, "\n"))
 	}
 }
 

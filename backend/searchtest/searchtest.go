@@ -79,8 +79,14 @@ func Open(t testing.TB, path string, opt store.Options) *Workspace {
 // added are saved by.
 func New(t testing.TB) *Workspace {
 	t.Helper()
+	return NewWith(t, store.Options{})
+}
+
+// NewWith is New with the store opened with opt.
+func NewWith(t testing.TB, opt store.Options) *Workspace {
+	t.Helper()
 	ctx := context.Background()
-	w := Open(t, filepath.Join(t.TempDir(), "w.mundaneum"), store.Options{})
+	w := Open(t, filepath.Join(t.TempDir(), "w.mundaneum"), opt)
 	c, err := w.CreateCrawl(ctx, "k", []string{"http://a.test/"}, "site", []byte(`{}`))
 	if err != nil {
 		t.Fatal(err)

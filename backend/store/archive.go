@@ -190,7 +190,10 @@ func (s *Store) Unfinished(ctx context.Context, crawlID int64) (map[int64]bool, 
 			WHERE f.state < 2 AND NOT (p.state = 'fetched' AND coalesce(p.refresh_at, 0) > ?2 AND f.sitemap = 0
 				AND NOT coalesce(json_extract(c.config, '$.refresh'), 0))
 			UNION
-			SELECT l.from_id FROM links l JOIN open o ON l.to_id = o.id
+			SELECT l.from_id FROM link_rows l JOIN open o ON l.to_id = o.id
+			WHERE l.from_id IN (SELECT page_id FROM frontier WHERE ?1 = 0 OR crawl_id = ?1)
+			UNION
+			SELECT l.from_id FROM link_pending l JOIN open o ON l.to_id = o.id
 			WHERE l.from_id IN (SELECT page_id FROM frontier WHERE ?1 = 0 OR crawl_id = ?1))
 		SELECT id FROM open`, crawlID, time.Now().UnixMilli())
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 // recount counts the workspace the slow way, as Counts did before migration 0005.
 func recount(t *testing.T, db *sql.DB) Counts {
 	t.Helper()
+	var n0 int64
 	c := Counts{Pages: map[string]int64{}}
 	for _, st := range []string{StateQueued, StateFetched, StateRedirected, StateFailed, StateSkipped} {
 		c.Pages[st] = 0
@@ -38,6 +39,17 @@ func recount(t *testing.T, db *sql.DB) Counts {
 		(SELECT count(*) FROM blobs)`).Scan(&c.Hosts, &c.Links, &c.Blobs); err != nil {
 		t.Fatal(err)
 	}
+	// The links recorded, not pages, apart from the skipped pages; the cited files known
+	// from links (searchable without being pages).
+	if err := db.QueryRow(`SELECT
+		(SELECT count(*) FROM pages WHERE state = 'skipped' AND reason IN ('scope', 'type', 'rule')),
+		(SELECT count(*) FROM pages p WHERE state = 'skipped' AND reason = 'type'
+			AND EXISTS (SELECT 1 FROM links WHERE to_id = p.id AND kind IN ('a', 'area', 'img', 'embed', 'object', 'media', 'text')))`).
+		Scan(&n0, &c.Resources); err != nil {
+		t.Fatal(err)
+	}
+	c.Pages[Recorded] = n0
+	c.Pages[StateSkipped] -= n0
 	return c
 }
 
@@ -50,12 +62,24 @@ func checkCounts(t *testing.T, st *Store) (Counts, int64) {
 	if err := st.Writer().Flush(ctx); err != nil {
 		t.Fatal(err)
 	}
+	// The link count counts packed links too; the citations are those of link rows.
 	got, err := st.Counts(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
+	if want := recount(t, st.ReadDB()); got.Links != want.Links {
+		t.Fatalf("before expansion: Counts.Links = %d, recount = %d", got.Links, want.Links)
+	}
+	if err := st.ExpandLinks(ctx); err != nil {
+		t.Fatal(err)
+	}
+	got, err = st.Counts(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
 	want := recount(t, st.ReadDB())
-	if !maps.Equal(got.Pages, want.Pages) || got.Hosts != want.Hosts || got.Links != want.Links || got.Blobs != want.Blobs {
+	if !maps.Equal(got.Pages, want.Pages) || got.Hosts != want.Hosts || got.Links != want.Links || got.Blobs != want.Blobs ||
+		got.Resources != want.Resources {
 		t.Fatalf("Counts = %+v, recount = %+v", got, want)
 	}
 	// Each crawl's pages by state (migration 0015), against a recount.
@@ -212,9 +236,9 @@ func TestCountsFollowRandomWrites(t *testing.T) {
 		case 14:
 			exec(t, st, `DELETE FROM links WHERE from_id = ?`, from)
 		case 15: // links' keys changed in place, colliding rows replaced
-			exec(t, st, `UPDATE OR REPLACE links SET to_id = ?1 WHERE from_id = ?2 AND to_id = (SELECT to_id FROM links WHERE from_id = ?2 LIMIT 1)`, to, from)
+			exec(t, st, `UPDATE OR REPLACE link_rows SET to_id = ?1 WHERE from_id = ?2 AND to_id = (SELECT to_id FROM link_rows WHERE from_id = ?2 LIMIT 1)`, to, from)
 		case 16:
-			exec(t, st, `UPDATE OR IGNORE links SET from_id = ?, kind = ? WHERE to_id = ?`, to, kind, from)
+			exec(t, st, `UPDATE OR IGNORE link_rows SET from_id = ?, kind = ? WHERE to_id = ?`, to, kind, from)
 		case 17:
 			h := fmt.Sprintf("%064x", rng.IntN(50))
 			exec(t, st, `INSERT INTO blobs(hash, codec, size, data) VALUES (?, 'zstd', 1, x'00') ON CONFLICT(hash) DO NOTHING`, h)

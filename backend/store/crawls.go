@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"mundaneum/backend/check/record"
 )
 
 // Crawl states.
@@ -113,7 +115,7 @@ var pageStates = []string{StateQueued, StateFetched, StateRedirected, StateFaile
 // no crawl has visited since). Triggers keep the numbers (migration 0015), so this is a
 // read of a few rows, and it is the definition of a crawl's counts everywhere: its card,
 // status, its page list, the crawl: search filter. The counts of all crawls add up to
-// the workspace's (Counts).
+// the workspace's (Counts). The links recorded, not pages, are apart (Recorded, counts.go).
 func (s *Store) CrawlCounts(ctx context.Context, id int64) (map[string]int64, error) {
 	out := make(map[string]int64, len(pageStates))
 	for _, st := range pageStates {
@@ -134,7 +136,11 @@ func (s *Store) CrawlCounts(ctx context.Context, id int64) (map[string]int64, er
 			out[st] = n
 		}
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	rows.Close()
+	return out, s.splitRecorded(ctx, id, out)
 }
 
 // Crawls lists every crawl, newest first.
@@ -215,7 +221,9 @@ func (s *Store) FinishRun(ctx context.Context, id int64, state, errText, note st
 	if err != nil {
 		return fmt.Errorf("finish crawl %d: %w", id, err)
 	}
-	return s.writer.Flush(ctx)
+	err = s.writer.Flush(ctx)
+	s.forgetCensus(id)
+	return err
 }
 
 // MarkInterrupted turns crawls left "running" by a process that died into "paused", so that
@@ -229,7 +237,7 @@ func (s *Store) MarkInterrupted(ctx context.Context) error {
 		if _, err := tx.ExecContext(ctx, `UPDATE crawls SET state=? WHERE state=?`, CrawlPaused, CrawlRunning); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `UPDATE check_runs SET state=? WHERE state=?`, RunInterrupted, RunRunning)
+		_, err := tx.ExecContext(ctx, `UPDATE check_runs SET state=? WHERE state=?`, record.RunInterrupted, record.RunRunning)
 		return err
 	})
 	if err != nil {

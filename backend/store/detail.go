@@ -47,7 +47,8 @@ func (s *Store) Page(ctx context.Context, id int64) (Page, error) {
 		(SELECT url FROM pages q WHERE q.id = p.parent_id), p.crawl_id, p.problems, p.noindex, p.nofollow,
 		p.hash IS NOT NULL AND EXISTS (SELECT 1 FROM blobs b WHERE b.hash = p.hash),
 		p.discovered_at, p.fetched_at, p.changed_at, p.refresh_at, p.confirmed_at,
-		coalesce((SELECT n FROM citations WHERE page_id = p.id), 0),
+		coalesce((SELECT n FROM citations WHERE page_id = p.id), 0) +
+			(SELECT count(DISTINCT from_id) FROM link_pending WHERE to_id = p.id AND from_id <> p.id),
 		(SELECT count(*) FROM links WHERE from_id = p.id),
 		(SELECT count(*) FROM canonicals WHERE of_id = p.id)
 		FROM pages p JOIN hosts h ON h.id = p.host_id WHERE p.id = ?`, id).Scan(
@@ -97,13 +98,13 @@ type LinkRef struct {
 // Outlinks returns up to limit links of a page, in no particular order beyond kind.
 func (s *Store) Outlinks(ctx context.Context, id int64, limit int) ([]LinkRef, error) {
 	return s.linkRefs(ctx, `SELECT p.id, p.url, coalesce(p.title,''), p.state, coalesce(p.status,0), l.kind, l.anchor, l.rel
-		FROM links l JOIN pages p ON p.id = l.to_id WHERE l.from_id = ? ORDER BY l.kind, p.url LIMIT ?`, id, limit)
+		FROM links l CROSS JOIN pages p ON p.id = l.to_id WHERE l.from_id = ? ORDER BY l.kind, p.url LIMIT ?`, id, limit)
 }
 
 // Inlinks returns up to limit links pointing at a page: who cites it, with what words.
 func (s *Store) Inlinks(ctx context.Context, id int64, limit int) ([]LinkRef, error) {
 	return s.linkRefs(ctx, `SELECT p.id, p.url, coalesce(p.title,''), p.state, coalesce(p.status,0), l.kind, l.anchor, l.rel
-		FROM links l JOIN pages p ON p.id = l.from_id WHERE l.to_id = ? ORDER BY p.url LIMIT ?`, id, limit)
+		FROM links l CROSS JOIN pages p ON p.id = l.from_id WHERE l.to_id = ? ORDER BY p.url, l.kind LIMIT ?`, id, limit)
 }
 
 func (s *Store) linkRefs(ctx context.Context, query string, id int64, limit int) ([]LinkRef, error) {
@@ -168,8 +169,9 @@ type CrawlPage struct {
 }
 
 // CrawlPages lists a crawl's pages (see CrawlCounts: those it visited last or found), with
-// why each failed or was skipped; state filters ("" for all). It returns their number too,
-// which is CrawlCounts' (of that state, or in all).
+// why each failed or was skipped; state filters ("" for all; Recorded for the links
+// recorded, not pages, which skipped leaves out). It returns their number too, which is
+// CrawlCounts' (of that state, or in all).
 func (s *Store) CrawlPages(ctx context.Context, crawlID int64, state string, offset, limit int) ([]CrawlPage, int, error) {
 	if limit <= 0 || limit > 1000 {
 		limit = 100
@@ -184,10 +186,18 @@ func (s *Store) CrawlPages(ctx context.Context, crawlID int64, state string, off
 			total += int(n)
 		}
 	}
-	const from = ` FROM pages p WHERE p.crawl_id = ?1 AND (?2 = '' OR p.state = ?2)`
+	// Links recorded, not pages, are skipped rows of some reasons; skipped is the rest.
+	stored, recorded := state, 0
+	switch state {
+	case Recorded:
+		stored, recorded = StateSkipped, 1
+	case StateSkipped:
+		recorded = -1
+	}
+	from := ` FROM pages p WHERE p.crawl_id = ?1 AND (?2 = '' OR p.state = ?2)` + recordedFilter(recorded)
 	rows, err := s.read.QueryContext(ctx, `SELECT p.id, p.url, coalesce(p.title,''), p.state, coalesce(p.reason,''),
 		coalesce(p.detail,''), coalesce(p.status,0), coalesce(p.depth,0)`+from+` ORDER BY p.depth, p.id LIMIT ?3 OFFSET ?4`,
-		crawlID, state, limit, offset)
+		crawlID, stored, limit, offset)
 	if err != nil {
 		return nil, 0, fmt.Errorf("pages of crawl %d: %w", crawlID, err)
 	}

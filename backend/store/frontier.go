@@ -141,13 +141,19 @@ type opState struct {
 	queued []int64 // pages now in the frontier
 	// children are the elements the enqueued targets make: uvarint page id, category byte.
 	children []byte
+	packs    int // link packs stored (see linkpack.go)
 }
 
 func (s *Store) newOp(tx *Tx) *opState {
 	return &opState{s: s, tx: tx, pages: map[string]int64{}, hosts: map[string]int64{}}
 }
 
-func (o *opState) done() { o.s.cacheAfterCommit(o.tx, o.pages, o.hosts, o.crawl, o.queued) }
+func (o *opState) done() {
+	o.s.cacheAfterCommit(o.tx, o.pages, o.hosts, o.crawl, o.queued)
+	if n, e := o.packs, o.s.expand; n > 0 && e != nil {
+		o.tx.OnCommit(func() { e.packed(n) })
+	}
+}
 
 func (o *opState) hostID(ctx context.Context, origin string) (int64, error) {
 	if id, ok := o.s.ids.hosts[origin]; ok {
@@ -227,7 +233,10 @@ func (s *Store) nextSeq(ctx context.Context, tx *Tx) (int64, error) {
 // frontier rows for the followed ones. It returns how many entered the queue.
 func (o *opState) enqueue(ctx context.Context, crawlID, from int64, targets []Target, withLinks bool) (int, error) {
 	added := 0
-	var link, fr *sql.Stmt // prepared on first use (a database/sql Tx wrapper each)
+	var fr *sql.Stmt // prepared on first use (a database/sql Tx wrapper each)
+	// The page's links go into one packed row, expanded into link rows behind the crawl
+	// (linkpack.go); the expansion tells the index which targets' rows change.
+	var pack linkPack
 	for i := range targets {
 		t := &targets[i]
 		id, state, created, err := o.page(ctx, crawlID, from, t)
@@ -239,22 +248,7 @@ func (o *opState) enqueue(ctx context.Context, crawlID, from int64, targets []Ta
 			o.children = append(o.children, t.Category)
 		}
 		if withLinks && from != 0 {
-			if link == nil {
-				if link, err = o.tx.Stmt(ctx, `INSERT OR IGNORE INTO links(from_id, to_id, kind, anchor, rel, pos) VALUES (?, ?, ?, ?, ?, ?)`); err != nil {
-					return added, err
-				}
-			}
-			if _, err := link.ExecContext(ctx, from, id, t.Kind, t.Anchor, t.Rel, t.Pos); err != nil {
-				return added, fmt.Errorf("link to %s: %w", t.URL, err)
-			}
-			// The target's index row holds the anchor text of links to it (and, for a
-			// resource, the titles of the pages citing it). A page not fetched yet gets
-			// them when it is indexed.
-			if t.Resource {
-				o.s.logPage(id)
-			} else if t.Anchor != "" && !created && (state == "" || state == StateFetched) {
-				o.s.logAnchors(id)
-			}
+			pack.add(id, t)
 		}
 		if !t.Follow || o.s.ids.inFrontier(crawlID, id) {
 			continue
@@ -290,6 +284,11 @@ func (o *opState) enqueue(ctx context.Context, crawlID, from int64, targets []Ta
 					return added, err
 				}
 			}
+		}
+	}
+	if withLinks && from != 0 {
+		if err := o.savePack(ctx, from, &pack); err != nil {
+			return added, err
 		}
 	}
 	return added, nil

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"mundaneum/backend/robots"
@@ -42,51 +41,4 @@ func (s *Store) SaveRobots(ctx context.Context, origin string, r robots.Record) 
 		}
 		return nil
 	})
-}
-
-// Counts are the workspace's totals.
-type Counts struct {
-	Pages map[string]int64 // by state
-	Hosts int64
-	Links int64
-	Blobs int64
-}
-
-// Counts returns the workspace's totals, which triggers keep in the counts table
-// (migration 0005): a read of a few rows, whatever the workspace's size.
-func (s *Store) Counts(ctx context.Context) (Counts, error) {
-	c := Counts{Pages: map[string]int64{}}
-	for _, st := range []string{StateQueued, StateFetched, StateRedirected, StateFailed, StateSkipped} {
-		c.Pages[st] = 0
-	}
-	rows, err := s.read.QueryContext(ctx, `SELECT name, n FROM counts`)
-	if err != nil {
-		return c, fmt.Errorf("count: %w", err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var name string
-		var n int64
-		if err := rows.Scan(&name, &n); err != nil {
-			return c, fmt.Errorf("count: %w", err)
-		}
-		switch name {
-		case "hosts":
-			c.Hosts = n
-		case "links":
-			c.Links = n
-		case "blobs":
-			c.Blobs = n
-		default:
-			// A state no page has any more keeps its row at 0: leave it out, as a GROUP BY
-			// would (the usual states are always there).
-			if st, ok := strings.CutPrefix(name, "pages:"); ok && n != 0 {
-				c.Pages[st] = n
-			}
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return c, fmt.Errorf("count: %w", err)
-	}
-	return c, nil
 }

@@ -41,6 +41,10 @@ type IndexInput struct {
 	Citers  string   // IndexedResource: distinct titles of the citing pages, " | " between them
 }
 
+// What links say of a page is read from the expanded link rows (link_rows), not from the
+// packs still waiting behind the crawl (see linkpack.go): their expansion notes the pages
+// whose rows change, and the index reads those pages again then.
+
 // IndexInputs reads what the index needs of the pages ids, from db: the store's read pool,
 // or any pool over the workspace (through a statement cache: a page's anchors are one
 // statement each). Pages that do not exist come back NotIndexed.
@@ -48,7 +52,8 @@ type IndexInput struct {
 // Which pages have a row is decided here, from the stored state: a page with stored text
 // keeps its row while it is fetched, or failed other than as gone (a server error leaves
 // the last good copy searchable); a 404 or 410, a redirect, a duplicate or a noindex page
-// has none.
+// has none. A file known from links has one while a page cites it (CitedKinds): the crawl
+// notes only those, and a rebuild, which walks every file known from links, must agree.
 func IndexInputs(ctx context.Context, db Querier, ids []int64) ([]IndexInput, error) {
 	out, err := IndexTexts(ctx, db, ids)
 	if err != nil {
@@ -68,7 +73,8 @@ func IndexTexts(ctx context.Context, db Querier, ids []int64) ([]IndexInput, err
 	rows, err := db.QueryContext(ctx, `SELECT j.value, coalesce(p.url, ''),
 		CASE
 			WHEN p.id IS NULL THEN 0
-			WHEN p.state = 'skipped' AND p.reason = 'type' THEN 2
+			WHEN p.state = 'skipped' AND p.reason = 'type' THEN
+				CASE WHEN EXISTS (SELECT 1 FROM links l WHERE l.to_id = p.id AND l.kind IN `+CitedKinds+`) THEN 2 ELSE 0 END
 			WHEN t.page_id IS NOT NULL AND p.noindex = 0 AND p.duplicate_of IS NULL
 				AND p.state <> 'redirected' AND NOT (p.state = 'failed' AND coalesce(p.status, 0) IN (404, 410)) THEN 1
 			ELSE 0 END,
@@ -170,20 +176,20 @@ const anchorScan = 500
 
 // anchorScanQuery reads them. Constant limits are written in the SQL, never bound: SQLite
 // prepares a statement again each time a bound LIMIT is bound.
-var anchorScanQuery = `SELECT anchor FROM links WHERE to_id = ? AND anchor > '' ORDER BY anchor LIMIT ` + strconv.Itoa(anchorScan)
+var anchorScanQuery = `SELECT anchor FROM link_rows WHERE to_id = ? AND anchor > '' ORDER BY anchor LIMIT ` + strconv.Itoa(anchorScan)
 
 // anchorsQuery reads the distinct anchors of links to a page in order, each found by a seek
 // past the one before in links_to (to_id, anchor).
 const anchorsQuery = `WITH RECURSIVE a(anchor, n) AS (
-		SELECT (SELECT min(anchor) FROM links WHERE to_id = ?1 AND anchor > ''), 1
+		SELECT (SELECT min(anchor) FROM link_rows WHERE to_id = ?1 AND anchor > ''), 1
 		UNION ALL
-		SELECT (SELECT min(anchor) FROM links WHERE to_id = ?1 AND anchor > a.anchor), n + 1
+		SELECT (SELECT min(anchor) FROM link_rows WHERE to_id = ?1 AND anchor > a.anchor), n + 1
 		FROM a WHERE a.anchor IS NOT NULL AND n < ?2)
 	SELECT coalesce(group_concat(anchor, ' | '), '') FROM a WHERE anchor IS NOT NULL`
 
 // citersQuery reads the distinct titles of the pages citing a resource.
 var citersQuery = `SELECT coalesce(group_concat(title, ' | '), '') FROM (
-		SELECT DISTINCT c.title FROM links l JOIN pages c ON c.id = l.from_id
+		SELECT DISTINCT c.title FROM link_rows l JOIN pages c ON c.id = l.from_id
 		WHERE l.to_id = ? AND c.title <> '' LIMIT ` + strconv.Itoa(MaxCiters) + `)`
 
 // IndexInputs reads what the index needs of the pages ids from the read pool (see the

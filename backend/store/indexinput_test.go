@@ -21,13 +21,13 @@ func TestAnchorsOf(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer raw.Close()
-	if _, err := raw.Exec(`CREATE TABLE links(from_id INTEGER, to_id INTEGER, anchor TEXT);
-		CREATE INDEX links_to ON links(to_id, anchor)`); err != nil {
+	if _, err := raw.Exec(`CREATE TABLE link_rows(from_id INTEGER, to_id INTEGER, anchor TEXT);
+		CREATE INDEX links_to ON link_rows(to_id, anchor)`); err != nil {
 		t.Fatal(err)
 	}
 	add := func(to int, anchor string, times int) {
 		for i := range times {
-			if _, err := raw.Exec(`INSERT INTO links VALUES (?, ?, ?)`, 1000+i, to, anchor); err != nil {
+			if _, err := raw.Exec(`INSERT INTO link_rows VALUES (?, ?, ?)`, 1000+i, to, anchor); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -65,6 +65,10 @@ type Result struct {
 	Header string
 	// Flag marks a 200 answer that is not the page (FlagSoft404, FlagParked).
 	Flag string
+	// Render is how the page's HTML was read (nil: not recorded); Screenshots go with the
+	// version a rendered page's new content makes (render.go).
+	Render      *Render
+	Screenshots []Screenshot
 }
 
 // at is when the result's response was received.
@@ -163,6 +167,9 @@ func (s *Store) saveResult(ctx context.Context, tx *Tx, o *opState, r *Result) (
 			return out, err
 		}
 	}
+	if err := s.saveRender(ctx, tx, r); err != nil {
+		return out, err
+	}
 	done, err := tx.Stmt(ctx, `UPDATE frontier SET state=2 WHERE crawl_id=? AND page_id=?`)
 	if err != nil {
 		return out, err
@@ -183,12 +190,13 @@ func (s *Store) saveResult(ctx context.Context, tx *Tx, o *opState, r *Result) (
 	return out, nil
 }
 
-// deleteLinks deletes a page's links before its new ones are stored. The pages they
-// pointed at lose anchor text (resources a citing title too): their index rows change,
-// unless the same links come back.
+// deleteLinks deletes a page's links before its new ones are stored: its link rows and its
+// pack not yet expanded. The pages the rows pointed at lose anchor text (resources a citing
+// title too): their index rows change, unless the same links come back. (A pack's targets
+// were never told of its links: the expansion tells them.)
 func (s *Store) deleteLinks(ctx context.Context, tx *Tx, from int64) error {
-	// Prepared once: compiling the statement compiles links' count triggers too.
-	del, err := tx.Stmt(ctx, `DELETE FROM links WHERE from_id=? RETURNING to_id`)
+	// Prepared once: compiling the statement compiles the rows' count triggers too.
+	del, err := tx.Stmt(ctx, `DELETE FROM link_rows WHERE from_id=? RETURNING to_id`)
 	if err != nil {
 		return err
 	}
@@ -204,7 +212,15 @@ func (s *Store) deleteLinks(ctx context.Context, tx *Tx, from int64) error {
 		}
 		s.logAnchors(to)
 	}
-	return rows.Err()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	pack, err := tx.Stmt(ctx, `DELETE FROM link_packs WHERE page_id = ?`)
+	if err != nil {
+		return err
+	}
+	_, err = pack.ExecContext(ctx, from)
+	return err
 }
 
 func (s *Store) saveContent(ctx context.Context, tx *Tx, r *Result) (dupOf int64, err error) {

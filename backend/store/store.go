@@ -60,6 +60,10 @@ type Options struct {
 	// BatchSize and BatchDelay bound one writer transaction (defaults 4096 ops, 1 s).
 	BatchSize  int
 	BatchDelay time.Duration
+	// HoldLinks keeps the links a crawl stores packed until ExpandLinks is called, instead
+	// of expanding them behind the crawl: for tests of what readers see while the
+	// expansion lags.
+	HoldLinks bool
 }
 
 // Store is an open workspace.
@@ -76,6 +80,9 @@ type Store struct {
 	keep   int      // versions a page keeps, 0 all, -1 unknown yet (writer goroutine only)
 	// crawlKeep are the crawls' own settings' limits (nil: not read yet; writer goroutine only).
 	crawlKeep map[int64]int
+	census    censusCache // what the skipped rows hold (counts.go)
+	// expand expands link packs behind the crawl (linkpack.go); nil without a writer.
+	expand *expander
 }
 
 // DefaultPath is the workspace in the user's data directory ($XDG_DATA_HOME or
@@ -158,6 +165,14 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 		if err := checkReadable(ctx, rdb); err != nil {
 			s.Close()
 			return nil, err
+		}
+	}
+	if s.writer != nil {
+		s.expand = newExpander()
+		if opt.HoldLinks {
+			close(s.expand.stopped)
+		} else {
+			go s.runExpander()
 		}
 	}
 	return s, nil
@@ -352,13 +367,17 @@ func (s *Store) Writer() *Writer { return s.writer }
 func (s *Store) Close() error {
 	s.closed.Do(func() {
 		var errs []error
+		if s.expand != nil {
+			close(s.expand.stop)
+			<-s.expand.stopped
+		}
 		for _, w := range []*Writer{s.writer, s.short} {
 			if w != nil {
 				errs = append(errs, w.Close())
 			}
 		}
 		if s.read != nil {
-			errs = append(errs, s.read.Close())
+			errs = append(errs, s.closeCensus(), s.read.Close())
 		}
 		if s.lock != nil {
 			clearHolder(s.lock.Path())

@@ -82,9 +82,12 @@ test('the form starts from the backend defaults and takes any sensible number', 
   const defaults = await api.call('CrawlDefaults');
   assert.equal(defaults.maxPages, 0);
   assert.equal(defaults.delayMs, 1000);
-  // Empty limits: none, as the CLI's; politeness placeholders: the workspace's settings.
-  assert.equal(await field(/max pages/i).inputValue(), '');
-  assert.equal(await field(/depth/i).inputValue(), '');
+  // The CLI's limits are none; the window's crawls start bounded, and the form says so
+  // (issue 28 item 5). Politeness placeholders: the workspace's settings.
+  assert.equal(await field(/max pages/i).inputValue(), '2000');
+  assert.equal(await field(/depth/i).inputValue(), '5');
+  assert.equal(await field(/time limit/i).inputValue(), '60');
+  await form().getByText('Stops after 2,000 pages or 1 h, 5 links deep at most.').waitFor();
   assert.equal(await field(/delay/i).getAttribute('placeholder'), '1000');
   assert.equal(await field(/pages per host/i).getAttribute('placeholder'), String(defaults.maxPerHost));
 
@@ -139,8 +142,11 @@ test('the bar never moves back, shows the URL being fetched, and Cancel asks fir
 });
 
 test('a crawl without a limit has no percentage: its queue grows', async () => {
-  // The first test left a page and a time limit in the form: empty them.
-  await startFromForm(`${slow.url}p/1`, { 'delay': '0', 'max pages': '', 'time limit': '' });
+  // The first test left a page and a time limit in the form: one click lifts them all.
+  await form().getByRole('button', { name: 'Lift the limits' }).click();
+  await form().getByText(/^No limits: the crawl follows the site to its end/).waitFor();
+  assert.equal(await field(/max pages/i).inputValue(), '');
+  await startFromForm(`${slow.url}p/1`, { 'delay': '0' });
   const row = card(`${slow.url}p/1`);
   const bar = row.getByRole('progressbar');
   await row.getByText(/^running$/).waitFor();

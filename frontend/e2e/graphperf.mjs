@@ -180,10 +180,10 @@ async function run(i) {
     await profileStop(prof, 'pan and zoom');
 
     const side = page.getByRole('complementary', { name: 'Paths' });
-    await side.getByRole('searchbox', { name: 'From' }).fill('p/977.html');
-    await side.getByRole('list', { name: /matching for From/ }).getByRole('button').first().click();
-    await side.getByRole('searchbox', { name: 'To' }).fill('p/9133.html');
-    const pick = side.getByRole('list', { name: /matching for To/ }).getByRole('button').first();
+    await side.getByRole('combobox', { name: 'From' }).fill('p/977.html');
+    await side.getByRole('listbox', { name: /matching for From/ }).getByRole('option').first().click();
+    await side.getByRole('combobox', { name: 'To' }).fill('p/9133.html');
+    const pick = side.getByRole('listbox', { name: /matching for To/ }).getByRole('option').first();
     await pick.waitFor();
     await record(page);
     const p0 = Date.now();

@@ -14,10 +14,12 @@ vi.mock('./api', async (importOriginal) => {
     openView: vi.fn(),
     page: vi.fn(),
     onEvent: vi.fn(() => () => {}),
+    libraryPage: vi.fn(async () => ({ total: 2, libraries: [], postings: [] })),
+    crawlDefaults: vi.fn(async () => ({ seeds: [], scope: 'site', maxDepth: 0, maxPages: 0, maxSeconds: 0, delayMs: 1000, types: [] })),
   };
 });
 
-import { openView, page } from './api';
+import { libraryPage, openView, page, status, type LibPage, type Status } from './api';
 import App from './App.svelte';
 
 beforeEach(() => {
@@ -95,4 +97,41 @@ describe('App', () => {
     render(App);
     await screen.findByText('3 pages');
   });
+
+  it('opens an empty workspace on the start page, and a workspace with something in it on Search', async () => {
+    // Issue 28 item 2: an empty workspace opened on Search with the query-language table.
+    const none = { path: '/w.mundaneum', fetched: 0, queued: 0, failed: 0, skipped: 0, recorded: 0, redirected: 0, hosts: 0, links: 0 } as unknown as Status;
+    vi.mocked(status).mockResolvedValue(none);
+    vi.mocked(libraryPage).mockResolvedValue({ total: 0, libraries: [], postings: [] } as unknown as LibPage);
+    const { unmount } = render(App);
+    await screen.findByRole('heading', { name: 'Start', level: 2 });
+    expect(location.hash).toBe('#/start');
+    await screen.findByText(/This workspace is empty/);
+    expect(screen.getByRole('textbox', { name: 'Address of the site to crawl' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Import bookmarks…' })).toBeTruthy();
+    expect(screen.getAllByRole('link', { name: 'Open the library' })[0].getAttribute('href')).toBe('#/library');
+    // The Search view says what to do first, with a way back here.
+    await fireEvent.click(screen.getByRole('link', { name: /search/i }));
+    const hint = await screen.findByText(/Nothing crawled yet/);
+    expect(hint.querySelector('a')?.getAttribute('href')).toBe('#/start');
+    unmount();
+
+    // Opened at a route of its own, it stays there.
+    history.replaceState(null, '', '#/settings');
+    const second = render(App);
+    await screen.findByRole('heading', { name: 'Settings', level: 2 });
+    await waitFor(() => expect(libraryPage).toHaveBeenCalled());
+    expect(location.hash).toBe('#/settings');
+    second.unmount();
+
+    // Something in the library: Search, without the start page.
+    history.replaceState(null, '', '#/');
+    vi.mocked(libraryPage).mockClear();
+    vi.mocked(libraryPage).mockResolvedValue({ total: 1, libraries: [], postings: [] } as unknown as LibPage);
+    render(App);
+    await waitFor(() => expect(libraryPage).toHaveBeenCalled());
+    await screen.findByRole('searchbox');
+    expect(screen.queryByRole('heading', { name: 'Start', level: 2 })).toBeNull();
+    expect(location.hash).not.toBe('#/start');
+  }, 20000);
 });

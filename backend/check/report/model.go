@@ -1,7 +1,9 @@
 // Package report holds a maintenance report's data (MOMspider's index document: how and
 // when it was made, each document of the infostructure with its header information and
 // its typed references, cross-references, and the closing table of news) and writes it as
-// HTML, CSV or JSON.
+// HTML, CSV or JSON. It also owns a report's stored form: Load reads one back from the
+// workspace (through the small Store interface it declares), and PackRefs/UnpackRefs and
+// the reference kinds are how a document's references are kept there.
 //
 // Everything in a report came from crawled servers and pages: titles, URLs, reasons and
 // headers are hostile text. The HTML writer escapes all of it (html/template) and only

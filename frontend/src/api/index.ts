@@ -7,7 +7,7 @@ import type {
   ArchiveFormat, ArchiveJob, RetentionInfo, ExchangeToken, Source,
   Crawl, CrawlPages, CrawlRequest, DocumentType, Events, GraphData, IndexStatus, LibAdded, LibDetail, LibEdit, LibExport, LibImport,
   LibInput, LibPage, LibPosting, LibRecent, LibRemoval, LibRendered, LibSearchResults, LibTag, LinkInfo, OfflineCopy, Orphans, Sharing,
-  FacetResults, Page, PageDiff, PageRelations, PageVersion, PathResult, RulesCheck, RulesTest, SearchResults, Settings, Status, Tree, View, ViewResults,
+  FacetResults, Page, PageDiff, PageRelations, PageVersion, PathResult, RulesCheck, RulesTest, Screenshot, SearchResults, Settings, Status, Tree, View, ViewResults,
   WorkspaceInfo, WorkspaceState,
 } from './types';
 
@@ -164,7 +164,17 @@ export async function searchFacets(query: string): Promise<FacetResults> {
 /** Everything known about one page, with its first links in and out. */
 export async function page(id: number): Promise<Page> {
   const p = await call(() => App.Page(id));
-  return { ...p, problems: p.problems ?? [], linksOut: p.linksOut ?? [], linksIn: p.linksIn ?? [] };
+  return { ...p, problems: p.problems ?? [], linksOut: p.linksOut ?? [], linksIn: p.linksIn ?? [], screenshots: p.screenshots ?? [] };
+}
+
+/**
+ * A screenshot of a rendered version (kind: viewport or full) as a data: URL: the
+ * browser's picture of the page, for an <img> (nothing in it runs).
+ */
+export async function screenshot(versionId: number, kind: string): Promise<Screenshot> {
+  const s = await call(() => App.Screenshot(versionId, kind));
+  if (!/^data:image\/(jpeg|png|webp);base64,/.test(s.dataUrl)) throw new ApiError('not an image', 'internal');
+  return s;
 }
 
 /** A crawl's pages, optionally only those in one state, with why each failed or was skipped. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Crawl } from '../api';
 import {
-  buildCrawlRequest, canCancel, canPause, canResume, crawlLabel, formDefaults, mergeCrawls, parseSeeds, progress, upsertCrawl,
+  boundedLimits, buildCrawlRequest, emptyWorkspace, quickCrawlRequest, canCancel, canPause, canResume, crawlLabel, formDefaults, limitsWords, mergeCrawls, parseSeeds, progress, upsertCrawl,
   validateCrawlForm,
 } from './crawls';
 
@@ -15,6 +15,7 @@ function crawl(id: number, over: Partial<Crawl> = {}): Crawl {
     queued: 0,
     failed: 0,
     skipped: 0,
+    recorded: 0,
     redirected: 0,
     toVisit: 0,
     visited: 0,
@@ -127,7 +128,7 @@ describe('buildCrawlRequest and validateCrawlForm', () => {
     expect(buildCrawlRequest(form)).toEqual({
       seeds: ['https://a.org/'], scope: 'tree', maxDepth: 3, maxPages: 500, maxSeconds: 0, maxPerHost: 0, maxQueryVariants: 0,
       sitemaps: false, agents: 0, perHost: 0, delayMs: -1, refresh: false, rules: '', toward: '', types: [],
-      keep: '', keepLast: 0, requisites: false,
+      keep: '', keepLast: 0, requisites: false, render: '', renderExternal: false, renderFullPage: false,
     });
     expect(buildCrawlRequest({ ...form, types: ['pdf', 'feed'] }).types).toEqual(['pdf', 'feed']);
     expect(buildCrawlRequest({ ...form, requisites: true }).requisites).toBe(true);
@@ -157,11 +158,51 @@ describe('buildCrawlRequest and validateCrawlForm', () => {
   });
   it('starts from the backend\'s defaults', () => {
     const d = { seeds: [], scope: 'site', maxDepth: 0, maxPages: 0, maxSeconds: 0, maxPerHost: 100000, maxQueryVariants: 200,
-      sitemaps: false, agents: 16, perHost: 2, delayMs: 1000, refresh: false, rules: '', toward: '' };
-    expect(formDefaults(d)).toMatchObject({ scope: 'site', maxDepth: null, maxPages: null, maxMinutes: null, delayMs: null });
+      sitemaps: false, agents: 16, perHost: 2, delayMs: 1000, refresh: false, rules: '', toward: '',
+      render: 'never', renderExternal: false, renderFullPage: false };
+    expect(formDefaults(d)).toMatchObject({ scope: 'site', maxDepth: null, maxPages: null, maxMinutes: null, delayMs: null, render: 'never' });
   });
   it('labels a crawl by its seeds', () => {
     expect(crawlLabel(crawl(4, { seeds: ['https://a/', 'https://b/'] }))).toBe('https://a/ +1 more');
     expect(crawlLabel(crawl(4, { seeds: [] }))).toBe('crawl 4');
+  });
+});
+
+describe('the window’s limits', () => {
+  it('fill the limits the backend leaves empty, and keep those it has', () => {
+    expect(boundedLimits({ maxPages: null, maxDepth: null, maxMinutes: null })).toEqual({ maxPages: 2000, maxDepth: 5, maxMinutes: 60 });
+    expect(boundedLimits({ maxPages: 300, maxDepth: null, maxMinutes: 10 })).toEqual({ maxPages: 300, maxDepth: 5, maxMinutes: 10 });
+  });
+  it('are said in words', () => {
+    expect(limitsWords(2000, 5, 60)).toBe('Stops after 2,000 pages or 1 h, 5 links deep at most.');
+    expect(limitsWords(1, null, null)).toBe('Stops after 1 page.');
+    expect(limitsWords(null, 1, 0)).toBe('1 link deep at most.');
+    expect(limitsWords(null, null, 90)).toBe('Stops after 1 h 30 min.');
+    expect(limitsWords(null, 0, null)).toMatch(/^No limits/);
+  });
+});
+
+describe('the start page', () => {
+  const d = {
+    seeds: [], scope: 'site', maxDepth: 0, maxPages: 0, maxSeconds: 0, maxPerHost: 0, maxQueryVariants: 0, sitemaps: false, agents: 0,
+    perHost: 0, delayMs: 1000, refresh: false, rules: '', toward: '', types: [], keep: '', keepLast: 0, requisites: false, render: '', renderExternal: false, renderFullPage: false,
+  };
+  it('crawls one address, bounded as the form is, a bare host as https', () => {
+    const r = quickCrawlRequest(d, '  www.postgresql.org/docs/ ');
+    expect(r).toEqual(expect.objectContaining({ seeds: ['https://www.postgresql.org/docs/'], scope: 'site', maxPages: 2000, maxDepth: 5, maxSeconds: 3600, delayMs: -1 }));
+    expect(quickCrawlRequest(d, 'http://127.0.0.1:8080/a')?.seeds).toEqual(['http://127.0.0.1:8080/a']);
+    // The workspace's own limits are kept.
+    expect(quickCrawlRequest({ ...d, maxPages: 50 }, 'https://a.org/')?.maxPages).toBe(50);
+  });
+  it('refuses what is no http(s) address', () => {
+    for (const bad of ['', '   ', 'javascript:alert(1)', 'file:///etc/passwd', 'two words', 'https://', 'ftp://a.org/']) {
+      expect(quickCrawlRequest(d, bad)).toBeNull();
+    }
+  });
+  it('calls a workspace empty when it holds nothing', () => {
+    expect(emptyWorkspace({ crawls: 0, pages: 0, libraryItems: 0 })).toBe(true);
+    expect(emptyWorkspace({ crawls: 0, pages: 0, libraryItems: 1 })).toBe(false);
+    expect(emptyWorkspace({ crawls: 1, pages: 0, libraryItems: 0 })).toBe(false);
+    expect(emptyWorkspace({ crawls: 0, pages: 3, libraryItems: 0 })).toBe(false);
   });
 });

@@ -1,5 +1,6 @@
 // Pure helpers for crawl lists and forms: merging live updates, progress figures, seed parsing.
 import type { Crawl, CrawlRequest, Scope } from '../api';
+import { count, duration } from './format';
 
 /** States in which a crawl will not change again unless resumed. */
 const finished = new Set(['done', 'cancelled']);
@@ -129,7 +130,20 @@ export interface CrawlFormValues {
   keepLast?: number | null;
   /** Store the pages' style sheets, images and fonts, to read them offline; optional. */
   requisites?: boolean;
+  /**
+   * Which pages are read in a browser after their scripts ran: auto (those whose HTML is an
+   * empty shell), always or never; empty (or absent) is the workspace's setting.
+   */
+  render?: '' | RenderMode;
+  /** Let rendered pages load from hosts outside the crawl's. */
+  renderExternal?: boolean;
+  /** Keep a screenshot of each rendered page whole, not only of its first screen. */
+  renderFullPage?: boolean;
 }
+
+/** The crawl's choices of pages read in a browser (crawl --render). */
+export const renderModes = ['auto', 'always', 'never'] as const;
+export type RenderMode = (typeof renderModes)[number];
 
 /** A field of the crawl form: its label, what empty means, and its bounds. */
 interface FieldRule {
@@ -209,6 +223,9 @@ export function buildCrawlRequest(f: CrawlFormValues): CrawlRequest {
     keep: f.keep ?? '',
     keepLast: f.keep === 'last' ? orZero(f.keepLast ?? null) : 0,
     requisites: f.requisites ?? false,
+    render: f.render ?? '',
+    renderExternal: f.renderExternal ?? false,
+    renderFullPage: f.renderFullPage ?? false,
   };
 }
 
@@ -228,6 +245,9 @@ export function formDefaults(d: CrawlRequest): Omit<CrawlFormValues, 'seeds'> {
     delayMs: null,
     refresh: d.refresh,
     types: d.types ?? [],
+    render: renderModes.includes(d.render as RenderMode) ? (d.render as RenderMode) : '',
+    renderExternal: false,
+    renderFullPage: false,
   };
 }
 
@@ -236,4 +256,75 @@ export function crawlLabel(c: Crawl): string {
   const seeds = c.seeds ?? [];
   if (seeds.length === 0) return `crawl ${c.id}`;
   return seeds.length > 1 ? `${seeds[0]} +${seeds.length - 1} more` : seeds[0];
+}
+
+/**
+ * The limits a crawl started from the window begins with, where the CLI's crawl has none
+ * (its flags keep their defaults): a large site pasted into the form ran for days. The form
+ * says what they are and lifts them with one click; the start page's crawl has them too.
+ */
+export const windowLimits = { maxPages: 2000, maxDepth: 5, maxMinutes: 60 } as const;
+
+/** The limits a form starts with: the backend's where it has some, the window's elsewhere. */
+export function boundedLimits(f: Pick<CrawlFormValues, 'maxPages' | 'maxDepth' | 'maxMinutes'>): {
+  maxPages: number;
+  maxDepth: number;
+  maxMinutes: number;
+} {
+  return {
+    maxPages: f.maxPages ?? windowLimits.maxPages,
+    maxDepth: f.maxDepth ?? windowLimits.maxDepth,
+    maxMinutes: f.maxMinutes ?? windowLimits.maxMinutes,
+  };
+}
+
+/** Says where a crawl with these limits stops ("Stops after 2,000 pages or 1 h, 5 links deep at most."). */
+export function limitsWords(maxPages: number | null, maxDepth: number | null, maxMinutes: number | null): string {
+  const set = (v: number | null): v is number => v !== null && Number.isFinite(v) && v > 0;
+  const stops: string[] = [];
+  if (set(maxPages)) stops.push(`${count(maxPages)} page${maxPages === 1 ? '' : 's'}`);
+  if (set(maxMinutes)) stops.push(duration(maxMinutes * 60));
+  const parts: string[] = [];
+  if (stops.length > 0) parts.push(`Stops after ${stops.join(' or ')}`);
+  if (set(maxDepth)) parts.push(`${count(maxDepth)} link${maxDepth === 1 ? '' : 's'} deep at most`);
+  if (parts.length === 0) return 'No limits: the crawl follows the site to its end (a large site can take days).';
+  const s = parts.join(', ');
+  return `${s.charAt(0).toUpperCase()}${s.slice(1)}.`;
+}
+
+/** Names the links recorded, not pages (the backend's store.Recorded): "1,680 links recorded, not pages". */
+export function recordedWords(n: number): string {
+  return n === 1 ? '1 link recorded, not a page' : `${count(n)} links recorded, not pages`;
+}
+
+/**
+ * The request of a crawl started from the start page's one box: the workspace's defaults,
+ * bounded as the form's are, from one address (a bare host gets https://, as a browser's
+ * address bar does). It returns null for text that is no http(s) address.
+ */
+export function quickCrawlRequest(d: CrawlRequest, address: string): CrawlRequest | null {
+  let raw = address.trim();
+  if (raw === '' || /\s/.test(raw)) return null;
+  if (!/^[a-z][a-z0-9+.-]*:/i.test(raw)) raw = `https://${raw}`;
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    return null;
+  }
+  if ((u.protocol !== 'http:' && u.protocol !== 'https:') || u.hostname === '') return null;
+  const f = formDefaults(d);
+  return buildCrawlRequest({ ...f, ...boundedLimits(f), seeds: [u.href] });
+}
+
+/** What a workspace holds, for the start page: nothing crawled, nothing in the library. */
+export interface Holdings {
+  crawls: number;
+  pages: number;
+  libraryItems: number;
+}
+
+/** Reports whether a workspace is empty: no crawl, no page, nothing in its library. */
+export function emptyWorkspace(h: Holdings): boolean {
+  return h.crawls === 0 && h.pages === 0 && h.libraryItems === 0;
 }

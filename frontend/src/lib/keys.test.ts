@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chordTimeout, editable, globalShortcut, moveHighlight, resultAction, type KeyLike } from './keys';
+import { chordTimeout, editable, globalShortcut, intoResults, moveHighlight, resultAction, searchBoxKey, shortcuts, type KeyLike } from './keys';
 
 function key(k: string, over: Partial<KeyLike> = {}): KeyLike {
   return { key: k, ctrlKey: false, metaKey: false, altKey: false, target: document.body, ...over };
@@ -103,5 +103,32 @@ describe('resultAction', () => {
     expect(resultAction(key('o', { ctrlKey: true }))).toBeNull();
     expect(resultAction(key('Enter', { altKey: true }))).toBeNull();
     expect(resultAction(key('p'))).toBeNull();
+  });
+});
+
+describe('the search box', () => {
+  it('lets go of the keyboard on Esc, so that shortcuts work again', () => {
+    const box = document.createElement('input');
+    box.type = 'search';
+    expect(searchBoxKey(key('Escape', { target: box }))).toBe('leave');
+    expect(searchBoxKey(key('ArrowDown', { target: box }))).toBe('results');
+    expect(searchBoxKey(key('PageDown', { target: box }))).toBe('results');
+    expect(searchBoxKey(key('Enter', { target: box, ctrlKey: true }))).toBe('external');
+    expect(searchBoxKey(key('Enter', { target: box }))).toBeNull();
+    // Typed in the box, j, g and l are words; out of it, j goes to the results and g l to the library.
+    for (const k of ['j', 'k', 'o', 'g', 'l']) expect(searchBoxKey(key(k, { target: box }))).toBeNull();
+    expect(intoResults(key('j', { target: box }))).toBe(false);
+    expect(intoResults(key('j'))).toBe(true);
+    expect(intoResults(key('ArrowDown'))).toBe(true);
+    expect(intoResults(key('j', { ctrlKey: true }))).toBe(false);
+    let r = globalShortcut(key('g'), 0, 1000);
+    r = globalShortcut(key('l'), r.chordAt, 1100);
+    expect(r.action).toBe('go-library');
+  });
+
+  it('is named in the list of keys, with j and k', () => {
+    const all = shortcuts.flatMap((s) => s.keys);
+    expect(all).toEqual(expect.arrayContaining(['j', 'k', 'Esc', '/', '?']));
+    expect(shortcuts.find((s) => s.keys.includes('Esc'))?.what).toMatch(/leave the search box/i);
   });
 });

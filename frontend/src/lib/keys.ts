@@ -22,11 +22,12 @@ export const shortcuts: { keys: string[]; what: string }[] = [
   { keys: ['g ,', 'Ctrl+3'], what: 'Settings' },
   { keys: ['g g', 'Ctrl+4'], what: 'Graph of a crawl' },
   { keys: ['g m', 'Ctrl+6'], what: 'Maintenance (link checks and reports)' },
-  { keys: ['↓', '↑'], what: 'Move through results (from the search box too)' },
+  { keys: ['j', 'k'], what: 'Next and previous result' },
+  { keys: ['↓', '↑'], what: 'Next and previous result (↓ from the search box too)' },
   { keys: ['Enter'], what: 'Open the highlighted result’s page view' },
   { keys: ['o'], what: 'Open the highlighted result’s offline copy' },
   { keys: ['Ctrl+Enter'], what: 'Open the highlighted result in the system browser' },
-  { keys: ['Esc'], what: 'Back (or clear the search box)' },
+  { keys: ['Esc'], what: 'Leave the search box (then the keys above work); elsewhere, back' },
   { keys: ['?'], what: 'This list' },
 ];
 
@@ -131,4 +132,28 @@ export function resultAction(e: Pick<KeyLike, 'key' | 'ctrlKey' | 'metaKey' | 'a
   if (e.key === 'Enter') return e.ctrlKey || e.metaKey ? 'external' : e.altKey ? null : 'open';
   if (e.key === 'o' && !e.ctrlKey && !e.metaKey && !e.altKey) return 'copy';
   return null;
+}
+
+/** What a key typed in the search box does, besides typing. */
+export type BoxAction = 'leave' | 'results' | 'external' | null;
+
+/**
+ * Maps a key in the search box: Esc leaves the box (as in Gmail or GitHub: the query stays,
+ * and j, k, o and the g chords are shortcuts again), ↓ or Page Down goes to the results,
+ * Ctrl+Enter opens the highlighted result in the system browser.
+ */
+export function searchBoxKey(e: Pick<KeyLike, 'key' | 'ctrlKey' | 'metaKey' | 'altKey'>): BoxAction {
+  if (e.key === 'Escape' && !e.ctrlKey && !e.metaKey && !e.altKey) return 'leave';
+  if ((e.key === 'ArrowDown' || e.key === 'PageDown') && !e.altKey && !e.ctrlKey && !e.metaKey) return 'results';
+  if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) return 'external';
+  return null;
+}
+
+/**
+ * Reports whether a key typed outside the search box and the results goes to the results:
+ * j (or ↓) takes the highlight into them, as it does from one result to the next.
+ */
+export function intoResults(e: KeyLike): boolean {
+  if (e.ctrlKey || e.metaKey || e.altKey || editable(e.target)) return false;
+  return e.key === 'j' || e.key === 'ArrowDown';
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { copyRoute, formatRoute, home, pageHref, parentOf, parseHash, searchHref, sectionOf, type Route } from './routes';
+import { bareHash, copyRoute, formatRoute, home, pageHref, parentOf, parseHash, searchHref, sectionOf, type Route } from './routes';
 
 describe('parseHash', () => {
   it.each<[string, Route]>([
@@ -110,5 +110,15 @@ describe('graph routes', () => {
     expect(formatRoute({ name: 'graph', crawl: 0, layout: 'tree', color: 'host' })).toBe('#/graph');
     expect(formatRoute({ name: 'graph', crawl: 2, layout: 'force', color: 'category' })).toBe('#/graph?crawl=2&layout=force&color=category');
     expect(sectionOf({ name: 'graph', crawl: 2, layout: 'force', color: 'category' })).toBe('graph');
+  });
+});
+
+describe('the start page', () => {
+  it('has a route of its own, and the bare address is told apart', () => {
+    expect(parseHash('#/start')).toEqual({ name: 'start' });
+    expect(formatRoute({ name: 'start' })).toBe('#/start');
+    expect(parseHash('#/start/x')).toEqual(home);
+    for (const h of ['', '#', '#/']) expect(bareHash(h)).toBe(true);
+    for (const h of ['#/search', '#/start', '#/library']) expect(bareHash(h)).toBe(false);
   });
 });

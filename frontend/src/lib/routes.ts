@@ -2,11 +2,11 @@
 // so that links, history and tests agree on one spelling.
 
 /** The crawl page states the crawl view can filter by ('' is all). */
-export const pageStates = ['', 'fetched', 'queued', 'failed', 'skipped', 'redirected'] as const;
+export const pageStates = ['', 'fetched', 'queued', 'failed', 'skipped', 'redirected', 'recorded'] as const;
 export type PageState = (typeof pageStates)[number];
 
 /** Which form of the offline copy a page view shows. */
-export type CopyTab = 'text' | 'page';
+export type CopyTab = 'text' | 'page' | 'shot';
 
 /** The parts of the maintenance view. */
 export const maintTabs = ['tasks', 'check', 'rules', 'sites', 'settings'] as const;
@@ -27,6 +27,7 @@ export type Route =
   | { name: 'page'; id: number; copy: CopyTab | ''; since?: string; version?: number; anchor?: string }
   | { name: 'graph'; crawl: number; layout: GraphLayout; color: GraphColor }
   | { name: 'settings' }
+  | { name: 'start' }
   | { name: 'library'; id: number; tab: LibTab; q: string; order: LibOrderParam }
   | { name: 'posting'; id: number }
   | { name: 'add'; url: string; title: string; notes: string };
@@ -46,6 +47,17 @@ export type RouteName = Route['name'];
 
 /** The route of an empty hash: the search view with no query. */
 export const home: Route = { name: 'search', q: '', page: 1, view: '' };
+
+/**
+ * The start page: what an empty workspace opens on (App decides), with the three ways in
+ * (crawl a site, import bookmarks, open the library).
+ */
+export const start: Route = { name: 'start' };
+
+/** Reports whether a location hash names no route at all (the app opened at its address). */
+export function bareHash(hash: string): boolean {
+  return /^#?\/?$/.test(hash);
+}
 
 const maxPage = 100_000;
 
@@ -84,7 +96,7 @@ export function parseHash(hash: string): Route {
       const id = parts.length === 2 ? positive(parts[1], 0) : 0;
       if (id === 0) return home;
       const c = params.get('copy');
-      const r: Route = { name: 'page', id, copy: c === 'text' || c === 'page' ? c : '' };
+      const r: Route = { name: 'page', id, copy: c === 'text' || c === 'page' || c === 'shot' ? c : '' };
       // since: a saved view's last opening, for the diff of what changed since.
       const since = params.get('since') ?? '';
       if (since !== '' && !Number.isNaN(Date.parse(since))) r.since = since;
@@ -97,6 +109,8 @@ export function parseHash(hash: string): Route {
     }
     case 'settings':
       return { name: 'settings' };
+    case 'start':
+      return parts.length > 1 ? home : { name: 'start' };
     case 'maintenance': {
       const tab = parts[1] ?? 'tasks';
       if (parts.length > 2 || !(maintTabs as readonly string[]).includes(tab)) return { name: 'maintenance', tab: 'tasks' };
@@ -173,6 +187,8 @@ export function formatRoute(r: Route): string {
       return withParams(`#/page/${r.id}`, { copy: r.copy, since: r.since ?? '', v: r.version ? String(r.version) : '', at: r.anchor ?? '' });
     case 'settings':
       return '#/settings';
+    case 'start':
+      return '#/start';
     case 'maintenance':
       return r.tab === 'tasks' ? '#/maintenance' : `#/maintenance/${r.tab}`;
     case 'report':

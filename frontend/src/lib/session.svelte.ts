@@ -1,7 +1,9 @@
 // What the whole app shares about the open workspace: its crawls (live from crawl:progress
 // and crawl:done events, with a poll as fallback), its counts, saved views, settings and
-// file. "workspace:changed" reloads all of it. Counting a big workspace's pages takes a
-// while, so the counts are asked for only while a crawl runs, and when one ends.
+// file. "workspace:changed" reloads all of it. The counts are a read of a few rows (the
+// backend keeps them), asked for every few seconds while the window is visible: asked only
+// while a crawl ran, they missed every other change (a library pointer's page fetched, an
+// import, a check) and the status line disagreed with Settings and `status`.
 import {
   listCrawls,
   onEvent,
@@ -149,10 +151,7 @@ class Session {
       tick++;
       if (visible() && (this.running || tick % idlePolls === 0)) void this.refreshCrawls();
     }, crawlPollMs);
-    // The counts follow a running crawl, and the search index while it catches up or is
-    // rebuilt (it works on after a crawl, and when an older workspace is opened).
-    const behind = () => !!this.status?.index && !this.status.index.current;
-    const ts = setInterval(() => visible() && (this.running || behind()) && this.refreshStatus(), statusPollMs);
+    const ts = setInterval(() => visible() && this.refreshStatus(), statusPollMs);
     return () => {
       offs.forEach((off) => off());
       clearInterval(tc);

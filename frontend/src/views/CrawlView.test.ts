@@ -8,6 +8,8 @@ vi.mock('../api', async (importOriginal) => {
 
 import { crawlPages } from '../api';
 import { router } from '../lib/router.svelte';
+import { session } from '../lib/session.svelte';
+import type { Crawl } from '../api';
 import CrawlView from './CrawlView.svelte';
 
 let stop: () => void;
@@ -53,5 +55,32 @@ describe('CrawlView', () => {
     expect(location.hash).toBe('#/crawls/2?state=skipped');
     await fireEvent.click(screen.getByRole('button', { name: 'Page 3' }));
     await waitFor(() => expect(location.hash).toBe('#/crawls/2?state=failed&page=3'));
+  });
+
+  it('names the links recorded apart from the pages skipped, and lists them on their own', async () => {
+    // Issue 28 item 10: the PostgreSQL manual read "1,169 fetched · 1,680 skipped", the
+    // skipped being style sheets, scripts and other sites' links: a good crawl read as failing.
+    const pg = {
+      id: 2, seeds: ['https://www.postgresql.org/docs/'], scope: 'tree', state: 'done', fetched: 1169, failed: 0, skipped: 3,
+      recorded: 1680, redirected: 0, queued: 0, toVisit: 0, visited: 1172, notDue: 0, bytes: 0, pagesPerSec: 0,
+      elapsedSeconds: 0, done: 1, etaSeconds: 0, current: '', maxPages: 0, maxSeconds: 0, startedAt: '', finishedAt: '',
+      note: '', error: '',
+    } as unknown as Crawl;
+    session.crawls = [pg];
+    vi.mocked(crawlPages).mockResolvedValue({
+      total: 1680,
+      pages: [{ id: 9, url: 'https://www.postgresql.org/style.css', title: '', state: 'skipped', reason: 'type', detail: '', status: 0, depth: 1 }],
+    });
+    const { container } = render(CrawlView, { route: { name: 'crawl', id: 2, state: 'recorded', page: 1 } });
+    await screen.findByRole('table');
+    expect(crawlPages).toHaveBeenCalledWith(2, 'recorded', 0, 100);
+    const text = container.textContent!.replace(/\s+/g, ' ');
+    expect(text).toContain('1,169 fetched');
+    expect(text).toContain('3 skipped');
+    expect(text).toContain('1,680 links recorded, not pages');
+    expect(screen.getByRole('radio', { name: 'recorded, not pages' }).getAttribute('aria-checked')).toBe('true');
+    expect(screen.getByRole('table').textContent).toContain('recorded, not a page');
+    expect(screen.getByRole('table').textContent).not.toContain('skipped');
+    session.crawls = [];
   });
 });

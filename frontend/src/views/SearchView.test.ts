@@ -208,11 +208,22 @@ describe('SearchView', () => {
     await waitFor(() => expect(searchState.resultsFor).toBe('otlet cards'));
   });
 
-  it('Esc in the box clears it', async () => {
+  it('Esc in the box leaves it, the query kept; then j walks the results', async () => {
+    // Issue 28 item 6: Esc never left the box, so j, k, o and g l were typed into the query.
     const { container } = await shown('otlet');
     const box = screen.getByRole('searchbox');
+    box.focus();
     await fireEvent.keyDown(box, { key: 'Escape' });
-    expect(searchState.query).toBe('');
-    expect(container.querySelector('ol.results')).toBeNull();
+    expect(document.activeElement).not.toBe(box);
+    expect(searchState.query).toBe('otlet');
+    expect(container.querySelector('ol.results')).not.toBeNull();
+    await fireEvent.keyDown(document.body, { key: 'j' });
+    await waitFor(() => expect(document.activeElement).toBe(li(container, 0)));
+    await fireEvent.keyDown(li(container, 0), { key: 'j' });
+    await waitFor(() => expect(document.activeElement).toBe(li(container, 1)));
+    // Typed in the box, j is a letter.
+    box.focus();
+    await fireEvent.keyDown(box, { key: 'j' });
+    expect(document.activeElement).toBe(box);
   });
 });

@@ -27,12 +27,12 @@ import SettingsView from './SettingsView.svelte';
 
 const stored: Settings = {
   userAgentSuffix: '', from: '', delayMs: 1000, perHost: 2, agents: 16, theme: 'system',
-  maxPerHost: 100000, maxQueryVariants: 200, maxBody: 10485760,
+  maxPerHost: 100000, maxQueryVariants: 200, maxBody: 10485760, render: 'auto',
 };
 
 const current: IndexStatus = {
-  searchable: 1200, waiting: 0, updating: 0, current: true, rebuilding: false, reason: '', phraseIndex: -1, error: '',
-  summary: '1,200 of 1,200 pages searchable',
+  searchable: 1200, searchablePages: 1196, searchableFiles: 4, waiting: 0, updating: 0, current: true, rebuilding: false, reason: '',
+  phraseIndex: -1, error: '', summary: '1,200 of 1,200 pages searchable',
 };
 
 beforeEach(() => {
@@ -54,12 +54,13 @@ describe('SettingsView', () => {
     await fireEvent.input(ua, { target: { value: '+https://me.example/bot' } });
     await fireEvent.input(screen.getByRole('textbox', { name: /^from/i }), { target: { value: 'me@example.org' } });
     await fireEvent.input(screen.getByRole('spinbutton', { name: /delay/i }), { target: { value: '250' } });
+    await fireEvent.change(screen.getByRole('combobox', { name: /pages built by scripts/i }), { target: { value: 'never' } });
     expect(screen.getByText(/personal research crawler; \+https:\/\/me\.example\/bot/)).toBeTruthy();
     await fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(saveSettings).toHaveBeenCalled());
     expect(vi.mocked(saveSettings).mock.calls[0][0]).toEqual({
       userAgentSuffix: '+https://me.example/bot', from: 'me@example.org', delayMs: 250, perHost: 2, agents: 16, theme: 'system',
-      maxPerHost: 100000, maxQueryVariants: 200, maxBody: 10485760,
+      maxPerHost: 100000, maxQueryVariants: 200, maxBody: 10485760, render: 'never',
     });
     await screen.findByText('Saved.');
   });
@@ -96,6 +97,8 @@ describe('SettingsView', () => {
     render(SettingsView);
     await screen.findByText(/1,200 of 1,200 pages searchable/);
     expect(screen.getByText(/not needed yet/)).toBeTruthy();
+    // The index's rows are not all pages: those of files known from links are named apart.
+    expect(screen.getByText(/1,196 pages and 4\s+files known from links/)).toBeTruthy();
     vi.mocked(indexStatus).mockResolvedValue({
       ...current, current: false, rebuilding: true, searchable: 300, waiting: 900, reason: 'rebuild asked for',
       summary: 'rebuilding the search index: 300 pages indexed, 900 to go (rebuild asked for)',

@@ -190,6 +190,7 @@ export namespace app {
 	    fetched: number;
 	    failed: number;
 	    skipped: number;
+	    recorded: number;
 	    redirected: number;
 	    queued: number;
 	    toVisit: number;
@@ -244,6 +245,9 @@ export namespace app {
 	    keep?: string;
 	    keepLast?: number;
 	    requisites?: boolean;
+	    render: string;
+	    renderExternal: boolean;
+	    renderFullPage: boolean;
 	}
 	export interface DiffOp {
 	    kind: string;
@@ -271,6 +275,8 @@ export namespace app {
 	}
 	export interface IndexStatus {
 	    searchable: number;
+	    searchablePages: number;
+	    searchableFiles: number;
 	    waiting: number;
 	    updating: number;
 	    current: boolean;
@@ -527,6 +533,21 @@ export namespace app {
 	    versionId: number;
 	    replay: boolean;
 	}
+	export interface ScreenshotInfo {
+	    versionId: number;
+	    kind: string;
+	    width: number;
+	    height: number;
+	    bytes: number;
+	    takenAt: string;
+	}
+	export interface PageRender {
+	    state: string;
+	    why: string;
+	    signal: string;
+	    detail: string;
+	    text: string;
+	}
 	export interface Page {
 	    id: number;
 	    url: string;
@@ -569,6 +590,8 @@ export namespace app {
 	    outlinks: number;
 	    linksOut: LinkRef[];
 	    linksIn: LinkRef[];
+	    render?: PageRender;
+	    screenshots: ScreenshotInfo[];
 	}
 	export interface PageVersion {
 	    id: number;
@@ -600,6 +623,7 @@ export namespace app {
 	    elements: graph.Element[];
 	    clickDepth: graph.Depth;
 	}
+	
 	
 	
 	export interface Result {
@@ -713,6 +737,14 @@ export namespace app {
 	    elements: RuleElementTest[];
 	    locals: RuleLocalTest[];
 	}
+	export interface Screenshot {
+	    versionId: number;
+	    kind: string;
+	    width: number;
+	    height: number;
+	    dataUrl: string;
+	}
+	
 	export interface SearchRequest {
 	    query: string;
 	    limit: number;
@@ -744,6 +776,7 @@ export namespace app {
 	    maxPerHost: number;
 	    maxQueryVariants: number;
 	    maxBody: number;
+	    render: string;
 	}
 	export interface Sharing {
 	    ownerPasswordSet: boolean;
@@ -755,6 +788,8 @@ export namespace app {
 	    queued: number;
 	    failed: number;
 	    skipped: number;
+	    recorded: number;
+	    redirected: number;
 	    hosts: number;
 	    links: number;
 	    index: IndexStatus;

@@ -1,43 +1,42 @@
-package check
+package report
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
 
-	"mundaneum/backend/check/report"
-	"mundaneum/backend/store"
+	"mundaneum/backend/check/record"
 )
 
-// ReportStore reads reports; *store.Store satisfies it.
-type ReportStore interface {
-	Report(ctx context.Context, id int64) (store.CheckReport, error)
-	Reports(ctx context.Context, taskID int64, limit int) ([]store.CheckReport, error)
-	ReportDocs(ctx context.Context, reportID int64, offset, limit int, fn func(store.ReportDoc) error) error
+// Store reads reports; *store.Store satisfies it.
+type Store interface {
+	Report(ctx context.Context, id int64) (record.Report, error)
+	Reports(ctx context.Context, taskID int64, limit int) ([]record.Report, error)
+	ReportDocs(ctx context.Context, reportID int64, offset, limit int, fn func(record.Doc) error) error
 	ReportDocSeqs(ctx context.Context, reportID int64) (map[int64]int, error)
-	RunChecks(ctx context.Context, runID int64, fn func(store.CheckRow) error) error
+	RunChecks(ctx context.Context, runID int64, fn func(record.Row) error) error
 	URLsByID(ctx context.Context, ids []int64) (map[int64]string, error)
 }
 
-// LoadReport reads a whole report: its header, news, documents and every link they
+// Load reads a whole report: its header, news, documents and every link they
 // reference with its check in the report's run.
-func LoadReport(ctx context.Context, st ReportStore, id int64) (*report.Model, error) {
-	return loadReport(ctx, st, id, 0, -1)
+func Load(ctx context.Context, st Store, id int64) (*Model, error) {
+	return load(ctx, st, id, 0, -1)
 }
 
-// LoadReportPage reads a report with a page of its documents (offset, limit) and the
+// LoadPage reads a report with a page of its documents (offset, limit) and the
 // links those reference: for the window, which shows a large report a page at a time.
 // Link.Doc is then the place in the whole report of a link that is a document of it.
-func LoadReportPage(ctx context.Context, st ReportStore, id int64, offset, limit int) (*report.Model, error) {
-	return loadReport(ctx, st, id, offset, limit)
+func LoadPage(ctx context.Context, st Store, id int64, offset, limit int) (*Model, error) {
+	return load(ctx, st, id, offset, limit)
 }
 
-func loadReport(ctx context.Context, st ReportStore, id int64, offset, limit int) (*report.Model, error) {
+func load(ctx context.Context, st Store, id int64, offset, limit int) (*Model, error) {
 	rec, err := st.Report(ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	m := &report.Model{}
+	m := &Model{}
 	if err := json.Unmarshal(rec.Summary, m); err != nil {
 		return nil, fmt.Errorf("report %d: summary: %w", id, err)
 	}
@@ -49,12 +48,12 @@ func loadReport(ctx context.Context, st ReportStore, id int64, offset, limit int
 	type rawDoc struct {
 		id    int64
 		depth int
-		refs  []packedRef
+		refs  []PackedRef
 	}
 	var docs []rawDoc
 	if limit != 0 {
-		err = st.ReportDocs(ctx, id, offset, limitOrAll(limit), func(d store.ReportDoc) error {
-			refs, err := unpackRefs(d.Refs)
+		err = st.ReportDocs(ctx, id, offset, limitOrAll(limit), func(d record.Doc) error {
+			refs, err := UnpackRefs(d.Refs)
 			if err != nil {
 				return fmt.Errorf("report %d, document %d: %w", id, d.Seq, err)
 			}
@@ -72,16 +71,16 @@ func loadReport(ctx context.Context, st ReportStore, id int64, offset, limit int
 			return i
 		}
 		index[uid] = len(m.Links)
-		m.Links = append(m.Links, report.Link{Doc: -1})
+		m.Links = append(m.Links, Link{Doc: -1})
 		return len(m.Links) - 1
 	}
-	m.Docs = make([]report.Doc, len(docs))
+	m.Docs = make([]Doc, len(docs))
 	for i, d := range docs {
 		li := linkOf(d.id)
 		m.Links[li].Doc = offset + i
-		rd := report.Doc{Link: li, Depth: d.depth, Refs: make([]report.Ref, len(d.refs))}
+		rd := Doc{Link: li, Depth: d.depth, Refs: make([]Ref, len(d.refs))}
 		for j, r := range d.refs {
-			rd.Refs[j] = report.Ref{Link: linkOf(r.ID), Kind: KindName(r.Kind)}
+			rd.Refs[j] = Ref{Link: linkOf(r.ID), Kind: KindName(r.Kind)}
 		}
 		m.Docs[i] = rd
 	}
@@ -113,7 +112,7 @@ func loadReport(ctx context.Context, st ReportStore, id int64, offset, limit int
 		byURL[urls[uid]] = i
 	}
 	// What the run found for each, and whether it is dead (its health at the check).
-	err = st.RunChecks(ctx, rec.RunID, func(c store.CheckRow) error {
+	err = st.RunChecks(ctx, rec.RunID, func(c record.Row) error {
 		i, ok := index[c.URLID]
 		if !ok {
 			return nil
