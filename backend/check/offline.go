@@ -76,7 +76,6 @@ type netWatch struct {
 	failed  map[string]bool // hosts outside that could not be reached since the last answer
 	probing bool
 	probed  chan error
-	skipped int // links recorded offline
 }
 
 func newNetWatch(p Probe) *netWatch {
