@@ -402,6 +402,7 @@ export namespace app {
 	    skipped: number;
 	    problems: LibProblem[];
 	    more: number;
+	    seconds: number;
 	}
 	export interface LibInput {
 	    title: string;
