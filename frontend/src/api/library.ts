@@ -118,9 +118,8 @@ export function libraryUndo(password = ''): Promise<string> {
 }
 
 /** Imports the text of a file of links (bookmarks, JSON tree, or a list) into a library. */
-export async function libraryImport(parent: number, text: string, author = '', password = ''): Promise<LibImport> {
-  const r = await call(() => App.LibraryImport(parent, text, author, password));
-  return { ...r, problems: r.problems ?? [] } as LibImport;
+export function libraryImport(parent: number, text: string, author = '', password = ''): Promise<LibImport> {
+  return call(() => App.LibraryImport(parent, text, author, password)); // problems is never null (app.ImportOf)
 }
 
 /** Exports a library as "netscape" or "json": the file's content. */
