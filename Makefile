@@ -32,7 +32,7 @@ DIST := frontend/dist/index.html
 # Steps depend on each other's side effects (setup installs what the rest use): one at a time.
 .NOTPARALLEL:
 
-.PHONY: help setup build run test test-go lint test-frontend test-extension extension smoke bindings frontend clean package test-package bench bench-window relevance relevance-check bench-search bench-toward bench-graph bench-graphview bench-check check-build fuzz bench-library bench-warc bench-soif bench-capture bench-offline
+.PHONY: help setup build run test test-go lint test-frontend test-extension extension smoke bindings frontend clean package test-package bench bench-window relevance relevance-check bench-search bench-toward bench-graph bench-graphview bench-check check-build fuzz bench-library bench-warc bench-soif bench-capture bench-offline bench-render
 
 help: ## list the targets
 	@awk 'BEGIN { FS = ":.*## " } /^[a-z-]+:.*## / { printf "  make %-14s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
@@ -99,13 +99,14 @@ test: setup ## set up and run every test: Go, lint, frontend, build, relevance f
 test-go: ## Go unit tests (no cgo: Wails compiles to a stub); what make setup installs must be there
 	MUNDANEUM_REQUIRE_SETUP=1 CGO_ENABLED=0 go test -count=1 -timeout $(GO_TEST_TIMEOUT) ./...
 
-lint: ## gofmt, go vet (with and without the desktop build tags), staticcheck (installed by make setup)
+lint: ## gofmt, go vet (with and without the desktop build tags), staticcheck (installed by make setup), and the docs: every image and link they name exists, the map names every package
 	@unformatted=$$(gofmt -l $(filter %.go,$(GO_SRC))); \
 	if [[ -n "$$unformatted" ]]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	CGO_ENABLED=0 go vet ./...
 	go vet -tags $(DESKTOP_TAGS) . ./app/
 	@test -x "$(STATICCHECK)" || scripts/setup.sh
 	CGO_ENABLED=0 "$(STATICCHECK)" ./...
+	CGO_ENABLED=0 go run ./scripts/checkdocs
 
 test-frontend: $(BINDINGS) ## svelte-check (strict TypeScript) and Vitest
 	cd frontend && npm run --silent check
@@ -191,6 +192,11 @@ bench-library: build ## the library: import 100k bookmarks, search in it, open 1
 	CGO_ENABLED=0 go run ./scripts/benchlibrary -bookmarks "$(or $(BOOKMARKS),100000)" -queries "$(or $(QUERIES),2000)" \
 		-open "$(or $(OPEN),10000)" -bin "$(BIN)"
 	cd frontend && node e2e/library-perf.mjs --db "$${TMPDIR:-/tmp}/mundaneum-benchlibrary/big-$(or $(OPEN),10000).mundaneum" --bin "$(CURDIR)/$(BIN)"
+
+bench-render: build ## pages built by scripts: rendered pages/s and the browser's memory on PAGES of them, auto vs never on the PostgreSQL manual, hostile pages (PAGES=1000 RUNS=3)
+	@[[ -r /usr/share/doc/postgresql-doc-15/html/index.html ]] || { echo "bench-render: installing postgresql-doc-15"; \
+		apt-get install -y -qq postgresql-doc-15 >/dev/null || sudo apt-get install -y -qq postgresql-doc-15; }
+	CGO_ENABLED=0 go run ./scripts/benchrender -bin "$(BIN)" -pages "$(or $(PAGES),1000)" -runs "$(or $(RUNS),3)"
 
 bench-warc: ## import of a synthetic WARC file of MB MiB: pages/s and peak RSS (MB=1024 KEEP=DIR)
 	MB="$(or $(MB),1024)" scripts/bench-warc.sh

@@ -112,7 +112,8 @@ func (a *App) StartCrawl(req CrawlRequest) (Crawl, error) {
 		MaxTime: time.Duration(req.MaxSeconds) * time.Second, MaxPerHost: req.MaxPerHost,
 		MaxQueryVariants: req.MaxQueryVariants, Sitemaps: req.Sitemaps, Agents: req.Agents, PerHost: req.PerHost,
 		Delay: time.Duration(req.DelayMs) * time.Millisecond, Refresh: req.Refresh, Rules: req.Rules,
-		Toward: req.Toward, Types: req.Types, Requisites: req.Requisites}
+		Toward: req.Toward, Types: req.Types, Requisites: req.Requisites, Render: req.Render,
+		RenderExternal: req.RenderExternal, RenderFullPage: req.RenderFullPage}
 	if req.DelayMs < 0 {
 		cfg.Delay = -1
 	}
@@ -139,7 +140,7 @@ func (a *App) CrawlDefaults() (CrawlRequest, error) {
 	return CrawlRequest{Seeds: []string{}, Scope: c.Scope, MaxDepth: c.MaxDepth, MaxPages: c.MaxPages,
 		MaxSeconds: int(c.MaxTime / time.Second), MaxPerHost: c.MaxPerHost, MaxQueryVariants: c.MaxQueryVariants,
 		Sitemaps: c.Sitemaps, Agents: c.Agents, PerHost: c.PerHost, DelayMs: set.DelayMs, Refresh: c.Refresh,
-		Types: slices.Clone(summary.DefaultTypes)}, nil
+		Types: slices.Clone(summary.DefaultTypes), Render: c.Render}, nil
 }
 
 // PauseCrawl stops a running crawl, keeping its queue for ResumeCrawl.
@@ -172,7 +173,7 @@ func (a *App) Crawls() ([]Crawl, error) {
 	return out, nil
 }
 
-// SearchFacets counts a query's matches by host, type, crawl and status, without ranking
+// SearchFacets counts a query's matches by host, type, crawl, status and render, without ranking
 // them: the window asks for them once the query's results are shown.
 func (a *App) SearchFacets(query string) (FacetResults, error) {
 	res, err := a.ws().search.Facets(context.Background(), query)

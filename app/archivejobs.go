@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"mundaneum/backend/archive"
+	"mundaneum/backend/jobs"
 )
 
 // EventArchiveJob reports an import or export job's progress and end (payload: ArchiveJob).
@@ -50,24 +51,24 @@ type ArchiveJob struct {
 }
 
 // archiveJobs are a workspace's import and export jobs: the running ones, and the ended
-// ones to show (the latest maxEndedJobs).
+// ones to show (the latest maxEndedJobs). run starts, cancels and waits for them.
 type archiveJobs struct {
-	mu     sync.Mutex
-	next   int64
-	jobs   map[int64]*archiveJob
-	wg     sync.WaitGroup
-	closed bool
+	run  *jobs.Group[int64]
+	mu   sync.Mutex
+	next int64
+	jobs map[int64]*archiveJob
 }
 
 const maxEndedJobs = 20
 
 type archiveJob struct {
 	ArchiveJob
-	cancel context.CancelFunc
-	start  time.Time
+	start time.Time
 }
 
-func newArchiveJobs() *archiveJobs { return &archiveJobs{jobs: map[int64]*archiveJob{}} }
+func newArchiveJobs() *archiveJobs {
+	return &archiveJobs{run: jobs.NewGroup[int64](), jobs: map[int64]*archiveJob{}}
+}
 
 // jobWork is the work of a job: it reports progress through update and returns how it ended.
 type jobWork func(ctx context.Context, update func(archive.Progress)) (jobEnd, error)
@@ -84,37 +85,32 @@ type jobEnd struct {
 // of its progress and end.
 func (js *archiveJobs) start(j ArchiveJob, work jobWork, cleanup func(), emit func(ArchiveJob)) (ArchiveJob, error) {
 	js.mu.Lock()
-	if js.closed {
-		js.mu.Unlock()
-		if cleanup != nil {
-			cleanup()
-		}
-		return ArchiveJob{}, &Error{Code: CodeUnavailable, Message: "the workspace is closing"}
-	}
-	js.next++
-	ctx, cancel := context.WithCancel(context.Background())
-	job := &archiveJob{ArchiveJob: j, cancel: cancel, start: time.Now()}
-	job.ID, job.State = js.next, JobRunning
-	js.jobs[job.ID] = job
-	js.wg.Add(1)
+	defer js.mu.Unlock()
+	id := js.next + 1
+	job := &archiveJob{ArchiveJob: j, start: time.Now()}
+	job.ID, job.State = id, JobRunning
 	snap := job.ArchiveJob
-	js.mu.Unlock()
-	emit(snap)
-	go func() {
-		defer js.wg.Done()
-		defer cancel()
+	err := js.run.Go(id, func(ctx context.Context, _ *jobs.Job[int64]) {
 		if cleanup != nil {
 			defer cleanup()
 		}
-		var last time.Time
+		emit(snap)
+		th := jobs.Throttle{Every: 200 * time.Millisecond}
 		end, err := work(ctx, func(p archive.Progress) {
-			if s, ok := js.progress(job.ID, p); ok && time.Since(last) >= 200*time.Millisecond {
-				last = time.Now()
+			if s, ok := js.progress(id, p); ok && th.Allow(time.Now()) {
 				emit(s)
 			}
 		})
-		emit(js.finish(job.ID, ctx, end, err))
-	}()
+		emit(js.finish(id, ctx, end, err))
+	})
+	if err != nil {
+		if cleanup != nil {
+			cleanup()
+		}
+		return ArchiveJob{}, &Error{Code: CodeUnavailable, Message: err.Error()}
+	}
+	js.next = id
+	js.jobs[id] = job
 	return snap, nil
 }
 
@@ -196,7 +192,7 @@ func (js *archiveJobs) cancel(id int64) error {
 		return &Error{Code: CodeNotFound, Message: fmt.Sprintf("no import or export job %d", id)}
 	}
 	if j.State == JobRunning {
-		j.cancel()
+		_ = js.run.Cancel(id, nil) // ended meanwhile: nothing to stop
 	}
 	return nil
 }
@@ -216,18 +212,8 @@ func (js *archiveJobs) list() []ArchiveJob {
 	return out
 }
 
-// close cancels every running job and waits for them to end.
-func (js *archiveJobs) close() {
-	js.mu.Lock()
-	js.closed = true
-	for _, j := range js.jobs {
-		if j.State == JobRunning {
-			j.cancel()
-		}
-	}
-	js.mu.Unlock()
-	js.wg.Wait()
-}
+// close cancels every running job and waits for them to end; it starts no job after.
+func (js *archiveJobs) close() { js.run.Close(nil) }
 
 func (a *App) emitJob(j ArchiveJob) { a.emit(EventArchiveJob, j) }
 

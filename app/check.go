@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"mundaneum/backend/check"
+	"mundaneum/backend/check/record"
+	"mundaneum/backend/crawl"
 	"mundaneum/backend/store"
 )
 
@@ -100,7 +102,7 @@ func (a *App) CancelCheck() error {
 // CheckState returns the run under way, or state "idle".
 func (a *App) CheckState() (CheckProgress, error) {
 	w := a.ws()
-	if p, ok := w.lastProgress(); ok && p.State == store.RunRunning {
+	if p, ok := w.lastProgress(); ok && p.State == record.RunRunning {
 		return p, nil
 	}
 	return CheckProgress{State: "idle", Tasks: []string{}, Verdicts: map[string]int64{}, Notices: []CheckNotice{}}, nil
@@ -124,7 +126,7 @@ func (a *App) CheckRunLinks(runID int64, limit int) ([]LinkCheck, error) {
 	limit = clampLimit(limit, 10000)
 	out := []LinkCheck{}
 	errEnough := errors.New("enough")
-	err := a.ws().st.RunChecks(context.Background(), runID, func(c store.CheckRow) error {
+	err := a.ws().st.RunChecks(context.Background(), runID, func(c record.Row) error {
 		if len(out) == limit {
 			return errEnough
 		}
@@ -139,7 +141,7 @@ func (a *App) CheckRunLinks(runID int64, limit int) ([]LinkCheck, error) {
 
 // LinkHistory returns the latest checks of a URL, newest first.
 func (a *App) LinkHistory(url string, limit int) ([]LinkCheck, error) {
-	rows, err := a.ws().st.History(context.Background(), strings.TrimSpace(url), clampLimit(limit, 200))
+	rows, err := a.ws().st.CheckHistory(context.Background(), strings.TrimSpace(url), clampLimit(limit, 200))
 	if err != nil {
 		return nil, apiError(err)
 	}
@@ -177,7 +179,7 @@ func (a *App) startCheck(w *workspace, req check.Request) (CheckProgress, error)
 	progress := func(p check.Progress) {
 		dto := progressDTO(p)
 		w.setProgress(dto)
-		if p.State == store.RunRunning {
+		if p.State == record.RunRunning {
 			a.emit(EventCheckProgress, dto)
 		}
 	}
@@ -227,7 +229,14 @@ func checkConfig(ctx context.Context, st *store.Store) (check.Config, check.Sett
 	if err != nil {
 		return check.Config{}, check.Settings{}, err
 	}
-	return check.ConfigFor(ws, cs), cs, nil
+	return check.ConfigFor(CheckCrawling(ws), cs), cs, nil
+}
+
+// CheckCrawling is what a check run takes from the workspace's crawl settings: the
+// crawler's User-Agent and From, its parallelism and its delay per host.
+func CheckCrawling(ws store.Settings) check.Crawling {
+	return check.Crawling{UserAgent: crawl.UserAgent(ws.UserAgentSuffix), From: ws.From,
+		Agents: ws.Agents, PerHost: ws.PerHost, DelayMs: ws.DelayMs}
 }
 
 // startScheduler runs w's scheduled tasks while the app runs (catching up at launch).

@@ -5,8 +5,8 @@ import (
 	"time"
 
 	"mundaneum/backend/check"
+	"mundaneum/backend/check/record"
 	"mundaneum/backend/check/report"
-	"mundaneum/backend/store"
 )
 
 // Maintenance DTOs (MOMspider's tasks, runs, reports, rules and sites table).
@@ -230,12 +230,12 @@ func progressDTO(p check.Progress) CheckProgress {
 	return out
 }
 
-func runDTO(r store.CheckRun) CheckRun {
+func runDTO(r record.Run) CheckRun {
 	return CheckRun{ID: r.ID, StartedAt: rfc3339(r.StartedAt), FinishedAt: rfc3339(r.FinishedAt), State: r.State,
 		Tasks: nonNilStrings(r.Tasks), Tested: r.Tested, Requests: r.Requests, Error: r.Error}
 }
 
-func linkCheckDTO(c store.CheckRow) LinkCheck {
+func linkCheckDTO(c record.Row) LinkCheck {
 	out := LinkCheck{URL: c.URL, Verdict: c.Verdict, Code: c.Code, Status: c.Status, FinalURL: c.FinalURL, Permanent: c.Permanent,
 		Reason: c.Reason, Method: c.Method, Ms: c.Ms, Title: c.Title, At: rfc3339(c.At), Chain: []CheckHop{}}
 	if c.Chain != "" {
@@ -249,7 +249,7 @@ func linkCheckDTO(c store.CheckRow) LinkCheck {
 	return out
 }
 
-func reportInfoDTO(r store.CheckReport) CheckReportInfo {
+func reportInfoDTO(r record.Report) CheckReportInfo {
 	out := CheckReportInfo{ID: r.ID, RunID: r.RunID, Task: r.Task, PriorID: r.PriorID, CreatedAt: rfc3339(r.CreatedAt), Documents: r.Docs}
 	var n report.News
 	if json.Unmarshal(r.News, &n) == nil {
@@ -314,7 +314,7 @@ func ruleDTO(r check.Rule) AvoidRule {
 }
 
 // SiteOf is a stored robots.txt table row as the window, serve and the CLI's --json show it.
-func SiteOf(s store.RobotsSite) RobotsSite {
+func SiteOf(s record.RobotsSite) RobotsSite {
 	never := s.ExpiresAt > 0 && time.UnixMilli(s.ExpiresAt).Year() >= 9999
 	out := RobotsSite{Origin: s.Origin, Status: s.Status, Bytes: s.Bytes, FetchedAt: rfc3339(s.FetchedAt), Never: never}
 	if !never {

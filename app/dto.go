@@ -32,6 +32,13 @@ type CrawlRequest struct {
 	// Requisites stores the fetched pages' style sheets, images and fonts, for reading
 	// offline (wget's -p).
 	Requisites bool `json:"requisites,omitempty"`
+	// Render chooses the pages read in a browser after their scripts ran: auto (those
+	// whose HTML is a shell), always or never; "" is the workspace's setting.
+	// RenderExternal lets rendered pages load from hosts outside the crawl's;
+	// RenderFullPage adds a screenshot of the whole page.
+	Render         string `json:"render"`
+	RenderExternal bool   `json:"renderExternal"`
+	RenderFullPage bool   `json:"renderFullPage"`
 }
 
 // Crawl is one crawl job: its pages, counted by state the one way the page list, status and
@@ -109,7 +116,7 @@ type FacetResults struct {
 	TookMs     float64 `json:"tookMs"`
 }
 
-// FacetCount is one value of a facet ("host", "type", "crawl", "status") and the query
+// FacetCount is one value of a facet ("host", "type", "crawl", "status", "render") and the query
 // term that narrows the search to it.
 type FacetCount struct {
 	Value  string `json:"value"`
@@ -204,6 +211,10 @@ type Page struct {
 	Outlinks     int       `json:"outlinks"` // links on the page
 	LinksOut     []LinkRef `json:"linksOut"` // the first outgoing links
 	LinksIn      []LinkRef `json:"linksIn"`  // the first citing links
+	// Render is how its HTML was read (nil: not HTML, or fetched before rendering was
+	// recorded); Screenshots are those of its newest rendered version.
+	Render      *PageRender      `json:"render,omitempty"`
+	Screenshots []ScreenshotInfo `json:"screenshots"`
 }
 
 // LinkRef is a link seen from one end: the page at the other end and how it links.
@@ -291,6 +302,9 @@ type Settings struct {
 	// MaxQueryVariants caps the URLs of one path that differ only in their query.
 	MaxQueryVariants int   `json:"maxQueryVariants"`
 	MaxBody          int64 `json:"maxBody"` // bytes of a document kept: a longer one is cut
+	// Render is the crawls' default choice of pages read in a browser: auto (those whose
+	// HTML is a shell), always or never.
+	Render string `json:"render"`
 }
 
 // View is a saved query (Harvest's standing queries).

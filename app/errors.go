@@ -7,6 +7,7 @@ import (
 	"mundaneum/backend/check"
 	"mundaneum/backend/check/momfile"
 	"mundaneum/backend/crawl"
+	"mundaneum/backend/jobs"
 	"mundaneum/backend/library"
 	"mundaneum/backend/search"
 	"mundaneum/backend/store"
@@ -46,6 +47,8 @@ func apiError(err error) error {
 		code = CodeInvalid
 	case errors.Is(err, search.ErrBadView), errors.Is(err, library.ErrInvalid):
 		code = CodeInvalid
+	case errors.Is(err, jobs.ErrClosing):
+		code = CodeUnavailable
 	case errors.Is(err, library.ErrPassword):
 		code = CodeForbidden
 	case errors.Is(err, library.ErrNotYours), errors.Is(err, library.ErrGuest):
@@ -59,6 +62,7 @@ func apiError(err error) error {
 	case errors.Is(err, store.ErrNotFound), errors.Is(err, search.ErrNoView):
 		code = CodeNotFound
 	case errors.Is(err, crawl.ErrRunning), errors.Is(err, crawl.ErrNotRunning), errors.Is(err, check.ErrRunning),
+		errors.Is(err, jobs.ErrRunning), errors.Is(err, jobs.ErrNotRunning),
 		errors.Is(err, store.ErrExists), errors.Is(err, search.ErrViewExists):
 		code = CodeConflict
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"mundaneum/backend/offline"
+	"mundaneum/backend/render"
 	"mundaneum/backend/sanitize"
 	"mundaneum/backend/store"
 	"mundaneum/backend/urlnorm"
@@ -38,7 +39,11 @@ func PageView(ctx context.Context, st *store.Store, id int64) (Page, error) {
 	if err != nil {
 		return Page{}, err
 	}
-	return pageDTO(p, out, in), nil
+	dto := pageDTO(p, out, in)
+	if err := addRender(ctx, st, &dto); err != nil {
+		return Page{}, err
+	}
+	return dto, nil
 }
 
 // PageIDOf finds the page a URL names as it is stored: in canonical form, and, for a URL
@@ -54,6 +59,9 @@ func PageIDOf(ctx context.Context, st *store.Store, raw string) (int64, error) {
 		if err != nil {
 			firstErr = cmp.Or(firstErr, err)
 			continue
+		}
+		if f := render.RouteFragment(c); f != "" {
+			u += "#" + f // a route a page's scripts show is a page of its own
 		}
 		id, err := st.PageID(ctx, u)
 		if err == nil {

@@ -13,6 +13,7 @@ import (
 	"mundaneum/backend/crawl"
 	"mundaneum/backend/index"
 	"mundaneum/backend/libsearch"
+	"mundaneum/backend/render"
 	"mundaneum/backend/search"
 	"mundaneum/backend/store"
 )
@@ -29,8 +30,6 @@ type workspace struct {
 	checks  *check.Jobs
 	// archives are the imports and exports under way.
 	archives *archiveJobs
-	// stopPrepare stops the searcher's readying (see search.Searcher.Prepare).
-	stopPrepare context.CancelFunc
 
 	stopScheduler func() // set once the scheduler runs
 	mu            sync.Mutex
@@ -46,15 +45,14 @@ func newWorkspace(st *store.Store) (*workspace, error) {
 	// The window and serve answer many queries: the searcher readies itself for them in the
 	// background until the workspace closes (the index's terms in memory, the files read
 	// into the OS's cache; see backend/search/warm.go).
-	ctx, stopPrepare := context.WithCancel(context.Background())
-	s.Prepare(ctx)
+	s.Prepare(context.Background())
 	return &workspace{st: st, idx: idx, jobs: crawl.NewJobs(st, idx), search: s, library: libsearch.New(idx.SearchDB()),
-		stopPrepare: stopPrepare, checks: check.NewJobs(st, CheckLibrary(st)), archives: newArchiveJobs()}, nil
+		checks: check.NewJobs(st, CheckLibrary(st)), archives: newArchiveJobs()}, nil
 }
 
 // close stops what runs on the workspace (crawls pause, a check run stops) and closes it.
 func (w *workspace) close() {
-	w.stopPrepare()
+	w.search.Close()
 	if w.stopScheduler != nil {
 		w.stopScheduler()
 	}
@@ -202,5 +200,10 @@ func (s *Settings) check() error {
 	case len(s.From) > 200 || (s.From != "" && !strings.Contains(s.From, "@")) || strings.ContainsAny(s.From, "\r\n <>"):
 		return &Error{Code: CodeInvalid, Message: "From must be an e-mail address"}
 	}
+	mode, err := render.ParseMode(s.Render)
+	if err != nil {
+		return &Error{Code: CodeInvalid, Message: "rendering must be auto, always or never"}
+	}
+	s.Render = string(mode)
 	return nil
 }

@@ -16,5 +16,8 @@ export default defineConfig({
   test: {
     environment: 'jsdom',
     include: ['src/**/*.test.ts'],
+    setupFiles: ['src/test/setup.ts'],
+    // see src/test/setup.ts
+    testTimeout: 60_000,
   },
 });

@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-
 	"mundaneum/app"
 	"mundaneum/backend/check"
+	"mundaneum/backend/check/record"
 	"mundaneum/backend/check/report"
 	"mundaneum/backend/store"
 )
@@ -166,7 +166,7 @@ func (e *env) check(ctx context.Context, cmd *cobra.Command, urls, names []strin
 	if err != nil {
 		return err
 	}
-	cfg := check.ConfigFor(ws, cs)
+	cfg := check.ConfigFor(app.CheckCrawling(ws), cs)
 	pol.apply(cmd, &cfg)
 	bar := newCheckBar(e.stderr, isTerminal(e.stderr))
 	start := time.Now()
@@ -341,7 +341,7 @@ func (b *checkBar) update(p check.Progress) {
 	if b.tty {
 		every = 100 * time.Millisecond
 	}
-	if now.Sub(b.last) < every && p.State == store.RunRunning {
+	if now.Sub(b.last) < every && p.State == record.RunRunning {
 		return
 	}
 	b.last = now

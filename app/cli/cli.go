@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/pprof"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -46,22 +47,46 @@ type env struct {
 
 // Run executes the command line args and returns the process exit code.
 func Run(args []string, desktop Desktop) int {
+	// A write to a pipe whose reader has gone returns EPIPE (see readerGone) rather than
+	// killing the process.
+	signal.Ignore(syscall.SIGPIPE)
 	return Main(args, os.Stdout, os.Stderr, desktop)
+}
+
+// readerGone is the standard output of a command. When its reader leaves early (`| head`,
+// `| grep -q`), the command stops (its context is cancelled) and ends with success, writing
+// nothing more, as ls, grep and git do: the output was not wanted past that point.
+type readerGone struct {
+	w      io.Writer
+	cancel context.CancelFunc
+	gone   atomic.Bool
+}
+
+func (r *readerGone) Write(p []byte) (int, error) {
+	n, err := r.w.Write(p)
+	if errors.Is(err, syscall.EPIPE) {
+		r.gone.Store(true)
+		r.cancel()
+	}
+	return n, err
 }
 
 // Main is Run with the output streams given.
 func Main(args []string, stdout, stderr io.Writer, desktop Desktop) int {
-	e := &env{stdout: stdout, stderr: stderr}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	out := &readerGone{w: stdout, cancel: cancel}
+	e := &env{stdout: out, stderr: stderr}
 	root := e.root(desktop)
 	defer pprof.StopCPUProfile() // started by the hidden --cpuprofile
 	root.SetArgs(args)
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	cmd, err := root.ExecuteContextC(ctx)
-	if err == nil {
+	if err == nil || out.gone.Load() {
 		return ExitOK
 	}
 	code := exitCode(err)
@@ -134,7 +159,7 @@ func (e *env) root(desktop Desktop) *cobra.Command {
 	root.AddCommand(e.reindexCmd())
 	root.AddCommand(e.tokenCmd(), e.sourceCmd())
 	root.AddCommand(e.rulesCmd(), e.pathCmd(), e.linksCmd(), e.treeCmd(), e.orphansCmd())
-	root.AddCommand(e.pageCmd(), e.pagesCmd())
+	root.AddCommand(e.pageCmd(), e.pagesCmd(), e.screenshotCmd())
 	root.AddCommand(e.libraryCmd())
 	root.AddCommand(e.browsersCmd(), e.captureCmd())
 	root.AddCommand(e.historyCmd(), e.diffCmd(), e.retentionCmd(), e.exportCmd(), e.importCmd())

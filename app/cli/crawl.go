@@ -92,6 +92,7 @@ settings, which the window's Settings change.`,
 	f.StringVar(&retention, "retention", "", "this crawl's own retention of page versions: all, \"last N\", none, or default (the\nworkspace's; see 'mundaneum retention --help')")
 	f.StringVar(&cfg.Toward, "toward", "", "crawl toward a query (WebCrawler's real-time search): follow first the links whose\nanchor text, nearby text and page best match it, and show the matching pages as they are found")
 	f.StringVar(&rulesArg, "rules", "", "the webbot's rules: what to follow and in which order, as TEXT or @FILE\n(see 'mundaneum rules --help'); an imperative rule reaches outside the scope")
+	renderFlags(f, &cfg)
 	return cmd
 }
 
@@ -116,6 +117,10 @@ type crawlSummary struct {
 	index      string // how far the index is, in words
 	// Matches are, for a crawl --toward, its pages that match the query, best first.
 	Matches []resultJSON `json:"matches,omitempty"`
+	// Render counts the crawl's pages by how their HTML was read (rendered, static,
+	// shell-WHY for shells not rendered); Browser is what this run's browser did.
+	Render  map[string]int64 `json:"render,omitempty"`
+	Browser *browserSummary  `json:"browser,omitempty"`
 }
 
 // runSummary is what one run of a crawl did.
@@ -185,6 +190,7 @@ func (e *env) crawl(ctx context.Context, cfg crawl.Config, keep *store.Retention
 	}()
 	if !e.json {
 		fmt.Fprintf(e.stderr, "crawl %d: %s scope, %d seed(s), workspace %s\n", cr.ID(), cr.Config().Scope, len(cr.Config().Seeds), st.Path())
+		warnNoBrowser(e.stderr, cr.Config())
 	}
 	var live *towardResults
 	if q := cr.Config().Toward; q != "" {
@@ -201,6 +207,7 @@ func (e *env) crawl(ctx context.Context, cfg crawl.Config, keep *store.Retention
 	p, runErr := cr.Run(rctx, bar.update)
 	bar.done()
 	sum := summarize(p, time.Since(start).Seconds(), runErr)
+	addRenderSummary(context.WithoutCancel(ctx), st, cr, &sum)
 	if live != nil {
 		live.poll(context.WithoutCancel(ctx)) // the crawl waited for the index: the final ranking
 		sum.Matches = toJSON(live.last).Results
@@ -247,6 +254,7 @@ func printSummary(w io.Writer, s crawlSummary) {
 	if s.index != "" {
 		fmt.Fprintln(w, "index: "+s.index)
 	}
+	printRenderSummary(w, s)
 	note := clean(s.Note)
 	if s.State == store.CrawlPaused {
 		note = joinNote(note, "paused: run the same command again to continue")

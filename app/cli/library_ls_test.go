@@ -48,3 +48,28 @@ func TestLibraryLsHasNoHiddenCap(t *testing.T) {
 		t.Errorf("ls lists %d of %d", strings.Count(out, "[not in the workspace]"), n)
 	}
 }
+
+// A reader that leaves early (`ls --json | grep -q URL`, `| head`) ends ls quietly with
+// success: under `set -o pipefail` a script's grep for the first entry failed because ls,
+// writing the later entries, saw its pipe closed.
+func TestLibraryLsReaderGone(t *testing.T) {
+	c := newLibCLI(t)
+	c.ok("mkdir", "/Big")
+	var list strings.Builder
+	for i := range 3000 {
+		fmt.Fprintf(&list, "https://example.org/%04d\n", i)
+	}
+	f := filepath.Join(t.TempDir(), "list.txt")
+	os.WriteFile(f, []byte(list.String()), 0o644)
+	c.ok("import", f, "--to", "/Big")
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	defer w.Close()
+	var stderr strings.Builder
+	if code := Main([]string{"library", "ls", "--db", c.db, "--json", "--recursive", "/"}, w, &stderr, nil); code != ExitOK || stderr.Len() != 0 {
+		t.Errorf("ls into a closed pipe: exit %d, %q", code, stderr.String())
+	}
+}

@@ -104,6 +104,14 @@ func printPage(w io.Writer, p app.Page) {
 		flags = append(flags, "nofollow")
 	}
 	field("robots", strings.Join(flags, ", "))
+	if r := p.Render; r != nil {
+		field("read", r.Text)
+		field("rendering", r.Detail)
+	}
+	for _, sh := range p.Screenshots {
+		field("screenshot", fmt.Sprintf("%s %dx%d, %s (mundaneum screenshot%s URL)", sh.Kind, sh.Width, sh.Height,
+			humanBytes(sh.Bytes), map[bool]string{true: " --full", false: ""}[sh.Kind == store.ShotFull]))
+	}
 	field("crawl", fmt.Sprint(p.CrawlID))
 	field("depth", fmt.Sprint(p.Depth))
 	field("found on", p.ParentURL)

@@ -77,7 +77,7 @@ func TestCheckURLsGivesEveryVerdict(t *testing.T) {
 		t.Errorf("run = %+v", res.Run)
 	}
 	// Every check is kept.
-	hist, err := st.History(context.Background(), w.URL+"/missing", 10)
+	hist, err := st.CheckHistory(context.Background(), w.URL+"/missing", 10)
 	if err != nil || len(hist) != 1 || hist[0].Verdict != "broken" {
 		t.Fatalf("history = %+v, %v", hist, err)
 	}

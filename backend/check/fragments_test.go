@@ -128,7 +128,7 @@ func TestFragmentsAreChecked(t *testing.T) {
 	}
 	// The missing part is recorded under its own URL; it never counts towards dead.
 	runTasks(t, st, task)
-	health, err := st.Health(ctx, []string{w.URL + "/page.html#absent"})
+	health, err := st.LinkHealth(ctx, []string{w.URL + "/page.html#absent"})
 	if h := health[w.URL+"/page.html#absent"]; err != nil || h.Verdict != string(FragmentMissing) || h.Failures != 0 || h.DeadAt != 0 {
 		t.Errorf("health of the missing fragment: %+v, %v", h, err)
 	}

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"mundaneum/backend/check/momfile"
-	"mundaneum/backend/store"
+	"mundaneum/backend/check/record"
 )
 
 // maxImport bounds a MOMspider file read for import.
@@ -57,7 +57,7 @@ func ExportRules(w io.Writer, rules []Rule) error {
 
 // SiteStore keeps the robots.txt table; *store.Store satisfies it.
 type SiteStore interface {
-	RobotsSites(ctx context.Context) ([]store.RobotsSite, error)
+	RobotsSites(ctx context.Context) ([]record.RobotsSite, error)
 	SetRobotsExpiry(ctx context.Context, origin string, at int64) error
 }
 
@@ -125,7 +125,7 @@ func siteMatches(origin string, s momfile.Site) bool {
 }
 
 // ExportSites writes the robots.txt table as a MOMspider sites file.
-func ExportSites(w io.Writer, sites []store.RobotsSite) error {
+func ExportSites(w io.Writer, sites []record.RobotsSite) error {
 	out := make([]momfile.Site, 0, len(sites))
 	for _, s := range sites {
 		scheme, hostport, _ := strings.Cut(s.Origin, "://")

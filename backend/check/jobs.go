@@ -2,52 +2,41 @@ package check
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
+
+	"mundaneum/backend/jobs"
 )
 
 // Jobs runs check runs in the background for a long-lived front end (the window, the
 // browser front door), one at a time: a second run while one is under way gets
 // ErrRunning (the scheduler tries again at its next look).
 type Jobs struct {
-	st  Store
-	lib LibrarySource
+	st   Store
+	lib  LibrarySource
+	jobs *jobs.Group[struct{}] // one slot: the run under way
 
-	mu      sync.Mutex
-	running *runningJob
-	wg      sync.WaitGroup
-}
-
-type runningJob struct {
-	id     int64
-	cancel context.CancelFunc
+	mu sync.Mutex
+	id int64 // the run under way, 0 until it is recorded (or none)
 }
 
 // NewJobs returns a job runner over a workspace; lib lists library tasks' pointers (nil
 // until the library exists).
-func NewJobs(st Store, lib LibrarySource) *Jobs { return &Jobs{st: st, lib: lib} }
+func NewJobs(st Store, lib LibrarySource) *Jobs {
+	return &Jobs{st: st, lib: lib, jobs: jobs.NewGroup[struct{}]()}
+}
 
 // Start begins a run of req in the background and returns its id once it is recorded.
 // progress receives snapshots (the last one with the end state); done receives the
 // outcome when the run has finished.
 func (j *Jobs) Start(cfg Config, req Request, progress func(Progress), done func(Result, error)) (int64, error) {
-	j.mu.Lock()
-	if j.running != nil {
-		j.mu.Unlock()
-		return 0, fmt.Errorf("run %d: %w", j.running.id, ErrRunning)
-	}
 	if req.Library == nil {
 		req.Library = j.lib
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	started := make(chan int64, 1)
-	j.running = &runningJob{cancel: cancel}
-	job := j.running
-	j.wg.Add(1)
-	j.mu.Unlock()
-	go func() {
-		defer j.wg.Done()
+	started, ended := make(chan int64, 1), make(chan struct{})
+	err := j.jobs.Go(struct{}{}, func(ctx context.Context, jb *jobs.Job[struct{}]) {
 		once := sync.Once{}
 		res, err := Run(ctx, j.st, cfg, req, func(p Progress) {
 			if progress != nil {
@@ -57,21 +46,30 @@ func (j *Jobs) Start(cfg Config, req Request, progress func(Progress), done func
 		})
 		once.Do(func() { started <- 0 })
 		j.mu.Lock()
-		if j.running == job {
-			j.running = nil
-		}
+		j.id = 0
+		jb.Release() // under j.mu: the next run's id is not set before this one's is cleared
+		close(ended)
 		j.mu.Unlock()
-		cancel()
 		if done != nil {
 			done(res, err)
 		}
-	}()
+	})
+	if errors.Is(err, jobs.ErrRunning) {
+		return 0, fmt.Errorf("run %d: %w", j.Running(), ErrRunning)
+	}
+	if err != nil {
+		return 0, err
+	}
 	id := <-started
 	if id == 0 {
 		return 0, fmt.Errorf("the check run could not start")
 	}
 	j.mu.Lock()
-	job.id = id
+	select {
+	case <-ended: // over already (or another run holds the slot): none of this run's business
+	default:
+		j.id = id
+	}
 	j.mu.Unlock()
 	return id, nil
 }
@@ -80,32 +78,19 @@ func (j *Jobs) Start(cfg Config, req Request, progress func(Progress), done func
 func (j *Jobs) Running() int64 {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if j.running == nil {
-		return 0
-	}
-	return j.running.id
+	return j.id
 }
 
 // Cancel stops the run under way; what it tested is kept, it makes no reports.
 func (j *Jobs) Cancel() error {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	if j.running == nil {
+	if err := j.jobs.Cancel(struct{}{}, nil); err != nil {
 		return fmt.Errorf("no check run is under way")
 	}
-	j.running.cancel()
 	return nil
 }
 
-// Close stops the run under way and waits for it to record its end.
-func (j *Jobs) Close() {
-	j.mu.Lock()
-	if j.running != nil {
-		j.running.cancel()
-	}
-	j.mu.Unlock()
-	j.wg.Wait()
-}
+// Close stops the run under way and waits for it to record its end; it starts no run after.
+func (j *Jobs) Close() { j.jobs.Close(nil) }
 
 // Scheduler starts the tasks that are due while the app runs. It looks at the wall clock
 // once a minute rather than sleeping until the next due time: a monotonic timer stands

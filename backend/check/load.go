@@ -5,17 +5,17 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"mundaneum/backend/check/record"
 	"mundaneum/backend/check/report"
-	"mundaneum/backend/store"
 )
 
 // ReportStore reads reports; *store.Store satisfies it.
 type ReportStore interface {
-	Report(ctx context.Context, id int64) (store.CheckReport, error)
-	Reports(ctx context.Context, taskID int64, limit int) ([]store.CheckReport, error)
-	ReportDocs(ctx context.Context, reportID int64, offset, limit int, fn func(store.ReportDoc) error) error
+	Report(ctx context.Context, id int64) (record.Report, error)
+	Reports(ctx context.Context, taskID int64, limit int) ([]record.Report, error)
+	ReportDocs(ctx context.Context, reportID int64, offset, limit int, fn func(record.Doc) error) error
 	ReportDocSeqs(ctx context.Context, reportID int64) (map[int64]int, error)
-	RunChecks(ctx context.Context, runID int64, fn func(store.CheckRow) error) error
+	RunChecks(ctx context.Context, runID int64, fn func(record.Row) error) error
 	URLsByID(ctx context.Context, ids []int64) (map[int64]string, error)
 }
 
@@ -53,7 +53,7 @@ func loadReport(ctx context.Context, st ReportStore, id int64, offset, limit int
 	}
 	var docs []rawDoc
 	if limit != 0 {
-		err = st.ReportDocs(ctx, id, offset, limitOrAll(limit), func(d store.ReportDoc) error {
+		err = st.ReportDocs(ctx, id, offset, limitOrAll(limit), func(d record.Doc) error {
 			refs, err := unpackRefs(d.Refs)
 			if err != nil {
 				return fmt.Errorf("report %d, document %d: %w", id, d.Seq, err)
@@ -113,7 +113,7 @@ func loadReport(ctx context.Context, st ReportStore, id int64, offset, limit int
 		byURL[urls[uid]] = i
 	}
 	// What the run found for each, and whether it is dead (its health at the check).
-	err = st.RunChecks(ctx, rec.RunID, func(c store.CheckRow) error {
+	err = st.RunChecks(ctx, rec.RunID, func(c record.Row) error {
 		i, ok := index[c.URLID]
 		if !ok {
 			return nil

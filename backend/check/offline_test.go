@@ -78,7 +78,7 @@ func TestOfflineIsNotBroken(t *testing.T) {
 	if m.Counts.Verdicts[string(Offline)] != len(unreachable) || !strings.Contains(m.Note, "offline") {
 		t.Errorf("counts %v, note %q", m.Counts.Verdicts, m.Note)
 	}
-	health, err := st.Health(ctx, unreachable)
+	health, err := st.LinkHealth(ctx, unreachable)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func TestOfflineIsNotBroken(t *testing.T) {
 			t.Errorf("%s: health %+v, want untouched (never tested online)", u, h)
 		}
 	}
-	hist, err := st.History(ctx, unreachable[0], 10)
+	hist, err := st.CheckHistory(ctx, unreachable[0], 10)
 	if err != nil || len(hist) != 2 || hist[0].Verdict != string(Offline) {
 		t.Errorf("history of %s: %+v, %v", unreachable[0], hist, err)
 	}

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"mundaneum/backend/check/record"
 	"mundaneum/backend/check/report"
-	"mundaneum/backend/store"
 )
 
 // defaultWindow is the changed and expiring window of the index when a task reports
@@ -123,7 +123,7 @@ func (r *run) saveReport(ctx context.Context, tr *taskRun) (int64, NewsCounts, e
 	if err != nil {
 		return 0, counts, err
 	}
-	docs := make([]store.ReportDoc, len(tr.docs))
+	docs := make([]record.Doc, len(tr.docs))
 	for i, d := range tr.docs {
 		t := r.targets[d.t]
 		refs := r.shownRefs(d.t)
@@ -131,9 +131,9 @@ func (r *run) saveReport(ctx context.Context, tr *taskRun) (int64, NewsCounts, e
 		for j, rf := range refs {
 			prs[j] = packedRef{ID: r.targets[rf.t].id, Kind: rf.kind}
 		}
-		docs[i] = store.ReportDoc{Seq: i, URLID: t.id, Depth: int(d.depth), Refs: packRefs(prs)}
+		docs[i] = record.Doc{Seq: i, URLID: t.id, Depth: int(d.depth), Refs: packRefs(prs)}
 	}
-	id, err := r.st.SaveReport(ctx, store.CheckReport{RunID: r.rec.ID, TaskID: tr.task.ID, Summary: sum, News: nj}, docs)
+	id, err := r.st.SaveReport(ctx, record.Report{RunID: r.rec.ID, TaskID: tr.task.ID, Summary: sum, News: nj}, docs)
 	return id, counts, err
 }
 
@@ -359,7 +359,7 @@ func windowDays(d int) time.Duration {
 }
 
 // failDetail says why a link fails and how far it is from being dead.
-func failDetail(v Verdict, h store.URLHealth, p DeadPolicy) string {
+func failDetail(v Verdict, h record.Health, p DeadPolicy) string {
 	if h.DeadAt > 0 {
 		return fmt.Sprintf("%s; dead: failing since %s (%d checks)", v.Reason, day(h.FailingSince), h.Failures)
 	}
@@ -372,7 +372,7 @@ func failDetail(v Verdict, h store.URLHealth, p DeadPolicy) string {
 // deadFrom says how soon a failing link that is not dead yet can be called dead: the day
 // its streak has lasted the policy's span ("" when that is past) and the failing checks
 // still needed.
-func deadFrom(h store.URLHealth, p DeadPolicy, now time.Time) (string, int) {
+func deadFrom(h record.Health, p DeadPolicy, now time.Time) (string, int) {
 	when := ""
 	if at := time.UnixMilli(h.FailingSince).Add(p.Span); h.FailingSince > 0 && at.After(now) {
 		when = at.UTC().Format("2006-01-02")

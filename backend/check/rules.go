@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"mundaneum/backend/check/momfile"
-	"mundaneum/backend/store"
+	"mundaneum/backend/check/record"
 	"mundaneum/backend/urlnorm"
 )
 
@@ -33,9 +33,9 @@ func (r Rule) Active(now time.Time) bool { return r.Expires.IsZero() || now.Befo
 
 // RuleStore keeps rules; *store.Store satisfies it.
 type RuleStore interface {
-	AddRules(ctx context.Context, rules []store.CheckRule) (int, error)
+	AddRules(ctx context.Context, rules []record.Rule) (int, error)
 	DeleteRule(ctx context.Context, id int64) error
-	Rules(ctx context.Context, taskID int64) ([]store.CheckRule, error)
+	CheckRules(ctx context.Context, taskID int64) ([]record.Rule, error)
 }
 
 // NormalizeRule checks a rule and puts its prefix in canonical form, so that it compares
@@ -69,7 +69,7 @@ func canonPrefix(p string) (string, error) {
 // AddRules checks and stores rules; it returns how many were new (the others replaced a
 // rule with the same prefix in the same list).
 func AddRules(ctx context.Context, rs RuleStore, rules []Rule) (int, error) {
-	recs := make([]store.CheckRule, 0, len(rules))
+	recs := make([]record.Rule, 0, len(rules))
 	for i := range rules {
 		if err := NormalizeRule(&rules[i]); err != nil {
 			return 0, err
@@ -79,14 +79,14 @@ func AddRules(ctx context.Context, rs RuleStore, rules []Rule) (int, error) {
 		if !r.Expires.IsZero() {
 			exp = r.Expires.UnixMilli()
 		}
-		recs = append(recs, store.CheckRule{TaskID: r.TaskID, Action: r.Action, Prefix: r.Prefix, ExpiresAt: exp, Note: r.Note})
+		recs = append(recs, record.Rule{TaskID: r.TaskID, Action: r.Action, Prefix: r.Prefix, ExpiresAt: exp, Note: r.Note})
 	}
 	return rs.AddRules(ctx, recs)
 }
 
 // Rules lists the system-wide rules (taskID 0) or a task's.
 func Rules(ctx context.Context, rs RuleStore, taskID int64) ([]Rule, error) {
-	recs, err := rs.Rules(ctx, taskID)
+	recs, err := rs.CheckRules(ctx, taskID)
 	if err != nil {
 		return nil, err
 	}
@@ -97,7 +97,7 @@ func Rules(ctx context.Context, rs RuleStore, taskID int64) ([]Rule, error) {
 	return out, nil
 }
 
-func fromRuleRecord(r store.CheckRule) Rule {
+func fromRuleRecord(r record.Rule) Rule {
 	out := Rule{ID: r.ID, TaskID: r.TaskID, Action: r.Action, Prefix: r.Prefix, Note: r.Note}
 	if r.ExpiresAt > 0 {
 		out.Expires = time.UnixMilli(r.ExpiresAt)

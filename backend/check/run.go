@@ -14,10 +14,10 @@ import (
 	"sync"
 	"time"
 
+	"mundaneum/backend/check/record"
 	"mundaneum/backend/fetch"
 	"mundaneum/backend/politeness"
 	"mundaneum/backend/robots"
-	"mundaneum/backend/store"
 )
 
 // ErrRunning is returned when a check run is already under way in this process.
@@ -86,7 +86,7 @@ type Request struct {
 
 // Result is what a run did.
 type Result struct {
-	Run     store.CheckRun
+	Run     record.Run
 	Links   []LinkResult   // the verdicts of Request.URLs, in their order
 	Reports []ReportResult // one per task
 	// Offline says why this machine was offline during the run and how many links it left
@@ -155,12 +155,12 @@ func Run(ctx context.Context, st Store, cfg Config, req Request, progress func(P
 	}
 	fctx := context.WithoutCancel(ctx)
 	res := Result{Run: rec, Offline: r.offlineNote()}
-	res.Run.State, res.Run.Tested, res.Run.Requests = store.RunDone, r.tested, r.requests
+	res.Run.State, res.Run.Tested, res.Run.Requests = record.RunDone, r.tested, r.requests
 	switch {
 	case ctx.Err() != nil:
-		res.Run.State = store.RunCancelled
+		res.Run.State = record.RunCancelled
 	case r.saveErr != nil:
-		res.Run.State, res.Run.Error = store.RunFailed, r.saveErr.Error()
+		res.Run.State, res.Run.Error = record.RunFailed, r.saveErr.Error()
 	default:
 		res.Reports = r.reports(fctx)
 		// A task's schedule counts from runs that ended: one stopped by a quit is due again
@@ -193,7 +193,7 @@ func Run(ctx context.Context, st Store, cfg Config, req Request, progress func(P
 type run struct {
 	st      Store
 	cfg     Config
-	rec     store.CheckRun
+	rec     record.Run
 	w       *worker
 	limiter *politeness.Limiter
 	q       *hostQueues
@@ -217,7 +217,7 @@ type run struct {
 	note                        string                  // what the run says of itself, for the progress
 }
 
-func newRun(st Store, cfg Config, rec store.CheckRun) *run {
+func newRun(st Store, cfg Config, rec record.Run) *run {
 	fc := fetch.New(fetch.Config{UserAgent: cfg.UserAgent, From: cfg.From, MaxBody: cfg.MaxBody, Timeout: cfg.Timeout,
 		MaxConnsPerHost: cfg.PerHost, Accept: htmlType, AcceptHeader: "text/html,application/xhtml+xml,*/*;q=0.1"})
 	rg := &robotsGetter{c: fc}
@@ -309,7 +309,7 @@ func (r *run) saved(b savedBatch) {
 
 func (r *run) snapshot() Progress {
 	now := time.Now()
-	p := Progress{RunID: r.rec.ID, State: store.RunRunning, Tasks: r.rec.Tasks, Tested: r.tested,
+	p := Progress{RunID: r.rec.ID, State: record.RunRunning, Tasks: r.rec.Tasks, Tested: r.tested,
 		Queued: int64(r.q.Len()), Documents: r.documents, Requests: r.requests, Elapsed: now.Sub(r.start),
 		Verdicts: make(map[Kind]int64, len(r.byKind)), Note: r.note}
 	if off := r.offlineNote(); off != "" {

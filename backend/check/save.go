@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"time"
 
-	"mundaneum/backend/store"
+	"mundaneum/backend/check/record"
 )
 
 // saveBatch is how many results go to the store in one writer operation.
@@ -22,8 +22,8 @@ type DeadPolicy struct {
 // DefaultDeadPolicy: three failing checks over a week.
 var DefaultDeadPolicy = DeadPolicy{Checks: 3, Span: 7 * 24 * time.Hour}
 
-// Next is the URL's health after a check (store.NextHealth).
-func (p DeadPolicy) Next(prev store.URLHealth, r *store.CheckRecord) store.URLHealth {
+// Next is the URL's health after a check (record.NextHealth).
+func (p DeadPolicy) Next(prev record.Health, r *record.Test) record.Health {
 	if Kind(r.Verdict) == Offline {
 		// Not a test of the link: its health stays (a URL never tested before says why).
 		if prev.Verdict == "" {
@@ -66,12 +66,12 @@ func (p DeadPolicy) Next(prev store.URLHealth, r *store.CheckRecord) store.URLHe
 type CheckStore interface {
 	TaskStore
 	RuleStore
-	StartCheckRun(ctx context.Context, tasks []string) (store.CheckRun, error)
-	FinishCheckRun(ctx context.Context, r store.CheckRun) error
-	SaveChecks(ctx context.Context, runID int64, recs []store.CheckRecord, next store.NextHealth) ([]store.SavedCheck, error)
+	StartCheckRun(ctx context.Context, tasks []string) (record.Run, error)
+	FinishCheckRun(ctx context.Context, r record.Run) error
+	SaveChecks(ctx context.Context, runID int64, recs []record.Test, next record.NextHealth) ([]record.Saved, error)
 	URLIDs(ctx context.Context, urls []string) ([]int64, error)
-	SaveReport(ctx context.Context, r store.CheckReport, docs []store.ReportDoc) (int64, error)
-	Reports(ctx context.Context, taskID int64, limit int) ([]store.CheckReport, error)
+	SaveReport(ctx context.Context, r record.Report, docs []record.Doc) (int64, error)
+	Reports(ctx context.Context, taskID int64, limit int) ([]record.Report, error)
 	MarkTaskRun(ctx context.Context, id, at int64) error
 }
 
@@ -94,7 +94,7 @@ type saver struct {
 // savedBatch is a saved batch: its targets and what the store returned for each.
 type savedBatch struct {
 	ts    []*target
-	saved []store.SavedCheck
+	saved []record.Saved
 	err   error
 }
 
@@ -108,9 +108,9 @@ func newSaver(st CheckStore, runID int64, policy DeadPolicy) *saver {
 func (s *saver) loop() {
 	defer close(s.quit)
 	for ts := range s.queue {
-		recs := make([]store.CheckRecord, len(ts))
+		recs := make([]record.Test, len(ts))
 		for i, t := range ts {
-			recs[i] = record(t)
+			recs[i] = testRecord(t)
 		}
 		// The writes outlive a cancelled run: what was tested is kept.
 		saved, err := s.st.SaveChecks(context.Background(), s.runID, recs, s.policy.Next)
@@ -164,11 +164,11 @@ func (s *saver) close() []savedBatch {
 	return out
 }
 
-// record is the check record of a finished target.
-func record(t *target) store.CheckRecord {
+// testRecord is the check record of a finished target.
+func testRecord(t *target) record.Test {
 	res := t.res
 	v := res.v
-	rec := store.CheckRecord{URL: t.url, At: res.at, Verdict: string(v.Kind), Status: v.Status, FinalURL: v.FinalURL,
+	rec := record.Test{URL: t.url, At: res.at, Verdict: string(v.Kind), Status: v.Status, FinalURL: v.FinalURL,
 		Permanent: v.Permanent, Reason: v.Reason, Code: v.Code, Method: res.method, ContentType: res.contentType,
 		Size: res.size, Ms: res.ms, Title: res.title, LastModified: res.lastModified, Expires: res.expires,
 		Owner: res.owner, ETag: res.etag, Hash: res.hash, Document: res.isDoc}

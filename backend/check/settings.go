@@ -6,9 +6,6 @@ import (
 	"fmt"
 	"strings"
 	"time"
-
-	"mundaneum/backend/crawl"
-	"mundaneum/backend/store"
 )
 
 // Settings are the workspace's maintenance settings (kept in its settings table under
@@ -46,7 +43,6 @@ const settingsKey = "check"
 type SettingsStore interface {
 	LoadSetting(ctx context.Context, key string) ([]byte, bool, error)
 	SaveSetting(ctx context.Context, key string, value []byte) error
-	Settings(ctx context.Context) (store.Settings, error)
 }
 
 // LoadSettings returns the workspace's maintenance settings (the defaults where none are set).
@@ -101,11 +97,21 @@ func (s *Settings) normalize() error {
 	return nil
 }
 
+// Crawling is what a check run shares with the workspace's crawls: who it says it is and
+// how hard it presses on a host.
+type Crawling struct {
+	UserAgent string // the whole header, as the crawler sends it
+	From      string
+	Agents    int
+	PerHost   int
+	DelayMs   int
+}
+
 // ConfigFor is the run configuration of a workspace: its crawl settings (identity,
 // politeness, parallelism) and its maintenance settings.
-func ConfigFor(ws store.Settings, s Settings) Config {
+func ConfigFor(ws Crawling, s Settings) Config {
 	cfg := Config{
-		UserAgent: crawl.UserAgent(ws.UserAgentSuffix),
+		UserAgent: ws.UserAgent,
 		From:      ws.From,
 		Agents:    ws.Agents,
 		PerHost:   ws.PerHost,

@@ -5,8 +5,8 @@ import (
 	"net/url"
 	"strings"
 
+	"mundaneum/backend/check/record"
 	"mundaneum/backend/extract"
-	"mundaneum/backend/store"
 	"mundaneum/backend/urlnorm"
 )
 
@@ -47,7 +47,7 @@ type target struct {
 	refs []ref
 	id   int64 // check_urls id, once saved
 	// prev and health are the URL's health before and after this run's check.
-	prev, health store.URLHealth
+	prev, health record.Health
 	// A fragment target ("page.html#part") has its page as base and is never requested: its
 	// result is the page's, unless the page lacks the part (fragments.go).
 	base *target

@@ -9,7 +9,7 @@ import (
 	"time"
 	"unicode"
 
-	"mundaneum/backend/store"
+	"mundaneum/backend/check/record"
 	"mundaneum/backend/urlnorm"
 )
 
@@ -33,7 +33,7 @@ const (
 var ErrBadTask = errors.New("bad task")
 
 // ErrNoTask is returned (wrapped) when no task has the given name.
-var ErrNoTask = store.ErrNotFound
+var ErrNoTask = record.ErrNoTask
 
 // Report says which news of a run a task reports (by notification and e-mail; the index
 // document always lists all four kinds) and over which windows.
@@ -150,11 +150,11 @@ func validAddress(a string) bool {
 
 // TaskStore keeps tasks; *store.Store satisfies it.
 type TaskStore interface {
-	CreateTask(ctx context.Context, t store.CheckTask) (store.CheckTask, error)
-	UpdateTask(ctx context.Context, t store.CheckTask) (store.CheckTask, error)
+	CreateTask(ctx context.Context, t record.Task) (record.Task, error)
+	UpdateTask(ctx context.Context, t record.Task) (record.Task, error)
 	DeleteTask(ctx context.Context, name string) error
-	Tasks(ctx context.Context) ([]store.CheckTask, error)
-	TaskNamed(ctx context.Context, name string) (store.CheckTask, error)
+	Tasks(ctx context.Context) ([]record.Task, error)
+	TaskNamed(ctx context.Context, name string) (record.Task, error)
 }
 
 // AddTask checks and stores a new task.
@@ -212,12 +212,12 @@ func TaskNamed(ctx context.Context, ts TaskStore, name string) (Task, error) {
 	return fromRecord(r)
 }
 
-func toRecord(t Task) store.CheckTask {
+func toRecord(t Task) record.Task {
 	js, _ := json.Marshal(t.Options)
-	return store.CheckTask{ID: t.ID, Name: t.Name, Type: string(t.Type), Top: t.Top, Options: js}
+	return record.Task{ID: t.ID, Name: t.Name, Type: string(t.Type), Top: t.Top, Options: js}
 }
 
-func fromRecord(r store.CheckTask) (Task, error) {
+func fromRecord(r record.Task) (Task, error) {
 	t := Task{ID: r.ID, Name: r.Name, Type: Type(r.Type), Top: r.Top, CreatedAt: time.UnixMilli(r.CreatedAt)}
 	if r.LastRunAt > 0 {
 		t.LastRunAt = time.UnixMilli(r.LastRunAt)

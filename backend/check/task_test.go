@@ -301,7 +301,7 @@ func TestAStoppedRunKeepsItsChecksButMakesNoReport(t *testing.T) {
 		t.Errorf("run record = %+v", runs[0])
 	}
 	// What it tested is history; the task is still due (its schedule counts from runs that ended).
-	if h, _ := st.History(context.Background(), w.URL+"/", 5); len(h) != 1 {
+	if h, _ := st.CheckHistory(context.Background(), w.URL+"/", 5); len(h) != 1 {
 		t.Errorf("history of the top = %+v", h)
 	}
 	again, _ := TaskNamed(context.Background(), st, "site")

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"mundaneum/backend/render"
 	"mundaneum/backend/store"
 	"mundaneum/backend/summary"
 	"mundaneum/backend/urlnorm"
@@ -57,6 +58,9 @@ func (c *Config) Defaults(s store.Settings) {
 	}
 	if c.From == "" {
 		c.From = s.From
+	}
+	if c.Render == "" {
+		c.Render = s.Render
 	}
 }
 
@@ -110,6 +114,17 @@ type Config struct {
 	// style sheets, images and fonts (wget's -p; see requisites.go). Not part of the
 	// crawl's identity: asked for later, a run gathers what the earlier ones did not.
 	Requisites bool `json:"requisites,omitempty"`
+
+	// Render chooses the pages read in Chromium after their scripts ran (backend/render):
+	// auto (those whose HTML looks like a shell), always or never; "" is the workspace's
+	// setting. RenderExternal lets a rendered page load from hosts outside the crawl's;
+	// RenderTabs (0: 2) pages render at once, each within RenderBudget (0: 15 s);
+	// RenderFullPage adds a screenshot of the whole page to the viewport's.
+	Render         string        `json:"render,omitempty"`
+	RenderExternal bool          `json:"renderExternal,omitempty"`
+	RenderTabs     int           `json:"renderTabs,omitempty"`
+	RenderBudget   time.Duration `json:"renderBudget,omitempty"`
+	RenderFullPage bool          `json:"renderFullPage,omitempty"`
 }
 
 // DocumentBodyFactor is how many times MaxBody a document's body (a PDF, an archive) may
@@ -153,7 +168,7 @@ func (c *Config) Validate() error {
 	if _, err := summary.ParseTypes(strings.Join(c.Types, ",")); err != nil {
 		return fmt.Errorf("%w: %w", ErrConfig, err)
 	}
-	return nil
+	return c.validateRender()
 }
 
 // Bounds of Validate.
@@ -233,6 +248,8 @@ func (c *Config) normalize() error {
 	if c.UserAgent == "" {
 		c.UserAgent = UserAgent("")
 	}
+	mode, _ := render.ParseMode(c.Render)
+	c.Render = string(mode)
 	return nil
 }
 

@@ -53,7 +53,11 @@ func crashChild(db, seed, mode string) {
 			}
 		}
 	default:
-		cr, err := Open(ctx, st, idx, crashConfig(seed))
+		cfg := crashConfig(seed)
+		if mode == "render" {
+			cfg = renderCrashConfig(seed)
+		}
+		cr, err := Open(ctx, st, idx, cfg)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)

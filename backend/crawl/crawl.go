@@ -101,6 +101,7 @@ type Crawler struct {
 	limiter *politeness.Limiter
 	probes  probes        // the sites' answers for URLs that cannot exist (judgeChange)
 	freed   chan struct{} // an agent gave a politeness slot back
+	render  *renderStage  // the pages read in a browser (render.go)
 
 	mu          sync.Mutex
 	hostFetched map[string]int             // pages fetched per origin this run: the per-host cap
@@ -209,6 +210,7 @@ func newCrawler(st *store.Store, idx Index, cfg Config, set *rules.Set, rec stor
 		robots:  robots.New(fc, st, "mundaneum", 0),
 		limiter: politeness.New(politeness.Config{Delay: cfg.Delay, PerHost: cfg.PerHost}),
 		freed:   make(chan struct{}, 1),
+		render:  newRenderStage(cfg),
 		hosts:   newHostWatch(DefaultHostPolicy),
 	}
 }
@@ -267,6 +269,7 @@ func (c *Crawler) Run(ctx context.Context, progress func(Progress)) (Progress, e
 		}
 	}
 	p, runErr := c.schedule(ctx, queued, progress)
+	c.render.close() // the browser and its profile go as soon as no page needs them
 	if c.cfg.Requisites && runErr == nil && ctx.Err() == nil {
 		p, runErr = c.gatherRequisites(ctx, p, progress)
 	}
@@ -295,6 +298,7 @@ func (c *Crawler) Run(ctx context.Context, progress func(Progress)) (Progress, e
 		}
 		note = joinNotes(note, c.capNote(fctx))
 	}
+	note = joinNotes(note, c.render.note())
 	steps.report("recording the end of the run")
 	if err := c.st.FinishRun(fctx, c.rec.ID, state, errText(runErr), note); err != nil && runErr == nil {
 		runErr = err

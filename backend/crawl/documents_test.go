@@ -143,7 +143,7 @@ func TestCrawlDocuments(t *testing.T) {
 	// The attributes are search fields, and a PDF result shows its author and pages.
 	sr := search.New(st.idx.SearchDB())
 	for q, want := range map[string]int{`author:otlet`: 1, `author:"paul otlet" quoxilated`: 1, `pages:>10`: 1, `pages:12`: 1, `pages:1 copyright`: 1,
-		`pages:<=3`: 0, `author:nobody`: 0, `quoxilated -author:otlet`: 0} {
+		`pages:<=3`: 1, `pages:<1`: 0, `author:nobody`: 0, `quoxilated -author:otlet`: 0} {
 		res, err := sr.Search(context.Background(), search.Request{Query: q})
 		if err != nil || res.Total != want {
 			t.Errorf("%s: %d results (%v), want %d", q, res.Total, err, want)

@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
 
+	"mundaneum/backend/jobs"
 	"mundaneum/backend/store"
 )
 
@@ -19,20 +19,14 @@ var (
 // Jobs runs crawls in the background for a long-lived front end (the window, the browser
 // front door): start, pause, resume, cancel, each keyed by crawl id.
 type Jobs struct {
-	st  *store.Store
-	idx Index
-
-	mu      sync.Mutex
-	running map[int64]*job
-	wg      sync.WaitGroup
+	st   *store.Store
+	idx  Index
+	jobs *jobs.Group[int64]
 }
-
-// job is one run of a crawl in the background.
-type job struct{ cancel context.CancelCauseFunc }
 
 // NewJobs returns a job runner over a workspace and its index (nil: none).
 func NewJobs(st *store.Store, idx Index) *Jobs {
-	return &Jobs{st: st, idx: idx, running: map[int64]*job{}}
+	return &Jobs{st: st, idx: idx, jobs: jobs.NewGroup[int64]()}
 }
 
 // Start opens the crawl cfg describes and runs it in the background; progress receives
@@ -67,40 +61,23 @@ func (j *Jobs) Resume(ctx context.Context, id int64, progress func(Progress)) er
 }
 
 func (j *Jobs) run(cr *Crawler, progress func(Progress)) error {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	if _, ok := j.running[cr.ID()]; ok {
+	err := j.jobs.Go(cr.ID(), func(ctx context.Context, jb *jobs.Job[int64]) {
+		// The crawl is free to run again once its end is on record: its slot goes before
+		// the final report, so that whoever hears of the end (the window's Resume, a test)
+		// can start it again at once instead of being told it still runs.
+		cr.Run(ctx, func(p Progress) { // the outcome is recorded in the store and reported through progress
+			if p.State != store.CrawlRunning {
+				jb.Release()
+			}
+			if progress != nil {
+				progress(p)
+			}
+		})
+	})
+	if errors.Is(err, jobs.ErrRunning) {
 		return fmt.Errorf("crawl %d: %w", cr.ID(), ErrRunning)
 	}
-	ctx, cancel := context.WithCancelCause(context.Background())
-	jb := &job{cancel: cancel}
-	j.running[cr.ID()] = jb
-	// The crawl is free to run again once its end is on record: its slot goes before the
-	// final report, so that whoever hears of the end (the window's Resume, a test) can start
-	// it again at once instead of being told it still runs.
-	release := func() {
-		j.mu.Lock()
-		if j.running[cr.ID()] == jb {
-			delete(j.running, cr.ID())
-		}
-		j.mu.Unlock()
-	}
-	report := func(p Progress) {
-		if p.State != store.CrawlRunning {
-			release()
-		}
-		if progress != nil {
-			progress(p)
-		}
-	}
-	j.wg.Add(1)
-	go func() {
-		defer j.wg.Done()
-		cr.Run(ctx, report) // the outcome is recorded in the store and reported through progress
-		release()
-		cancel(nil)
-	}()
-	return nil
+	return err
 }
 
 // Pause stops a running crawl, keeping its queue.
@@ -115,30 +92,15 @@ func (j *Jobs) Cancel(ctx context.Context, id int64) error {
 }
 
 func (j *Jobs) stop(id int64, cause error) error {
-	j.mu.Lock()
-	jb, ok := j.running[id]
-	j.mu.Unlock()
-	if !ok {
+	if err := j.jobs.Cancel(id, cause); err != nil {
 		return fmt.Errorf("crawl %d: %w", id, ErrNotRunning)
 	}
-	jb.cancel(cause)
 	return nil
 }
 
 // Running reports whether a crawl runs in this process.
-func (j *Jobs) Running(id int64) bool {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	_, ok := j.running[id]
-	return ok
-}
+func (j *Jobs) Running(id int64) bool { return j.jobs.Running(id) }
 
-// Close pauses every running crawl and waits for them to record their state.
-func (j *Jobs) Close() {
-	j.mu.Lock()
-	for _, jb := range j.running {
-		jb.cancel(ErrPaused)
-	}
-	j.mu.Unlock()
-	j.wg.Wait()
-}
+// Close pauses every running crawl and waits for them to record their state; it starts no
+// crawl after.
+func (j *Jobs) Close() { j.jobs.Close(ErrPaused) }

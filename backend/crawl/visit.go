@@ -330,7 +330,7 @@ func (c *Crawler) content(ctx context.Context, it frontier.Item, u *url.URL, res
 		r.State, r.Reason = store.StateSkipped, ReasonType
 		return r
 	}
-	if sum := sha256.Sum256(resp.Body); it.State == store.StateFetched && hex.EncodeToString(sum[:]) == it.Hash {
+	if sum := sha256.Sum256(resp.Body); it.State == store.StateFetched && hex.EncodeToString(sum[:]) == it.Hash && !c.wantsRender(it, resp.Body) {
 		sr := c.storedResult(ctx, it, true)
 		sr.Status, sr.WireBytes, sr.RefreshAt = resp.Status, resp.WireBytes, r.RefreshAt
 		sr.ETag, sr.LastModified = resp.Header.Get("ETag"), resp.Header.Get("Last-Modified")
@@ -341,6 +341,10 @@ func (c *Crawler) content(ctx context.Context, it frontier.Item, u *url.URL, res
 	if err != nil { // a type this crawl does not download, found by its content
 		r.State, r.Reason, r.Detail = store.StateSkipped, ReasonType, err.Error()
 		return r
+	}
+	s, found, same := c.renderPage(ctx, it, u, resp, r, s, found)
+	if same != nil {
+		return same
 	}
 	if resp.Truncated && !slices.Contains(r.Doc.Problems, extract.ProblemTruncated) {
 		// The body was longer than --max-body: its beginning is kept, and indexed.

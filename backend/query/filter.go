@@ -181,6 +181,13 @@ func filter(name, v string, n *Notes) Node {
 			return &Filter{Field: name, Value: strings.TrimPrefix(op, "=") + strconv.Itoa(n)}
 		}
 		return bad("it takes a number of pages with an optional comparison: 12, >10, <=3")
+	case "render":
+		// How a page's HTML was read: rendered, static, shell (not rendered), or
+		// shell-WHY (not rendered because: never, no-browser, timeout, crashed, ...).
+		if lv == "rendered" || lv == "static" || lv == "shell" || strings.HasPrefix(lv, "shell-") && reProblem.MatchString(lv) {
+			return &Filter{Field: name, Value: lv}
+		}
+		return bad("it takes rendered, static, shell or shell- and why, like shell-no-browser or shell-timeout")
 	case "problem":
 		if !reProblem.MatchString(lv) {
 			return bad("it takes a problem found in a page, like no-title, bad-link or truncated, or any")

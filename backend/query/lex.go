@@ -53,6 +53,7 @@ var fieldNames = map[string]string{
 	"lang": "lang", "crawl": "crawl", "folder": "folder", "tag": "tag",
 	"problem": "problem", "problems": "problem",
 	"author": "author", "by": "author", "pages": "pages",
+	"render": "render", "rendered": "render",
 }
 
 // textFields are the fields whose value is text to look for in the index.

@@ -50,6 +50,7 @@ var filters = map[string]filter{
 	"lang":    {page: langPage},
 	"problem": {page: problemPage},
 	"crawl":   {page: crawlPage},
+	"render":  {page: renderPage},
 }
 
 // Page returns the condition f puts on pages p, and a note when its value cannot match

@@ -187,6 +187,15 @@ func langPage(v string) (Cond, string) {
 	return Cond{SQL: `(lower(p.lang) = ? OR lower(p.lang) GLOB ?)`, Args: []any{v, v + "-*"}}, ""
 }
 
+// renderPage is how the page's HTML was read (migration 0035): rendered, static, shell,
+// or shell-WHY (the shell detector's reason).
+func renderPage(v string) (Cond, string) {
+	if why, ok := strings.CutPrefix(v, "shell-"); ok {
+		return Cond{SQL: `(p.render = 'shell' AND p.render_why = ?)`, Args: []any{why}}, ""
+	}
+	return Cond{SQL: `p.render = ?`, Args: []any{v}}, ""
+}
+
 // problemPage is a problem found in a page: they are stored space-separated (extract's
 // closed set of codes).
 func problemPage(v string) (Cond, string) {

@@ -27,9 +27,10 @@ type facetRow struct {
 	hostID, crawlID int64
 	status          string // as statusSQL names it
 	ct, url         string
+	render          string // as renderSQL names it ("" for pages not read as HTML)
 }
 
-// facets counts the matches by host, type, crawl and status. Reading is what costs (each
+// facets counts the matches by host, type, crawl, status and render. Reading is what costs (each
 // match is joined to its page: 2-4 us at 100,000 pages, more at a million), so a large
 // match set is sampled, and its facets cost what those of a small one do.
 //
@@ -62,7 +63,7 @@ func (pl *plan) facets(ctx context.Context, db *sql.DB) (facetSet, error) {
 		return facetSet{}, fmt.Errorf("facets: %w", err)
 	}
 	hosts := map[int64]float64{}
-	counts := map[string]map[string]float64{"type": {}, "crawl": {}, "status": {}}
+	counts := map[string]map[string]float64{"type": {}, "crawl": {}, "status": {}, "render": {}}
 	add := func(r facetRow, weight float64) {
 		hosts[r.hostID] += weight
 		if t := typeOf(r.ct, r.url); t != "" {
@@ -72,6 +73,9 @@ func (pl *plan) facets(ctx context.Context, db *sql.DB) (facetSet, error) {
 			counts["crawl"][strconv.FormatInt(r.crawlID, 10)] += weight
 		}
 		counts["status"][r.status] += weight
+		if r.render != "" {
+			counts["render"][r.render] += weight
+		}
 	}
 	n := int64(facetWindows)
 	if maxRow < n*int64(facetWindows) {
@@ -272,7 +276,7 @@ func (st *statement) facetSQL(where string) string {
 	}
 	// The URL is read only when there is no content type to tell the type by.
 	return `SELECT p.id, p.host_id, coalesce(p.crawl_id, 0), ` + statusSQL + `, coalesce(p.content_type, ''),
-		iif(coalesce(p.content_type, '') = '', p.url, '') FROM ` + st.from + ` WHERE ` + where + `
+		iif(coalesce(p.content_type, '') = '', p.url, ''), ` + renderSQL + ` FROM ` + st.from + ` WHERE ` + where + `
 		AND ` + idCol + ` BETWEEN ? AND ?` + order + ` LIMIT ?`
 }
 
@@ -280,6 +284,10 @@ func (st *statement) facetSQL(where string) string {
 const statusSQL = `CASE WHEN coalesce(p.status, 0) > 0 THEN CAST(p.status AS TEXT)
 	WHEN p.state = 'skipped' AND p.reason = 'type' THEN 'resource'
 	WHEN p.state = 'redirected' THEN 'redirect' ELSE p.state END`
+
+// renderSQL names how a page's HTML was read for the render facet: rendered, static, or
+// shell-WHY for a shell that was not rendered (the render: filter takes the same words).
+const renderSQL = `CASE WHEN p.render = 'shell' THEN 'shell-' || coalesce(p.render_why, '') ELSE coalesce(p.render, '') END`
 
 // facetRows reads up to limit+1 matches whose page ids are lo..hi, in id order, with stmt
 // (facetSQL).
@@ -292,7 +300,7 @@ func facetRows(ctx context.Context, stmt *sql.Stmt, args []any, lo, hi int64, li
 	out := make([]idRow, 0, min(limit+1, 256))
 	for rows.Next() {
 		var r idRow
-		if err := rows.Scan(&r.id, &r.hostID, &r.crawlID, &r.status, &r.ct, &r.url); err != nil {
+		if err := rows.Scan(&r.id, &r.hostID, &r.crawlID, &r.status, &r.ct, &r.url, &r.render); err != nil {
 			return nil, err
 		}
 		out = append(out, r)
@@ -313,6 +321,9 @@ func facetLists(out map[string][]FacetCount, hostCounts map[string]int, counts m
 		return "ext:" + v
 	})
 	out["crawl"] = facetList(counts["crawl"], func(v string) string { return "crawl:" + v })
+	if len(counts["render"]) > 0 {
+		out["render"] = facetList(counts["render"], func(v string) string { return "render:" + v })
+	}
 	out["status"] = facetList(counts["status"], func(v string) string {
 		if _, err := strconv.Atoi(v); err == nil {
 			return "status:" + v

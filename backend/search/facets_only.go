@@ -14,7 +14,7 @@ import (
 // results never wait for its counts.
 type FacetResults struct {
 	Query string
-	// Facets maps "host", "type", "crawl" and "status" to counts over the matches, as
+	// Facets maps "host", "type", "crawl", "status" and "render" to counts over the matches, as
 	// Results.Facets: exact up to FacetCap matches, estimated from a sample beyond (Approx).
 	Facets map[string][]FacetCount
 	Approx bool
@@ -25,7 +25,7 @@ type FacetResults struct {
 	Took       time.Duration
 }
 
-// Facets counts the matches of query by host, type, crawl and status, as Search with
+// Facets counts the matches of query by host, type, crawl, status and render, as Search with
 // Request.Facets would, without ranking or presenting them.
 func (s *Searcher) Facets(ctx context.Context, text string) (FacetResults, error) {
 	start := time.Now()

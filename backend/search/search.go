@@ -23,7 +23,7 @@ type Request struct {
 	Query  string
 	Limit  int  // results per page (default 20, at most 1000)
 	Offset int  // results to skip
-	Facets bool // count matches by host, type, crawl and status
+	Facets bool // count matches by host, type, crawl, status and render
 	// NewSince (unix ms), when set, has Results.New count the matches whose content
 	// appeared or changed after it (saved views use it).
 	NewSince int64
@@ -45,7 +45,7 @@ type Results struct {
 	RankApprox bool // too many matches to score them all: the first found were ranked
 	Took       time.Duration
 	Results    []Result
-	// Facets maps "host", "type", "crawl" and "status" to counts over the matches: exact up
+	// Facets maps "host", "type", "crawl", "status" and "render" to counts over the matches: exact up
 	// to FacetCap matches, estimated from a sample spread over the index beyond
 	// (FacetsApprox).
 	Facets       map[string][]FacetCount

@@ -3,9 +3,11 @@ package search
 import (
 	"context"
 	"database/sql"
+	"sync"
+	"time"
+
 	"mundaneum/backend/sqlcache"
 	"mundaneum/backend/vocab"
-	"time"
 )
 
 // Searcher runs queries over a workspace's read pool.
@@ -16,12 +18,21 @@ type Searcher struct {
 	cites *citeCache
 	pairs *pairCache
 	vocab *vocab.Vocabulary
+	bg    *background
+}
+
+// background is what Prepare started: Close stops it and waits for it.
+type background struct {
+	mu     sync.Mutex
+	stop   []context.CancelFunc
+	wg     sync.WaitGroup
+	closed bool
 }
 
 // New returns a searcher over db (the store's read pool) with DefaultWeights.
 func New(db *sql.DB) *Searcher {
 	pool := sqlcache.New(db, searchStatements)
-	return &Searcher{db: pool, w: DefaultWeights, df: &dfCache{}, cites: &citeCache{minPages: citeCacheMin}, pairs: &pairCache{df: &dfCache{}}, vocab: vocab.New(pool)}
+	return &Searcher{db: pool, w: DefaultWeights, df: &dfCache{}, cites: &citeCache{minPages: citeCacheMin}, pairs: &pairCache{df: &dfCache{}}, vocab: vocab.New(pool), bg: &background{}}
 }
 
 // searchStatements is how many statements a searcher keeps prepared: a query's statements
@@ -30,7 +41,7 @@ const searchStatements = 128
 
 // WithWeights returns a searcher over the same pool that ranks with w (for tuning).
 func (s *Searcher) WithWeights(w Weights) *Searcher {
-	return &Searcher{db: s.db, w: w, df: s.df, cites: s.cites, pairs: s.pairs, vocab: s.vocab}
+	return &Searcher{db: s.db, w: w, df: s.df, cites: s.cites, pairs: s.pairs, vocab: s.vocab, bg: s.bg}
 }
 
 func (s *Searcher) estimator() estimator { return estimator{db: s.db, cache: s.df} }

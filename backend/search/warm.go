@@ -25,14 +25,37 @@ import (
 // warmChunk is how much one read of a file asks for.
 const warmChunk = 1 << 20
 
-// Prepare readies the searcher for many queries (see above) and returns at once.
+// Prepare readies the searcher for many queries (see above) and returns at once; the
+// readying ends with ctx or Close.
 func (s *Searcher) Prepare(ctx context.Context) {
+	s.bg.mu.Lock()
+	defer s.bg.mu.Unlock()
+	if s.bg.closed {
+		return
+	}
+	ctx, stop := context.WithCancel(ctx)
+	s.bg.stop = append(s.bg.stop, stop)
 	s.vocab.Prepare(ctx)
+	s.bg.wg.Add(1)
 	go func() {
+		defer s.bg.wg.Done()
 		runtime.LockOSThread() // the thread's priority is lowered for good: it ends with the goroutine
 		lowerPriority()
 		_, _ = s.warm(ctx) // only ever faster: a failure leaves the queries to read what they need
 	}()
+}
+
+// Close stops what Prepare started and waits for it to end: once it returns, nothing the
+// searcher started reads the workspace or writes beside it. The pool is the caller's.
+func (s *Searcher) Close() {
+	s.bg.mu.Lock()
+	s.bg.closed = true
+	for _, stop := range s.bg.stop {
+		stop()
+	}
+	s.bg.mu.Unlock()
+	s.vocab.Close()
+	s.bg.wg.Wait()
 }
 
 // warm loads the citation counts and the frequent words, and reads the index's and the

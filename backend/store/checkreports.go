@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"mundaneum/backend/check/record"
 )
 
 // keepReportDocs is how many of a task's latest reports keep their documents; older ones
@@ -13,33 +15,9 @@ import (
 // for a large site is megabytes a run.
 const keepReportDocs = 10
 
-// CheckReport is a task's report of one run (MOMspider's index document). Summary and
-// News are the check package's, kept as JSON.
-type CheckReport struct {
-	ID        int64
-	RunID     int64
-	TaskID    int64
-	Task      string // the task's name (joined)
-	PriorID   int64  // the task's report before this one, 0 if none
-	CreatedAt int64
-	Summary   json.RawMessage
-	News      json.RawMessage
-	Docs      int // documents listed
-}
-
-// ReportDoc is one document a report traversed: its URL and its references, packed by
-// the check package.
-type ReportDoc struct {
-	Seq   int
-	URLID int64
-	URL   string // filled on read
-	Depth int
-	Refs  []byte
-}
-
 // SaveReport stores a report and its documents in one transaction, links it to the task's
 // previous report, and drops the documents of reports older than the latest keepReportDocs.
-func (s *Store) SaveReport(ctx context.Context, r CheckReport, docs []ReportDoc) (int64, error) {
+func (s *Store) SaveReport(ctx context.Context, r record.Report, docs []record.Doc) (int64, error) {
 	if err := s.writable("save report"); err != nil {
 		return 0, err
 	}
@@ -78,8 +56,8 @@ func (s *Store) SaveReport(ctx context.Context, r CheckReport, docs []ReportDoc)
 const reportColumns = `r.id, r.run_id, r.task_id, t.name, coalesce(r.prior_id, 0), r.created_at, r.summary, r.news,
 	(SELECT count(*) FROM check_report_docs d WHERE d.report_id = r.id)`
 
-func scanReport(row interface{ Scan(...any) error }) (CheckReport, error) {
-	var r CheckReport
+func scanReport(row interface{ Scan(...any) error }) (record.Report, error) {
+	var r record.Report
 	var sum, news string
 	err := row.Scan(&r.ID, &r.RunID, &r.TaskID, &r.Task, &r.PriorID, &r.CreatedAt, &sum, &news, &r.Docs)
 	r.Summary, r.News = json.RawMessage(sum), json.RawMessage(news)
@@ -87,7 +65,7 @@ func scanReport(row interface{ Scan(...any) error }) (CheckReport, error) {
 }
 
 // Report returns a report by id, or ErrNotFound.
-func (s *Store) Report(ctx context.Context, id int64) (CheckReport, error) {
+func (s *Store) Report(ctx context.Context, id int64) (record.Report, error) {
 	r, err := scanReport(s.read.QueryRowContext(ctx, `SELECT `+reportColumns+`
 		FROM check_reports r JOIN check_tasks t ON t.id = r.task_id WHERE r.id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
@@ -97,7 +75,7 @@ func (s *Store) Report(ctx context.Context, id int64) (CheckReport, error) {
 }
 
 // Reports lists reports, newest first: a task's (taskID > 0) or every task's.
-func (s *Store) Reports(ctx context.Context, taskID int64, limit int) ([]CheckReport, error) {
+func (s *Store) Reports(ctx context.Context, taskID int64, limit int) ([]record.Report, error) {
 	out, err := collect(ctx, s.read, scanReport, `SELECT `+reportColumns+`
 		FROM check_reports r JOIN check_tasks t ON t.id = r.task_id
 		WHERE ? = 0 OR r.task_id = ? ORDER BY r.id DESC LIMIT ?`, taskID, taskID, limit)
@@ -109,7 +87,7 @@ func (s *Store) Reports(ctx context.Context, taskID int64, limit int) ([]CheckRe
 
 // ReportDocs returns a page of a report's documents in traversal order; fn-style paging
 // keeps a large report's listing out of memory.
-func (s *Store) ReportDocs(ctx context.Context, reportID int64, offset, limit int, fn func(ReportDoc) error) error {
+func (s *Store) ReportDocs(ctx context.Context, reportID int64, offset, limit int, fn func(record.Doc) error) error {
 	rows, err := s.read.QueryContext(ctx, `SELECT d.seq, d.url_id, u.url, d.depth, d.refs
 		FROM check_report_docs d JOIN check_urls u ON u.id = d.url_id
 		WHERE d.report_id = ? ORDER BY d.seq LIMIT ? OFFSET ?`, reportID, limit, offset)
@@ -118,7 +96,7 @@ func (s *Store) ReportDocs(ctx context.Context, reportID int64, offset, limit in
 	}
 	defer rows.Close()
 	for rows.Next() {
-		var d ReportDoc
+		var d record.Doc
 		if err := rows.Scan(&d.Seq, &d.URLID, &d.URL, &d.Depth, &d.Refs); err != nil {
 			return err
 		}

@@ -7,85 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"mundaneum/backend/check/record"
 )
-
-// Check run states.
-const (
-	RunRunning     = "running"
-	RunDone        = "done"
-	RunCancelled   = "cancelled"
-	RunFailed      = "failed"
-	RunInterrupted = "interrupted" // the process died while it ran
-)
-
-// CheckRun is one run of link checks: some tasks, or a list of URLs.
-type CheckRun struct {
-	ID         int64
-	StartedAt  int64 // unix ms
-	FinishedAt int64 // 0 while running
-	State      string
-	Tasks      []string // task names; empty for a check of given URLs
-	Tested     int64
-	Requests   int64
-	Error      string
-}
-
-// CheckRecord is one test of one URL in a run.
-type CheckRecord struct {
-	URL          string
-	At           int64 // unix ms
-	Verdict      string
-	Status       int
-	FinalURL     string
-	Permanent    bool
-	Chain        string // JSON [[status, url], ...]
-	Reason       string
-	Code         string
-	Method       string
-	ContentType  string
-	Size         int64 // -1 unknown
-	Ms           int64
-	Title        string
-	LastModified string
-	Expires      string
-	Owner        string
-	ETag         string // not kept per check; it updates the URL's health
-	Hash         string // of the body, for documents; it updates the URL's health
-	Document     bool
-}
-
-// URLHealth is what the workspace remembers of a URL across its checks.
-type URLHealth struct {
-	Verdict      string // of the latest check, "" if never tested
-	Status       int
-	FinalURL     string
-	Reason       string
-	CheckedAt    int64
-	FailingSince int64 // first failing check of the current streak, 0 if not failing
-	Failures     int   // failing checks in the current streak
-	DeadAt       int64 // when the streak made the link dead, 0 if alive
-	Hash         string
-	ETag         string
-	LastModified string
-	ChangedAt    int64
-}
-
-// NextHealth computes a URL's health after a check from the health before it. It runs
-// inside the writer's transaction and may run again if the batch is replayed: it must
-// only compute.
-type NextHealth func(prev URLHealth, rec *CheckRecord) URLHealth
-
-// SavedCheck is what SaveChecks returns for each record: the URL's id and its health
-// before and after.
-type SavedCheck struct {
-	ID         int64
-	Prev, Next URLHealth
-}
 
 // StartCheckRun records a run that starts now.
-func (s *Store) StartCheckRun(ctx context.Context, tasks []string) (CheckRun, error) {
+func (s *Store) StartCheckRun(ctx context.Context, tasks []string) (record.Run, error) {
 	if err := s.writable("start check run"); err != nil {
-		return CheckRun{}, err
+		return record.Run{}, err
 	}
 	if tasks == nil {
 		tasks = []string{}
@@ -95,20 +24,20 @@ func (s *Store) StartCheckRun(ctx context.Context, tasks []string) (CheckRun, er
 	id, err := Get(ctx, s.writer, func(tx *Tx) (int64, error) {
 		var id int64
 		err := tx.QueryRowContext(ctx, `INSERT INTO check_runs(started_at, state, tasks) VALUES (?, ?, ?) RETURNING id`,
-			now, RunRunning, string(js)).Scan(&id)
+			now, record.RunRunning, string(js)).Scan(&id)
 		return id, err
 	})
 	if err != nil {
-		return CheckRun{}, fmt.Errorf("start check run: %w", err)
+		return record.Run{}, fmt.Errorf("start check run: %w", err)
 	}
 	if err := s.writer.Flush(ctx); err != nil {
-		return CheckRun{}, err
+		return record.Run{}, err
 	}
-	return CheckRun{ID: id, StartedAt: now, State: RunRunning, Tasks: tasks}, nil
+	return record.Run{ID: id, StartedAt: now, State: record.RunRunning, Tasks: tasks}, nil
 }
 
 // FinishCheckRun records a run's end and commits everything before it.
-func (s *Store) FinishCheckRun(ctx context.Context, r CheckRun) error {
+func (s *Store) FinishCheckRun(ctx context.Context, r record.Run) error {
 	if err := s.writable("finish check run"); err != nil {
 		return err
 	}
@@ -125,8 +54,8 @@ func (s *Store) FinishCheckRun(ctx context.Context, r CheckRun) error {
 
 const runColumns = `id, started_at, coalesce(finished_at, 0), state, tasks, tested, requests, coalesce(error, '')`
 
-func scanRun(row interface{ Scan(...any) error }) (CheckRun, error) {
-	var r CheckRun
+func scanRun(row interface{ Scan(...any) error }) (record.Run, error) {
+	var r record.Run
 	var tasks string
 	if err := row.Scan(&r.ID, &r.StartedAt, &r.FinishedAt, &r.State, &tasks, &r.Tested, &r.Requests, &r.Error); err != nil {
 		return r, err
@@ -136,7 +65,7 @@ func scanRun(row interface{ Scan(...any) error }) (CheckRun, error) {
 }
 
 // CheckRuns lists the latest runs, newest first.
-func (s *Store) CheckRuns(ctx context.Context, limit int) ([]CheckRun, error) {
+func (s *Store) CheckRuns(ctx context.Context, limit int) ([]record.Run, error) {
 	out, err := collect(ctx, s.read, scanRun, `SELECT `+runColumns+` FROM check_runs ORDER BY id DESC LIMIT ?`, limit)
 	if err != nil {
 		return nil, fmt.Errorf("list check runs: %w", err)
@@ -145,7 +74,7 @@ func (s *Store) CheckRuns(ctx context.Context, limit int) ([]CheckRun, error) {
 }
 
 // CheckRunByID returns a run, or ErrNotFound.
-func (s *Store) CheckRunByID(ctx context.Context, id int64) (CheckRun, error) {
+func (s *Store) CheckRunByID(ctx context.Context, id int64) (record.Run, error) {
 	r, err := scanRun(s.read.QueryRowContext(ctx, `SELECT `+runColumns+` FROM check_runs WHERE id = ?`, id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return r, fmt.Errorf("check run %d: %w", id, ErrNotFound)
@@ -158,7 +87,7 @@ const healthColumns = `coalesce(verdict, ''), coalesce(status, 0), coalesce(fina
 	coalesce(etag, ''), coalesce(last_modified, ''), coalesce(changed_at, 0)`
 
 // healthDest is where a row read with healthColumns goes.
-func healthDest(h *URLHealth) []any {
+func healthDest(h *record.Health) []any {
 	return []any{&h.Verdict, &h.Status, &h.FinalURL, &h.Reason, &h.CheckedAt, &h.FailingSince,
 		&h.Failures, &h.DeadAt, &h.Hash, &h.ETag, &h.LastModified, &h.ChangedAt}
 }
@@ -166,11 +95,11 @@ func healthDest(h *URLHealth) []any {
 // SaveChecks records the checks of a run and updates each URL's health with next. The
 // records are queued in the writer's current batch (call Flush, or FinishCheckRun, to make
 // them durable).
-func (s *Store) SaveChecks(ctx context.Context, runID int64, recs []CheckRecord, next NextHealth) ([]SavedCheck, error) {
+func (s *Store) SaveChecks(ctx context.Context, runID int64, recs []record.Test, next record.NextHealth) ([]record.Saved, error) {
 	if err := s.writable("save checks"); err != nil {
 		return nil, err
 	}
-	out, err := Get(ctx, s.writer, func(tx *Tx) ([]SavedCheck, error) {
+	out, err := Get(ctx, s.writer, func(tx *Tx) ([]record.Saved, error) {
 		urls := make([]string, len(recs))
 		for i := range recs {
 			urls[i] = recs[i].URL
@@ -201,7 +130,7 @@ func (s *Store) SaveChecks(ctx context.Context, runID int64, recs []CheckRecord,
 		if err != nil {
 			return nil, err
 		}
-		res := make([]SavedCheck, len(recs))
+		res := make([]record.Saved, len(recs))
 		for i := range recs {
 			r := &recs[i]
 			sc := &res[i]
@@ -230,8 +159,8 @@ func (s *Store) SaveChecks(ctx context.Context, runID int64, recs []CheckRecord,
 // a statement.
 func healthOf(ctx context.Context, q interface {
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-}, urls []string) (map[string]URLHealth, error) {
-	out := make(map[string]URLHealth, len(urls))
+}, urls []string) (map[string]record.Health, error) {
+	out := make(map[string]record.Health, len(urls))
 	for len(urls) > 0 {
 		n := min(len(urls), 500)
 		args := make([]any, n)
@@ -246,7 +175,7 @@ func healthOf(ctx context.Context, q interface {
 		}
 		for rows.Next() {
 			var u string
-			var h URLHealth
+			var h record.Health
 			if err := rows.Scan(append([]any{&u}, healthDest(&h)...)...); err != nil {
 				rows.Close()
 				return nil, err
@@ -281,8 +210,8 @@ func (s *Store) URLIDs(ctx context.Context, urls []string) ([]int64, error) {
 	})
 }
 
-// Health returns the health of each of urls that was ever tested, by URL.
-func (s *Store) Health(ctx context.Context, urls []string) (map[string]URLHealth, error) {
+// LinkHealth returns the health of each of urls that was ever tested, by URL.
+func (s *Store) LinkHealth(ctx context.Context, urls []string) (map[string]record.Health, error) {
 	all, err := healthOf(ctx, s.read, urls)
 	if err != nil {
 		return nil, fmt.Errorf("read health: %w", err)
@@ -295,28 +224,21 @@ func (s *Store) Health(ctx context.Context, urls []string) (map[string]URLHealth
 	return all, nil
 }
 
-// CheckRow is a stored check with its URL.
-type CheckRow struct {
-	URLID int64
-	RunID int64
-	CheckRecord
-}
-
 const checkColumns = `c.run_id, c.url_id, u.url, c.at, c.verdict, coalesce(c.status, 0), coalesce(c.final_url, ''),
 	c.permanent, coalesce(c.chain, ''), coalesce(c.reason, ''), coalesce(c.code, ''), coalesce(c.method, ''),
 	coalesce(c.content_type, ''), coalesce(c.size, -1), c.ms, coalesce(c.title, ''), coalesce(c.last_modified, ''),
 	coalesce(c.expires, ''), coalesce(c.owner, ''), c.document`
 
-func scanCheck(row interface{ Scan(...any) error }) (CheckRow, error) {
-	var c CheckRow
+func scanCheck(row interface{ Scan(...any) error }) (record.Row, error) {
+	var c record.Row
 	err := row.Scan(&c.RunID, &c.URLID, &c.URL, &c.At, &c.Verdict, &c.Status, &c.FinalURL, &c.Permanent, &c.Chain,
 		&c.Reason, &c.Code, &c.Method, &c.ContentType, &c.Size, &c.Ms, &c.Title, &c.LastModified, &c.Expires,
 		&c.Owner, &c.Document)
 	return c, err
 }
 
-// History returns the latest checks of a URL, newest first.
-func (s *Store) History(ctx context.Context, url string, limit int) ([]CheckRow, error) {
+// CheckHistory returns the latest checks of a URL, newest first.
+func (s *Store) CheckHistory(ctx context.Context, url string, limit int) ([]record.Row, error) {
 	out, err := collect(ctx, s.read, scanCheck, `SELECT `+checkColumns+` FROM checks c JOIN check_urls u ON u.id = c.url_id
 		WHERE u.url = ? ORDER BY c.at DESC LIMIT ?`, url, limit)
 	if err != nil {
@@ -326,7 +248,7 @@ func (s *Store) History(ctx context.Context, url string, limit int) ([]CheckRow,
 }
 
 // RunChecks calls fn with every check of a run, in URL id order.
-func (s *Store) RunChecks(ctx context.Context, runID int64, fn func(CheckRow) error) error {
+func (s *Store) RunChecks(ctx context.Context, runID int64, fn func(record.Row) error) error {
 	rows, err := s.read.QueryContext(ctx, `SELECT `+checkColumns+` FROM checks c JOIN check_urls u ON u.id = c.url_id
 		WHERE c.run_id = ? ORDER BY c.url_id`, runID)
 	if err != nil {

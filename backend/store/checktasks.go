@@ -7,35 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"mundaneum/backend/check/record"
 )
-
-// CheckTask is a maintenance task (MOMspider's): an infostructure to traverse and check.
-// Options are the check package's, kept as JSON.
-type CheckTask struct {
-	ID        int64
-	Name      string
-	Type      string // site | tree | owner | library
-	Top       string // the top URL, or a library subtree's path
-	Options   json.RawMessage
-	CreatedAt int64 // unix ms
-	LastRunAt int64 // when its last run started, 0 if never
-}
-
-// CheckRule is an Avoid or Leaf prefix (MOMspider appendix C): system-wide when TaskID is 0.
-type CheckRule struct {
-	ID        int64
-	TaskID    int64
-	Action    string // avoid | leaf
-	Prefix    string
-	ExpiresAt int64 // unix ms; 0 never
-	CreatedAt int64
-	Note      string
-}
 
 const taskColumns = `id, name, type, top, options, created_at, coalesce(last_run_at, 0)`
 
-func scanTask(row interface{ Scan(...any) error }) (CheckTask, error) {
-	var t CheckTask
+func scanTask(row interface{ Scan(...any) error }) (record.Task, error) {
+	var t record.Task
 	var opts string
 	err := row.Scan(&t.ID, &t.Name, &t.Type, &t.Top, &opts, &t.CreatedAt, &t.LastRunAt)
 	t.Options = json.RawMessage(opts)
@@ -50,39 +29,39 @@ func (s *Store) writable(what string) error {
 }
 
 // CreateTask adds a task; a task of the same name gives ErrExists.
-func (s *Store) CreateTask(ctx context.Context, t CheckTask) (CheckTask, error) {
+func (s *Store) CreateTask(ctx context.Context, t record.Task) (record.Task, error) {
 	if err := s.writable("create task"); err != nil {
-		return CheckTask{}, err
+		return record.Task{}, err
 	}
-	out, err := Get(ctx, s.writer, func(tx *Tx) (CheckTask, error) {
+	out, err := Get(ctx, s.writer, func(tx *Tx) (record.Task, error) {
 		return scanTask(tx.QueryRowContext(ctx, `INSERT INTO check_tasks(name, type, top, options, created_at)
 			VALUES (?, ?, ?, ?, ?) RETURNING `+taskColumns, t.Name, t.Type, t.Top, string(t.Options), nowMs()))
 	})
 	if err != nil {
 		if strings.Contains(err.Error(), "UNIQUE") {
-			return CheckTask{}, fmt.Errorf("task %q: %w", t.Name, ErrExists)
+			return record.Task{}, fmt.Errorf("task %q: %w", t.Name, ErrExists)
 		}
-		return CheckTask{}, fmt.Errorf("create task %q: %w", t.Name, err)
+		return record.Task{}, fmt.Errorf("create task %q: %w", t.Name, err)
 	}
 	return out, s.writer.Flush(ctx)
 }
 
 // UpdateTask changes the task with t.ID (its name, type, top and options).
-func (s *Store) UpdateTask(ctx context.Context, t CheckTask) (CheckTask, error) {
+func (s *Store) UpdateTask(ctx context.Context, t record.Task) (record.Task, error) {
 	if err := s.writable("update task"); err != nil {
-		return CheckTask{}, err
+		return record.Task{}, err
 	}
-	out, err := Get(ctx, s.writer, func(tx *Tx) (CheckTask, error) {
+	out, err := Get(ctx, s.writer, func(tx *Tx) (record.Task, error) {
 		return scanTask(tx.QueryRowContext(ctx, `UPDATE check_tasks SET name = ?, type = ?, top = ?, options = ?
 			WHERE id = ? RETURNING `+taskColumns, t.Name, t.Type, t.Top, string(t.Options), t.ID))
 	})
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
-		return CheckTask{}, fmt.Errorf("task %d: %w", t.ID, ErrNotFound)
+		return record.Task{}, fmt.Errorf("task %d: %w", t.ID, ErrNotFound)
 	case err != nil && strings.Contains(err.Error(), "UNIQUE"):
-		return CheckTask{}, fmt.Errorf("task %q: %w", t.Name, ErrExists)
+		return record.Task{}, fmt.Errorf("task %q: %w", t.Name, ErrExists)
 	case err != nil:
-		return CheckTask{}, fmt.Errorf("update task %q: %w", t.Name, err)
+		return record.Task{}, fmt.Errorf("update task %q: %w", t.Name, err)
 	}
 	return out, s.writer.Flush(ctx)
 }
@@ -104,13 +83,13 @@ func (s *Store) DeleteTask(ctx context.Context, name string) error {
 		return fmt.Errorf("delete task %q: %w", name, err)
 	}
 	if n == 0 {
-		return fmt.Errorf("task %q: %w", name, ErrNotFound)
+		return fmt.Errorf("task %q: %w", name, noTask)
 	}
 	return s.writer.Flush(ctx)
 }
 
 // Tasks lists the tasks by name.
-func (s *Store) Tasks(ctx context.Context) ([]CheckTask, error) {
+func (s *Store) Tasks(ctx context.Context) ([]record.Task, error) {
 	out, err := collect(ctx, s.read, scanTask, `SELECT `+taskColumns+` FROM check_tasks ORDER BY name`)
 	if err != nil {
 		return nil, fmt.Errorf("list tasks: %w", err)
@@ -118,11 +97,21 @@ func (s *Store) Tasks(ctx context.Context) ([]CheckTask, error) {
 	return out, nil
 }
 
-// TaskNamed returns the task called name, or ErrNotFound.
-func (s *Store) TaskNamed(ctx context.Context, name string) (CheckTask, error) {
+// noTask is check's ErrNoTask that is also the store's ErrNotFound, so that callers may
+// test either.
+var noTask error = notFoundAs{record.ErrNoTask}
+
+type notFoundAs struct{ domain error }
+
+func (e notFoundAs) Error() string   { return e.domain.Error() }
+func (e notFoundAs) Unwrap() []error { return []error{e.domain, ErrNotFound} }
+
+// TaskNamed returns the task called name, or an error that is both record.ErrNoTask and
+// ErrNotFound.
+func (s *Store) TaskNamed(ctx context.Context, name string) (record.Task, error) {
 	t, err := scanTask(s.read.QueryRowContext(ctx, `SELECT `+taskColumns+` FROM check_tasks WHERE name = ?`, name))
 	if errors.Is(err, sql.ErrNoRows) {
-		return CheckTask{}, fmt.Errorf("task %q: %w", name, ErrNotFound)
+		return record.Task{}, fmt.Errorf("task %q: %w", name, noTask)
 	}
 	return t, err
 }
@@ -146,7 +135,7 @@ const ruleColumns = `id, coalesce(task_id, 0), action, prefix, coalesce(expires_
 
 // AddRules adds avoid and leaf rules; a rule for a prefix that the same task (or the
 // system-wide list) already has replaces it. It returns how many rules were new.
-func (s *Store) AddRules(ctx context.Context, rules []CheckRule) (int, error) {
+func (s *Store) AddRules(ctx context.Context, rules []record.Rule) (int, error) {
 	if err := s.writable("add rules"); err != nil {
 		return 0, err
 	}
@@ -205,11 +194,11 @@ func (s *Store) DeleteRule(ctx context.Context, id int64) error {
 	return s.writer.Flush(ctx)
 }
 
-// Rules lists rules: the system-wide ones (taskID 0) or one task's, expired ones included,
+// CheckRules lists rules: the system-wide ones (taskID 0) or one task's, expired ones included,
 // by prefix.
-func (s *Store) Rules(ctx context.Context, taskID int64) ([]CheckRule, error) {
-	out, err := collect(ctx, s.read, func(row interface{ Scan(...any) error }) (CheckRule, error) {
-		var r CheckRule
+func (s *Store) CheckRules(ctx context.Context, taskID int64) ([]record.Rule, error) {
+	out, err := collect(ctx, s.read, func(row interface{ Scan(...any) error }) (record.Rule, error) {
+		var r record.Rule
 		err := row.Scan(&r.ID, &r.TaskID, &r.Action, &r.Prefix, &r.ExpiresAt, &r.CreatedAt, &r.Note)
 		return r, err
 	}, `SELECT `+ruleColumns+` FROM check_rules WHERE coalesce(task_id, 0) = ? ORDER BY prefix`, taskID)

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"mundaneum/backend/check/record"
 )
 
 // Crawl states.
@@ -229,7 +231,7 @@ func (s *Store) MarkInterrupted(ctx context.Context) error {
 		if _, err := tx.ExecContext(ctx, `UPDATE crawls SET state=? WHERE state=?`, CrawlPaused, CrawlRunning); err != nil {
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `UPDATE check_runs SET state=? WHERE state=?`, RunInterrupted, RunRunning)
+		_, err := tx.ExecContext(ctx, `UPDATE check_runs SET state=? WHERE state=?`, record.RunInterrupted, record.RunRunning)
 		return err
 	})
 	if err != nil {

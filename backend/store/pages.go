@@ -65,6 +65,10 @@ type Result struct {
 	Header string
 	// Flag marks a 200 answer that is not the page (FlagSoft404, FlagParked).
 	Flag string
+	// Render is how the page's HTML was read (nil: not recorded); Screenshots go with the
+	// version a rendered page's new content makes (render.go).
+	Render      *Render
+	Screenshots []Screenshot
 }
 
 // at is when the result's response was received.
@@ -162,6 +166,9 @@ func (s *Store) saveResult(ctx context.Context, tx *Tx, o *opState, r *Result) (
 		if err := o.setCanonical(ctx, r); err != nil {
 			return out, err
 		}
+	}
+	if err := s.saveRender(ctx, tx, r); err != nil {
+		return out, err
 	}
 	done, err := tx.Stmt(ctx, `UPDATE frontier SET state=2 WHERE crawl_id=? AND page_id=?`)
 	if err != nil {

@@ -3,22 +3,14 @@ package store
 import (
 	"context"
 	"fmt"
+
+	"mundaneum/backend/check/record"
 )
 
-// RobotsSite is one site's stored robots.txt outcome: a row of MOMspider's sites table
-// (appendix D), which says until when a site's robots.txt holds before it is fetched again.
-type RobotsSite struct {
-	Origin    string
-	Status    int   // HTTP status of the robots.txt fetch, 0 when there was no answer
-	Bytes     int   // size of the stored robots.txt
-	FetchedAt int64 // unix ms
-	ExpiresAt int64 // unix ms
-}
-
 // RobotsSites lists the sites whose robots.txt is stored, by origin.
-func (s *Store) RobotsSites(ctx context.Context) ([]RobotsSite, error) {
-	out, err := collect(ctx, s.read, func(row interface{ Scan(...any) error }) (RobotsSite, error) {
-		var r RobotsSite
+func (s *Store) RobotsSites(ctx context.Context) ([]record.RobotsSite, error) {
+	out, err := collect(ctx, s.read, func(row interface{ Scan(...any) error }) (record.RobotsSite, error) {
+		var r record.RobotsSite
 		err := row.Scan(&r.Origin, &r.Status, &r.Bytes, &r.FetchedAt, &r.ExpiresAt)
 		return r, err
 	}, `SELECT origin, robots_status, coalesce(length(robots_body), 0), coalesce(robots_fetched_at, 0),

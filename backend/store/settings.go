@@ -23,12 +23,15 @@ type Settings struct {
 	MaxQueryVariants int `json:"maxQueryVariants"`
 	// MaxBody caps a document's body: a longer one is cut there and marked "truncated".
 	MaxBody int64 `json:"maxBody"`
+	// Render is the crawls' default choice of pages read in a browser: auto (shells
+	// only), always or never.
+	Render string `json:"render"`
 }
 
 // DefaultSettings are the settings of a new workspace.
 func DefaultSettings() Settings {
 	return Settings{DelayMs: 1000, PerHost: 2, Agents: 16, Theme: "system",
-		MaxPerHost: 100_000, MaxQueryVariants: 200, MaxBody: 10 << 20}
+		MaxPerHost: 100_000, MaxQueryVariants: 200, MaxBody: 10 << 20, Render: "auto"}
 }
 
 const settingsKey = "settings"

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/binary"
+	"errors"
 	"maps"
 	"mundaneum/backend/searchtest"
 	"slices"
@@ -59,7 +60,9 @@ func TestNearest(t *testing.T) {
 }
 
 // vocabTerms returns the index's terms, from fts5vocab.
-func vocabTerms(t testing.TB, db *sql.DB) map[string]bool {
+func vocabTerms(t testing.TB, db interface {
+	Query(string, ...any) (*sql.Rows, error)
+}) map[string]bool {
 	t.Helper()
 	rows, err := db.Query(`SELECT term FROM page_vocab`)
 	if err != nil {
@@ -153,16 +156,30 @@ func TestNearestEveryTypo(t *testing.T) {
 	}
 }
 
+// inTx is a transaction as a vocabulary's DB (reads only).
+type inTx struct{ *sql.Tx }
+
+func (inTx) BeginTx(context.Context, *sql.TxOptions) (*sql.Tx, error) {
+	return nil, errors.New("a vocabulary over a transaction reads only")
+}
+
 // The terms read from the b-tree are fts5vocab's, in the whole index and segment by
 // segment, plus only terms whose rows were all deleted.
 func TestPrefixTerms(t *testing.T) {
 	ctx := context.Background()
 	w := searchtest.Segments(t)
 	w.Add(searchtest.Corpus...) // pages whose anchors change are deleted and indexed again
-	s := New(w.SearchDB())
-	vocab := vocabTerms(t, w.SearchDB())
+	// The index merges its segments when idle: everything is read in one transaction, so
+	// from one state of the index.
+	tx, err := w.SearchDB().BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	s := New(inTx{tx})
+	vocab := vocabTerms(t, tx)
 	var segs []int64
-	rows, err := w.SearchDB().Query(`SELECT DISTINCT segid FROM page_fts_idx`)
+	rows, err := tx.Query(`SELECT DISTINCT segid FROM page_fts_idx`)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,7 +31,7 @@ type Vocabulary struct {
 }
 
 // New returns the vocabulary of the index that db reads.
-func New(db DB) *Vocabulary { return &Vocabulary{db: db, mem: &inMemory{}} }
+func New(db DB) *Vocabulary { return &Vocabulary{db: db, mem: newInMemory()} }
 
 // Expansions are the terms a query's long prefixes and approximate words were asked as:
 // the compiler asks them instead of the prefix or the word, and the snippets highlight

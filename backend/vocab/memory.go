@@ -74,6 +74,19 @@ type inMemory struct {
 	saving    bool // a write is under way or scheduled
 	savedAt   time.Time
 	saveErr   error
+	// What runs in the background (a build, a write of the file) runs under life, which
+	// Close ends; Close then waits for it (wg), and nothing starts once closed.
+	life   context.Context
+	end    context.CancelFunc
+	wg     sync.WaitGroup
+	closed bool
+	timer  *time.Timer // a write scheduled for later
+}
+
+func newInMemory() *inMemory {
+	m := &inMemory{}
+	m.life, m.end = context.WithCancel(context.Background())
+	return m
 }
 
 // originSpan is a range of FTS5 origins, both ends included.
@@ -297,7 +310,24 @@ func (v *Vocabulary) Prepare(ctx context.Context) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.wanted = true
-	m.startBuild(context.WithoutCancel(ctx), v.db, nil)
+	m.startBuild(v.db, nil)
+}
+
+// Close stops the reading and writing Prepare and searches started and waits for them to
+// end: once it returns, nothing of the vocabulary reads the index or writes the file of the
+// terms (a write not yet due is dropped: the file is only ever a head start). Searches
+// after Close read the index as without Prepare.
+func (v *Vocabulary) Close() {
+	m := v.mem
+	m.mu.Lock()
+	m.closed = true
+	if m.timer != nil && m.timer.Stop() {
+		m.saving = false
+		m.wg.Done()
+	}
+	m.mu.Unlock()
+	m.end()
+	m.wg.Wait()
 }
 
 // Wait waits until the terms in memory are ready (or their reading failed) and returns how
@@ -322,13 +352,16 @@ func (v *Vocabulary) Wait(ctx context.Context) (time.Duration, error) {
 // startBuild reads the segments not yet read on a goroutine (m.mu held). The first build
 // starts from the file of the terms when it belongs to the index (snapshot.go), and reads
 // only the segments written since.
-func (m *inMemory) startBuild(ctx context.Context, db DB, covered []originSpan) {
-	if m.building {
+func (m *inMemory) startBuild(db DB, covered []originSpan) {
+	if m.building || m.closed {
 		return
 	}
 	m.building = true
 	gen, first := m.gen, !m.ready && m.terms == nil
+	ctx := m.life
+	m.wg.Add(1)
 	go func() {
+		defer m.wg.Done()
 		start := time.Now()
 		var base *snapshot
 		if first {
@@ -353,14 +386,14 @@ func (m *inMemory) startBuild(ctx context.Context, db DB, covered []originSpan) 
 		if first {
 			m.built, m.readPages = time.Since(start), d.pages
 		}
-		m.saveLater(ctx, db)
+		m.saveLater(db)
 	}()
 }
 
 // saveLater writes the file of the terms when they changed since it was written: at once
 // the first time, then at most once every snapshotEvery (m.mu held).
-func (m *inMemory) saveLater(ctx context.Context, db DB) {
-	if !m.dirty || m.saving {
+func (m *inMemory) saveLater(db DB) {
+	if !m.dirty || m.saving || m.closed {
 		return
 	}
 	m.saving = true
@@ -368,7 +401,9 @@ func (m *inMemory) saveLater(ctx context.Context, db DB) {
 	if !m.savedAt.IsZero() {
 		wait = max(0, snapshotEvery-time.Since(m.savedAt))
 	}
-	time.AfterFunc(wait, func() {
+	m.wg.Add(1)
+	m.timer = time.AfterFunc(wait, func() {
+		defer m.wg.Done()
 		m.mu.Lock()
 		if len(m.added) > 0 {
 			m.merge()
@@ -376,7 +411,7 @@ func (m *inMemory) saveLater(ctx context.Context, db DB) {
 		s := &snapshot{gen: m.gen, covered: slices.Clone(m.covered), terms: m.terms, weight: slices.Clone(m.weight)}
 		m.dirty = false
 		m.mu.Unlock()
-		err := saveSnapshot(context.WithoutCancel(ctx), db, s)
+		err := saveSnapshot(m.life, db, s)
 		m.mu.Lock()
 		m.saving, m.savedAt, m.saveErr = false, time.Now(), err
 		m.mu.Unlock()
@@ -469,11 +504,11 @@ func (m *inMemory) update(ctx context.Context, db DB) (bool, error) {
 		if gen.Int64 != m.gen {
 			covered = nil
 		}
-		m.startBuild(context.WithoutCancel(ctx), db, covered)
+		m.startBuild(db, covered)
 		return false, nil
 	}
 	m.install(d)
-	m.saveLater(ctx, db)
+	m.saveLater(db)
 	return true, nil
 }
 

@@ -2,6 +2,7 @@ package vocab
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -166,4 +167,46 @@ func FuzzSnapshot(f *testing.F) {
 			t.Fatalf("written back: %v", err)
 		}
 	})
+}
+
+// TestCloseWaits: a vocabulary closed while it reads the index and writes the file of its
+// terms returns only once neither runs, and starts nothing after: the workspace's folder
+// can be removed or moved at once (a test's temporary folder once failed to be removed
+// because the file was written into it after the workspace closed).
+func TestCloseWaits(t *testing.T) {
+	w := searchtest.New(t)
+	w.Add(searchtest.Corpus...)
+	db := w.SearchDB()
+	path, err := snapshotPath(context.Background(), db)
+	if err != nil || path == "" {
+		t.Fatalf("snapshot path %q, %v", path, err)
+	}
+	for range 20 {
+		os.Remove(path)
+		v := New(db)
+		v.Prepare(context.Background())
+		v.Close()
+		m := v.mem
+		m.mu.Lock()
+		building, saving := m.building, m.saving
+		m.mu.Unlock()
+		if building || saving {
+			t.Fatalf("closed while building %v, saving %v", building, saving)
+		}
+		_, statErr := os.Stat(path)
+		// Nothing may write the file now: prepare again (refused) and look that it stays as it is.
+		v.Prepare(context.Background())
+		if _, err := v.Wait(context.Background()); err != nil && !errors.Is(err, context.Canceled) {
+			t.Fatal(err)
+		}
+		m.mu.Lock()
+		building = m.building
+		m.mu.Unlock()
+		if building {
+			t.Fatal("a closed vocabulary started reading the index")
+		}
+		if _, err := os.Stat(path); (err == nil) != (statErr == nil) {
+			t.Fatalf("the file of the terms changed after Close: before %v, after %v", statErr, err)
+		}
+	}
 }

@@ -181,6 +181,8 @@ test('crawl from the form; the progress bar reaches the end', async () => {
   assert.equal(crawls[0].state, 'done');
   assert.equal(crawls[0].fetched, site.expectedPages, JSON.stringify(crawls[0]));
   assert.match(await row.textContent(), new RegExp(`${site.expectedPages}\\s*fetched`));
+  // The README's picture of the view: its top, where a crawl starts (the form, the archives).
+  await page.getByRole('heading', { name: 'Crawls', level: 2 }).evaluate((h) => h.scrollIntoView({ block: 'start' }));
   await shot('crawls.png');
 });
 
@@ -486,6 +488,8 @@ test('settings: a round trip, an invalid value, the theme', async () => {
   assert.equal((await api.call('IndexStatus')).current, true);
   await index.screenshot({ path: path.join(shotDir, 'index.png') });
   await page.mouse.move(0, 0);
+  // The README's picture of the view: its top (the crawler's settings just saved).
+  await page.getByRole('heading', { name: 'Settings', level: 2 }).evaluate((h) => h.scrollIntoView({ block: 'start' }));
   await page.screenshot({ path: path.join(shotDir, 'settings.png') });
   await page.reload();
   await until(async () => (await ua.inputValue()) === '+https://mundaneum.example/e2e', { what: 'the saved suffix after a reload' });

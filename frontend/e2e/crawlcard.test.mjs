@@ -122,7 +122,8 @@ test('the bar never moves back, shows the URL being fetched, and Cancel asks fir
     { timeout: 30000, what: 'a few progress samples and the URL being fetched' },
   );
   assert.ok(samples.every((v, i) => i === 0 || v >= samples[i - 1]), `progress went backwards: ${samples}`);
-  await page.screenshot({ path: path.join(shotDir, 'crawl-card.png') });
+  // The card alone: below the form, a screenshot of the window would cut it off.
+  await row.screenshot({ path: path.join(shotDir, 'crawl-card.png') });
 
   // Cancel asks; "Keep it" keeps the crawl running.
   await row.getByRole('button', { name: 'Cancel…' }).click();
@@ -165,6 +166,6 @@ test('a failed seed says what failed and why, and no rate', async () => {
     assert.doesNotMatch(text, /pages\/s/, 'a failed crawl shows a rate');
     assert.match(text, /Try again/);
   }
-  await page.screenshot({ path: path.join(shotDir, 'crawl-failed.png') });
+  await card('http://notaurl/').screenshot({ path: path.join(shotDir, 'crawl-failed.png') });
   assert.deepEqual(seen.errors, []);
 });

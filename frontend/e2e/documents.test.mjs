@@ -5,7 +5,7 @@
 // `make e2e SCREENSHOTS=1` writes docs/screenshots/pdf-result.png and pdf-viewer.png.
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
@@ -93,8 +93,20 @@ test('in serve, the offline PDF opens in a tab of its own, sandboxed, by a ticke
   assert.ok(!tab.url().includes(api.token), tab.url());
   assert.equal(await tab.evaluate(() => window.opener), null);
   await tab.setViewportSize({ width: 1100, height: 520 });
-  await tab.waitForTimeout(1500); // the viewer draws the first page
-  await tab.screenshot({ path: path.join(shotDir, 'pdf-viewer.png') });
+  // The viewer draws in a process of its own, with no DOM to wait on: wait until what it
+  // shows has something drawn (a frame of one colour compresses to under 4 KiB) and stays
+  // the same between two looks (a fixed wait left it blank on a busy machine).
+  let last = Buffer.alloc(0);
+  const drawn = await until(
+    async () => {
+      const now = await tab.screenshot();
+      const settled = now.length > 4096 && now.equals(last);
+      last = now;
+      return settled && now;
+    },
+    { timeout: 30000, interval: 500, what: 'the PDF viewer to draw the first page' },
+  );
+  await writeFile(path.join(shotDir, 'pdf-viewer.png'), drawn);
   await tab.close();
   // A ticket names one PDF: a made-up one opens nothing, and only the token issues one.
   assert.equal((await fetch(`${app.url}document?ticket=made-up`)).status, 404);

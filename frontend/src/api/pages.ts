@@ -1,9 +1,9 @@
 // One page: what is known of it, its offline copy, its versions and its documents.
 // Part of src/api, the only code that touches the generated bindings.
 import * as App from '../../wailsjs/go/app/App';
-import { call } from './call';
+import { ApiError, call } from './call';
 import { doorToken } from './door';
-import type { LinkInfo, OfflineCopy, Page, PageDiff, PageVersion } from './types';
+import type { LinkInfo, OfflineCopy, Page, PageDiff, PageVersion, Screenshot } from './types';
 
 /** Opens a page's offline PDF in the system's PDF viewer (desktop only). */
 export function openDocument(pageId: number): Promise<void> {
@@ -42,7 +42,17 @@ export async function openDocumentTab(pageId: number): Promise<void> {
 /** Everything known about one page, with its first links in and out. */
 export async function page(id: number): Promise<Page> {
   const p = await call(() => App.Page(id));
-  return { ...p, problems: p.problems ?? [], linksOut: p.linksOut ?? [], linksIn: p.linksIn ?? [] };
+  return { ...p, problems: p.problems ?? [], linksOut: p.linksOut ?? [], linksIn: p.linksIn ?? [], screenshots: p.screenshots ?? [] };
+}
+
+/**
+ * A screenshot of a rendered version (kind: viewport or full) as a data: URL: the
+ * browser's picture of the page, for an <img> (nothing in it runs).
+ */
+export async function screenshot(versionId: number, kind: string): Promise<Screenshot> {
+  const s = await call(() => App.Screenshot(versionId, kind));
+  if (!/^data:image\/(jpeg|png|webp);base64,/.test(s.dataUrl)) throw new ApiError('not an image', 'internal');
+  return s;
 }
 
 /**

@@ -12,6 +12,7 @@ import CrawlForm from './CrawlForm.svelte';
 const defaults = {
   seeds: [], scope: 'site', maxDepth: 0, maxPages: 0, maxSeconds: 0, maxPerHost: 100000, maxQueryVariants: 200,
   sitemaps: false, agents: 16, perHost: 2, delayMs: 1000, refresh: false, rules: '', toward: '', types: ['pdf'],
+  render: '', renderExternal: false, renderFullPage: false,
 } as CrawlRequest;
 const ws = { crawlId: 0, keep: 'last', last: 5, own: false, versions: 1234, bodies: 40, bytes: 3 << 20, prunedVersions: 0, prunedBytes: 0 } as RetentionInfo;
 
@@ -39,5 +40,24 @@ describe('CrawlForm', () => {
     await fireEvent.click(screen.getByRole('button', { name: 'Start crawl' }));
     await vi.waitFor(() => expect(onstarted).toHaveBeenCalled());
     expect(startCrawl).toHaveBeenCalledWith(expect.objectContaining({ seeds: ['https://example.org/'], keep: 'last', keepLast: 3 }));
+  });
+});
+
+describe('CrawlForm rendering', () => {
+  it('starts from the workspace’s render mode and sends the one chosen, with its switches', async () => {
+    vi.mocked(crawlDefaults).mockResolvedValue({ ...defaults, render: 'auto' } as CrawlRequest);
+    vi.mocked(documentTypes).mockResolvedValue([]);
+    vi.mocked(retention).mockResolvedValue(ws);
+    vi.mocked(startCrawl).mockResolvedValue({ id: 8 } as Crawl);
+    const onstarted = vi.fn();
+    render(CrawlForm, { onstarted });
+    const mode = (await screen.findByLabelText('Render pages in a browser')) as HTMLSelectElement;
+    await vi.waitFor(() => expect(mode.value).toBe('auto'));
+    await fireEvent.input(screen.getByRole('textbox', { name: /Seeds/ }), { target: { value: 'https://example.org/app/' } });
+    await fireEvent.change(mode, { target: { value: 'always' } });
+    await fireEvent.click(screen.getByRole('checkbox', { name: /Screenshot whole pages/ }));
+    await fireEvent.click(screen.getByRole('button', { name: 'Start crawl' }));
+    await vi.waitFor(() => expect(onstarted).toHaveBeenCalled());
+    expect(startCrawl).toHaveBeenCalledWith(expect.objectContaining({ render: 'always', renderFullPage: true, renderExternal: false }));
   });
 });

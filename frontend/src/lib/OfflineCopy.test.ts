@@ -1,5 +1,12 @@
 import { fireEvent, render, screen } from '@testing-library/svelte';
 import { describe, expect, it, vi } from 'vitest';
+
+vi.mock('../api', async (importOriginal) => {
+  const orig = await importOriginal<typeof import('../api')>();
+  return { ...orig, screenshot: vi.fn() };
+});
+
+import { screenshot, type ScreenshotInfo } from '../api';
 import OfflineCopy from './OfflineCopy.svelte';
 
 const hostile = '<script>parent.__pwned=1</script><img src=x onerror="parent.__pwned=2"><p>hello</p>';
@@ -71,5 +78,27 @@ describe('OfflineCopy', () => {
     const { container } = render(OfflineCopy, { copy: copy({ document: '', text: '  ' }), tab: 'page', ontab: () => {} });
     expect(container.querySelector('iframe')).toBeNull();
     expect(container.textContent).toContain('No stored copy');
+  });
+
+  it('has a Screenshot tab only for a rendered page, and shows the image the backend gives', async () => {
+    const none = render(OfflineCopy, { copy: copy(), tab: 'shot', ontab: () => {} });
+    expect(screen.queryByRole('tab', { name: 'Screenshot' })).toBeNull();
+    expect(screen.getByRole('tab', { name: 'Text' }).getAttribute('aria-selected')).toBe('true');
+    none.unmount();
+    const shots: ScreenshotInfo[] = [
+      { versionId: 9, kind: 'viewport', width: 1280, height: 800, bytes: 5000, takenAt: '2026-01-02T03:04:05Z' },
+      { versionId: 9, kind: 'full', width: 1280, height: 3000, bytes: 9000, takenAt: '2026-01-02T03:04:05Z' },
+    ];
+    const url = 'data:image/jpeg;base64,/9j/4AAQ';
+    vi.mocked(screenshot).mockImplementation(async (v: number, kind: string) => ({ versionId: v, kind, width: 1280, height: kind === 'full' ? 3000 : 800, dataUrl: url }));
+    const { container } = render(OfflineCopy, { copy: copy(), tab: 'shot', ontab: () => {}, shots });
+    expect(screen.getByRole('tab', { name: 'Screenshot' }).getAttribute('aria-selected')).toBe('true');
+    const img = (await screen.findByRole('img', { name: /Screenshot of https:\/\/example\.org\/h .*first screen/ })) as HTMLImageElement;
+    expect(img.getAttribute('src')).toBe(url);
+    expect(screenshot).toHaveBeenLastCalledWith(9, 'viewport');
+    expect(container.querySelector('iframe, script')).toBeNull();
+    await fireEvent.click(screen.getByRole('checkbox', { name: /the whole page/ }));
+    await screen.findByRole('img', { name: /the whole page/ });
+    expect(screenshot).toHaveBeenLastCalledWith(9, 'full');
   });
 });

@@ -127,7 +127,7 @@ describe('buildCrawlRequest and validateCrawlForm', () => {
     expect(buildCrawlRequest(form)).toEqual({
       seeds: ['https://a.org/'], scope: 'tree', maxDepth: 3, maxPages: 500, maxSeconds: 0, maxPerHost: 0, maxQueryVariants: 0,
       sitemaps: false, agents: 0, perHost: 0, delayMs: -1, refresh: false, rules: '', toward: '', types: [],
-      keep: '', keepLast: 0, requisites: false,
+      keep: '', keepLast: 0, requisites: false, render: '', renderExternal: false, renderFullPage: false,
     });
     expect(buildCrawlRequest({ ...form, types: ['pdf', 'feed'] }).types).toEqual(['pdf', 'feed']);
     expect(buildCrawlRequest({ ...form, requisites: true }).requisites).toBe(true);
@@ -157,8 +157,9 @@ describe('buildCrawlRequest and validateCrawlForm', () => {
   });
   it('starts from the backend\'s defaults', () => {
     const d = { seeds: [], scope: 'site', maxDepth: 0, maxPages: 0, maxSeconds: 0, maxPerHost: 100000, maxQueryVariants: 200,
-      sitemaps: false, agents: 16, perHost: 2, delayMs: 1000, refresh: false, rules: '', toward: '' };
-    expect(formDefaults(d)).toMatchObject({ scope: 'site', maxDepth: null, maxPages: null, maxMinutes: null, delayMs: null });
+      sitemaps: false, agents: 16, perHost: 2, delayMs: 1000, refresh: false, rules: '', toward: '',
+      render: 'never', renderExternal: false, renderFullPage: false };
+    expect(formDefaults(d)).toMatchObject({ scope: 'site', maxDepth: null, maxPages: null, maxMinutes: null, delayMs: null, render: 'never' });
   });
   it('labels a crawl by its seeds', () => {
     expect(crawlLabel(crawl(4, { seeds: ['https://a/', 'https://b/'] }))).toBe('https://a/ +1 more');

@@ -129,7 +129,20 @@ export interface CrawlFormValues {
   keepLast?: number | null;
   /** Store the pages' style sheets, images and fonts, to read them offline; optional. */
   requisites?: boolean;
+  /**
+   * Which pages are read in a browser after their scripts ran: auto (those whose HTML is an
+   * empty shell), always or never; empty (or absent) is the workspace's setting.
+   */
+  render?: '' | RenderMode;
+  /** Let rendered pages load from hosts outside the crawl's. */
+  renderExternal?: boolean;
+  /** Keep a screenshot of each rendered page whole, not only of its first screen. */
+  renderFullPage?: boolean;
 }
+
+/** The crawl's choices of pages read in a browser (crawl --render). */
+export const renderModes = ['auto', 'always', 'never'] as const;
+export type RenderMode = (typeof renderModes)[number];
 
 /** A field of the crawl form: its label, what empty means, and its bounds. */
 interface FieldRule {
@@ -209,6 +222,9 @@ export function buildCrawlRequest(f: CrawlFormValues): CrawlRequest {
     keep: f.keep ?? '',
     keepLast: f.keep === 'last' ? orZero(f.keepLast ?? null) : 0,
     requisites: f.requisites ?? false,
+    render: f.render ?? '',
+    renderExternal: f.renderExternal ?? false,
+    renderFullPage: f.renderFullPage ?? false,
   };
 }
 
@@ -228,6 +244,9 @@ export function formDefaults(d: CrawlRequest): Omit<CrawlFormValues, 'seeds'> {
     delayMs: null,
     refresh: d.refresh,
     types: d.types ?? [],
+    render: renderModes.includes(d.render as RenderMode) ? (d.render as RenderMode) : '',
+    renderExternal: false,
+    renderFullPage: false,
   };
 }
 

@@ -6,7 +6,7 @@ export const pageStates = ['', 'fetched', 'queued', 'failed', 'skipped', 'redire
 export type PageState = (typeof pageStates)[number];
 
 /** Which form of the offline copy a page view shows. */
-export type CopyTab = 'text' | 'page';
+export type CopyTab = 'text' | 'page' | 'shot';
 
 /** The parts of the maintenance view. */
 export const maintTabs = ['tasks', 'check', 'rules', 'sites', 'settings'] as const;
@@ -84,7 +84,7 @@ export function parseHash(hash: string): Route {
       const id = parts.length === 2 ? positive(parts[1], 0) : 0;
       if (id === 0) return home;
       const c = params.get('copy');
-      const r: Route = { name: 'page', id, copy: c === 'text' || c === 'page' ? c : '' };
+      const r: Route = { name: 'page', id, copy: c === 'text' || c === 'page' || c === 'shot' ? c : '' };
       // since: a saved view's last opening, for the diff of what changed since.
       const since = params.get('since') ?? '';
       if (since !== '' && !Number.isNaN(Date.parse(since))) r.since = since;

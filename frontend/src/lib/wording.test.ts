@@ -41,5 +41,9 @@ describe('other wording', () => {
     expect(facetValueText('crawl', '3')).toBe('crawl 3');
     expect(facetValueText('status', 'resource')).toBe('resource (not downloaded)');
     expect(facetValueText('status', '404')).toBe('404');
+    expect(facetTitle('render')).toBe('Read as');
+    expect(facetValueText('render', 'rendered')).toBe('rendered (built by scripts)');
+    expect(facetValueText('render', 'shell-no-browser')).toBe('shell, not rendered: no browser');
+    expect(facetValueText('render', 'shell-odd')).toBe('shell, not rendered: odd');
   });
 });

@@ -122,10 +122,10 @@ export function stateText(state: string): string {
   return states[state] ?? state;
 }
 
-const facetNames: Record<string, string> = { host: 'Site', type: 'Type', crawl: 'Crawl', status: 'Status' };
+const facetNames: Record<string, string> = { host: 'Site', type: 'Type', crawl: 'Crawl', status: 'Status', render: 'Read as' };
 
 /** The order and titles of the facets. */
-export const facetOrder = ['host', 'type', 'status', 'crawl'];
+export const facetOrder = ['host', 'type', 'status', 'render', 'crawl'];
 
 /** The title of a facet. */
 export function facetTitle(name: string): string {
@@ -139,10 +139,34 @@ const statusWords: Record<string, string> = {
   queued: 'not fetched yet',
 };
 
+/** Why a shell was not rendered (a page's render.why; the render facet's shell-WHY). */
+const notRenderedWords: Record<string, string> = {
+  never: 'the crawl renders no page',
+  'no-browser': 'no browser',
+  timeout: 'out of time',
+  crashed: 'its tab crashed',
+  memory: 'over the memory cap',
+  'browser-died': 'the browser died',
+  navigation: 'the browser could not load it',
+  error: 'the browser failed',
+};
+
+/** Words for a value of the render facet (rendered, static, shell-WHY). */
+export function renderValueText(value: string): string {
+  if (value === 'rendered') return 'rendered (built by scripts)';
+  if (value === 'static') return 'static HTML';
+  if (value.startsWith('shell-')) {
+    const why = value.slice('shell-'.length);
+    return `shell, not rendered: ${notRenderedWords[why] ?? why}`;
+  }
+  return value;
+}
+
 /** Words for a facet value. */
 export function facetValueText(facet: string, value: string): string {
   if (facet === 'crawl') return `crawl ${value}`;
   if (facet === 'status') return statusWords[value] ?? value;
+  if (facet === 'render') return renderValueText(value);
   return value;
 }
 

@@ -110,4 +110,25 @@ describe('PageView', () => {
     await screen.findByRole('heading', { name: 'No such page' });
     expect(screen.getByRole('alert').textContent).toContain('There is no page 5');
   });
+
+  it('says why a page was rendered, and why a shell was not', async () => {
+    vi.mocked(page).mockResolvedValueOnce(pg({
+      render: { state: 'rendered', why: 'shell', signal: 'empty-root', detail: 'rendered in 1.2s (3 requests, 1 refused)',
+        text: 'rendered because its HTML as served is a shell: an empty application root' },
+      screenshots: [{ versionId: 4, kind: 'viewport', width: 1280, height: 800, bytes: 4000, takenAt: '2026-01-01T00:01:00Z' }],
+    }));
+    const first = render(PageView, { route: { name: 'page', id: 5, copy: '' } });
+    const why = await screen.findByTestId('render-why');
+    expect(why.textContent).toContain('rendered because its HTML as served is a shell: an empty application root');
+    expect(screen.getByText('rendered in 1.2s (3 requests, 1 refused)')).toBeTruthy();
+    await screen.findByRole('tab', { name: 'Screenshot' });
+    first.unmount();
+    vi.mocked(page).mockResolvedValueOnce(pg({
+      render: { state: 'shell', why: 'no-browser', signal: 'noscript', detail: '', text: 'not rendered (no browser: install chromium), though its HTML looks like a shell' },
+      screenshots: [],
+    }));
+    render(PageView, { route: { name: 'page', id: 5, copy: '' } });
+    expect((await screen.findByTestId('render-why')).textContent).toContain('not rendered (no browser');
+    expect(screen.queryByRole('tab', { name: 'Screenshot' })).toBeNull();
+  });
 });

@@ -27,7 +27,7 @@ import SettingsView from './SettingsView.svelte';
 
 const stored: Settings = {
   userAgentSuffix: '', from: '', delayMs: 1000, perHost: 2, agents: 16, theme: 'system',
-  maxPerHost: 100000, maxQueryVariants: 200, maxBody: 10485760,
+  maxPerHost: 100000, maxQueryVariants: 200, maxBody: 10485760, render: 'auto',
 };
 
 const current: IndexStatus = {
@@ -54,12 +54,13 @@ describe('SettingsView', () => {
     await fireEvent.input(ua, { target: { value: '+https://me.example/bot' } });
     await fireEvent.input(screen.getByRole('textbox', { name: /^from/i }), { target: { value: 'me@example.org' } });
     await fireEvent.input(screen.getByRole('spinbutton', { name: /delay/i }), { target: { value: '250' } });
+    await fireEvent.change(screen.getByRole('combobox', { name: /pages built by scripts/i }), { target: { value: 'never' } });
     expect(screen.getByText(/personal research crawler; \+https:\/\/me\.example\/bot/)).toBeTruthy();
     await fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(saveSettings).toHaveBeenCalled());
     expect(vi.mocked(saveSettings).mock.calls[0][0]).toEqual({
       userAgentSuffix: '+https://me.example/bot', from: 'me@example.org', delayMs: 250, perHost: 2, agents: 16, theme: 'system',
-      maxPerHost: 100000, maxQueryVariants: 200, maxBody: 10485760,
+      maxPerHost: 100000, maxQueryVariants: 200, maxBody: 10485760, render: 'never',
     });
     await screen.findByText('Saved.');
   });

@@ -244,6 +244,9 @@ export namespace app {
 	    keep?: string;
 	    keepLast?: number;
 	    requisites?: boolean;
+	    render: string;
+	    renderExternal: boolean;
+	    renderFullPage: boolean;
 	}
 	export interface DiffOp {
 	    kind: string;
@@ -523,6 +526,21 @@ export namespace app {
 	    versionId: number;
 	    replay: boolean;
 	}
+	export interface ScreenshotInfo {
+	    versionId: number;
+	    kind: string;
+	    width: number;
+	    height: number;
+	    bytes: number;
+	    takenAt: string;
+	}
+	export interface PageRender {
+	    state: string;
+	    why: string;
+	    signal: string;
+	    detail: string;
+	    text: string;
+	}
 	export interface Page {
 	    id: number;
 	    url: string;
@@ -565,6 +583,8 @@ export namespace app {
 	    outlinks: number;
 	    linksOut: LinkRef[];
 	    linksIn: LinkRef[];
+	    render?: PageRender;
+	    screenshots: ScreenshotInfo[];
 	}
 	export interface PageVersion {
 	    id: number;
@@ -596,6 +616,7 @@ export namespace app {
 	    elements: graph.Element[];
 	    clickDepth: graph.Depth;
 	}
+	
 	
 	
 	export interface Result {
@@ -709,6 +730,14 @@ export namespace app {
 	    elements: RuleElementTest[];
 	    locals: RuleLocalTest[];
 	}
+	export interface Screenshot {
+	    versionId: number;
+	    kind: string;
+	    width: number;
+	    height: number;
+	    dataUrl: string;
+	}
+	
 	export interface SearchRequest {
 	    query: string;
 	    limit: number;
@@ -740,6 +769,7 @@ export namespace app {
 	    maxPerHost: number;
 	    maxQueryVariants: number;
 	    maxBody: number;
+	    render: string;
 	}
 	export interface Sharing {
 	    ownerPasswordSet: boolean;

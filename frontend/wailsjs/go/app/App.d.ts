@@ -182,6 +182,8 @@ export function SaveSettings(arg1:app.Settings):Promise<app.Settings>;
 
 export function SaveView(arg1:string,arg2:string,arg3:boolean):Promise<app.View>;
 
+export function Screenshot(arg1:number,arg2:string):Promise<app.Screenshot>;
+
 export function Search(arg1:app.SearchRequest):Promise<app.SearchResults>;
 
 export function SearchFacets(arg1:string):Promise<app.FacetResults>;

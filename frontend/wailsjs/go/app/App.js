@@ -358,6 +358,10 @@ export function SaveView(arg1, arg2, arg3) {
   return window['go']['app']['App']['SaveView'](arg1, arg2, arg3);
 }
 
+export function Screenshot(arg1, arg2) {
+  return window['go']['app']['App']['Screenshot'](arg1, arg2);
+}
+
 export function Search(arg1) {
   return window['go']['app']['App']['Search'](arg1);
 }

@@ -1,0 +1,116 @@
+package render
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/performance"
+)
+
+// The monitor's rhythm. Reading a process's PSS walks its mappings in the kernel, a few
+// milliseconds each for a browser's, so it is read every pssEvery (the peak in the stats)
+// and when a cheap estimate from /proc/PID/statm, read every monitorEvery, says the cap
+// may be passed: the processes' resident memory less their file-backed pages, summed,
+// plus the largest file-backed set (the browser's binary and libraries, shared by all).
+// The estimate is at least the PSS but for shared anonymous pages. A tab's JavaScript
+// heap is bounded apart (--max-old-space-size).
+const (
+	monitorEvery = 250 * time.Millisecond
+	pssEvery     = 2 * time.Second
+	memoryGrace  = 3 * time.Second
+)
+
+// monitor measures b's processes until it ends: the peak goes into the stats, and when
+// they hold more than the cap together (PSS), the tab that holds most is closed.
+func (r *Renderer) monitor(b *browserProc) {
+	defer close(b.monitorDone)
+	tick := time.NewTicker(monitorEvery)
+	defer tick.Stop()
+	var pids []int
+	var last time.Time
+	for {
+		select {
+		case <-b.ctx.Done():
+			return
+		case <-tick.C:
+		}
+		if b.pid <= 0 {
+			continue
+		}
+		now := time.Now()
+		due := now.Sub(last) >= pssEvery
+		if due || pids == nil {
+			pids = Descendants(b.pid)
+		}
+		if !due && estimate(pids) <= r.opts.MemoryCap {
+			continue
+		}
+		last = now
+		m := treeMemory(pids)
+		r.mu.Lock()
+		pk := &r.stats.Peak
+		pk.PSS, pk.RSS, pk.Processes = max(pk.PSS, m.PSS), max(pk.RSS, m.RSS), max(pk.Processes, m.Processes)
+		var pages []*pageRun
+		// A tab closed for memory takes a moment to give it back: the pages running then
+		// are not blamed for it (the browser is started again once they end).
+		recent := time.Duration(now.UnixNano()-b.overCap.Load()) < memoryGrace
+		if m.PSS > r.opts.MemoryCap && !recent {
+			for p := range r.active {
+				if p.tab.gen == b.gen {
+					pages = append(pages, p)
+				}
+			}
+		}
+		r.mu.Unlock()
+		if len(pages) > 0 {
+			r.overCap(pages, m)
+			b.overCap.Store(time.Now().UnixNano())
+			pids = nil // a closed tab takes its process with it
+		}
+	}
+}
+
+// overCap closes the tab whose page holds most (its JavaScript heap and its DOM, as the
+// tab tells them; a tab too busy to tell counts as holding all).
+func (r *Renderer) overCap(pages []*pageRun, m Memory) {
+	var worst *pageRun
+	most := -1.0
+	for _, p := range pages {
+		if s := pageWeight(p); s > most {
+			worst, most = p, s
+		}
+	}
+	if worst == nil {
+		return
+	}
+	r.tabsClosed.Add(1)
+	worst.fail(&Error{Cause: CauseMemory, Detail: fmt.Sprintf("the browser's processes held %d MB together, over the cap of %d MB: the tab holding most was closed",
+		m.PSS>>20, r.opts.MemoryCap>>20)})
+}
+
+// pageWeight estimates what a page holds from its tab's metrics: the JavaScript heap, and
+// about 200 bytes per DOM node and layout object.
+func pageWeight(p *pageRun) float64 {
+	ctx, cancel := context.WithTimeout(p.ctx, 300*time.Millisecond)
+	defer cancel()
+	if _, err := cdp.Call(ctx, p.tab.target, performance.Enable, performance.EnableParams{}); err != nil {
+		return math.Inf(1)
+	}
+	res, err := cdp.Call(ctx, p.tab.target, performance.GetMetrics, cdp.Empty{})
+	if err != nil {
+		return math.Inf(1)
+	}
+	w := 0.0
+	for _, mt := range res.Metrics {
+		switch mt.Name {
+		case "JSHeapTotalSize":
+			w += mt.Value
+		case "Nodes", "LayoutObjects":
+			w += 200 * mt.Value
+		}
+	}
+	return w
+}
