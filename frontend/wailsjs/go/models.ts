@@ -408,6 +408,7 @@ export namespace app {
 	    skipped: number;
 	    problems: LibProblem[];
 	    more: number;
+	    seconds: number;
 	}
 	export interface LibInput {
 	    title: string;
