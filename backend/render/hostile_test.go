@@ -202,7 +202,7 @@ func TestMemoryCapSparesTheOtherTab(t *testing.T) {
 	site := rendertest.New(1)
 	defer site.Close()
 	g := newGate(site)
-	r := newRenderer(t, render.Options{Tabs: 2, Budget: time.Minute}) // the default cap: see TestMemoryCap
+	r := newRenderer(t, render.Options{Tabs: 2, Budget: time.Minute})     // the default cap: see TestMemoryCap
 	if _, err := renderPage(t, r, g, site.URL+"/app/about"); err != nil { // the browser is up
 		t.Fatal(err)
 	}
