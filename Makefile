@@ -10,6 +10,9 @@ MAKEFLAGS += --no-print-directory
 # The Wails CLI, pinned in scripts/setup.sh; installed to the first GOPATH's bin.
 WAILS := $(firstword $(subst :, ,$(shell go env GOPATH)))/bin/wails
 export WAILS
+# staticcheck, pinned in scripts/setup.sh like the Wails CLI.
+STATICCHECK := $(firstword $(subst :, ,$(shell go env GOPATH)))/bin/staticcheck
+export STATICCHECK
 BIN := build/bin/mundaneum
 # This checkout's version (git describe; scripts/version.sh), embedded by the build.
 VERSION := $(shell scripts/version.sh)
@@ -96,11 +99,13 @@ test: setup ## set up and run every test: Go, lint, frontend, build, relevance f
 test-go: ## Go unit tests (no cgo: Wails compiles to a stub); what make setup installs must be there
 	MUNDANEUM_REQUIRE_SETUP=1 CGO_ENABLED=0 go test -count=1 -timeout $(GO_TEST_TIMEOUT) ./...
 
-lint: ## gofmt, go vet (with and without the desktop build tags), and the docs: every image and link they name exists, the map names every package
+lint: ## gofmt, go vet (with and without the desktop build tags), staticcheck (installed by make setup), and the docs: every image and link they name exists, the map names every package
 	@unformatted=$$(gofmt -l $(filter %.go,$(GO_SRC))); \
 	if [[ -n "$$unformatted" ]]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	CGO_ENABLED=0 go vet ./...
 	go vet -tags $(DESKTOP_TAGS) . ./app/
+	@test -x "$(STATICCHECK)" || scripts/setup.sh
+	CGO_ENABLED=0 "$(STATICCHECK)" ./...
 	CGO_ENABLED=0 go run ./scripts/checkdocs
 
 test-frontend: $(BINDINGS) ## svelte-check (strict TypeScript) and Vitest

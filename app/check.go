@@ -80,9 +80,7 @@ func (a *App) RunCheckTasks(names []string) (CheckProgress, error) {
 func (a *App) CheckLinks(urls []string) (CheckProgress, error) {
 	var clean []string
 	for _, u := range urls {
-		for _, f := range strings.Fields(u) {
-			clean = append(clean, f)
-		}
+		clean = append(clean, strings.Fields(u)...)
 	}
 	switch {
 	case len(clean) == 0:

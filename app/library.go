@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"mundaneum/backend/crawl"
 	"mundaneum/backend/library"
@@ -283,18 +284,13 @@ func (a *App) LibraryRedo(password string) (string, error) {
 // browser's bookmark file, a JSON tree, or a list of URLs or Markdown links. Importing into
 // a protected library needs its password.
 func (a *App) LibraryImport(parent int64, text, author, password string) (LibImport, error) {
+	start := time.Now()
 	r, err := a.lib().Import(context.Background(), parent, []byte(text), library.Author{Name: author, LibraryPassword: password})
 	if err != nil {
 		return LibImport{}, apiError(err)
 	}
 	a.changed("imported")
-	out := LibImport{Format: r.Format, Libraries: r.Libraries, Pointers: r.Pointers, Reports: r.Reports, Views: r.Views,
-		Merged: r.Merged, Duplicates: r.Duplicates, Elsewhere: r.Elsewhere, Skipped: r.Skipped,
-		Problems: make([]LibProblem, 0, len(r.Problems)), More: r.MoreProblems}
-	for _, p := range r.Problems {
-		out.Problems = append(out.Problems, LibProblem{Line: p.Line, Reason: p.Reason})
-	}
-	return out, nil
+	return ImportOf(r, time.Since(start)), nil
 }
 
 // LibraryExport exports a library and what is below it as "netscape" (bookmarks.html) or

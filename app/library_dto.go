@@ -1,6 +1,8 @@
 package app
 
 import (
+	"time"
+
 	"mundaneum/backend/library"
 	"mundaneum/backend/libsearch"
 )
@@ -186,6 +188,19 @@ type LibImport struct {
 	Skipped    int          `json:"skipped"`
 	Problems   []LibProblem `json:"problems"`
 	More       int          `json:"more"`
+	Seconds    float64      `json:"seconds"` // how long the import took
+}
+
+// ImportOf is what an import did as the window, serve and the CLI's --json show it (its
+// problems never null).
+func ImportOf(r library.ImportReport, took time.Duration) LibImport {
+	out := LibImport{Format: r.Format, Libraries: r.Libraries, Pointers: r.Pointers, Reports: r.Reports, Views: r.Views,
+		Merged: r.Merged, Duplicates: r.Duplicates, Elsewhere: r.Elsewhere, Skipped: r.Skipped,
+		Problems: make([]LibProblem, 0, len(r.Problems)), More: r.MoreProblems, Seconds: took.Seconds()}
+	for _, p := range r.Problems {
+		out.Problems = append(out.Problems, LibProblem{Line: p.Line, Reason: p.Reason})
+	}
+	return out
 }
 
 // LibProblem is an entry an import left out, by line.

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # Installs what building, running and testing Mundaneum need, and nothing that is already
-# there: Debian packages (only those `dpkg -s` reports missing), the Wails CLI at the pinned
-# version, and the frontend's npm packages (when node_modules is missing or older than
+# there: Debian packages (only those `dpkg -s` reports missing), the Wails CLI and staticcheck
+# at their pinned versions, and the frontend's npm packages (when node_modules is missing or older than
 # package-lock.json). Safe to run again: on a set-up machine it takes about a second.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 wails_version=v2.16.0
 wails_bin=${WAILS:-$(go env GOPATH | cut -d: -f1)/bin/wails}
+# staticcheck 2026.2.2, the newest release the module proxy serves here (make lint runs it).
+staticcheck_version=v0.8.2
+staticcheck_bin=${STATICCHECK:-$(go env GOPATH | cut -d: -f1)/bin/staticcheck}
 debian_packages=(
   libgtk-3-dev libwebkit2gtk-4.1-dev pkg-config build-essential # the desktop binary (cgo)
   xvfb xauth imagemagick x11-utils xdotool                     # the window smoke test
@@ -67,6 +70,14 @@ if [[ "$have" != "$wails_version" ]]; then
   GOBIN=$(dirname "$wails_bin") go install "github.com/wailsapp/wails/v2/cmd/wails@$wails_version"
   have=$("$wails_bin" version 2>/dev/null | head -n 1 || true)
   [[ "$have" == "$wails_version" ]] || die "wails CLI reports '$have', wanted $wails_version"
+fi
+
+# --- staticcheck (make lint) ---------------------------------------------------------------
+if ! "$staticcheck_bin" -version 2>/dev/null | grep -qF "(${staticcheck_version#v})"; then
+  say "installing staticcheck $staticcheck_version to $staticcheck_bin"
+  GOBIN=$(dirname "$staticcheck_bin") go install "honnef.co/go/tools/cmd/staticcheck@$staticcheck_version"
+  "$staticcheck_bin" -version | grep -qF "(${staticcheck_version#v})" ||
+    die "staticcheck reports '$("$staticcheck_bin" -version)', wanted $staticcheck_version"
 fi
 
 # --- frontend packages -------------------------------------------------------------------

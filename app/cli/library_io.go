@@ -13,26 +13,12 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"mundaneum/app"
 	"mundaneum/backend/crawl"
 	"mundaneum/backend/library"
 	"mundaneum/backend/libsearch"
 	"mundaneum/backend/store"
 )
-
-type importJSON struct {
-	Format     string            `json:"format"`
-	Libraries  int               `json:"libraries"`
-	Pointers   int               `json:"pointers"`
-	Reports    int               `json:"reports"`
-	Views      int               `json:"views"`
-	Merged     int               `json:"merged"`
-	Duplicates int               `json:"duplicates"`
-	Elsewhere  int               `json:"elsewhere"`
-	Skipped    int               `json:"skipped"`
-	Problems   []library.Problem `json:"problems"`
-	More       int               `json:"moreProblems,omitempty"`
-	Seconds    float64           `json:"seconds"`
-}
 
 func (e *env) libImportCmd() *cobra.Command {
 	var to, author string
@@ -73,12 +59,11 @@ a protected library needs its password. 'mundaneum library undo' takes it back.`
 				if err != nil {
 					return err
 				}
-				secs := time.Since(start).Seconds()
+				took := time.Since(start)
+				secs := took.Seconds()
 				if e.json {
-					return e.printJSON(importJSON{Format: rep.Format, Libraries: rep.Libraries, Pointers: rep.Pointers,
-						Reports: rep.Reports, Views: rep.Views, Merged: rep.Merged, Duplicates: rep.Duplicates,
-						Elsewhere: rep.Elsewhere, Skipped: rep.Skipped, Problems: append([]library.Problem{}, rep.Problems...),
-						More: rep.MoreProblems, Seconds: secs})
+					// The window's LibImport: the same object everywhere.
+					return e.printJSON(app.ImportOf(rep, took))
 				}
 				if len(missing) > 0 {
 					fmt.Fprintf(e.stdout, "Created %s\n", clean(to))

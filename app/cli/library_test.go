@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"mundaneum/app"
 	"mundaneum/backend/store"
 )
 
@@ -112,10 +113,14 @@ func TestLibraryVerbs(t *testing.T) {
 	fixture := filepath.Join("..", "..", "backend", "formats", "bookmarks", "testdata", "firefox.html")
 	ok("mkdir", "/Browser")
 	out = ok("import", fixture, "--to", "/Browser", "--json")
-	var rep importJSON
+	var rep app.LibImport
 	// Two left out, and a favicon address, a keyword and a toolbar flag that nothing keeps.
 	if err := json.Unmarshal([]byte(out), &rep); err != nil || rep.Pointers != 4 || rep.Skipped != 2 || len(rep.Problems) != 5 {
 		t.Errorf("import: %+v %v", rep, err)
+	}
+	// The window's object, field for field (the CLI's own had "Line", "Reason", "moreProblems").
+	if !strings.Contains(out, `"line": `) || !strings.Contains(out, `"reason": `) || !strings.Contains(out, `"more": 0`) {
+		t.Errorf("import --json is not the window's LibImport:\n%s", out)
 	}
 	bad := filepath.Join(t.TempDir(), "bad.html")
 	os.WriteFile(bad, []byte("<DL><p>\n<DT><H3>A</H3>\n<DL><p>\n"), 0o644)

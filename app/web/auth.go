@@ -40,8 +40,7 @@ import (
 // The middleware: every request is identified first (identify: VisitorOf says who it
 // comes from, the owner for every request without a Door), then the API, its events and
 // its files pass admit, which lets in only whom the door lets in. A handler of another
-// feature (a Mount) is reached by everyone and checks its own callers: OwnerOnly wraps it
-// to answer the owner only.
+// feature (a Mount) is reached by everyone and checks its own callers with VisitorOf.
 
 const (
 	authPrefix  = "/_mundaneum/auth/"
@@ -93,17 +92,6 @@ func (s *Server) identify(r *http.Request) *http.Request {
 		}
 	}
 	return r.WithContext(context.WithValue(r.Context(), visitorKey{}, v))
-}
-
-// OwnerOnly answers only the owner (with a door) and refuses everyone else.
-func OwnerOnly(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if VisitorOf(r).Role != RoleOwner {
-			fail(w, http.StatusUnauthorized, codeSignIn, "this needs the owner: sign in")
-			return
-		}
-		h.ServeHTTP(w, r)
-	})
 }
 
 type session struct {

@@ -421,7 +421,6 @@ func TestSlowStreamDropped(t *testing.T) {
 }
 
 func TestNewRefuses(t *testing.T) {
-	type bad struct{}
 	for _, c := range []struct {
 		name string
 		opts Options
@@ -452,6 +451,7 @@ func (withVariadic) Do(...int) {}
 
 type withBadResults struct{}
 
+//lint:ignore ST1008 the order is wrong on purpose: New must refuse it
 func (withBadResults) Do() (error, int) { return nil, 0 }
 
 func TestListen(t *testing.T) {

@@ -46,7 +46,6 @@ type netWatch struct {
 	failed  map[string]bool // hosts outside that could not be reached since the last answer
 	probing bool
 	probed  chan error
-	skipped int    // links recorded offline
 	note    string // what the run says of its connection, for the progress
 }
 

@@ -84,7 +84,6 @@ type saver struct {
 	buf    []*target
 	queue  chan []*target
 	done   chan savedBatch
-	err    error // the first failure, read after close
 	quit   chan struct{}
 	sent   int // batches sent and not yet returned
 	// pending are batches that came back while flush waited for room; the scheduler

@@ -11,9 +11,6 @@ type targetTable struct {
 
 func newTargetTable() *targetTable { return &targetTable{byURL: map[string]*target{}} }
 
-// at is the target of index i.
-func (tb *targetTable) at(i int32) *target { return tb.list[i] }
-
 // add gives t its index and files it under key.
 func (tb *targetTable) add(key string, t *target) *target {
 	t.idx = int32(len(tb.list))

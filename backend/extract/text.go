@@ -237,17 +237,3 @@ func trimURLPunct(u []byte) []byte {
 	}
 	return u
 }
-
-// Document summarises a UTF-8 document by its media type with the default options.
-func Document(body []byte, mediaType string, pageURL *url.URL) *Summary {
-	return Options{}.Document(body, mediaType, pageURL)
-}
-
-// Document summarises a UTF-8 document by its media type: plain text as Text does, anything
-// else as HTML.
-func (o Options) Document(body []byte, mediaType string, pageURL *url.URL) *Summary {
-	if mediaType == "text/plain" {
-		return o.Text(body, pageURL)
-	}
-	return o.HTML(body, pageURL)
-}

@@ -135,24 +135,3 @@ func Describe(code string) string {
 	}
 	return code
 }
-
-// Failure is a classified fetch failure: the code Classify gives and its words, with the
-// error they came from.
-type Failure struct {
-	Code string // one of the Code constants
-	Err  error
-}
-
-// Fail classifies err (nil gives nil).
-func Fail(err error) *Failure {
-	if err == nil {
-		return nil
-	}
-	return &Failure{Code: Classify(err), Err: err}
-}
-
-// Error says what failed and why, the words first: "connection refused (dial tcp ...)".
-func (f *Failure) Error() string { return Describe(f.Code) + " (" + f.Err.Error() + ")" }
-
-// Unwrap returns the underlying error.
-func (f *Failure) Unwrap() error { return f.Err }

@@ -293,7 +293,9 @@ func TestDoReusesConnections(t *testing.T) {
 			w.(http.Flusher).Flush()
 		}
 	})
-	mux.HandleFunc("/redir", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/page", 301) })
+	mux.HandleFunc("/redir", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/page", http.StatusMovedPermanently)
+	})
 	mux.HandleFunc("/img", serveBytes("image/gif", "", make([]byte, 500)))
 	srv := httptest.NewUnstartedServer(mux)
 	var conns atomic.Int32

@@ -34,9 +34,9 @@ func TestGetRobots(t *testing.T) {
 		}
 		http.Redirect(w, r, other.URL+"/robots-final.txt", http.StatusTemporaryRedirect)
 	})
-	mux.HandleFunc("/loop", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/loop", 302) })
+	mux.HandleFunc("/loop", func(w http.ResponseWriter, r *http.Request) { http.Redirect(w, r, "/loop", http.StatusFound) })
 	mux.HandleFunc("/big", serveBytes("text/html", "", big)) // wrong type is still read
-	mux.HandleFunc("/gone", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "gone", 410) })
+	mux.HandleFunc("/gone", func(w http.ResponseWriter, r *http.Request) { http.Error(w, "gone", http.StatusGone) })
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 	c := newClient(Config{})

@@ -192,14 +192,14 @@ func isNotADatabase(err error) bool {
 
 // state is the row of index_state.
 type state struct {
-	Workspace       string
-	Generation      int64
-	Applied         int64
-	AppliedPage     int64
-	Rebuilding      bool
-	RebuiltThrough  int64
-	Rows            int64
-	present, schema bool
+	Workspace      string
+	Generation     int64
+	Applied        int64
+	AppliedPage    int64
+	Rebuilding     bool
+	RebuiltThrough int64
+	Rows           int64
+	present        bool
 }
 
 func readState(ctx context.Context, db interface {

@@ -250,7 +250,7 @@ func (im *importer) flush(ctx context.Context) error {
 }
 
 func (im *importer) times(e *bookmarks.Entry) (int64, int64) {
-	c, u := im.now, im.now
+	c, u := im.now, int64(0)
 	if e.Added > 0 {
 		c = e.Added * 1000
 	}

@@ -20,7 +20,11 @@ import (
 const (
 	monitorEvery = 250 * time.Millisecond
 	pssEvery     = 2 * time.Second
-	memoryGrace  = 3 * time.Second
+	// memoryGrace bounds how long a tab closed for memory shields the others: until the
+	// browser's memory falls under the cap again (the closed tab's process has gone), or
+	// this long, after which a tab that still holds most is closed too. How soon the
+	// memory comes back depends on the machine's load (over 3 s at a load of 30 on 2 cores).
+	memoryGrace = 15 * time.Second
 )
 
 // monitor measures b's processes until it ends: the peak goes into the stats, and when
@@ -31,6 +35,7 @@ func (r *Renderer) monitor(b *browserProc) {
 	defer tick.Stop()
 	var pids []int
 	var last time.Time
+	shielded := false // a tab was closed for memory and the memory has not come back since
 	for {
 		select {
 		case <-b.ctx.Done():
@@ -46,6 +51,7 @@ func (r *Renderer) monitor(b *browserProc) {
 			pids = Descendants(b.pid)
 		}
 		if !due && estimate(pids) <= r.opts.MemoryCap {
+			shielded = false // under the cap: what a closed tab held has come back
 			continue
 		}
 		last = now
@@ -55,9 +61,11 @@ func (r *Renderer) monitor(b *browserProc) {
 		pk.PSS, pk.RSS, pk.Processes = max(pk.PSS, m.PSS), max(pk.RSS, m.RSS), max(pk.Processes, m.Processes)
 		var pages []*pageRun
 		// A tab closed for memory takes a moment to give it back: the pages running then
-		// are not blamed for it (the browser is started again once they end).
-		recent := time.Duration(now.UnixNano()-b.overCap.Load()) < memoryGrace
-		if m.PSS > r.opts.MemoryCap && !recent {
+		// are not blamed for it until it has (the browser is started again once they end).
+		if m.PSS <= r.opts.MemoryCap || time.Duration(now.UnixNano()-b.overCap.Load()) >= memoryGrace {
+			shielded = false
+		}
+		if m.PSS > r.opts.MemoryCap && !shielded {
 			for p := range r.active {
 				if p.tab.gen == b.gen {
 					pages = append(pages, p)
@@ -68,6 +76,7 @@ func (r *Renderer) monitor(b *browserProc) {
 		if len(pages) > 0 {
 			r.overCap(pages, m)
 			b.overCap.Store(time.Now().UnixNano())
+			shielded = true
 			pids = nil // a closed tab takes its process with it
 		}
 	}
@@ -76,10 +85,12 @@ func (r *Renderer) monitor(b *browserProc) {
 // overCap closes the tab whose page holds most (its JavaScript heap and its DOM, as the
 // tab tells them; a tab too busy to tell counts as holding all).
 func (r *Renderer) overCap(pages []*pageRun, m Memory) {
+	// A tab too busy to tell counts as holding all; among several such, the page that has
+	// held its tab longest (a page just begun has had no time to grow).
 	var worst *pageRun
 	most := -1.0
 	for _, p := range pages {
-		if s := pageWeight(p); s > most {
+		if s := pageWeight(p); s > most || s == most && p.start.Before(worst.start) {
 			worst, most = p, s
 		}
 	}

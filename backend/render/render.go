@@ -196,7 +196,6 @@ type Renderer struct {
 	// replace a browser that went over the memory cap.
 	pageEnded chan struct{}
 	stats     Stats
-	stopMon   chan struct{}
 
 	rendered, failed, restarts, tabsClosed atomic.Int64
 }

@@ -45,9 +45,6 @@ func Register(f Field) {
 // FieldNamed returns the field called name, or nil.
 func FieldNamed(name string) *Field { return fieldIndex[strings.ToLower(name)] }
 
-// Fields lists the fields in the order they were registered.
-func Fields() []*Field { return fieldList }
-
 // FieldNames lists the names of the fields of a stage (all of them for a negative stage), sorted.
 func FieldNames(stage Stage) []string {
 	var out []string

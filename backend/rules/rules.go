@@ -12,8 +12,6 @@
 // final. The package imports no other project package.
 package rules
 
-import "strings"
-
 // Category is a rule atom's category, in the paper's order of priority.
 type Category byte
 
@@ -44,16 +42,6 @@ func (v Value) String() string {
 		return valueNames[v]
 	}
 	return "untested"
-}
-
-// ParseValue is the inverse of Value.String.
-func ParseValue(s string) (Value, bool) {
-	for i, n := range valueNames {
-		if strings.EqualFold(s, n) {
-			return Value(i), true
-		}
-	}
-	return Untested, false
 }
 
 // Followed reports whether an element of value v is followed (its page visited, its links taken).

@@ -21,13 +21,12 @@ const maxListed = 10000
 
 // archive accumulates an archive's summary from its members.
 type archive struct {
-	r        *Result
-	out      textOut
-	b        *Budget
-	listed   int
-	members  int
-	summed   int
-	problems []string
+	r       *Result
+	out     textOut
+	b       *Budget
+	listed  int
+	members int
+	summed  int
 }
 
 func newArchive(b *Budget, in Input) *archive {

@@ -36,7 +36,7 @@ func tarSummary(ctx context.Context, in Input, b *Budget) (*Result, error) {
 			break
 		}
 		a.list(h.Name)
-		if h.Typeflag != tar.TypeReg && h.Typeflag != tar.TypeRegA || !a.wants(ctx) {
+		if h.Typeflag != tar.TypeReg || !a.wants(ctx) {
 			continue
 		}
 		if err := a.add(ctx, h.Name, tr); errors.Is(err, problemError(ProblemBomb)) {

@@ -34,6 +34,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"mundaneum/backend/library"
 	"mundaneum/backend/libsearch"
@@ -90,6 +92,17 @@ type zipf struct {
 	z     *rand.Zipf
 }
 
+// title capitalises each word's first letter (strings.Title is deprecated; the words here are
+// plain lower-case dictionary words, so its Unicode word-boundary fault does not arise).
+func title(s string) string {
+	words := strings.Fields(s)
+	for i, w := range words {
+		r, size := utf8.DecodeRuneInString(w)
+		words[i] = string(unicode.ToTitle(r)) + w[size:]
+	}
+	return strings.Join(words, " ")
+}
+
 func (z zipf) word() string { return z.words[z.z.Uint64()] }
 
 func (z zipf) phrase(r *rand.Rand, min, max int) string {
@@ -115,11 +128,11 @@ func generate(path string, n int, z zipf, r *rand.Rand) error {
 	i := 0
 	date := int64(1_500_000_000)
 	for a := 0; a < 10; a++ {
-		fmt.Fprintf(w, "<DT><H3 ADD_DATE=\"%d\">%s</H3>\n<DL><p>\n", date, html.EscapeString(strings.Title(z.phrase(r, 1, 2))))
+		fmt.Fprintf(w, "<DT><H3 ADD_DATE=\"%d\">%s</H3>\n<DL><p>\n", date, html.EscapeString(title(z.phrase(r, 1, 2))))
 		for b := 0; b < 10; b++ {
-			fmt.Fprintf(w, "  <DT><H3 ADD_DATE=\"%d\">%s</H3>\n  <DL><p>\n", date, html.EscapeString(strings.Title(z.phrase(r, 1, 3))))
+			fmt.Fprintf(w, "  <DT><H3 ADD_DATE=\"%d\">%s</H3>\n  <DL><p>\n", date, html.EscapeString(title(z.phrase(r, 1, 3))))
 			for c := 0; c < 10; c++ {
-				fmt.Fprintf(w, "    <DT><H3 ADD_DATE=\"%d\">%s %d</H3>\n    <DL><p>\n", date, html.EscapeString(strings.Title(z.word())), c)
+				fmt.Fprintf(w, "    <DT><H3 ADD_DATE=\"%d\">%s %d</H3>\n    <DL><p>\n", date, html.EscapeString(title(z.word())), c)
 				k := per
 				if a == 9 && b == 9 && c == 9 {
 					k = n - i
@@ -322,7 +335,7 @@ func writeBig(ctx context.Context, dir string, n int, z zipf, r *rand.Rand) erro
 	var b strings.Builder
 	b.WriteString("# Big\n")
 	for i := range n {
-		fmt.Fprintf(&b, "- [%s](https://host%d.example/%d.html) %s\n", strings.Title(z.phrase(r, 3, 7)), r.IntN(3000), i, z.phrase(r, 0, 12))
+		fmt.Fprintf(&b, "- [%s](https://host%d.example/%d.html) %s\n", title(z.phrase(r, 3, 7)), r.IntN(3000), i, z.phrase(r, 0, 12))
 	}
 	rep, err := library.New(st).Import(ctx, library.RootID, []byte(b.String()), library.Author{})
 	if err != nil {

@@ -26,16 +26,12 @@ func main() {
 	}
 	dir := os.Args[1]
 	fset := token.NewFileSet()
-	pkgs, err := parser.ParseDir(fset, dir, func(fi os.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, 0)
+	pkgs, err := parseDir(fset, dir)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "filecalls:", err)
 		os.Exit(1)
 	}
-	for name, p := range pkgs {
-		var files []*ast.File
-		for _, f := range p.Files {
-			files = append(files, f)
-		}
+	for name, files := range pkgs {
 		info := &types.Info{Uses: map[*ast.Ident]types.Object{}, Selections: map[*ast.SelectorExpr]*types.Selection{}}
 		// Errors (an import the source importer cannot load) leave some names unresolved:
 		// the graph is then smaller, never wrong.
@@ -131,4 +127,26 @@ func main() {
 		}
 		fmt.Printf("files %d, arrows %d, arrows on a cycle %d\n", len(nodes), len(keys), inCycle)
 	}
+}
+
+// parseDir parses the non-test Go files of dir, grouped by package name (parser.ParseDir,
+// deprecated, did the same).
+func parseDir(fset *token.FileSet, dir string) (map[string][]*ast.File, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	pkgs := map[string][]*ast.File{}
+	for _, e := range entries {
+		n := e.Name()
+		if e.IsDir() || !strings.HasSuffix(n, ".go") || strings.HasSuffix(n, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, filepath.Join(dir, n), nil, 0)
+		if err != nil {
+			return nil, err
+		}
+		pkgs[f.Name.Name] = append(pkgs[f.Name.Name], f)
+	}
+	return pkgs, nil
 }

@@ -236,7 +236,7 @@ func (r *Reader) badMember(err error) error {
 // readRecord parses a record header at the current position. io.EOF: no more records in
 // this stream.
 func (r *Reader) readRecord() (*Record, error) {
-	start := r.pos
+	var start int64
 	line, err := r.versionLine()
 	if err != nil {
 		return nil, err

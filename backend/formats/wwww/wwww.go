@@ -152,6 +152,7 @@ func parse(s string) (Line, error) {
 	case Complete:
 		l = Line{Kind: kind, URL: field()}
 		if strings.TrimSpace(rest) != "" {
+			//lint:ignore ST1005 "C" is the line type's name, as in the format's spec
 			return Line{}, fmt.Errorf("C line with more than a URL: %q", clip(s))
 		}
 	default:

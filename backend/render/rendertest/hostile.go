@@ -37,12 +37,14 @@ root.appendChild(f);`
 setInterval(() => { root.setAttribute('data-t', String(Date.now())); }, 30);
 setInterval(() => { fetch('/api/tracker?' + Date.now()); }, 100);`
 	case "grow":
-		// A DOM that grows by megabytes as fast as the page can, yielding between steps:
+		// A DOM that grows by 32 MB a step as fast as the page can, yielding between steps
+		// (fast enough to pass a cap before a pause in its requests reads it as settled; in
+		// nodes enough that its tab's metrics show it as the one holding most):
 		// its tab answers, and only the memory cap stops it.
 		// (Kept out of the document, so that no layout slows it down; a counter in it says
 		// how far it got, so that it never settles.)
 		script = `const root = document.getElementById('root'); const keep = document.createElement('div');
-const line = 'x'.repeat(4096); let n = 0;
+const line = 'x'.repeat(16384); let n = 0;
 (function step() { for (let i = 0; i < 2000; i++) { const d = document.createElement('div'); d.textContent = line + n++; keep.appendChild(d); }
   root.textContent = 'Growing: ' + n + ' nodes'; setTimeout(step, 0); })();`
 	case "memory":

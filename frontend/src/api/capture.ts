@@ -2,7 +2,7 @@
 // the window's port, and the library choices of the add form. Part of src/api: the only
 // code that touches the generated bindings.
 import * as App from '../../wailsjs/go/app/App';
-import { call } from './index';
+import { call } from './call';
 import type { CaptureInfo, LibChoice, PairingCode } from './types';
 
 function infoOf(i: CaptureInfo): CaptureInfo {

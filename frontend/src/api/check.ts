@@ -1,7 +1,7 @@
 // Maintenance (MOMspider's link checks and change reports) over the bound API. Part of
 // src/api: the only code that touches the generated bindings.
 import * as App from '../../wailsjs/go/app/App';
-import { call } from './index';
+import { call } from './call';
 import type {
   CheckImport,
   CheckProgress,

@@ -410,6 +410,7 @@ export namespace app {
 	    skipped: number;
 	    problems: LibProblem[];
 	    more: number;
+	    seconds: number;
 	}
 	export interface LibInput {
 	    title: string;
