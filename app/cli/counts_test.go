@@ -42,7 +42,7 @@ func docSite(t *testing.T) *httptest.Server {
 func TestCountsNamed(t *testing.T) {
 	srv := docSite(t)
 	db := filepath.Join(t.TempDir(), "w.mundaneum")
-	code, out, errOut := run(t, "crawl", "--db", db, "--delay", "0", "--render", "never", srv.URL+"/") // static: the DOM a browser serialises leaves out scripts
+	code, out, errOut := run(t, "crawl", "--db", db, "--delay", "0", srv.URL+"/")
 	if code != ExitOK {
 		t.Fatalf("crawl: %d %s", code, errOut)
 	}

@@ -186,6 +186,7 @@ func (c *Crawler) renderPage(ctx context.Context, it frontier.Item, u *url.URL, 
 		}
 	}
 	found2 = append(found2, scriptLinks(it.URL, res)...)
+	found2 = append(found2, droppedScripts(found, found2)...)
 	if it.State == store.StateFetched && it.Hash == rendered.Hash {
 		sr := c.storedResult(ctx, it, true)
 		sr.Status, sr.WireBytes, sr.RefreshAt, sr.Render = resp.Status, rendered.WireBytes, r.RefreshAt, rendered.Render
@@ -206,6 +207,26 @@ func renderedHash(s *extract.Summary) string {
 	h.Write([]byte{0})
 	h.Write([]byte(s.Text))
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// droppedScripts are the scripts the page's HTML names (<script src>) that the rendered DOM
+// does not: the DOM is read without its scripts, and a page that cites a script still
+// cites it once rendered (as the crawl records it, and the counts and link checks see).
+func droppedScripts(static, rendered []Found) []Found {
+	seen := make(map[string]bool, len(rendered))
+	for _, f := range rendered {
+		if f.Link.Kind == extract.KindScript {
+			seen[f.Link.URL] = true
+		}
+	}
+	var out []Found
+	for _, f := range static {
+		if f.Link.Kind == extract.KindScript && !seen[f.Link.URL] {
+			seen[f.Link.URL] = true
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // scriptLinks are the links a rendered page has that its HTML cannot: route fragments of
