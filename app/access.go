@@ -120,7 +120,7 @@ var guestMethods = map[string]bool{
 	"LibrarySearch": true, "LibraryTags": true, "LibraryPreview": true, "LibraryExport": true,
 	"LibraryPreviewDelete": true,
 	"LibraryCreate":        true, "LibraryPoint": true, "LibraryReport": true, "LibraryPlaceView": true,
-	"LibraryEdit": true, "LibraryDelete": true, "LibraryMove": true, "LibraryCopy": true, "LibraryUndo": true,
+	"LibraryEdit": true, "LibraryDelete": true, "LibraryMove": true, "LibraryCopy": true, "LibraryUndo": true, "LibraryRedo": true,
 	"LibraryImport": true, "LibraryAcceptRedirect": true, "LibraryChoices": true,
 }
 

@@ -65,6 +65,9 @@ func (a *App) LibraryPage(id int64, order string, offset, limit int) (LibPage, e
 			out.LastChangeBy = library.Whose(u)
 		}
 	}
+	if r, err := l.NextRedo(ctx); err == nil {
+		out.NextRedo, out.RedoProtected, out.NextRedoMine = r.Summary, r.Protected(), l.Mine(r)
+	}
 	return out, nil
 }
 
@@ -264,6 +267,19 @@ func (a *App) LibraryUndo(password string) (string, error) {
 	return u.Summary, nil
 }
 
+// LibraryRedo makes again the change the last undo took back and says what it was.
+func (a *App) LibraryRedo(password string) (string, error) {
+	u, err := a.lib().Redo(context.Background(), password)
+	if errors.Is(err, library.ErrNotFound) {
+		return "", &Error{Code: CodeNotFound, Message: "nothing to redo"}
+	}
+	if err != nil {
+		return "", apiError(err)
+	}
+	a.changed("redid " + u.Summary)
+	return u.Summary, nil
+}
+
 // LibraryImport imports the text of a file of links into parent (GENVL's Pointers): a
 // browser's bookmark file, a JSON tree, or a list of URLs or Markdown links. Importing into
 // a protected library needs its password.
@@ -336,7 +352,7 @@ func (a *App) LibrarySearch(query string, in int64, offset, limit int) (LibSearc
 // LibraryPreview renders a report's Markdown as it would show (the editor's preview).
 func (a *App) LibraryPreview(title, markdown string) (LibRendered, error) {
 	if len(markdown) > library.MaxBody {
-		return LibRendered{}, &Error{Code: CodeInvalid, Message: "a report longer than 1 MiB"}
+		return LibRendered{}, &Error{Code: CodeInvalid, Message: "the report is longer than 1 MiB: at most 1 MiB is kept"}
 	}
 	r := library.Preview(title, markdown)
 	return LibRendered{Document: r.Document, Links: nonNil(r.Links)}, nil

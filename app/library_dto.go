@@ -58,6 +58,10 @@ type LibKnown struct {
 	Status    int    `json:"status"`
 	FetchedAt string `json:"fetchedAt"`
 	Copy      bool   `json:"copy"` // an offline copy is stored
+	// Reason: why it failed or was skipped, a closed code (frontend/src/lib/wording.ts says
+	// it in words); Detail: the error's own words.
+	Reason string `json:"reason"`
+	Detail string `json:"detail"`
 }
 
 // LibView is the saved view a view posting places in the tree.
@@ -92,6 +96,11 @@ type LibPage struct {
 	UndoProtected  bool   `json:"undoProtected"`
 	LastChangeBy   string `json:"lastChangeBy"`
 	LastChangeMine bool   `json:"lastChangeMine"`
+	// NextRedo describes what Redo would make again ("" nothing: no undo since the last
+	// change); RedoProtected and NextRedoMine as for Undo.
+	NextRedo      string `json:"nextRedo"`
+	RedoProtected bool   `json:"redoProtected"`
+	NextRedoMine  bool   `json:"nextRedoMine"`
 }
 
 // LibDetail is one posting with its place, its picture and, for a report, its text
@@ -249,7 +258,7 @@ func libPostingDTO(p library.Posting, path string) LibPosting {
 		Created: rfc3339(p.CreatedAt), Updated: rfc3339(p.UpdatedAt), Libraries: p.Libraries, Postings: p.Postings}
 	if k := p.Known; k != nil {
 		d.Known = &LibKnown{PageID: k.PageID, Title: k.Title, State: k.State, Status: k.Status,
-			FetchedAt: rfc3339(k.FetchedAt), Copy: k.Copy}
+			FetchedAt: rfc3339(k.FetchedAt), Copy: k.Copy, Reason: k.Reason, Detail: k.Detail}
 	}
 	if h := p.Health; h != nil {
 		d.Health = &LibHealth{Verdict: h.Verdict, Status: h.Status, FinalURL: h.FinalURL, Reason: h.Reason,

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 
+	"mundaneum/backend/libsearch"
 	"mundaneum/backend/search"
 )
 
@@ -42,5 +43,12 @@ func (a *App) OpenView(name string, limit int) (ViewResults, error) {
 	if err != nil {
 		return ViewResults{}, apiError(err)
 	}
-	return ViewResults{View: viewDTO(r.View), Results: searchDTO(r.Results), New: r.New, Since: rfc3339(r.Since)}, nil
+	out := searchDTO(r.Results)
+	// The library's postings, as the same search in the box shows them.
+	lib, err := w.library.Search(context.Background(), libsearch.Request{Query: r.View.Query, Limit: libraryHits})
+	if err != nil {
+		return ViewResults{}, apiError(err)
+	}
+	out.Library = libHitsDTO(lib)
+	return ViewResults{View: viewDTO(r.View), Results: out, New: r.New, Since: rfc3339(r.Since)}, nil
 }

@@ -44,7 +44,7 @@ func (e *env) libraryCmd() *cobra.Command {
 		},
 	}
 	cmd.AddCommand(e.libLsCmd(), e.libMkdirCmd(), e.libAddCmd(), e.libReportCmd(), e.libViewCmd(), e.libEditCmd(),
-		e.libMvCmd(), e.libCpCmd(), e.libRmCmd(), e.libUndoCmd(), e.libImportCmd(), e.libExportCmd(), e.libSearchCmd(),
+		e.libMvCmd(), e.libCpCmd(), e.libRmCmd(), e.libUndoCmd(), e.libRedoCmd(), e.libImportCmd(), e.libExportCmd(), e.libSearchCmd(),
 		e.libShowCmd(), e.libTagsCmd(), e.libCrawlCmd(), e.libAcceptRedirectCmd())
 	return cmd
 }

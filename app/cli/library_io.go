@@ -68,11 +68,14 @@ a protected library needs its password. 'mundaneum library undo' takes it back.`
 				if len(missing) > 0 {
 					fmt.Fprintf(e.stdout, "Created %s\n", clean(to))
 				}
-				fmt.Fprintf(e.stdout, "Imported %d postings from a %s file in %.1fs: %d libraries, %d pointers, %d reports, %d views\n",
-					rep.Added(), rep.Format, secs, rep.Libraries, rep.Pointers, rep.Reports, rep.Views)
+				fmt.Fprintf(e.stdout, "Imported %s from a %s file in %.1fs: %s, %s, %s, %s\n",
+					nouns(rep.Added(), "posting", "postings"), rep.Format, secs, nouns(rep.Libraries, "library", "libraries"),
+					nouns(rep.Pointers, "pointer", "pointers"), nouns(rep.Reports, "report", "reports"), nouns(rep.Views, "view", "views"))
 				if rep.Merged > 0 || rep.Duplicates > 0 || rep.Elsewhere > 0 {
-					fmt.Fprintf(e.stdout, "%d libraries were there already; %d links were in their library already (left out); %d are elsewhere in the library too\n",
-						rep.Merged, rep.Duplicates, rep.Elsewhere)
+					fmt.Fprintf(e.stdout, "%s %s there already; %s %s in %s library already (left out); %d %s elsewhere in the library too\n",
+						nouns(rep.Merged, "library", "libraries"), verb(rep.Merged, "was", "were"),
+						nouns(rep.Duplicates, "link", "links"), verb(rep.Duplicates, "was", "were"), verb(rep.Duplicates, "its", "their"),
+						rep.Elsewhere, verb(rep.Elsewhere, "is", "are"))
 				}
 				for _, p := range rep.Problems {
 					fmt.Fprintf(e.stderr, "line %d: %s\n", p.Line, clean(p.Reason))
@@ -309,4 +312,15 @@ func (e *env) libCrawlCmd() *cobra.Command {
 	f.IntVar(&cfg.MaxDepth, "depth", 0, "link depth limit from the seeds (0: none)")
 	f.IntVar(&cfg.MaxPages, "max-pages", 0, "stop after visiting N pages (0: no limit)")
 	return cmd
+}
+
+// nouns writes a count with its noun agreeing ("1 library", "2 libraries").
+func nouns(n int, one, many string) string { return fmt.Sprintf("%d %s", n, verb(n, one, many)) }
+
+// verb picks the word agreeing with a count of n.
+func verb(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

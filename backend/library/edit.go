@@ -113,12 +113,12 @@ func (l *Library) apply(ctx context.Context, tx Tx, n *Node, e Edit) error {
 		if n.Kind != KindReport {
 			return invalid("only a report has a text")
 		}
-		if n.Body, err = checkText("a report", *e.Body, MaxBody); err != nil {
+		if n.Body, err = checkText("report", *e.Body, MaxBody); err != nil {
 			return err
 		}
 	}
 	if e.Purpose != nil {
-		if n.Purpose, err = checkText("a purpose", *e.Purpose, MaxNotes); err != nil {
+		if n.Purpose, err = checkText("statement of purpose", *e.Purpose, MaxNotes); err != nil {
 			return err
 		}
 	}

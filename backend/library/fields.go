@@ -25,8 +25,16 @@ const (
 	maxURLText = urlnorm.MaxLength
 )
 
+// invalidError is a refused input: its message is a sentence the user reads as is (no
+// "invalid:" before it), and it is ErrInvalid for errors.Is.
+type invalidError struct{ err error }
+
+func (e invalidError) Error() string   { return e.err.Error() }
+func (e invalidError) Unwrap() []error { return []error{ErrInvalid, e.err} }
+
+// invalid refuses an input, saying why in words (fmt.Errorf's verbs, %w included).
 func invalid(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, args...))
+	return invalidError{fmt.Errorf(format, args...)}
 }
 
 // cleanLine makes s one line of printable text: white space runs become one space and
@@ -58,13 +66,21 @@ func cleanText(s string) string {
 	}, s))
 }
 
+// isAre agrees the verb with a field's name ("the notes are", "the report is").
+func isAre(what string) string {
+	if strings.HasSuffix(what, "s") && !strings.HasSuffix(what, "ss") {
+		return "are"
+	}
+	return "is"
+}
+
 func checkTitle(t string, required bool) (string, error) {
 	t = cleanLine(t)
 	switch {
 	case t == "" && required:
-		return "", invalid("a title is required")
+		return "", invalid("the title is empty: give it one")
 	case utf8.RuneCountInString(t) > MaxTitle:
-		return "", invalid("a title longer than %d characters", MaxTitle)
+		return "", invalid("the title is %d characters long: at most %d are kept", utf8.RuneCountInString(t), MaxTitle)
 	}
 	return t, nil
 }
@@ -77,7 +93,7 @@ func checkURL(raw string) (string, string, error) {
 		return "", "", invalid("an address (URL) is required")
 	}
 	if len(raw) > maxURLText {
-		return "", "", invalid("an address longer than %d bytes", maxURLText)
+		return "", "", invalid("the address is %d bytes long: at most %d are kept", len(raw), maxURLText)
 	}
 	if strings.ContainsFunc(raw, unicode.IsControl) {
 		return "", "", invalid("an address with control characters")
@@ -92,7 +108,7 @@ func checkURL(raw string) (string, string, error) {
 func checkText(what, s string, max int) (string, error) {
 	s = cleanText(s)
 	if len(s) > max {
-		return "", invalid("%s longer than %d KiB", what, max>>10)
+		return "", invalid("the %s %s %d KiB long: at most %d KiB are kept", what, isAre(what), (len(s)+1023)>>10, max>>10)
 	}
 	return s, nil
 }
@@ -109,14 +125,14 @@ func CheckTags(tags []string) ([]string, error) {
 				continue
 			}
 			if utf8.RuneCountInString(part) > MaxTag {
-				return nil, invalid("a tag longer than %d characters", MaxTag)
+				return nil, invalid("the tag %q is %d characters long: at most %d are kept", clip(part, 40), utf8.RuneCountInString(part), MaxTag)
 			}
 			seen[strings.ToLower(part)] = true
 			out = append(out, part)
 		}
 	}
 	if len(out) > MaxTags {
-		return nil, invalid("more than %d tags", MaxTags)
+		return nil, invalid("%d tags: at most %d are kept", len(out), MaxTags)
 	}
 	return out, nil
 }
@@ -125,7 +141,7 @@ func checkPerson(author, email string) (string, string, error) {
 	author, email = cleanLine(author), cleanLine(email)
 	switch {
 	case utf8.RuneCountInString(author) > maxAuthor:
-		return "", "", invalid("an author name longer than %d characters", maxAuthor)
+		return "", "", invalid("the author's name is %d characters long: at most %d are kept", utf8.RuneCountInString(author), maxAuthor)
 	case len(email) > maxEmail, email != "" && (!strings.Contains(email, "@") || strings.ContainsAny(email, " <>\"")):
 		return "", "", invalid("%q is not an e-mail address", clip(email, 60))
 	}

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -110,6 +111,27 @@ func FuzzRenderMarkdown(f *testing.F) {
 		}
 		for _, n := range nodes {
 			walk(n)
+		}
+	})
+}
+
+// FuzzMarkdownText: whatever a report holds, its text (a search hit's snippet) comes back
+// without a panic, as valid UTF-8 when the input is, and no longer than the Markdown plus
+// the line breaks put between blocks.
+func FuzzMarkdownText(f *testing.F) {
+	for _, s := range []string{"One **fact** per _card_.", "<script>x</script>\n\n| a |\n|---|\n| b |", "```\ncode\n```\n- [ ] task", "<https://a.example/> [l]: x\n\n[l]"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, md string) {
+		if len(md) > 1<<16 {
+			return
+		}
+		s := MarkdownText(md)
+		if utf8.ValidString(md) && !utf8.ValidString(s) {
+			t.Fatalf("%q gives invalid UTF-8 %q", md, s)
+		}
+		if len(s) > 2*len(md)+16 {
+			t.Fatalf("%q grows to %d bytes", md, len(s))
 		}
 	})
 }

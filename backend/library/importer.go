@@ -71,7 +71,7 @@ func (l *Library) ImportUnder(ctx context.Context, parent int64, under []string,
 	if err != nil {
 		var pe *bookmarks.Error
 		if errors.As(err, &pe) {
-			return ImportReport{}, fmt.Errorf("%w: %w", ErrInvalid, err)
+			return ImportReport{}, invalid("%w", err)
 		}
 		return ImportReport{}, err
 	}
@@ -412,7 +412,7 @@ func (im *importer) entry(ctx context.Context, e *bookmarks.Entry, parent Node, 
 		n.Notes = clip(cleanText(e.Notes), MaxNotes/4)
 		im.rep.problem(e.Line, "notes cut to %d characters", MaxNotes/4)
 	}
-	if n.Body, err = checkText("a report", e.Body, MaxBody); err != nil {
+	if n.Body, err = checkText("report", e.Body, MaxBody); err != nil {
 		im.rep.problem(e.Line, "%q left out: %s", clip(e.Title, 60), strings.TrimPrefix(err.Error(), "invalid: "))
 		im.rep.Skipped++
 		return nil

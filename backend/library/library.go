@@ -91,6 +91,8 @@ type Known struct {
 	Status    int    // HTTP status of the last fetch
 	FetchedAt int64  // unix ms, 0 if never fetched
 	Copy      bool   // an offline copy is stored
+	Reason    string // why it failed or was skipped: a closed code (fetch, crawl), "" if none
+	Detail    string // the error's own words, when it failed
 }
 
 // Health is what the link checks say of a pointer's URL (the maintenance tasks' checks).
@@ -188,6 +190,8 @@ type Store interface {
 	LibImage(ctx context.Context, id int64) (Image, error)
 	// LibUndoTop returns the newest undo entry (ErrNotFound when there is none).
 	LibUndoTop(ctx context.Context) (Undo, error)
+	// LibRedoTop returns the newest redo entry (ErrNotFound when there is none).
+	LibRedoTop(ctx context.Context) (Undo, error)
 	// LibProtectedBelow lists the nodes with a password strictly below node id, parents
 	// before children.
 	LibProtectedBelow(ctx context.Context, id int64) ([]Node, error)
@@ -248,7 +252,13 @@ type Tx interface {
 	ViewExists(ctx context.Context, id int64) (bool, error)
 	PushUndo(ctx context.Context, u Undo) error
 	UndoTop(ctx context.Context) (Undo, error)
+	// DropUndo drops an entry of either journal.
 	DropUndo(ctx context.Context, id int64) error
+	// PushRedo journals what takes an undo back; RedoTop returns the newest such entry
+	// (ErrNotFound); ClearRedo forgets them all (a new change was made).
+	PushRedo(ctx context.Context, u Undo) error
+	RedoTop(ctx context.Context) (Undo, error)
+	ClearRedo(ctx context.Context) error
 	// PathTitles returns the titles of the nodes along path (the ids of an ancestry).
 	PathTitles(ctx context.Context, path string) ([]string, error)
 }

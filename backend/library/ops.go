@@ -183,8 +183,11 @@ func (l *Library) saveImage(ctx context.Context, tx Tx, d *ImageData) (int64, er
 }
 
 // push journals an operation, so that Undo can take it back: who did it, and the
-// password hashes it was done with.
+// password hashes it was done with. A new change ends what Redo could do.
 func (l *Library) push(ctx context.Context, tx Tx, op, summary string, data []byte, keys []string) error {
+	if err := tx.ClearRedo(ctx); err != nil {
+		return err
+	}
 	return tx.PushUndo(ctx, Undo{At: l.ms(), Op: op, Summary: summary, Data: data, Keys: keys, By: l.who.ID, ByName: l.who.Name})
 }
 
@@ -200,7 +203,7 @@ func (l *Library) Create(ctx context.Context, parent int64, in LibraryInput) (No
 	if err != nil {
 		return Node{}, err
 	}
-	purpose, err := checkText("a purpose", in.Purpose, MaxNotes)
+	purpose, err := checkText("statement of purpose", in.Purpose, MaxNotes)
 	if err != nil {
 		return Node{}, err
 	}
@@ -308,7 +311,7 @@ func (l *Library) Input(ctx context.Context, parent int64, in ReportInput) (Node
 	if err != nil {
 		return Node{}, err
 	}
-	body, err := checkText("a report", in.Body, MaxBody)
+	body, err := checkText("report", in.Body, MaxBody)
 	if err != nil {
 		return Node{}, err
 	}

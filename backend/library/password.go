@@ -30,7 +30,7 @@ var b64 = base64.RawStdEncoding
 // HashPassword returns the argon2id hash of a password.
 func HashPassword(pw string) (string, error) {
 	if len(pw) > MaxPassword {
-		return "", fmt.Errorf("%w: a password longer than %d bytes", ErrInvalid, MaxPassword)
+		return "", invalid("the password is %d bytes long: at most %d are kept", len(pw), MaxPassword)
 	}
 	salt := make([]byte, saltLen)
 	if _, err := rand.Read(salt); err != nil {

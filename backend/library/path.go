@@ -20,11 +20,14 @@ type Segment struct {
 	ID    int64
 }
 
+// maxPath bounds a path as written, in bytes.
+const maxPath = 8192
+
 // ParsePath splits a path into its segments. The leading "/" may be left out.
 func ParsePath(p string) ([]Segment, error) {
 	p = strings.TrimSpace(p)
-	if len(p) > 8192 {
-		return nil, fmt.Errorf("%w: a path longer than 8192 bytes", ErrInvalid)
+	if len(p) > maxPath {
+		return nil, invalid("the path is %d bytes long: at most %d are read", len(p), maxPath)
 	}
 	var segs []Segment
 	var b strings.Builder
@@ -40,7 +43,7 @@ func ParsePath(p string) ([]Segment, error) {
 		if !lit && strings.HasPrefix(t, "#") {
 			id, err := strconv.ParseInt(t[1:], 10, 64)
 			if err != nil || id <= 0 {
-				return fmt.Errorf("%w: %q is not a node number (#42); write \\# for a title that starts with #", ErrInvalid, t)
+				return invalid("%q is not a node number (#42); write \\# for a title that starts with #", t)
 			}
 			segs = append(segs, Segment{ID: id})
 			return nil

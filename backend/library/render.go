@@ -82,3 +82,57 @@ func Preview(title, md string) Rendered {
 	frag, links := RenderMarkdown(md)
 	return Rendered{Document: sanitize.HTML([]byte(frag), nil, title), Links: links}
 }
+
+// MarkdownText is what a report's Markdown reads as once rendered, as plain text: the words
+// of its paragraphs, headings, lists, tables and code, without the marks (**, #, [](), `) and
+// without raw HTML, which rendering leaves out too. Snippets of a report (a search's library
+// hits) are cut from it, so that they show what the report's view shows.
+func MarkdownText(md string) string {
+	src := []byte(md)
+	doc := markdown.Parser().Parse(text.NewReader(src))
+	var b strings.Builder
+	gap := func() {
+		if b.Len() > 0 && !strings.HasSuffix(b.String(), "\n") {
+			b.WriteByte('\n')
+		}
+	}
+	ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		switch t := n.(type) {
+		case *ast.RawHTML, *ast.HTMLBlock:
+			return ast.WalkSkipChildren, nil
+		case *ast.Text:
+			if entering {
+				b.Write(t.Segment.Value(src))
+				if t.SoftLineBreak() || t.HardLineBreak() {
+					b.WriteByte(' ')
+				}
+			}
+		case *ast.String:
+			if entering {
+				b.Write(t.Value)
+			}
+		case *ast.AutoLink:
+			if entering {
+				b.Write(t.Label(src))
+			}
+		case *ast.CodeBlock, *ast.FencedCodeBlock:
+			if entering {
+				gap()
+				lines := n.Lines()
+				for i := 0; i < lines.Len(); i++ {
+					s := lines.At(i)
+					b.Write(s.Value(src))
+				}
+			}
+			return ast.WalkSkipChildren, nil
+		default:
+			if n.Type() == ast.TypeBlock {
+				gap()
+			} else if n.Kind().String() == "TableCell" && !entering {
+				b.WriteByte(' ')
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+	return strings.TrimSpace(b.String())
+}

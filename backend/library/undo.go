@@ -81,20 +81,30 @@ func (l *Library) Undo(ctx context.Context, password string) (Undo, error) {
 		if err := l.mayUndo(l.in(ctx, tx, g), u); err != nil {
 			return err
 		}
+		back, err := l.inverse(ctx, tx, u)
+		if err != nil {
+			return fmt.Errorf("cannot undo %s: %w", u.Summary, err)
+		}
 		if err := l.revert(ctx, tx, u); err != nil {
 			return fmt.Errorf("cannot undo %s: %w", u.Summary, err)
 		}
-		return tx.DropUndo(ctx, u.ID)
+		if err := tx.DropUndo(ctx, u.ID); err != nil {
+			return err
+		}
+		return tx.PushRedo(ctx, back)
 	})
 	return top, err
 }
 
 // mayUndo applies the rules of undoing u: whose it is, the password it was made with,
 // and what taking it back needs now.
-func (l *Library) mayUndo(c check, u Undo) error {
+func (l *Library) mayUndo(c check, u Undo) error { return l.mayTakeBack(c, u, "undo") }
+
+// mayTakeBack is mayUndo for undo or redo (verb): the same rules either way.
+func (l *Library) mayTakeBack(c check, u Undo, verb string) error {
 	mine := l.Mine(u)
 	if !mine && !u.Protected() {
-		return fmt.Errorf("the last change (%s) was made by %s: only they can undo it: %w", u.Summary, Whose(u), ErrNotYours)
+		return fmt.Errorf("the last change (%s) was made by %s: only they can %s it: %w", u.Summary, Whose(u), verb, ErrNotYours)
 	}
 	if u.Protected() {
 		opened := false
@@ -113,10 +123,10 @@ func (l *Library) mayUndo(c check, u Undo) error {
 			c.g.wrong = true
 			return fmt.Errorf("that is not the password %s was done with: %w", u.Summary, ErrPassword)
 		case !mine:
-			return fmt.Errorf("the last change (%s) was made by %s: give the password it was made with to undo it: %w",
-				u.Summary, Whose(u), ErrPassword)
+			return fmt.Errorf("the last change (%s) was made by %s: give the password it was made with to %s it: %w",
+				u.Summary, Whose(u), verb, ErrPassword)
 		default:
-			return fmt.Errorf("undoing %s needs the password it was done with: %w", u.Summary, ErrPassword)
+			return fmt.Errorf("%sing %s needs the password it was done with: %w", verb, u.Summary, ErrPassword)
 		}
 	}
 	return l.mayRevert(c, u)

@@ -128,6 +128,9 @@ func (s *Searcher) present(ctx context.Context, root query.Node, page []posting)
 			return nil, err
 		}
 		_ = json.Unmarshal([]byte(tags), &hit.Tags)
+		if body != "" {
+			body = vlib.MarkdownText(body) // a report reads as its view shows it, not as its Markdown
+		}
 		if notes != "" || body != "" {
 			hit.Snippet = h.Snippet([]string{notes, body})
 		}

@@ -478,6 +478,24 @@ func (t *libTx) UndoTop(ctx context.Context) (library.Undo, error) {
 	return scanUndo(t.tx.QueryRowContext(ctx, undoTopSQL))
 }
 
+// The redo journal shares lib_undo with the undo journal (no migration of its own): its
+// entries' op is prefixed with redoPrefix, and the undo journal's queries leave them out.
+const redoPrefix = "redo:"
+
+func (t *libTx) PushRedo(ctx context.Context, u library.Undo) error {
+	u.Op = redoPrefix + u.Op
+	return t.PushUndo(ctx, u)
+}
+
+func (t *libTx) RedoTop(ctx context.Context) (library.Undo, error) {
+	return scanRedo(t.tx.QueryRowContext(ctx, redoTopSQL))
+}
+
+func (t *libTx) ClearRedo(ctx context.Context) error {
+	_, err := t.tx.ExecContext(ctx, `DELETE FROM lib_undo WHERE op LIKE 'redo:%'`)
+	return err
+}
+
 func (t *libTx) DropUndo(ctx context.Context, id int64) error {
 	_, err := t.tx.ExecContext(ctx, `DELETE FROM lib_undo WHERE id = ?`, id)
 	return err
@@ -487,7 +505,22 @@ func (t *libTx) PathTitles(ctx context.Context, path string) ([]string, error) {
 	return pathTitles(ctx, t.tx.QueryContext, path)
 }
 
-const undoTopSQL = `SELECT id, at, op, summary, data, keys, actor, actor_name FROM lib_undo ORDER BY id DESC LIMIT 1`
+const (
+	undoTopSQL = `SELECT id, at, op, summary, data, keys, actor, actor_name FROM lib_undo
+		WHERE op NOT LIKE 'redo:%' ORDER BY id DESC LIMIT 1`
+	redoTopSQL = `SELECT id, at, op, summary, data, keys, actor, actor_name FROM lib_undo
+		WHERE op LIKE 'redo:%' ORDER BY id DESC LIMIT 1`
+)
+
+// scanRedo reads a redo entry, its op as the undo journal's ops are named.
+func scanRedo(row *sql.Row) (library.Undo, error) {
+	u, err := scanUndo(row)
+	if errors.Is(err, library.ErrNotFound) {
+		return u, fmt.Errorf("redo: nothing to redo: %w", library.ErrNotFound)
+	}
+	u.Op = strings.TrimPrefix(u.Op, redoPrefix)
+	return u, err
+}
 
 func scanUndo(row *sql.Row) (library.Undo, error) {
 	var u library.Undo

@@ -13,7 +13,7 @@ import (
 
 // postingColumns adds to libColumns what the crawler knows of the node's URL and its view.
 const postingColumns = libColumns + `, coalesce(pg.id, 0), coalesce(pg.title, ''), coalesce(pg.state, ''),
-	coalesce(pg.status, 0), coalesce(pg.fetched_at, 0), pg.hash IS NOT NULL,
+	coalesce(pg.status, 0), coalesce(pg.fetched_at, 0), pg.hash IS NOT NULL, coalesce(pg.reason, ''), coalesce(pg.detail, ''),
 	v.name, coalesce(v.query, ''), coalesce(v.opened_at, 0), coalesce(v.last_total, 0),
 	cu.verdict, coalesce(cu.status, 0), coalesce(cu.final_url, ''), coalesce(cu.reason, ''),
 	coalesce(cu.checked_at, 0), cu.dead_at IS NOT NULL, coalesce(cu.permanent, 0),
@@ -29,7 +29,7 @@ func scanPosting(row interface{ Scan(...any) error }) (library.Posting, error) {
 	var vi library.ViewInfo
 	var verdict sql.NullString
 	var h library.Health
-	n, err := scanLibNode(row, &k.PageID, &k.Title, &k.State, &k.Status, &k.FetchedAt, &k.Copy,
+	n, err := scanLibNode(row, &k.PageID, &k.Title, &k.State, &k.Status, &k.FetchedAt, &k.Copy, &k.Reason, &k.Detail,
 		&viewName, &vi.Query, &vi.OpenedAt, &vi.LastTotal,
 		&verdict, &h.Status, &h.FinalURL, &h.Reason, &h.CheckedAt, &h.Dead, &h.Permanent, &p.Libraries, &p.Postings)
 	if err != nil {
@@ -222,6 +222,12 @@ func (s *Store) LibUndoTop(ctx context.Context) (library.Undo, error) {
 	return scanUndo(s.read.QueryRowContext(ctx, undoTopSQL))
 }
 
+// LibRedoTop returns the newest redo entry: the last change undone, while no new change
+// has been made since (ErrNotFound when there is none).
+func (s *Store) LibRedoTop(ctx context.Context) (library.Undo, error) {
+	return scanRedo(s.read.QueryRowContext(ctx, redoTopSQL))
+}
+
 // LibProtectedBelow lists the nodes with a password strictly below node id, parents first.
 func (s *Store) LibProtectedBelow(ctx context.Context, id int64) ([]library.Node, error) {
 	n, err := s.LibNode(ctx, id)
@@ -259,7 +265,8 @@ func (s *Store) LibTags(ctx context.Context) ([]library.TagCount, error) {
 func (s *Store) LibKnown(ctx context.Context, key string) (*library.Known, error) {
 	var k library.Known
 	err := s.read.QueryRowContext(ctx, `SELECT id, coalesce(title, ''), state, coalesce(status, 0), coalesce(fetched_at, 0),
-		hash IS NOT NULL FROM pages WHERE url = ?`, key).Scan(&k.PageID, &k.Title, &k.State, &k.Status, &k.FetchedAt, &k.Copy)
+		hash IS NOT NULL, coalesce(reason, ''), coalesce(detail, '') FROM pages WHERE url = ?`, key).Scan(&k.PageID, &k.Title,
+		&k.State, &k.Status, &k.FetchedAt, &k.Copy, &k.Reason, &k.Detail)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}

@@ -1,7 +1,7 @@
 // End to end, the library: `mundaneum serve` on a fresh workspace and Debian's chromium.
 // A browser bookmarks file with hostile titles is imported; its titles show as text; rows
-// move by drag and drop (into a library, and between postings); a delete shows what goes
-// and undo puts it back; a report is written with a preview, shown rendered in a sandboxed
+// move by drag and drop (into a library, and between postings); a delete shows what goes,
+// undo puts it back and redo makes it again; a report is written with a preview, shown rendered in a sandboxed
 // frame and edited; a password is asked for and honoured; the search finds library
 // postings. Nothing hostile ever runs or becomes markup.
 import assert from 'node:assert/strict';
@@ -112,6 +112,9 @@ test('the library opens from the sidebar, with breadcrumbs, header and counts', 
   assert.equal(await crumbs.getByRole('link', { name: 'Library' }).count(), 1);
   assert.match(await row('Go').textContent(), /3 postings/);
   assert.equal(await page.locator('img.picture').count(), 1);
+  // The row's buttons are at full strength without a hover: dimmed, they read as disabled.
+  await page.mouse.move(0, 0);
+  assert.equal(await row('Go').locator('.actions').evaluate((el) => getComputedStyle(el).opacity), '1');
   await clean();
 });
 
@@ -191,6 +194,16 @@ test('a delete shows what goes, and undo puts it back', async () => {
   await page.getByText(/^Undone: deleted "Go"/).waitFor();
   await row('Go').waitFor();
   assert.match(await row('Go').textContent(), /2 postings/);
+  // Redo deletes it again, and Ctrl+Z (outside a text field) puts it back once more.
+  await page.getByRole('button', { name: /^Redo: deleted "Go" and 2 below/ }).click();
+  await page.getByText(/^Redone: deleted "Go"/).waitFor();
+  await until(async () => (await row('Go').count()) === 0, { what: 'Go to go again' });
+  await page.getByRole('heading', { name: 'Computing', level: 2 }).click();
+  await page.keyboard.press('Control+z');
+  await page.getByText(/^Undone: deleted "Go"/).waitFor();
+  await row('Go').waitFor();
+  assert.match(await row('Go').textContent(), /2 postings/);
+  await page.getByRole('button', { name: /^Redo: deleted "Go"/ }).waitFor();
   await clean();
 });
 

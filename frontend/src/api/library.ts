@@ -117,6 +117,11 @@ export function libraryUndo(password = ''): Promise<string> {
   return call(() => App.LibraryUndo(password));
 }
 
+/** Makes again the change the last undo took back; says what it was. */
+export function libraryRedo(password = ''): Promise<string> {
+  return call(() => App.LibraryRedo(password));
+}
+
 /** Imports the text of a file of links (bookmarks, JSON tree, or a list) into a library. */
 export function libraryImport(parent: number, text: string, author = '', password = ''): Promise<LibImport> {
   return call(() => App.LibraryImport(parent, text, author, password)); // problems is never null (app.ImportOf)

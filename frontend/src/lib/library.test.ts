@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { LibKnown, LibRemoval } from '../api';
-import { childPath, dropPosition, escapeTitle, knownLabel, knownTone, parseTags, removalText, safeImage } from './library';
+import type { LibImport, LibKnown, LibRemoval } from '../api';
+import { childPath, dropPosition, escapeTitle, importText, knownLabel, knownTone, parseTags, removalText, safeImage } from './library';
 
 describe('library helpers', () => {
   it('escapes titles into paths as the backend reads them', () => {
@@ -41,5 +41,25 @@ describe('library helpers', () => {
     expect(safeImage('data:image/svg+xml;base64,PHN2Zz4=')).toBe('');
     expect(safeImage('javascript:alert(1)')).toBe('');
     expect(safeImage('https://evil.example/x.png')).toBe('');
+  });
+});
+
+describe('importText', () => {
+  const base = { format: 'bookmarks', libraries: 1, pointers: 1, reports: 0, views: 0, merged: 0, duplicates: 0, elsewhere: 0, skipped: 0, problems: [], more: 0 } as unknown as LibImport;
+  it('agrees its nouns and verbs with one', () => {
+    expect(importText({ ...base, merged: 1, duplicates: 1, elsewhere: 1 } as LibImport)).toEqual([
+      'Imported 2 from a bookmarks file: 1 library, 1 pointer.',
+      '1 library was there already.',
+      '1 link was in its library already and was left out.',
+      '1 is elsewhere in the library too.',
+    ]);
+  });
+  it('and with many', () => {
+    expect(importText({ ...base, libraries: 2, pointers: 3, merged: 2, duplicates: 2, elsewhere: 2 } as LibImport)).toEqual([
+      'Imported 5 from a bookmarks file: 2 libraries, 3 pointers.',
+      '2 libraries were there already.',
+      '2 links were in their library already and were left out.',
+      '2 are elsewhere in the library too.',
+    ]);
   });
 });

@@ -1,7 +1,25 @@
 // Pure helpers of the library views: paths, what the crawler knows, tags, what a delete
 // removes, where a dragged posting lands.
-import type { LibKnown, LibRemoval } from '../api';
+import type { LibImport, LibKnown, LibRemoval } from '../api';
 import { ago } from './format';
+import { reasonText } from './wording';
+
+/** The library's field limits, as backend/library/fields.go keeps them (a Go test checks
+ * they agree): the forms' `maxlength`, so that a field stops where the library would refuse
+ * it. maxlength counts UTF-16 units; the byte limits (address, notes, text, password) may
+ * still refuse text of many non-ASCII letters, and then say so. */
+export const libLimits = {
+  title: 1000,
+  url: 8192,
+  /** The tags line: 32 tags of up to 100 characters, with ", " between them (32 × 102). */
+  tags: 3264,
+  notes: 65536,
+  body: 1048576,
+  author: 200,
+  email: 254,
+  password: 1024,
+  path: 8192,
+} as const;
 
 /** Writes a title as a path segment ("TCP/IP" -> "TCP\/IP"), as the backend reads paths. */
 export function escapeTitle(t: string): string {
@@ -20,7 +38,9 @@ export function knownLabel(k: LibKnown | null | undefined, now = Date.now(), cop
   if (!k) return 'not in the workspace';
   const parts: string[] = [];
   if (k.state === 'fetched') parts.push(k.status ? `fetched ${k.status}` : 'fetched');
+  else if (k.state === 'failed' && k.reason) parts.push(`failed: ${reasonText(k.reason, k.status)}`);
   else if (k.state === 'failed') parts.push(k.status ? `failed ${k.status}` : 'failed');
+  else if (k.state === 'skipped' && k.reason) parts.push(`skipped: ${reasonText(k.reason, k.status)}`);
   else parts.push(k.state || 'known');
   if (k.fetchedAt) parts.push(ago(k.fetchedAt, now));
   if (k.copy && copy) parts.push('offline copy');
@@ -63,6 +83,21 @@ export function removalText(r: LibRemoval): string {
   const total = r.libraries + r.pointers + r.reports + r.views;
   const below = total > r.titles.length ? ' and everything in it' : '';
   return `${what}${below}: ${parts.join(', ')}`;
+}
+
+/** Says what an import did, in sentences whose counts agree with their nouns ("1 library",
+ * "1 is elsewhere"). */
+export function importText(r: LibImport): string[] {
+  const total = r.libraries + r.pointers + r.reports + r.views;
+  const parts = [plural(r.libraries, 'library', 'libraries'), plural(r.pointers, 'pointer')];
+  if (r.reports) parts.push(plural(r.reports, 'report'));
+  if (r.views) parts.push(plural(r.views, 'view'));
+  const out = [`Imported ${total} from a ${r.format} file: ${parts.join(', ')}.`];
+  const were = (n: number) => (n === 1 ? 'was' : 'were');
+  if (r.merged) out.push(`${plural(r.merged, 'library', 'libraries')} ${were(r.merged)} there already.`);
+  if (r.duplicates) out.push(`${plural(r.duplicates, 'link')} ${were(r.duplicates)} in ${r.duplicates === 1 ? 'its' : 'their'} library already and ${r.duplicates === 1 ? 'was' : 'were'} left out.`);
+  if (r.elsewhere) out.push(`${r.elsewhere} ${r.elsewhere === 1 ? 'is' : 'are'} elsewhere in the library too.`);
+  return out;
 }
 
 /**

@@ -23,6 +23,7 @@ import {
   libraryReport,
   libraryResolve,
   librarySearch,
+  libraryRedo,
   libraryUndo,
   toApiError,
   type LibKind,
@@ -33,6 +34,7 @@ import {
   type LibSearchResults,
 } from '../api';
 import { door } from './door.svelte';
+import { editable } from './keys';
 import { download, dropPosition, parseTags } from './library';
 import type { FormValues } from './LibForm.svelte';
 import type { RowAction } from './LibRow.svelte';
@@ -282,6 +284,37 @@ export class LibraryController {
       const what = await libraryUndo(pw);
       this.done(`Undone: ${what}.`);
     });
+  };
+
+  redo = async () => {
+    await this.guarded(async (pw) => {
+      const what = await libraryRedo(pw);
+      this.done(`Redone: ${what}.`);
+    });
+  };
+
+  /** Whether Undo and Redo are offered: the caller's own change, or one whose password may be given. */
+  get canUndo(): boolean {
+    const p = this.page;
+    return !!p?.lastChange && (p.lastChangeMine || p.undoProtected);
+  }
+  get canRedo(): boolean {
+    const p = this.page;
+    return !!p?.nextRedo && (p.nextRedoMine || p.redoProtected);
+  }
+
+  /** Ctrl+Z undoes, Ctrl+Shift+Z and Ctrl+Y redo (⌘ on a Mac), outside the text fields, whose
+   * own undo they keep. */
+  undoKeys = (e: KeyboardEvent) => {
+    if (!(e.ctrlKey || e.metaKey) || e.altKey || editable(e.target) || this.panel || this.busy) return;
+    const k = e.key.toLowerCase();
+    if (k === 'z' && !e.shiftKey && this.canUndo) {
+      e.preventDefault();
+      void this.undo();
+    } else if (((k === 'z' && e.shiftKey) || (k === 'y' && !e.shiftKey)) && this.canRedo) {
+      e.preventDefault();
+      void this.redo();
+    }
   };
 
   async crawlFrom(p: LibPosting, scope: string, maxPages: number) {

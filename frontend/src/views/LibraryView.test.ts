@@ -11,12 +11,13 @@ vi.mock('../api', async (importOriginal) => {
     libraryPreviewDelete: vi.fn(),
     libraryDelete: vi.fn(),
     libraryUndo: vi.fn(),
+    libraryRedo: vi.fn(),
     libraryMove: vi.fn(),
     libraryPoint: vi.fn(),
   };
 });
 
-import { libraryDelete, libraryMove, libraryPage, libraryPoint, libraryPreviewDelete, libraryUndo, type LibAdded, type LibPage, type LibPosting } from '../api';
+import { libraryDelete, libraryMove, libraryPage, libraryPoint, libraryPreviewDelete, libraryRedo, libraryUndo, type LibAdded, type LibPage, type LibPosting } from '../api';
 import LibraryView from './LibraryView.svelte';
 
 const evil = '<img src=x onerror="window.__pwned=1">';
@@ -38,7 +39,7 @@ function libPage(over: Partial<LibPage> = {}): LibPage {
     libraries: [posting({ id: 3, kind: 'library', title: 'Go', postings: 2 })],
     postings: [
       posting({ id: 4, title: `A ${evil}`, url: 'javascript:alert(1)', notes: `notes ${evil}`, tags: [evil] }),
-      posting({ id: 5, title: 'B', url: 'https://b.example/', known: { pageId: 9, title: 'B', state: 'fetched', status: 200, fetchedAt: '', copy: true } }),
+      posting({ id: 5, title: 'B', url: 'https://b.example/', known: { pageId: 9, title: 'B', state: 'fetched', status: 200, fetchedAt: '', copy: true, reason: '', detail: '' } }),
       posting({ id: 6, kind: 'report', title: 'C' }),
       posting({
         id: 7, title: 'Gone', url: 'https://gone.example/',
@@ -50,6 +51,9 @@ function libPage(over: Partial<LibPage> = {}): LibPage {
     undoProtected: false,
     lastChangeBy: '',
     lastChangeMine: true,
+    nextRedo: '',
+    redoProtected: false,
+    nextRedoMine: false,
     ...over,
   } as LibPage;
 }
@@ -107,6 +111,38 @@ describe('LibraryView', () => {
     await fireEvent.submit(form);
     await waitFor(() => expect(libraryUndo).toHaveBeenLastCalledWith('pw'));
     await screen.findByText('Undone: deleted "X".');
+  });
+
+  // Issue 28, item 12: undo had no redo.
+  it('offers Redo beside Undo, by button and by Ctrl+Shift+Z / Ctrl+Y, with the password when asked', async () => {
+    vi.mocked(libraryPage).mockResolvedValue(libPage({ nextRedo: 'moved "Go" to "Languages"', nextRedoMine: true }));
+    vi.mocked(libraryRedo)
+      .mockResolvedValueOnce('moved "Go" to "Languages"')
+      .mockRejectedValueOnce(JSON.stringify({ code: 'forbidden', message: 'redoing it needs the password' }))
+      .mockResolvedValueOnce('moved "Go" to "Languages"');
+    render(LibraryView, { route });
+    await fireEvent.click(await screen.findByRole('button', { name: 'Redo: moved "Go" to "Languages"' }));
+    await waitFor(() => expect(libraryRedo).toHaveBeenCalledWith(''));
+    await screen.findByText('Redone: moved "Go" to "Languages".');
+    await fireEvent.keyDown(window, { key: 'Z', ctrlKey: true, shiftKey: true });
+    const form = await screen.findByRole('form', { name: 'Password needed' });
+    expect(form.textContent).toContain('redoing it needs the password');
+    await fireEvent.input(screen.getByLabelText('Password'), { target: { value: 'pw' } });
+    await fireEvent.submit(form);
+    await waitFor(() => expect(libraryRedo).toHaveBeenLastCalledWith('pw'));
+    // Ctrl+Z undoes; in a text field it is the field's own.
+    vi.mocked(libraryUndo).mockResolvedValue('deleted "X"');
+    await screen.findByText('Redone: moved "Go" to "Languages".');
+    await fireEvent.keyDown(screen.getByRole('searchbox', { name: 'Search this library' }), { key: 'z', ctrlKey: true });
+    expect(libraryUndo).not.toHaveBeenCalled();
+    await fireEvent.keyDown(window, { key: 'z', ctrlKey: true });
+    await waitFor(() => expect(libraryUndo).toHaveBeenCalledWith(''));
+  });
+
+  it('offers no Redo when nothing was undone', async () => {
+    render(LibraryView, { route });
+    await screen.findByRole('button', { name: /^Undo: deleted "X"/ });
+    expect(screen.queryByRole('button', { name: /^Redo/ })).toBeNull();
   });
 
   it('offers to undo only a change that is the user’s, or whose password may be given', async () => {

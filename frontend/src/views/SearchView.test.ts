@@ -8,7 +8,7 @@ vi.mock('../api', async (importOriginal) => {
 });
 
 import * as runtime from '../../wailsjs/runtime/runtime';
-import { search, searchFacets, type SearchResults } from '../api';
+import { openView, search, searchFacets, type SearchResults } from '../api';
 import { router } from '../lib/router.svelte';
 import { searchState } from '../lib/search.svelte';
 import SearchView from './SearchView.svelte';
@@ -92,6 +92,25 @@ describe('SearchView', () => {
     expect(screen.getByRole('link', { name: `Otlet ${evil}` }).getAttribute('href')).toBe('#/posting/4');
     expect(screen.getByRole('link', { name: 'all of them' }).getAttribute('href')).toBe('#/library?q=otlet');
     expect(container.querySelector('img, script')).toBeNull();
+  });
+
+  it('a saved view says how many are new since it was last opened, and when, with a space', async () => {
+    vi.mocked(openView).mockImplementation(async (name: string) => ({
+      view: { id: 1, name, query: 'otlet', createdAt: '', openedAt: '', lastTotal: 3 },
+      results: results('otlet', {
+        library: {
+          total: 1, totalApprox: false, note: '', tookMs: 1,
+          hits: [{ id: 4, kind: 'report', title: 'Otlet notes', url: '', path: '/Otlet notes', tags: [], snippet: ['the ', 'otlet', ' card'], pageId: 0, status: 0, fetchedAt: '' }],
+        },
+      }),
+      new: 2,
+      since: '2024-11-27T10:00:00Z',
+    }) as Awaited<ReturnType<typeof openView>>);
+    render(SearchView, { route: { name: 'search' as const, q: '', page: 1, view: 'mine' } });
+    const banner = await screen.findByText(/since last opened/);
+    expect(banner.textContent).toMatch(/since last opened \(.+\)\.$/);
+    // The library's postings show as the same search shows them.
+    expect(screen.getByRole('list', { name: 'Library postings found' }).textContent).toContain('Otlet notes');
   });
 
   it('runs the query of its route and shows count, time, snippets and copies', async () => {

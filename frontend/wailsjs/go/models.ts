@@ -308,6 +308,8 @@ export namespace app {
 	    status: number;
 	    fetchedAt: string;
 	    copy: boolean;
+	    reason: string;
+	    detail: string;
 	}
 	export interface LibPosting {
 	    id: number;
@@ -439,6 +441,9 @@ export namespace app {
 	    undoProtected: boolean;
 	    lastChangeBy: string;
 	    lastChangeMine: boolean;
+	    nextRedo: string;
+	    redoProtected: boolean;
+	    nextRedoMine: boolean;
 	}
 	
 	

@@ -126,6 +126,8 @@ export function LibraryPreviewDelete(arg1:Array<number>):Promise<app.LibRemoval>
 
 export function LibraryRecent(arg1:number,arg2:number,arg3:number):Promise<app.LibRecent>;
 
+export function LibraryRedo(arg1:string):Promise<string>;
+
 export function LibraryReport(arg1:number,arg2:app.LibInput):Promise<app.LibPosting>;
 
 export function LibraryResolve(arg1:string):Promise<number>;

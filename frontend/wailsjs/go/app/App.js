@@ -246,6 +246,10 @@ export function LibraryRecent(arg1, arg2, arg3) {
   return window['go']['app']['App']['LibraryRecent'](arg1, arg2, arg3);
 }
 
+export function LibraryRedo(arg1) {
+  return window['go']['app']['App']['LibraryRedo'](arg1);
+}
+
 export function LibraryReport(arg1, arg2) {
   return window['go']['app']['App']['LibraryReport'](arg1, arg2);
 }
