@@ -57,7 +57,11 @@ for size in 16 32 48 64 128 256 512; do
   mkdir -p "$dir"
   convert build/appicon.png -strip -resize "${size}x${size}" "PNG32:$dir/mundaneum.png"
 done
+# The guide with the pages it links to, so that its links resolve from the installed copy.
 install -m 0644 README.md "$usr/share/doc/mundaneum/README.md"
+mkdir -p "$usr/share/doc/mundaneum/docs/screenshots"
+install -m 0644 docs/*.md "$usr/share/doc/mundaneum/docs/"
+install -m 0644 docs/screenshots/*.png "$usr/share/doc/mundaneum/docs/screenshots/"
 
 # The .deb. Debian's triggers (shared-mime-info, desktop-file-utils, hicolor-icon-theme)
 # update the MIME, menu and icon caches on install and removal: no maintainer scripts.

@@ -71,6 +71,11 @@ for f in /usr/share/applications/mundaneum.desktop /usr/share/mime/packages/mund
   /usr/share/man/man1/mundaneum-crawl.1.gz /usr/share/bash-completion/completions/mundaneum; do
   grep -qx "$f" "$tmp/files" || fail "$f is not in the package"
 done
+# The installed guide's images and links resolve (its pages in docs/ come with it).
+doc=/usr/share/doc/mundaneum
+for rel in $(grep -oE '\]\((docs/[^)#]+)' "$doc/README.md" | sed 's/^](//' | sort -u); do
+  [[ -f "$doc/$rel" ]] || fail "the installed README names $rel, which is not installed"
+done
 if command -v desktop-file-validate >/dev/null; then
   desktop-file-validate /usr/share/applications/mundaneum.desktop || fail "the desktop entry is not valid"
 fi
