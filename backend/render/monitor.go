@@ -67,7 +67,7 @@ func (r *Renderer) monitor(b *browserProc) {
 		}
 		if m.PSS > r.opts.MemoryCap && !shielded {
 			for p := range r.active {
-				if p.tab.gen == b.gen {
+				if p.tab.gen == b.gen && p.ctx.Err() == nil { // not one already ending (closed for memory, say)
 					pages = append(pages, p)
 				}
 			}
