@@ -19,11 +19,11 @@ func TestRealApp(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer st.Close()
 	a, err := app.New(st)
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer app.Detach(a) // closes the workspace, and what its searcher started on it
 	srv, err := New(Options{Assets: testAssets(), Bind: []any{a}, Logf: t.Logf})
 	if err != nil {
 		t.Fatalf("New with *app.App: %v", err)

@@ -30,6 +30,7 @@ func TestArchiveUploadAndDownload(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(func() { app.Detach(a) }) // closes the workspace, and what its searcher started on it
 	srv, err := New(Options{Assets: testAssets(), Bind: []any{a}, Files: app.ArchiveHandler(a), Logf: t.Logf})
 	if err != nil {
 		t.Fatal(err)

@@ -84,7 +84,7 @@ func startPublic(t *testing.T, guests string) *door {
 	t.Cleanup(func() {
 		cancel()
 		<-done
-		st.Close()
+		app.Detach(a) // closes the workspace, and what its searcher started on it
 	})
 	return &door{srv: srv, base: strings.TrimSuffix(URL(ln), "/"), clk: clk, st: st}
 }

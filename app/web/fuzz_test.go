@@ -99,7 +99,6 @@ func FuzzDoor(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	f.Cleanup(func() { st.Close() })
 	h, _ := app.HashOwnerPassword(ownerPW)
 	if err := app.SaveAccess(context.Background(), st, app.Access{OwnerHash: h, Guests: app.GuestsNone}); err != nil {
 		f.Fatal(err)
@@ -108,6 +107,7 @@ func FuzzDoor(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
+	f.Cleanup(func() { app.Detach(a) }) // closes the workspace, and what its searcher started on it
 	srv, err := New(Options{Assets: testAssets(), Bind: []any{a}, Door: AppDoor(a)})
 	if err != nil {
 		f.Fatal(err)
