@@ -49,7 +49,10 @@ before(async () => {
   tmp = await tempDir('mundaneum-e2e-offline-');
   server = http.createServer((req, res) => {
     const u = new URL(req.url, 'http://x');
-    if (u.pathname === '/beacon') beacons.push(u.search);
+    // The crawl renders these small pages in its own browser (their scripts run there, as
+    // on the web); what must never run them is the app showing a copy. The crawler says who
+    // it is in its User-Agent.
+    if (u.pathname === '/beacon' && !/^Mundaneum\//.test(req.headers['user-agent'] ?? '')) beacons.push(u.search);
     const body = pages()[u.pathname];
     if (body) {
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
