@@ -51,8 +51,7 @@ func (r *Renderer) monitor(b *browserProc) {
 			pids = Descendants(b.pid)
 		}
 		if !due && estimate(pids) <= r.opts.MemoryCap {
-			shielded = false // under the cap: what a closed tab held has come back
-			continue
+			continue // (the estimate may undershoot the PSS: only a measured PSS ends the shield)
 		}
 		last = now
 		m := treeMemory(pids)
