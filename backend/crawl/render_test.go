@@ -223,7 +223,11 @@ func TestRenderCrawlHostile(t *testing.T) {
 }
 
 // TestRenderPoliteness: the requests of a rendered page count against its host's delay,
-// the document's and the robots.txt's included: no two start closer than the delay.
+// the document's and the robots.txt's included: no two start closer than the delay. The
+// crawl controls when it lets a request go; the server sees it a transit later, and the
+// browser's transit varies by tens of milliseconds on a loaded two-core machine (seen: 32
+// ms between two requests of the same page at a load of 20): the gaps are measured at the
+// server against the delay less that jitter's bound (15%).
 func TestRenderPoliteness(t *testing.T) {
 	rendertest.Browser(t)
 	site := rendertest.New(1)
@@ -259,7 +263,7 @@ func TestRenderPoliteness(t *testing.T) {
 	}))
 	defer proxy.Close()
 	st := openStore(t)
-	const delay = 250 * time.Millisecond
+	const delay = time.Second
 	run(t, st, Config{Seeds: []string{proxy.URL + "/app/about"}, Scope: ScopeList, Delay: delay, PerHost: 2})
 	if rd := renderOf(t, st, proxy.URL+"/app/about"); rd.State != store.RenderRendered {
 		t.Fatalf("not rendered: %+v", rd)
@@ -271,7 +275,7 @@ func TestRenderPoliteness(t *testing.T) {
 		t.Fatalf("%d requests %q, want 4 (robots.txt, the page, its script, its JSON)", len(times), paths)
 	}
 	for i := 1; i < len(times); i++ {
-		if gap := times[i].Sub(times[i-1]); gap < delay-20*time.Millisecond {
+		if gap := times[i].Sub(times[i-1]); gap < delay*85/100 {
 			t.Errorf("request %d came %v after the one before; the delay is %v", i+1, gap.Round(time.Millisecond), delay)
 		}
 	}

@@ -234,3 +234,31 @@ func TestMemoryCapSparesTheOtherTab(t *testing.T) {
 		t.Errorf("tabs closed for memory: %d, want 1", n)
 	}
 }
+
+// TestMemoryCapSparesTheBusyTab: a page whose scripts never yield cannot tell what it
+// holds; beside a page whose DOM grows without end, the growing one is closed for memory
+// (its renderer holds the memory) and the busy one runs out of its time.
+func TestMemoryCapSparesTheBusyTab(t *testing.T) {
+	site := rendertest.New(1)
+	defer site.Close()
+	g := newGate(site)
+	r := newRenderer(t, render.Options{Tabs: 2, Budget: 20 * time.Second})
+	if _, err := renderPage(t, r, g, site.URL+"/app/about"); err != nil { // the browser is up
+		t.Fatal(err)
+	}
+	loopc := make(chan error, 1)
+	go func() {
+		_, err := renderPage(t, r, g, site.URL+"/hostile/loop")
+		loopc <- err
+	}()
+	for site.Hits("/api/tracker") == 0 { // the loop has begun
+		time.Sleep(5 * time.Millisecond)
+	}
+	_, growErr := renderPage(t, r, g, site.URL+"/hostile/grow")
+	if render.CauseOf(growErr) != render.CauseMemory {
+		t.Errorf("the growing page: %v (cause %s)", growErr, render.CauseOf(growErr))
+	}
+	if err := <-loopc; render.CauseOf(err) != render.CauseTimeout {
+		t.Errorf("the endless loop: %v (cause %s)", err, render.CauseOf(err))
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"syscall"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
@@ -73,7 +74,7 @@ func (r *Renderer) monitor(b *browserProc) {
 		}
 		r.mu.Unlock()
 		if len(pages) > 0 {
-			r.overCap(pages, m)
+			r.overCap(b, pids, pages, m)
 			b.overCap.Store(time.Now().UnixNano())
 			shielded = true
 			pids = nil // a closed tab takes its process with it
@@ -81,9 +82,27 @@ func (r *Renderer) monitor(b *browserProc) {
 	}
 }
 
-// overCap closes the tab whose page holds most (its JavaScript heap and its DOM, as the
-// tab tells them; a tab too busy to tell counts as holding all).
-func (r *Renderer) overCap(pages []*pageRun, m Memory) {
+// overCap frees the memory the browser holds over the cap. Where /proc says which of the
+// browser's processes are renderers (Linux), the renderer holding most (PSS) is killed: a
+// tab's memory is its renderer process's, so the measure, not an estimate, says whose it
+// is, and a tab too busy to answer (an endless loop) is judged by what it holds too. Its
+// tab reports the crash, and the page in it fails for memory (crashLoop). Elsewhere the
+// page whose tab says it holds most is stopped.
+func (r *Renderer) overCap(b *browserProc, pids []int, pages []*pageRun, m Memory) {
+	detail := fmt.Sprintf("the browser's processes held %d MB together, over the cap of %d MB: the tab holding most was closed",
+		m.PSS>>20, r.opts.MemoryCap>>20)
+	pid, _ := largestRenderer(pids)
+	if pid > 0 {
+		b.memoryKills.Add(1)
+		if syscall.Kill(pid, syscall.SIGKILL) == nil {
+			r.tabsClosed.Add(1)
+			b.memoryDetail.Store(&detail)
+			traceLog("render: renderer %d killed for memory (%s)", pid, detail)
+			return
+		}
+		b.memoryKills.Add(-1) // gone already: its memory with it
+		return
+	}
 	// A tab too busy to tell counts as holding all; among several such, the page that has
 	// held its tab longest (a page just begun has had no time to grow).
 	var worst *pageRun
@@ -97,8 +116,7 @@ func (r *Renderer) overCap(pages []*pageRun, m Memory) {
 		return
 	}
 	r.tabsClosed.Add(1)
-	worst.fail(&Error{Cause: CauseMemory, Detail: fmt.Sprintf("the browser's processes held %d MB together, over the cap of %d MB: the tab holding most was closed",
-		m.PSS>>20, r.opts.MemoryCap>>20)})
+	worst.fail(&Error{Cause: CauseMemory, Detail: detail})
 }
 
 // pageWeight estimates what a page holds from its tab's metrics: the JavaScript heap, and

@@ -191,7 +191,7 @@ func (r *Renderer) takeTab(ctx context.Context, b *browserProc) (*tab, error) {
 	for len(r.idle) > 0 {
 		t := r.idle[len(r.idle)-1]
 		r.idle = r.idle[:len(r.idle)-1]
-		if t.gen == b.gen && t.ctx.Err() == nil {
+		if t.gen == b.gen && t.usable() {
 			r.mu.Unlock()
 			return t, nil
 		}
@@ -205,7 +205,7 @@ func (r *Renderer) takeTab(ctx context.Context, b *browserProc) (*tab, error) {
 func (r *Renderer) putTab(t *tab) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.closed || r.b == nil || r.b.gen != t.gen {
+	if r.closed || r.b == nil || r.b.gen != t.gen || !t.usable() {
 		go t.close()
 		return
 	}

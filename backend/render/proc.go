@@ -128,3 +128,19 @@ func kb(line string) int64 {
 	n, _ := strconv.ParseInt(f[1], 10, 64)
 	return n << 10
 }
+
+// largestRenderer returns the renderer process among pids (a browser's tree) holding the
+// most PSS, and that PSS; 0 where none is known (no /proc).
+func largestRenderer(pids []int) (pid int, pss int64) {
+	for _, p := range pids {
+		cmd, err := os.ReadFile("/proc/" + strconv.Itoa(p) + "/cmdline")
+		// (Chromium rewrites its command line: arguments apart by spaces, not NULs.)
+		if err != nil || !bytes.Contains(cmd, []byte("--type=renderer")) {
+			continue
+		}
+		if s, _, ok := ProcessMemory(p); ok && s > pss {
+			pid, pss = p, s
+		}
+	}
+	return pid, pss
+}

@@ -256,7 +256,11 @@ type browserProc struct {
 	// overCap is when a tab was last closed for memory (unix ns; 0: never): the browser
 	// takes no new page and is replaced once the pages in it end (browserFor).
 	overCap atomic.Int64
-	users   int // pages given this browser by browserFor and not over (guarded by r.mu)
+	// memoryKills counts renderers the monitor killed for memory whose crash no tab has
+	// reported yet; memoryDetail says why, for the page in the tab that reports it.
+	memoryKills  atomic.Int64
+	memoryDetail atomic.Pointer[string]
+	users        int // pages given this browser by browserFor and not over (guarded by r.mu)
 }
 
 // stop ends the browser, waits for it, and removes its profile.

@@ -32,12 +32,18 @@ import (
 type tab struct {
 	ctx    context.Context // the tab's chromedp context
 	cancel context.CancelFunc
-	gen    int // the browser it belongs to
+	gen    int          // the browser it belongs to
+	b      *browserProc // that browser
 	id     target.ID
 	target *chromedp.Target
 	page   atomicPage
 	world  atomic.Pointer[worldInfo] // the isolated world of the tab's document, as it was made
+	// crashed: its renderer died (killed for memory, say); the tab is not used again.
+	crashed atomic.Bool
 }
+
+// usable says whether the tab may take another page.
+func (t *tab) usable() bool { return t.ctx.Err() == nil && !t.crashed.Load() }
 
 // worldInfo is an isolated world the browser made for a document of the tab.
 type worldInfo struct {
@@ -70,7 +76,7 @@ func (r *Renderer) newTab(ctx context.Context, b *browserProc) (*tab, error) {
 		return nil, err
 	}
 	c := chromedp.FromContext(tctx)
-	t := &tab{ctx: tctx, cancel: cancel, gen: b.gen, target: c.Target, id: c.Target.TargetID}
+	t := &tab{ctx: tctx, cancel: cancel, gen: b.gen, b: b, target: c.Target, id: c.Target.TargetID}
 	// Subscribed before the domains that send them are enabled: nothing is missed.
 	paused := chromedp.Events(tctx, fetch.RequestPaused)
 	dialogs := chromedp.Events(tctx, page.JavascriptDialogOpening)
@@ -198,8 +204,18 @@ func (t *tab) crashLoop(events func(func(inspector.EventTargetCrashed, error) bo
 		if err != nil {
 			return
 		}
+		t.crashed.Store(true)
+		e := &Error{Cause: CauseCrashed, Detail: "the tab crashed (its renderer died, often of memory)"}
+		if t.b.memoryKills.Add(-1) >= 0 { // a renderer the monitor killed for memory
+			e.Cause, e.Detail = CauseMemory, "over the memory cap: the tab was closed"
+			if d := t.b.memoryDetail.Load(); d != nil {
+				e.Detail = *d
+			}
+		} else {
+			t.b.memoryKills.Add(1)
+		}
 		if p := t.page.Load(); p != nil {
-			p.fail(&Error{Cause: CauseCrashed, Detail: "the tab crashed (its renderer died, often of memory)"})
+			p.fail(e)
 		}
 	}
 }
