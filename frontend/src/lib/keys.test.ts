@@ -131,4 +131,9 @@ describe('the search box', () => {
     expect(all).toEqual(expect.arrayContaining(['j', 'k', 'Esc', '/', '?']));
     expect(shortcuts.find((s) => s.keys.includes('Esc'))?.what).toMatch(/leave the search box/i);
   });
+
+  it('names the library\'s undo and redo keys', () => {
+    const all = shortcuts.flatMap((s) => s.keys);
+    expect(all).toEqual(expect.arrayContaining(['Ctrl+Z', 'Ctrl+Shift+Z', 'Ctrl+Y']));
+  });
 });

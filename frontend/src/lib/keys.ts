@@ -28,6 +28,8 @@ export const shortcuts: { keys: string[]; what: string }[] = [
   { keys: ['o'], what: 'Open the highlighted result’s offline copy' },
   { keys: ['Ctrl+Enter'], what: 'Open the highlighted result in the system browser' },
   { keys: ['Esc'], what: 'Leave the search box (then the keys above work); elsewhere, back' },
+  { keys: ['Ctrl+Z'], what: 'Library: undo the last change (yours, under serve --public)' },
+  { keys: ['Ctrl+Shift+Z', 'Ctrl+Y'], what: 'Library: redo what was undone' },
   { keys: ['?'], what: 'This list' },
 ];
 
