@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createNormalizationFunction, matrixFromCamera, multiplyVec2 } from 'sigma/utils';
-import { crossPairs, nearest, pixel, previewFrame, rasterPreview } from './graphPreview';
+import { bbox, crossPairs, nearest, pixel, previewFrame, rasterPreview } from './graphPreview';
 
 // Where sigma draws position p: its normalisation over the positions' extent, then the camera.
 function sigmaViewport(xy: number[], cam: { x: number; y: number; ratio: number }, W: number, H: number, pad: number, p: { x: number; y: number }) {
@@ -82,5 +82,12 @@ describe('crossPairs', () => {
     expect([...crossPairs(5, links, 2, 2)]).toEqual([1, 2, 1, 0, 2, 0]);
     // The reverse of a tree link is another link.
     expect([...crossPairs(3, new Int32Array([0, 1, 1, 0]), 1, 3)]).toEqual([1, 0]);
+  });
+});
+
+describe('bbox', () => {
+  it('is the extent of the positions, and a unit box when there are none', () => {
+    expect(bbox(new Float32Array([1, -2, 3, 4, -5, 0]))).toEqual({ x: [-5, 3], y: [-2, 4] });
+    expect(bbox(new Float32Array())).toEqual({ x: [0, 1], y: [0, 1] });
   });
 });

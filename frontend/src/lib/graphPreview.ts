@@ -216,3 +216,19 @@ export function drawView(buf: Uint32Array, xy: Float32Array, view: View, look: L
   rasterPreview(buf, w, h, view.dpr, xy, f, look, view.camera);
   return f;
 }
+
+/** The extent of positions xy, as sigma's custom bounding box. */
+export function bbox(xy: Float32Array) {
+  let x0 = Infinity;
+  let x1 = -Infinity;
+  let y0 = Infinity;
+  let y1 = -Infinity;
+  for (let i = 0; i + 1 < xy.length; i += 2) {
+    x0 = Math.min(x0, xy[i]);
+    x1 = Math.max(x1, xy[i]);
+    y0 = Math.min(y0, xy[i + 1]);
+    y1 = Math.max(y1, xy[i + 1]);
+  }
+  if (!(x0 <= x1)) return { x: [0, 1] as [number, number], y: [0, 1] as [number, number] };
+  return { x: [x0, x1] as [number, number], y: [y0, y1] as [number, number] };
+}
