@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/chromedp/cdproto/network"
@@ -74,7 +75,8 @@ type Result struct {
 // gives the page at most Options.Budget, everything included. A page that fails (its
 // scripts never yield, its tab crashes, the browser goes over the memory cap or dies)
 // returns an *Error with the cause; the tab is closed and the browser started again if
-// it must be.
+// it must be. A page whose browser died under it (often for a neighbour's sake) is tried
+// once more in a new browser, within what is left of its budget.
 func (r *Renderer) Render(ctx context.Context, req Request) (*Result, error) {
 	if req.Gate == nil {
 		return nil, errors.New("render: a request without a gate")
@@ -85,7 +87,17 @@ func (r *Renderer) Render(ctx context.Context, req Request) (*Result, error) {
 		return nil, ctx.Err()
 	}
 	defer func() { <-r.slot }()
-	res, err := r.render(ctx, req)
+	start := time.Now()
+	res, err := r.render(ctx, req, r.opts.Budget)
+	if left := r.opts.Budget - time.Since(start); CauseOf(err) == CauseBrowserDied && ctx.Err() == nil && left >= minRetry {
+		res, err = r.render(ctx, req, left)
+		if err == nil {
+			res.Note = strings.TrimPrefix(res.Note+"; read in a new browser: the first died while rendering it", "; ")
+			res.Elapsed = time.Since(start)
+		} else if re := (*Error)(nil); errors.As(err, &re) && re.Cause == CauseBrowserDied {
+			err = &Error{Cause: CauseBrowserDied, Detail: re.Detail + " (twice: in a new browser too)", Err: re.Err}
+		}
+	}
 	if err != nil {
 		r.failed.Add(1)
 	} else {
@@ -94,7 +106,10 @@ func (r *Renderer) Render(ctx context.Context, req Request) (*Result, error) {
 	return res, err
 }
 
-func (r *Renderer) render(parent context.Context, req Request) (*Result, error) {
+// minRetry is the least budget left worth trying a page again in.
+const minRetry = 2 * time.Second
+
+func (r *Renderer) render(parent context.Context, req Request, budget time.Duration) (*Result, error) {
 	b, err := r.browserFor(parent)
 	if err != nil {
 		return nil, err
@@ -118,12 +133,12 @@ func (r *Renderer) render(parent context.Context, req Request) (*Result, error) 
 		return nil, &Error{Cause: CauseBrowserDied, Detail: "the browser could not open a tab", Err: err}
 	}
 	start := time.Now()
-	bctx, cancel := context.WithDeadline(parent, start.Add(r.opts.Budget))
+	bctx, cancel := context.WithDeadline(parent, start.Add(budget))
 	defer cancel()
 	pctx, pcancel := context.WithCancelCause(bctx)
 	defer pcancel(nil)
 	u, _ := url.Parse(req.URL)
-	p := &pageRun{ctx: pctx, cancel: pcancel, req: req, tab: t, start: start, pending: map[string]func(int, bool){},
+	p := &pageRun{ctx: pctx, cancel: pcancel, req: req, tab: t, start: start, budget: budget, pending: map[string]func(int, bool){},
 		refused: map[string]int{}, netAt: start, byNet: map[network.RequestID]string{}}
 	if u != nil {
 		p.docURL = pageOf(u)
@@ -169,7 +184,7 @@ func (r *Renderer) classify(p *pageRun, b *browserProc, err error) error {
 		return &Error{Cause: CauseBrowserDied, Detail: "the browser died while rendering the page", Err: err}
 	}
 	if errors.Is(err, context.DeadlineExceeded) || p.ctx.Err() != nil {
-		return &Error{Cause: CauseTimeout, Detail: fmt.Sprintf("the page's scripts did not let it be read within its budget of %s", r.opts.Budget)}
+		return &Error{Cause: CauseTimeout, Detail: fmt.Sprintf("the page's scripts did not let it be read within its budget of %s", p.budget.Round(time.Millisecond))}
 	}
 	return &Error{Cause: CauseError, Detail: "the browser could not render the page", Err: err}
 }

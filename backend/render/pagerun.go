@@ -30,6 +30,7 @@ type pageRun struct {
 	bytes     atomic.Int64
 	dialogs   atomic.Int64
 	start     time.Time
+	budget    time.Duration // what the page may cost from start
 
 	mu          sync.Mutex
 	pending     map[string]func(int, bool)

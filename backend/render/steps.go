@@ -21,7 +21,7 @@ import (
 func (r *Renderer) run(p *pageRun) (*Result, error) {
 	ctx, t, o := p.ctx, p.tab, r.opts
 	deadline, _ := ctx.Deadline()
-	reserve := max(o.Budget/5, 2*time.Second)
+	reserve := max(p.budget/5, 2*time.Second)
 	settleBy := deadline.Add(-reserve)
 	trace(p, "navigate")
 	t.world.Store(nil)
