@@ -1,6 +1,9 @@
 package render
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -69,5 +72,45 @@ func TestDetectLargePage(t *testing.T) {
 	}
 	if v := Detect([]byte(body), ""); v.Shell {
 		t.Errorf("a long article is a shell: %+v", v)
+	}
+}
+
+// BenchmarkDetectStatic: what `auto` costs a static page: the PostgreSQL manual's pages
+// where Debian's postgresql-doc-15 is installed (they carry no script, the common case),
+// and the same pages with a script tag added (scanned whole).
+func BenchmarkDetectStatic(b *testing.B) {
+	files, _ := filepath.Glob("/usr/share/doc/postgresql-doc-15/html/*.html")
+	if len(files) == 0 {
+		b.Skip("postgresql-doc-15 is not installed")
+	}
+	var pages [][]byte
+	size := 0
+	for _, f := range files[:min(len(files), 300)] {
+		body, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		pages = append(pages, body)
+		size += len(body)
+	}
+	for _, c := range []struct {
+		name string
+		edit func([]byte) []byte
+	}{
+		{"as-served", func(p []byte) []byte { return p }},
+		{"with-script", func(p []byte) []byte {
+			return bytes.Replace(p, []byte("</head>"), []byte("<script src=\"/a.js\"></script></head>"), 1)
+		}},
+	} {
+		in := make([][]byte, len(pages))
+		for i, p := range pages {
+			in[i] = c.edit(p)
+		}
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(int64(size / len(in)))
+			for i := 0; b.Loop(); i++ {
+				Detect(in[i%len(in)], "https://www.postgresql.org/docs/")
+			}
+		})
 	}
 }
