@@ -173,10 +173,6 @@ func (s *Store) ExportPages(ctx context.Context, crawlID, after int64, limit int
 	return out, rows.Err()
 }
 
-// Flush commits what was given to the writer so far (an Enqueue outside a crawl's run):
-// readers see it once Flush returns.
-func (s *Store) Flush(ctx context.Context) error { return s.writer.Flush(ctx) }
-
 // Unfinished returns the pages of a crawl (every crawl when crawlID is 0) whose links are not
 // all processed to every depth: those a crawl (any crawl) will still fetch, and every page
 // that follows a link to one of them. The others are what the WWWW archive calls completed
