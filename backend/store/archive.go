@@ -8,6 +8,9 @@ import (
 	"time"
 )
 
+// Archives in and out (backend/archive): an imported crawl's pages and versions saved, and
+// a crawl's versions and pages read for an export.
+
 // ScopeImport is the scope of the crawl record an import makes: its pages came from a file.
 const ScopeImport = "import"
 

@@ -24,6 +24,9 @@ import (
 	_ "modernc.org/sqlite" // the database/sql driver "sqlite"
 )
 
+// The workspace itself: opening it (pragmas, migrations, the lock), its pools and its
+// writer, closing it. See doc.go for the map of the other domains' files.
+
 // ApplicationID marks a SQLite file as a Mundaneum workspace (PRAGMA application_id, "MUND").
 const ApplicationID = 0x4D554E44
 
