@@ -7,7 +7,6 @@ import (
 	"sync"
 
 	"mundaneum/backend/exchange"
-	"mundaneum/backend/store"
 )
 
 // Events of a pull from a source (payload: PullProgress).
@@ -136,7 +135,7 @@ func (a *App) CancelPull(id int64) error {
 
 // exchangeHandler serves the workspace open now to other instances (see exchange.Path).
 func (a *App) exchangeHandler(base func() string) http.Handler {
-	return exchange.Handler(func() (*store.Store, string) { return a.ws().st, base() })
+	return exchange.Handler(func() (exchange.Store, string) { return a.ws().st, base() })
 }
 
 // ExchangeHandler is the handler serve mounts at exchange.Path.

@@ -78,7 +78,7 @@ func (in *instance) search(t *testing.T, q string) map[string]string {
 func (in *instance) serve(t *testing.T) string {
 	t.Helper()
 	var base string
-	srv := httptest.NewServer(Handler(func() (*store.Store, string) { return in.st, base }))
+	srv := httptest.NewServer(Handler(func() (Store, string) { return in.st, base }))
 	t.Cleanup(srv.Close)
 	base = srv.URL + "/"
 	return base

@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"mundaneum/backend/crawl"
+	"mundaneum/backend/exchange/record"
 	"mundaneum/backend/formats/soif"
-	"mundaneum/backend/store"
 )
 
 // Template types of a stream's first and last templates. A stream is
@@ -60,7 +60,7 @@ type ExportReport struct {
 }
 
 // DefaultGatherer names this workspace on this host.
-func DefaultGatherer(st *store.Store) Gatherer {
+func DefaultGatherer(st interface{ Path() string }) Gatherer {
 	host, _ := os.Hostname()
 	return Gatherer{Name: "Mundaneum workspace " + filepath.Base(st.Path()), Host: host, Version: "Mundaneum/" + crawl.Version}
 }
@@ -69,7 +69,7 @@ func DefaultGatherer(st *store.Store) Gatherer {
 const exportBatch = 200
 
 // Export writes the workspace's summaries as a SOIF stream to w.
-func Export(ctx context.Context, st *store.Store, w io.Writer, opt ExportOptions) (ExportReport, error) {
+func Export(ctx context.Context, st SummaryStore, w io.Writer, opt ExportOptions) (ExportReport, error) {
 	var rep ExportReport
 	if opt.Gatherer == (Gatherer{}) {
 		opt.Gatherer = DefaultGatherer(st)
@@ -82,10 +82,9 @@ func Export(ctx context.Context, st *store.Store, w io.Writer, opt ExportOptions
 	if err != nil {
 		return rep, err
 	}
-	rd := &reader{st: st, db: st.ReadDB()}
-	var total int64
-	if err := rd.db.QueryRowContext(ctx, `SELECT count(*) FROM summary_log WHERE seq > ? AND seq <= ?`, opt.After, end).Scan(&total); err != nil {
-		return rep, fmt.Errorf("summaries: %w", err)
+	total, err := st.CountExchangeSummaries(ctx, opt.After, end)
+	if err != nil {
+		return rep, err
 	}
 	sw := soif.NewWriter(w)
 	head := &soif.Template{Type: TypeGatherer, URL: opt.Origin}
@@ -101,14 +100,14 @@ func Export(ctx context.Context, st *store.Store, w io.Writer, opt ExportOptions
 		return rep, err
 	}
 	start := time.Now()
-	sel := selection{after: opt.After, upTo: end, crawl: opt.Crawl, limit: exportBatch}
+	sel := record.Selection{After: opt.After, UpTo: end, Crawl: opt.Crawl, Limit: exportBatch}
 	if !opt.Since.IsZero() {
-		sel.since = max(1, opt.Since.UnixMilli())
+		sel.Since = max(1, opt.Since.UnixMilli())
 	}
 	rep.Cursor = Cursor{Seq: opt.After}
 	last := time.Now()
 	for {
-		rows, err := rd.next(ctx, sel)
+		rows, err := next(ctx, st, sel)
 		if err != nil {
 			return rep, err
 		}
@@ -127,7 +126,7 @@ func Export(ctx context.Context, st *store.Store, w io.Writer, opt ExportOptions
 			rep.Templates++
 			rep.Cursor = Cursor{Seq: rows[i].seq, Time: rows[i].sum.UpdatedAt}
 		}
-		sel.after = rows[len(rows)-1].seq
+		sel.After = rows[len(rows)-1].seq
 		if opt.Progress != nil && time.Since(last) > 200*time.Millisecond {
 			last = time.Now()
 			opt.Progress(Progress{Templates: int64(rep.Templates), Total: total, Bytes: sw.Offset(), Elapsed: time.Since(start)})

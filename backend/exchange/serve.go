@@ -9,8 +9,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-
-	"mundaneum/backend/store"
 )
 
 // Path is where serve offers the workspace's summaries:
@@ -27,7 +25,7 @@ const MediaType = "application/x-soif"
 
 // Handler serves Path. ws returns the workspace open now and the base URL it is served at
 // (the window may switch workspaces while serve runs).
-func Handler(ws func() (*store.Store, string)) http.Handler {
+func Handler(ws func() (Store, string)) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != Path {
 			http.NotFound(w, r)
@@ -75,7 +73,7 @@ func Handler(ws func() (*store.Store, string)) http.Handler {
 }
 
 // ServeStream writes the gzip stream of the summaries after since to w.
-func ServeStream(ctx context.Context, st *store.Store, w io.Writer, since int64, origin string) (ExportReport, error) {
+func ServeStream(ctx context.Context, st SummaryStore, w io.Writer, since int64, origin string) (ExportReport, error) {
 	zw, _ := gzip.NewWriterLevel(w, gzip.BestSpeed)
 	rep, err := Export(ctx, st, zw, ExportOptions{After: since, Origin: strings.TrimSuffix(origin, "/") + Path})
 	if err != nil {

@@ -2,7 +2,6 @@ package exchange
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"mundaneum/backend/exchange/record"
 	"mundaneum/backend/store"
 )
 
@@ -20,8 +20,8 @@ const (
 	KindFile = "file" // a SOIF file imported
 )
 
-// ErrNotFound means no source or token has that id.
-var ErrNotFound = errors.New("not found")
+// ErrNotFound means no source or token has that id (the store's record.ErrNotFound).
+var ErrNotFound = record.ErrNotFound
 
 // ErrInvalid means an address or a name given is not usable.
 var ErrInvalid = errors.New("invalid")
@@ -61,7 +61,7 @@ func PeerURL(raw string) (string, error) {
 }
 
 // AddPeer adds another instance as a source, with the token it issued.
-func AddPeer(ctx context.Context, st *store.Store, raw, token string) (Source, error) {
+func AddPeer(ctx context.Context, st SourceStore, raw, token string) (Source, error) {
 	u, err := PeerURL(raw)
 	if err != nil {
 		return Source{}, err
@@ -70,98 +70,74 @@ func AddPeer(ctx context.Context, st *store.Store, raw, token string) (Source, e
 	if token == "" || len(token) > 512 || strings.ContainsAny(token, " \t\r\n") {
 		return Source{}, fmt.Errorf("%w: give the token the other instance issued (mundaneum token issue there)", ErrInvalid)
 	}
-	var exists int
-	if err := st.ReadDB().QueryRowContext(ctx, `SELECT count(*) FROM sources WHERE kind = ? AND url = ?`, KindPeer, u).Scan(&exists); err != nil {
-		return Source{}, err
-	}
-	if exists > 0 {
+	_, err = st.ExchangeSourceAt(ctx, KindPeer, u)
+	if err == nil {
 		return Source{}, fmt.Errorf("%w: %s is a source already (source remove, then add it again for a new token)", ErrInvalid, u)
+	}
+	if !errors.Is(err, record.ErrNotFound) {
+		return Source{}, err
 	}
 	return addSource(ctx, st, KindPeer, u, token)
 }
 
 // fileSource returns the source of a SOIF file of this name, made on first use.
-func fileSource(ctx context.Context, st *store.Store, name string) (Source, error) {
-	var id int64
-	err := st.ReadDB().QueryRowContext(ctx, `SELECT id FROM sources WHERE kind = ? AND url = ? ORDER BY id LIMIT 1`, KindFile, name).Scan(&id)
+func fileSource(ctx context.Context, st SourceStore, name string) (Source, error) {
+	r, err := st.ExchangeSourceAt(ctx, KindFile, name)
 	if err == nil {
-		return Get(ctx, st, id)
+		return sourceOf(r), nil
 	}
-	if !errors.Is(err, sql.ErrNoRows) {
+	if !errors.Is(err, record.ErrNotFound) {
 		return Source{}, err
 	}
 	return addSource(ctx, st, KindFile, name, "")
 }
 
-func addSource(ctx context.Context, st *store.Store, kind, u, token string) (Source, error) {
-	at := time.Now().UnixMilli()
-	err := write(ctx, st, func(tx *store.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO sources(kind, url, token, created_at) VALUES (?, ?, nullif(?, ''), ?)`,
-			kind, u, token, at)
-		return err
-	})
+func addSource(ctx context.Context, st SourceStore, kind, u, token string) (Source, error) {
+	id, err := st.AddExchangeSource(ctx, record.Source{Kind: kind, URL: u, Token: token, CreatedAt: time.Now().UnixMilli()})
 	if err != nil {
-		return Source{}, err
-	}
-	var id int64
-	if err := st.ReadDB().QueryRowContext(ctx, `SELECT max(id) FROM sources WHERE kind = ? AND url = ? AND created_at = ?`,
-		kind, u, at).Scan(&id); err != nil {
 		return Source{}, err
 	}
 	return Get(ctx, st, id)
 }
 
-const sourceColumns = `s.id, s.kind, s.url, coalesce(s.token, ''), s.name, coalesce(s.crawl_id, 0), s.cursor,
-	coalesce(s.cursor_time, 0), s.created_at, coalesce(s.pulled_at, 0), coalesce(s.error, ''),
-	(SELECT count(*) FROM page_sources ps JOIN pages p ON p.id = ps.page_id AND p.hash = ps.hash WHERE ps.source_id = s.id)`
-
-func scanSource(sc interface{ Scan(...any) error }) (Source, error) {
-	var s Source
-	err := sc.Scan(&s.ID, &s.Kind, &s.URL, &s.token, &s.Name, &s.CrawlID, &s.Cursor.Seq, &s.Cursor.Time, &s.CreatedAt,
-		&s.PulledAt, &s.Error, &s.Summaries)
-	return s, err
+func sourceOf(r record.Source) Source {
+	return Source{ID: r.ID, Kind: r.Kind, URL: r.URL, Name: r.Name, CrawlID: r.CrawlID,
+		Cursor: Cursor{Seq: r.Cursor, Time: r.CursorTime}, CreatedAt: r.CreatedAt, PulledAt: r.PulledAt,
+		Summaries: r.Summaries, Error: r.Error, token: r.Token}
 }
 
 // Get returns the source id.
-func Get(ctx context.Context, st *store.Store, id int64) (Source, error) {
-	s, err := scanSource(st.ReadDB().QueryRowContext(ctx, `SELECT `+sourceColumns+` FROM sources s WHERE s.id = ?`, id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return s, fmt.Errorf("source %d: %w", id, ErrNotFound)
+func Get(ctx context.Context, st SourceStore, id int64) (Source, error) {
+	r, err := st.ExchangeSource(ctx, id)
+	if errors.Is(err, record.ErrNotFound) {
+		return Source{}, fmt.Errorf("source %d: %w", id, ErrNotFound)
 	}
-	return s, err
+	if err != nil {
+		return Source{}, err
+	}
+	return sourceOf(r), nil
 }
 
 // List returns the sources, oldest first.
-func List(ctx context.Context, st *store.Store) ([]Source, error) {
-	rows, err := st.ReadDB().QueryContext(ctx, `SELECT `+sourceColumns+` FROM sources s ORDER BY s.id`)
+func List(ctx context.Context, st SourceStore) ([]Source, error) {
+	rs, err := st.ExchangeSources(ctx)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	out := []Source{}
-	for rows.Next() {
-		s, err := scanSource(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, s)
+	out := make([]Source, len(rs))
+	for i, r := range rs {
+		out[i] = sourceOf(r)
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // Remove forgets a source: its pages stay (searchable, no longer marked), and its next
 // add pulls everything again.
-func Remove(ctx context.Context, st *store.Store, id int64) error {
+func Remove(ctx context.Context, st SourceStore, id int64) error {
 	if _, err := Get(ctx, st, id); err != nil {
 		return err
 	}
-	return write(ctx, st, func(tx *store.Tx) error {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM page_sources WHERE source_id = ?`, id); err != nil {
-			return err
-		}
-		_, err := tx.ExecContext(ctx, `DELETE FROM sources WHERE id = ?`, id)
-		return err
-	})
+	return st.RemoveExchangeSource(ctx, id)
 }
 
 // ensureCrawl gives a source the import crawl its pages join, on its first pull (the
@@ -175,10 +151,7 @@ func ensureCrawl(ctx context.Context, st *store.Store, src *Source) error {
 	if err != nil {
 		return err
 	}
-	if err := write(ctx, st, func(tx *store.Tx) error {
-		_, err := tx.ExecContext(ctx, `UPDATE sources SET crawl_id = ? WHERE id = ?`, c.ID, src.ID)
-		return err
-	}); err != nil {
+	if err := st.SetExchangeSourceCrawl(ctx, src.ID, c.ID); err != nil {
 		return err
 	}
 	src.CrawlID = c.ID
@@ -186,22 +159,13 @@ func ensureCrawl(ctx context.Context, st *store.Store, src *Source) error {
 }
 
 // finishPull records a pull's outcome on its source: the new cursor only when it applied.
-func finishPull(ctx context.Context, st *store.Store, src Source, rep ImportReport, pullErr error) error {
+func finishPull(ctx context.Context, st SourceStore, src Source, rep ImportReport, pullErr error) error {
 	ctx = context.WithoutCancel(ctx)
-	errText := ""
 	if pullErr != nil {
-		errText = pullErr.Error()
+		return st.ExchangeSourceFailed(ctx, src.ID, pullErr.Error())
 	}
-	return write(ctx, st, func(tx *store.Tx) error {
-		if pullErr != nil {
-			_, err := tx.ExecContext(ctx, `UPDATE sources SET error = ? WHERE id = ?`, errText, src.ID)
-			return err
-		}
-		_, err := tx.ExecContext(ctx, `UPDATE sources SET cursor = max(cursor, ?), cursor_time = coalesce(nullif(?, 0), cursor_time),
-			pulled_at = ?, name = coalesce(nullif(?, ''), name), error = NULL WHERE id = ?`,
-			rep.Cursor.Seq, rep.Cursor.Time, time.Now().UnixMilli(), rep.Gatherer, src.ID)
-		return err
-	})
+	return st.ExchangeSourcePulled(ctx, src.ID, record.Pulled{Cursor: rep.Cursor.Seq, CursorTime: rep.Cursor.Time,
+		Gatherer: rep.Gatherer, At: time.Now().UnixMilli()})
 }
 
 // ImportFile reads a SOIF stream (plain or gzip; a Mundaneum export or another Gatherer's)
@@ -217,17 +181,4 @@ func ImportFile(ctx context.Context, st *store.Store, name string, r io.Reader, 
 		err = ferr
 	}
 	return rep, err
-}
-
-// write runs fn as one durable transaction: a short write of its own beside the process
-// that owns the workspace (the CLI's token and source commands while serve runs), or
-// through the owner's writer, flushed.
-func write(ctx context.Context, st *store.Store, fn func(tx *store.Tx) error) error {
-	if st.Shared() {
-		return st.Update(ctx, fn)
-	}
-	if err := st.Writer().Do(ctx, fn); err != nil {
-		return err
-	}
-	return st.Writer().Flush(ctx)
 }

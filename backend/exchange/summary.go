@@ -5,7 +5,9 @@
 // hash, marked with where they came from, and never half-applied.
 //
 // The mapping between a stored page and its template is one pair of functions in this
-// file (Template and FromTemplate); the rest moves templates.
+// file (Template and FromTemplate); the rest moves templates. What it keeps (tokens,
+// sources, the summaries a stream reads) it asks of the store through the interfaces in
+// persist.go, written in exchange/record's types; it runs no SQL of its own.
 package exchange
 
 import (

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"crypto/sha256"
-	"database/sql"
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
@@ -12,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"mundaneum/backend/store"
+	"mundaneum/backend/exchange/record"
 )
 
 // Token is a read-only token this workspace issued: whoever holds its secret may pull the
@@ -37,7 +36,7 @@ func hashSecret(secret string) string {
 }
 
 // Issue makes a new token named name (who it is for).
-func Issue(ctx context.Context, st *store.Store, name string) (Token, error) {
+func Issue(ctx context.Context, st TokenStore, name string) (Token, error) {
 	name = strings.TrimSpace(name)
 	if name == "" || len(name) > 200 {
 		return Token{}, fmt.Errorf("%w: name the token after whom it is for (up to 200 characters)", ErrInvalid)
@@ -47,73 +46,47 @@ func Issue(ctx context.Context, st *store.Store, name string) (Token, error) {
 		return Token{}, err
 	}
 	t := Token{Name: name, Secret: tokenPrefix + base64.RawURLEncoding.EncodeToString(b), CreatedAt: time.Now().UnixMilli()}
-	err := write(ctx, st, func(tx *store.Tx) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO exchange_tokens(name, hash, created_at) VALUES (?, ?, ?)`,
-			t.Name, hashSecret(t.Secret), t.CreatedAt)
-		return err
-	})
+	id, err := st.AddExchangeToken(ctx, record.Token{Name: t.Name, Hash: hashSecret(t.Secret), CreatedAt: t.CreatedAt})
 	if err != nil {
 		return Token{}, err
 	}
-	err = st.ReadDB().QueryRowContext(ctx, `SELECT id FROM exchange_tokens WHERE hash = ?`, hashSecret(t.Secret)).Scan(&t.ID)
-	return t, err
+	t.ID = id
+	return t, nil
 }
 
 // Tokens lists the tokens issued, oldest first (without their secrets: they are not kept).
-func Tokens(ctx context.Context, st *store.Store) ([]Token, error) {
-	rows, err := st.ReadDB().QueryContext(ctx, `SELECT id, name, created_at, coalesce(revoked_at, 0), coalesce(used_at, 0), uses
-		FROM exchange_tokens ORDER BY id`)
+func Tokens(ctx context.Context, st TokenStore) ([]Token, error) {
+	ts, err := st.ExchangeTokens(ctx)
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	out := []Token{}
-	for rows.Next() {
-		var t Token
-		if err := rows.Scan(&t.ID, &t.Name, &t.CreatedAt, &t.RevokedAt, &t.UsedAt, &t.Uses); err != nil {
-			return nil, err
-		}
-		out = append(out, t)
+	out := make([]Token, len(ts))
+	for i, t := range ts {
+		out[i] = Token{ID: t.ID, Name: t.Name, CreatedAt: t.CreatedAt, RevokedAt: t.RevokedAt, UsedAt: t.UsedAt, Uses: t.Uses}
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // Revoke ends a token: pulls with it are refused from now on.
-func Revoke(ctx context.Context, st *store.Store, id int64) error {
-	var n int
-	if err := st.ReadDB().QueryRowContext(ctx, `SELECT count(*) FROM exchange_tokens WHERE id = ?`, id).Scan(&n); err != nil {
-		return err
-	}
-	if n == 0 {
+func Revoke(ctx context.Context, st TokenStore, id int64) error {
+	err := st.RevokeExchangeToken(ctx, id, time.Now().UnixMilli())
+	if errors.Is(err, record.ErrNotFound) {
 		return fmt.Errorf("token %d: %w", id, ErrNotFound)
 	}
-	return write(ctx, st, func(tx *store.Tx) error {
-		_, err := tx.ExecContext(ctx, `UPDATE exchange_tokens SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?`,
-			time.Now().UnixMilli(), id)
-		return err
-	})
+	return err
 }
 
 // ErrRefused means a token is unknown or revoked.
 var ErrRefused = errors.New("token refused")
 
 // Check finds the live token whose secret this is, and counts its use.
-func Check(ctx context.Context, st *store.Store, secret string) (int64, error) {
+func Check(ctx context.Context, st TokenStore, secret string) (int64, error) {
 	if !strings.HasPrefix(secret, tokenPrefix) || len(secret) > 128 {
 		return 0, ErrRefused
 	}
-	var id int64
-	err := st.ReadDB().QueryRowContext(ctx, `SELECT id FROM exchange_tokens WHERE hash = ? AND revoked_at IS NULL`,
-		hashSecret(secret)).Scan(&id)
-	if errors.Is(err, sql.ErrNoRows) {
+	id, err := st.UseExchangeToken(ctx, hashSecret(secret), time.Now().UnixMilli())
+	if errors.Is(err, record.ErrNotFound) {
 		return 0, ErrRefused
 	}
-	if err != nil {
-		return 0, err
-	}
-	err = st.Writer().Do(ctx, func(tx *store.Tx) error {
-		_, err := tx.ExecContext(ctx, `UPDATE exchange_tokens SET used_at = ?, uses = uses + 1 WHERE id = ?`, time.Now().UnixMilli(), id)
-		return err
-	})
 	return id, err
 }

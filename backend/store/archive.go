@@ -8,6 +8,9 @@ import (
 	"time"
 )
 
+// Archives in and out (backend/archive): an imported crawl's pages and versions saved, and
+// a crawl's versions and pages read for an export.
+
 // ScopeImport is the scope of the crawl record an import makes: its pages came from a file.
 const ScopeImport = "import"
 
@@ -172,10 +175,6 @@ func (s *Store) ExportPages(ctx context.Context, crawlID, after int64, limit int
 	}
 	return out, rows.Err()
 }
-
-// Flush commits what was given to the writer so far (an Enqueue outside a crawl's run):
-// readers see it once Flush returns.
-func (s *Store) Flush(ctx context.Context) error { return s.writer.Flush(ctx) }
 
 // Unfinished returns the pages of a crawl (every crawl when crawlID is 0) whose links are not
 // all processed to every depth: those a crawl (any crawl) will still fetch, and every page

@@ -7,6 +7,8 @@ import (
 	"strings"
 )
 
+// A page's summary attributes (summary_attrs): what its summariser found besides the text.
+
 // saveAttrs replaces a page's summary attributes: they are automatic, made again whenever
 // its content is summarised (the user's notes and tags are in the library, not here).
 func saveAttrs(ctx context.Context, tx *Tx, pageID int64, attrs []Attr) error {

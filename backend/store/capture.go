@@ -5,8 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-
-	"mundaneum/backend/library"
 )
 
 // The workspace's side of capture from the browser (backend/capture): the browsers paired
@@ -111,53 +109,4 @@ func (s *Store) CaptureUsed(ctx context.Context, id, at int64) error {
 			WHERE id = ?`, at, id)
 		return err
 	})
-}
-
-// LibLibraries returns every library of the tree (not its other postings), in path order:
-// what a picker of libraries completes from. A workspace has a few thousand at most, even
-// with a hundred thousand bookmarks in them.
-func (s *Store) LibLibraries(ctx context.Context) ([]library.Node, error) {
-	ns, err := scanLibNodes(s.read.QueryContext(ctx, `SELECT `+libColumns+` FROM lib_nodes n WHERE n.kind = 'library'
-		ORDER BY n.path`))
-	if err != nil {
-		return nil, fmt.Errorf("libraries: %w", err)
-	}
-	return ns, nil
-}
-
-// LibRecentLibraries returns the ids of the libraries pointers were most recently added
-// to, most recent first, at most limit of them.
-func (s *Store) LibRecentLibraries(ctx context.Context, limit int) ([]int64, error) {
-	// The newest pointers, through lib_created; a few hundred are enough to find limit
-	// distinct libraries in any real use.
-	rows, err := s.read.QueryContext(ctx, `SELECT parent_id FROM lib_nodes WHERE kind = 'pointer'
-		ORDER BY created_at DESC, id DESC LIMIT 500`)
-	if err != nil {
-		return nil, fmt.Errorf("recent libraries: %w", err)
-	}
-	defer rows.Close()
-	seen := map[int64]bool{}
-	out := []int64{}
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		if !seen[id] && len(out) < limit {
-			seen[id] = true
-			out = append(out, id)
-		}
-	}
-	return out, rows.Err()
-}
-
-// LibPointersTo returns the pointers whose URL, or one of whose former URLs, has the
-// canonical form key, oldest first.
-func (s *Store) LibPointersTo(ctx context.Context, key string) ([]library.Node, error) {
-	ns, err := scanLibNodes(s.read.QueryContext(ctx, `SELECT `+libColumns+` FROM lib_nodes n WHERE n.kind = 'pointer'
-		AND (n.url_key = ?1 OR n.id IN (SELECT node_id FROM lib_aliases WHERE url_key = ?1)) ORDER BY n.id`, key))
-	if err != nil {
-		return nil, fmt.Errorf("pointers to %s: %w", key, err)
-	}
-	return ns, nil
 }

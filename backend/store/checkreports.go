@@ -10,6 +10,8 @@ import (
 	"mundaneum/backend/check/record"
 )
 
+// Link checking (backend/check, records in check/record): a run's reports and their documents.
+
 // keepReportDocs is how many of a task's latest reports keep their documents; older ones
 // keep their summary and news (a few kilobytes) and lose the per-document listing, which
 // for a large site is megabytes a run.

@@ -11,6 +11,9 @@ import (
 	"mundaneum/backend/check/record"
 )
 
+// Link checking (backend/check, records in check/record): runs, each test of a URL, and a
+// URL's health across tests.
+
 // StartCheckRun records a run that starts now.
 func (s *Store) StartCheckRun(ctx context.Context, tasks []string) (record.Run, error) {
 	if err := s.writable("start check run"); err != nil {

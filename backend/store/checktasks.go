@@ -11,6 +11,8 @@ import (
 	"mundaneum/backend/check/record"
 )
 
+// Link checking (backend/check, records in check/record): tasks and their rules.
+
 const taskColumns = `id, name, type, top, options, created_at, coalesce(last_run_at, 0)`
 
 func scanTask(row interface{ Scan(...any) error }) (record.Task, error) {

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 )
 
+// Helpers every domain's reads share.
+
 // Querier is what reads need of a pool: a *sql.DB, or a statement cache over one
 // (sqlcache.DB).
 type Querier interface {

@@ -10,6 +10,8 @@ import (
 	"mundaneum/backend/check/record"
 )
 
+// Crawls: their records, runs and states, and what a crawl's queue and skips add up to.
+
 // Crawl states.
 const (
 	CrawlRunning   = "running"

@@ -10,6 +10,9 @@ import (
 	"github.com/klauspost/compress/zstd"
 )
 
+// A page's detail, as the page view shows it: its fields, links in and out, stored body,
+// and a crawl's pages listed.
+
 // Page is everything stored about one page.
 type Page struct {
 	ID                                            int64

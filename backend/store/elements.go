@@ -7,6 +7,8 @@ import (
 	"fmt"
 )
 
+// The elements of a visit (migration 0013): how a page was reached, what its links make.
+
 // saveElement records the element of a visit (migration 0013): how the page was reached
 // and the elements its links make.
 func saveElement(ctx context.Context, tx *Tx, r *Result, children []byte) error {

@@ -10,6 +10,8 @@ import (
 	"mundaneum/backend/robots"
 )
 
+// Hosts: the robots.txt kept per origin (robots.Store).
+
 // LoadRobots returns the stored robots.txt of an origin (robots.Store).
 func (s *Store) LoadRobots(ctx context.Context, origin string) (robots.Record, bool, error) {
 	var r robots.Record

@@ -9,6 +9,8 @@ import (
 	"strings"
 )
 
+// What the full-text index reads of a page to build its row.
+
 // IndexKind says what kind of index row a page has.
 type IndexKind int
 

@@ -8,6 +8,9 @@ import (
 	"strings"
 )
 
+// Pages as a crawl saves them: one visit committed atomically (the page, its body, its
+// links, the queue entries they make), and a page's stored links read back.
+
 // Doc is the extracted, indexable summary of a fetched page.
 type Doc struct {
 	Title, Headings, Text                      string

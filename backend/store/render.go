@@ -7,6 +7,8 @@ import (
 	"fmt"
 )
 
+// How a page was rendered (migration 0035): the render state and its screenshots.
+
 // Render is how a page's HTML was read (see migration 0035).
 type Render struct {
 	State  string // RenderRendered, RenderStatic, RenderShell, or "" (not HTML, or before 35)

@@ -8,6 +8,8 @@ import (
 	"fmt"
 )
 
+// How many versions the workspace keeps, and pruning the others.
+
 // Retention says how many versions of each page the workspace keeps.
 type Retention struct {
 	Keep string `json:"keep"` // KeepAll, KeepLast or KeepNone

@@ -7,6 +7,8 @@ import (
 	"mundaneum/backend/check/record"
 )
 
+// The sites whose robots.txt is kept, for MOMspider's sites view (check/record's records).
+
 // RobotsSites lists the sites whose robots.txt is stored, by origin.
 func (s *Store) RobotsSites(ctx context.Context) ([]record.RobotsSite, error) {
 	out, err := collect(ctx, s.read, func(row interface{ Scan(...any) error }) (record.RobotsSite, error) {

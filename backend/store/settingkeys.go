@@ -7,6 +7,8 @@ import (
 	"fmt"
 )
 
+// Settings of other packages, each under a key of its own in the settings table.
+
 // LoadSetting returns the JSON value stored under key in the settings table (ok false when
 // none is): for the settings of a package other than the workspace's main ones.
 func (s *Store) LoadSetting(ctx context.Context, key string) (value []byte, ok bool, err error) {

@@ -8,6 +8,8 @@ import (
 	"fmt"
 )
 
+// The workspace's preferences (the settings table's main keys).
+
 // Settings are a workspace's preferences. They travel with the workspace file.
 type Settings struct {
 	UserAgentSuffix string `json:"userAgentSuffix"` // appended to the crawler's User-Agent (who runs it)

@@ -1,9 +1,3 @@
-// Package store owns the workspace: one SQLite file (modernc.org/sqlite) holding crawls,
-// pages, links, their extracted text, the object cache and the library. It applies pragmas
-// on every pooled connection, runs the numbered embedded migrations, funnels every write
-// through one writer goroutine that batches transactions, and serves reads from a separate
-// pool under WAL. The full-text index is derived from it by backend/index, which the store
-// tells what changed through its index log (indexlog.go).
 package store
 
 import (
@@ -29,6 +23,9 @@ import (
 	"github.com/gofrs/flock"
 	_ "modernc.org/sqlite" // the database/sql driver "sqlite"
 )
+
+// The workspace itself: opening it (pragmas, migrations, the lock), its pools and its
+// writer, closing it. See doc.go for the map of the other domains' files.
 
 // ApplicationID marks a SQLite file as a Mundaneum workspace (PRAGMA application_id, "MUND").
 const ApplicationID = 0x4D554E44
@@ -362,6 +359,10 @@ func (s *Store) ReadDB() *sql.DB { return s.read.DB }
 
 // Writer is the single writer, nil for a read-only store.
 func (s *Store) Writer() *Writer { return s.writer }
+
+// Flush commits what was given to the writer so far (an Enqueue outside a crawl's run):
+// readers see it once Flush returns.
+func (s *Store) Flush(ctx context.Context) error { return s.writer.Flush(ctx) }
 
 // Close flushes pending writes and closes the workspace. Closing again does nothing.
 func (s *Store) Close() error {

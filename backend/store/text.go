@@ -13,6 +13,9 @@ import (
 	"github.com/klauspost/compress/zstd"
 )
 
+// A page's extracted text (page_text): packed once per content, read back for the index,
+// snippets and the document view.
+
 // PageText is the extracted text of a page as stored (table page_text): what the full-text
 // index indexes of it besides its URL and the anchor text pointing at it, what snippets
 // are cut from, and what the document view shows.

@@ -7,6 +7,8 @@ import (
 	"fmt"
 )
 
+// A page's versions (migration 0019): each content it had, bodies stored once per content.
+
 // Version is one content a page had (see migration 0019).
 type Version struct {
 	ID, PageID      int64

@@ -7,6 +7,8 @@ import (
 	"fmt"
 )
 
+// Saved views: queries kept by name and opened again.
+
 // View is a saved query (Harvest's standing query), re-evaluated when opened.
 type View struct {
 	ID        int64

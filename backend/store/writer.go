@@ -9,6 +9,8 @@ import (
 	"time"
 )
 
+// The workspace's one writer: operations batched into transactions, savepoints, replays.
+
 // ErrClosed is returned for work submitted after Close.
 var ErrClosed = errors.New("store: writer closed")
 
