@@ -175,7 +175,7 @@ type jsonArray struct {
 }
 
 func (a *jsonArray) add(v any) error {
-	b, err := json.MarshalIndent(v, "  ", "  ")
+	b, err := json.MarshalIndent(listsNotNull(v), "  ", "  ")
 	if err != nil {
 		return err
 	}
