@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"mundaneum/app"
 	"mundaneum/backend/archive"
 )
 
@@ -53,7 +54,7 @@ func TestHistoryDiffExportImport(t *testing.T) {
 		t.Fatalf("diff: %d %q", code, out)
 	}
 	code, out, _ = run(t, "diff", "--db", db, "--json", "--from", "1", "--to", "-1", srv.URL+"/a.html")
-	var d diffJSON
+	var d app.PageDiff
 	if code != ExitOK || json.Unmarshal([]byte(out), &d) != nil || d.From == nil || d.From.N != 1 || d.To.N != 2 || d.Added != 3 {
 		t.Fatalf("diff --json: %d %q", code, out)
 	}

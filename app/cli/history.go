@@ -10,46 +10,17 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"mundaneum/app"
 	"mundaneum/backend/history"
 	"mundaneum/backend/store"
 	"mundaneum/backend/urlnorm"
 )
 
-// versionJSON is one version in --json output.
-type versionJSON struct {
-	N               int    `json:"n"` // 1 for the oldest, as diff --from and --to take it
-	ID              int64  `json:"id"`
-	FetchedAt       string `json:"fetchedAt"`
-	ConfirmedAt     string `json:"confirmedAt,omitempty"`
-	ConfirmedStatus int    `json:"confirmedStatus,omitempty"`
-	Status          int    `json:"status"`
-	Size            int64  `json:"size"`
-	ContentType     string `json:"contentType"`
-	Title           string `json:"title"`
-	Hash            string `json:"hash"`
-	Flag            string `json:"flag,omitempty"`
-	Current         bool   `json:"current"`
-	Cached          bool   `json:"cached"`
-	Header          string `json:"header,omitempty"`
-}
-
+// historyJSON is history --json: the window's versions (app.PageVersion) of one page.
 type historyJSON struct {
-	URL      string        `json:"url"`
-	PageID   int64         `json:"pageId"`
-	Versions []versionJSON `json:"versions"`
-}
-
-func versionOut(n int, v store.Version, header bool) versionJSON {
-	out := versionJSON{N: n, ID: v.ID, FetchedAt: stamp(v.FetchedAt), Status: v.Status, Size: v.Size,
-		ContentType: v.ContentType, Title: v.Title, Hash: v.Hash, Flag: v.Flag, Current: v.Current, Cached: v.Cached,
-		ConfirmedStatus: v.ConfirmedStatus}
-	if v.ConfirmedAt > 0 {
-		out.ConfirmedAt = stamp(v.ConfirmedAt)
-	}
-	if header {
-		out.Header = v.Header
-	}
-	return out
+	URL      string            `json:"url"`
+	PageID   int64             `json:"pageId"`
+	Versions []app.PageVersion `json:"versions"`
 }
 
 func stamp(ms int64) string { return time.UnixMilli(ms).UTC().Format(time.RFC3339) }
@@ -88,16 +59,16 @@ Compare two with 'mundaneum diff URL --from N --to M'.`,
 			if err != nil {
 				return err
 			}
+			if e.json {
+				vs, err := app.PageHistory(ctx, st, id, headers)
+				if err != nil {
+					return err
+				}
+				return e.printJSON(historyJSON{URL: u, PageID: id, Versions: vs})
+			}
 			vs, err := st.Versions(ctx, id)
 			if err != nil {
 				return err
-			}
-			if e.json {
-				out := historyJSON{URL: u, PageID: id, Versions: []versionJSON{}}
-				for i, v := range vs {
-					out.Versions = append(out.Versions, versionOut(i+1, v, headers))
-				}
-				return e.printJSON(out)
 			}
 			if len(vs) == 0 {
 				fmt.Fprintf(e.stdout, "%s: no version kept (never fetched with content)\n", u)
@@ -138,16 +109,6 @@ func (e *env) printVersion(n int, v store.Version) {
 		line += "  [" + strings.Join(notes, "; ") + "]"
 	}
 	fmt.Fprintln(e.stdout, line)
-}
-
-type diffJSON struct {
-	URL     string       `json:"url"`
-	PageID  int64        `json:"pageId"`
-	From    *versionJSON `json:"from"` // null: the page's first version, compared with nothing
-	To      versionJSON  `json:"to"`
-	Added   int          `json:"added"`
-	Removed int          `json:"removed"`
-	Ops     []history.Op `json:"ops"`
 }
 
 func (e *env) diffCmd() *cobra.Command {
@@ -201,21 +162,20 @@ force then. By default --to is the newest version and --from the one before it.`
 				}
 				fromID = v.ID
 			}
+			if e.json {
+				around := context
+				if full {
+					around = -1
+				}
+				d, err := app.ComparePage(ctx, st, id, fromID, toID, around)
+				if err != nil {
+					return err
+				}
+				return e.printJSON(d)
+			}
 			c, err := history.Compare(ctx, st, id, fromID, toID)
 			if err != nil {
 				return err
-			}
-			if e.json {
-				out := diffJSON{URL: u, PageID: id, To: versionOut(n[c.To.ID], c.To, false), Added: c.Added,
-					Removed: c.Removed, Ops: c.Ops}
-				if c.From.ID != 0 {
-					f := versionOut(n[c.From.ID], c.From, false)
-					out.From = &f
-				}
-				if out.Ops == nil {
-					out.Ops = []history.Op{}
-				}
-				return e.printJSON(out)
 			}
 			e.printDiff(c, n, context, full)
 			return nil

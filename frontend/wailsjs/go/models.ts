@@ -608,6 +608,8 @@ export namespace app {
 	    current: boolean;
 	    cached: boolean;
 	    crawlId: number;
+	    hash: string;
+	    header?: string;
 	}
 	export interface PageDiff {
 	    pageId: number;
