@@ -154,6 +154,8 @@ type Result struct {
 	Summariser string `json:"summariser,omitempty"`
 	// Source names the instance or SOIF file the page's summary came from ("": crawled here).
 	Source string `json:"source,omitempty"`
+	// Explain says how the score was made, when it was asked (the command line's --explain).
+	Explain string `json:"explain,omitempty"`
 }
 
 // Status is the workspace's counts (store.Counts says what each counts).

@@ -185,7 +185,7 @@ func TestViewWatchesChanges(t *testing.T) {
 	crawl(`<title>A</title>zygomorph third wording`)
 	code, out, errOut := run(t, "views", "open", "--db", db, "--json", "zyg")
 	var o struct {
-		Since   int64 `json:"since"`
+		Since   string `json:"since"`
 		Results struct {
 			Results []map[string]any `json:"results"`
 		} `json:"results"`
@@ -194,7 +194,8 @@ func TestViewWatchesChanges(t *testing.T) {
 		t.Fatalf("views open --json: %d %s %s", code, out, errOut)
 	}
 	r := o.Results.Results[0]
-	if r["changed"] != true || r["versions"] != 3.0 || r["changedAt"] == nil {
+	// Changed: new since it was last opened, with more than one version kept.
+	if r["new"] != true || r["versions"] != 3.0 || r["changedAt"] == "" || o.Since == "" {
 		t.Errorf("the changed result: %v", r)
 	}
 	// Opened again in text after one more change: the diff since is one command away.

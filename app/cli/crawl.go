@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"mundaneum/app"
 	"mundaneum/backend/crawl"
 	"mundaneum/backend/rules"
 	"mundaneum/backend/search"
@@ -118,7 +119,7 @@ type crawlSummary struct {
 	Searchable int64  `json:"searchable"`
 	index      string // how far the index is, in words
 	// Matches are, for a crawl --toward, its pages that match the query, best first.
-	Matches []resultJSON `json:"matches,omitempty"`
+	Matches []app.Result `json:"matches,omitempty"`
 	// Render counts the crawl's pages by how their HTML was read (rendered, static,
 	// shell-WHY for shells not rendered); Browser is what this run's browser did.
 	Render  map[string]int64 `json:"render,omitempty"`
@@ -213,7 +214,7 @@ func (e *env) crawl(ctx context.Context, cfg crawl.Config, keep *store.Retention
 	sum.why, _ = st.SkipReasons(context.WithoutCancel(ctx), cr.ID()) // without them, the summary names no reasons
 	if live != nil {
 		live.poll(context.WithoutCancel(ctx)) // the crawl waited for the index: the final ranking
-		sum.Matches = toJSON(live.last).Results
+		sum.Matches = app.SearchResultsOf(live.last).Results
 	}
 	if e.json {
 		if err := e.printJSON(sum); err != nil {

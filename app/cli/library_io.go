@@ -224,30 +224,9 @@ is:blocked, is:ok. A URL alone also finds the pointers that had it (accepted red
 	return cmd
 }
 
-type libraryHitJSON struct {
-	ID      int64    `json:"id"`
-	Path    string   `json:"path"`
-	Kind    string   `json:"kind"`
-	Title   string   `json:"title"`
-	URL     string   `json:"url"`
-	Tags    []string `json:"tags,omitempty"`
-	Snippet string   `json:"snippet,omitempty"`
-	PageID  int64    `json:"pageId,omitempty"`
-}
-
-func libraryHitsJSON(res libsearch.Results) []libraryHitJSON {
-	out := []libraryHitJSON{}
-	for _, h := range res.Hits {
-		out = append(out, libraryHitJSON{ID: h.ID, Path: h.Path, Kind: h.Kind, Title: h.Title, URL: h.URL, Tags: h.Tags,
-			Snippet: strings.Join(h.Snippet, ""), PageID: h.PageID})
-	}
-	return out
-}
-
 func (e *env) printLibraryHits(res libsearch.Results, alone bool) error {
 	if e.json && alone {
-		return e.printJSON(map[string]any{"total": res.Total, "totalApprox": res.TotalApprox, "hits": libraryHitsJSON(res),
-			"note": res.Note, "tookMs": float64(res.Took.Microseconds()) / 1000})
+		return e.printJSON(app.LibSearchResultsOf(res))
 	}
 	if alone {
 		fmt.Fprintf(e.stdout, "%d postings in the library (%.1f ms)\n", res.Total, float64(res.Took.Microseconds())/1000)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"mundaneum/app"
 	"mundaneum/backend/check"
 	"mundaneum/backend/store"
 )
@@ -53,7 +54,7 @@ func TestAcceptRedirectAndIsBroken(t *testing.T) {
 	}
 	titles := func(query string) string {
 		t.Helper()
-		var res struct{ Hits []libraryHitJSON }
+		var res app.LibSearchResults
 		out := must("library", "search", query, "--json")
 		if err := json.Unmarshal([]byte(out), &res); err != nil {
 			t.Fatalf("library search %q: %v %s", query, err, out)

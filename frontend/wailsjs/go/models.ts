@@ -651,6 +651,7 @@ export namespace app {
 	    pages?: number;
 	    summariser?: string;
 	    source?: string;
+	    explain?: string;
 	}
 	export interface RetentionInfo {
 	    crawlId: number;

@@ -1,0 +1,40 @@
+package app
+
+import (
+	"context"
+
+	"mundaneum/backend/index"
+	"mundaneum/backend/libsearch"
+	"mundaneum/backend/search"
+	"mundaneum/backend/store"
+)
+
+// The command line's --json prints the types the window gets (one vocabulary: the same
+// field names, times as RFC 3339). These convert what the CLI reads from the backend
+// itself (it opens a workspace read-only beside a running crawl, where an App would take
+// the workspace over; see docs/architecture.md) into those types.
+
+// SearchResultsOf is a search's results as the window gets them, without the library's
+// hits (LibSearchResultsOf adds them).
+func SearchResultsOf(r search.Results) SearchResults { return searchDTO(r) }
+
+// LibSearchResultsOf is a library search's hits as the window gets them.
+func LibSearchResultsOf(r libsearch.Results) LibSearchResults { return libHitsDTO(r) }
+
+// ViewOf is a saved view as the window gets it.
+func ViewOf(v search.View) View { return viewDTO(v) }
+
+// CrawlOf is a crawl as the window lists it.
+func CrawlOf(c store.Crawl) Crawl { return crawlDTO(c) }
+
+// IndexStatusOf is the index's progress p as the window shows it, its rows split into
+// pages and files by st's counts.
+func IndexStatusOf(ctx context.Context, st *store.Store, p index.Progress) IndexStatus {
+	dto := indexDTO(p)
+	if c, err := st.Counts(ctx); err == nil {
+		dto.SearchablePages, dto.SearchableFiles = c.Searchable(p.Indexed)
+	} else {
+		dto.SearchablePages = p.Indexed
+	}
+	return dto
+}
