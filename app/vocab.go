@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"mundaneum/backend/index"
+	"mundaneum/backend/library"
 	"mundaneum/backend/libsearch"
 	"mundaneum/backend/search"
 	"mundaneum/backend/store"
@@ -38,3 +39,9 @@ func IndexStatusOf(ctx context.Context, st *store.Store, p index.Progress) Index
 	}
 	return dto
 }
+
+// PostingOf is a library posting at path as the window gets it.
+func PostingOf(p library.Posting, path string) LibPosting { return libPostingDTO(p, path) }
+
+// RemovalOf is what a library delete removed (or would) as the window gets it.
+func RemovalOf(r library.Removal) LibRemoval { return removalDTO(r) }

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"mundaneum/app"
 	"mundaneum/backend/store"
 )
 
@@ -224,7 +225,7 @@ func TestTaskAddLibrary(t *testing.T) {
 	}
 	// The library shows each pointer's health.
 	code, out, _ = run(t, "library", "ls", "/Research", "--db", db, "--json")
-	var ls []postingJSON
+	var ls []app.LibPosting
 	if err := json.Unmarshal([]byte(out), &ls); err != nil || code != ExitOK {
 		t.Fatalf("library ls: %d %s", code, out)
 	}

@@ -161,7 +161,7 @@ func TestJSONListsOnEmptyWorkspace(t *testing.T) {
 // pointer field), not a list.
 func nullableObject(where string) bool {
 	key := where[strings.LastIndexByte(where, '.')+1:]
-	return slices.Contains([]string{"error", "from"}, key)
+	return slices.Contains([]string{"error", "from", "known", "view", "health"}, key)
 }
 
 // nulls lists where doc holds a null, as dotted paths.

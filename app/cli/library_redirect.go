@@ -3,6 +3,7 @@ package cli
 import (
 	"github.com/spf13/cobra"
 
+	"mundaneum/app"
 	"mundaneum/backend/library"
 	"mundaneum/backend/store"
 )
@@ -27,7 +28,7 @@ redirect, or a pointer never checked, is refused.`,
 				return err
 			}
 			return e.libWrite(ctx, func(l *library.Library, _ *store.Store) error {
-				var out []postingJSON
+				out := []app.LibPosting{}
 				for _, path := range args {
 					n, err := l.Resolve(ctx, path)
 					if err != nil {
@@ -46,7 +47,7 @@ redirect, or a pointer never checked, is refused.`,
 					if err != nil {
 						return err
 					}
-					out = append(out, toPostingJSON(d.Posting, d.Path))
+					out = append(out, postingJSON(d.Posting, d.Path))
 				}
 				if e.json {
 					return e.printJSON(out)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"mundaneum/app"
 	"mundaneum/backend/library"
 	"mundaneum/backend/store"
 )
@@ -149,14 +150,11 @@ func (e *env) libCpCmd() *cobra.Command {
 	return cmd
 }
 
+// removalJSON is library rm --json: the window's LibRemoval, and whether nothing was
+// deleted (--dry-run).
 type removalJSON struct {
-	Libraries int      `json:"libraries"`
-	Pointers  int      `json:"pointers"`
-	Reports   int      `json:"reports"`
-	Views     int      `json:"views"`
-	Titles    []string `json:"titles"`
-	Protected []string `json:"protected,omitempty"`
-	DryRun    bool     `json:"dryRun,omitempty"`
+	app.LibRemoval
+	DryRun bool `json:"dryRun,omitempty"`
 }
 
 func (e *env) libRmCmd() *cobra.Command {
@@ -196,8 +194,7 @@ refused and they are named. --dry-run says what would go, and what needs a passw
 					return err
 				}
 				if e.json {
-					return e.printJSON(removalJSON{Libraries: r.Libraries, Pointers: r.Pointers, Reports: r.Reports,
-						Views: r.Views, Titles: r.Titles, Protected: r.Protected, DryRun: dry})
+					return e.printJSON(removalJSON{LibRemoval: app.RemovalOf(r), DryRun: dry})
 				}
 				verb := "Deleted"
 				if dry {
