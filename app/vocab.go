@@ -2,7 +2,11 @@ package app
 
 import (
 	"context"
+	"time"
 
+	"mundaneum/backend/check"
+	"mundaneum/backend/check/record"
+	"mundaneum/backend/check/report"
 	"mundaneum/backend/index"
 	"mundaneum/backend/library"
 	"mundaneum/backend/libsearch"
@@ -45,3 +49,34 @@ func PostingOf(p library.Posting, path string) LibPosting { return libPostingDTO
 
 // RemovalOf is what a library delete removed (or would) as the window gets it.
 func RemovalOf(r library.Removal) LibRemoval { return removalDTO(r) }
+
+// TaskOf is a maintenance task as the window gets it.
+func TaskOf(t check.Task) CheckTask { return taskDTO(t) }
+
+// AvoidRuleOf is an avoid or leaf rule as the window gets it.
+func AvoidRuleOf(r check.Rule) AvoidRule { return ruleDTO(r) }
+
+// ReportInfoOf is a stored report as the window lists it.
+func ReportInfoOf(r record.Report) CheckReportInfo { return reportInfoDTO(r) }
+
+// LinkCheckOf is one link a check run tested, as the window lists a run's links, with the
+// link's health after the test.
+func LinkCheckOf(l check.LinkResult) LinkCheck {
+	v := l.Verdict
+	out := LinkCheck{URL: l.URL, Verdict: string(v.Kind), Code: v.Code, Status: v.Status, FinalURL: v.FinalURL,
+		Permanent: v.Permanent, Chain: make([]CheckHop, 0, len(v.Chain)), Reason: v.Reason, Method: l.Method, Ms: l.Ms,
+		Dead: l.Dead, Failures: l.Failures}
+	for _, h := range v.Chain {
+		out.Chain = append(out.Chain, CheckHop{Status: h.Status, URL: h.URL})
+	}
+	if !l.FailingSince.IsZero() {
+		out.FailingSince = l.FailingSince.UTC().Format(time.RFC3339)
+	}
+	return out
+}
+
+// ReportLinkOf is one tested link of a report, as LinkCheckOf says it.
+func ReportLinkOf(l report.Link) LinkCheck {
+	return LinkCheck{URL: l.URL, Verdict: l.Verdict, Status: l.Status, FinalURL: l.FinalURL, Permanent: l.Permanent,
+		Chain: []CheckHop{}, Reason: l.Reason, Title: l.Title, Dead: l.Dead, Failures: l.Failures}
+}

@@ -68,15 +68,6 @@ func taskIDOf(ctx context.Context, st check.TaskStore, name string) (int64, erro
 	return t.ID, nil
 }
 
-type ruleJSON struct {
-	ID      int64  `json:"id"`
-	Action  string `json:"action"`
-	Prefix  string `json:"prefix"`
-	Expires string `json:"expires,omitempty"`
-	Active  bool   `json:"active"`
-	Note    string `json:"note,omitempty"`
-}
-
 // rulesOf reads the rules of a task, or the system-wide ones for "".
 func (e *env) rulesOf(ctx context.Context, task string) ([]check.Rule, error) {
 	st, err := e.open(ctx, true)
@@ -116,13 +107,9 @@ func (e *env) listRules(ctx context.Context, task string) error {
 	}
 	now := time.Now()
 	if e.json {
-		out := []ruleJSON{}
+		out := make([]app.AvoidRule, 0, len(rs))
 		for _, r := range rs {
-			rj := ruleJSON{ID: r.ID, Action: r.Action, Prefix: r.Prefix, Active: r.Active(now), Note: r.Note}
-			if !r.Expires.IsZero() {
-				rj.Expires = r.Expires.UTC().Format(time.RFC3339)
-			}
-			out = append(out, rj)
+			out = append(out, app.AvoidRuleOf(r))
 		}
 		return e.printJSON(out)
 	}

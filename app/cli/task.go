@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"mundaneum/app"
 	"mundaneum/backend/check"
 	"mundaneum/backend/check/momfile"
 	"mundaneum/backend/store"
@@ -181,36 +182,6 @@ func parseEvery(s string) (int, error) {
 	return int(d / time.Minute), nil
 }
 
-type taskJSON struct {
-	Name         string       `json:"name"`
-	Type         string       `json:"type"`
-	Top          string       `json:"top"`
-	Title        string       `json:"title,omitempty"`
-	For          string       `json:"for,omitempty"`
-	Email        bool         `json:"email"`
-	Report       check.Report `json:"report"`
-	EveryMinutes int          `json:"everyMinutes"`
-	MaxPages     int          `json:"maxPages,omitempty"`
-	MaxDepth     int          `json:"maxDepth,omitempty"`
-	IndexFile    string       `json:"indexFile,omitempty"`
-	InternalOnly bool         `json:"internalOnly,omitempty"`
-	LastRunAt    string       `json:"lastRunAt,omitempty"`
-	NextRunAt    string       `json:"nextRunAt,omitempty"`
-}
-
-func toTaskJSON(t check.Task) taskJSON {
-	o := t.Options
-	out := taskJSON{Name: t.Name, Type: string(t.Type), Top: t.Top, Title: o.Title, For: o.For, Email: o.Email, Report: o.Report,
-		EveryMinutes: o.EveryMinutes, MaxPages: o.MaxPages, MaxDepth: o.MaxDepth, IndexFile: o.IndexFile, InternalOnly: o.InternalOnly}
-	if !t.LastRunAt.IsZero() {
-		out.LastRunAt = t.LastRunAt.UTC().Format(time.RFC3339)
-	}
-	if n := t.NextRun(); !n.IsZero() {
-		out.NextRunAt = n.UTC().Format(time.RFC3339)
-	}
-	return out
-}
-
 func (e *env) listTasks(ctx context.Context) error {
 	st, err := e.open(ctx, true)
 	if err != nil {
@@ -222,9 +193,9 @@ func (e *env) listTasks(ctx context.Context) error {
 		return err
 	}
 	if e.json {
-		out := []taskJSON{}
+		out := make([]app.CheckTask, 0, len(ts))
 		for _, t := range ts {
-			out = append(out, toTaskJSON(t))
+			out = append(out, app.TaskOf(t))
 		}
 		return e.printJSON(out)
 	}
@@ -276,7 +247,7 @@ func (e *env) saveTask(ctx context.Context, cmd *cobra.Command, name string, o t
 		return taskErr(err)
 	}
 	if e.json {
-		return e.printJSON(toTaskJSON(t))
+		return e.printJSON(app.TaskOf(t))
 	}
 	fmt.Fprintf(e.stdout, "Saved task %q: %s %s\n", clean(t.Name), t.Type, clean(t.Top))
 	return nil

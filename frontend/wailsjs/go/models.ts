@@ -488,6 +488,9 @@ export namespace app {
 	    ms: number;
 	    title: string;
 	    at: string;
+	    dead: boolean;
+	    failures: number;
+	    failingSince: string;
 	}
 	export interface LinkInfo {
 	    url: string;
