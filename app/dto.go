@@ -244,14 +244,15 @@ type CrawlPages struct {
 
 // CrawlPage is a page as a crawl saw it, with why it failed or was skipped.
 type CrawlPage struct {
-	ID     int64  `json:"id"`
-	URL    string `json:"url"`
-	Title  string `json:"title"`
-	State  string `json:"state"`
-	Reason string `json:"reason"`
-	Detail string `json:"detail"`
-	Status int    `json:"status"`
-	Depth  int    `json:"depth"`
+	ID         int64  `json:"id"`
+	URL        string `json:"url"`
+	Title      string `json:"title"`
+	State      string `json:"state"`
+	Reason     string `json:"reason"`     // a closed code
+	ReasonText string `json:"reasonText"` // the code in words, as Page's
+	Detail     string `json:"detail"`
+	Status     int    `json:"status"`
+	Depth      int    `json:"depth"`
 }
 
 // OfflineCopy is a page's cached copy, in two safe forms: Document is a standalone HTML

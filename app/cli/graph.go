@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"mundaneum/app"
 	"mundaneum/backend/graph"
 	"mundaneum/backend/rules"
 	"mundaneum/backend/store"
@@ -120,12 +121,6 @@ func (e *env) printPath(r graph.PathResult) {
 	fmt.Fprintln(w)
 }
 
-type linksJSON struct {
-	graph.Links
-	Elements   []graph.Element `json:"elements"`   // the paths from the seeds that reached it
-	ClickDepth graph.Depth     `json:"clickDepth"` // the fewest links from a seed
-}
-
 func (e *env) linksCmd() *cobra.Command {
 	var limit int
 	var crawlID int64
@@ -140,14 +135,8 @@ func (e *env) linksCmd() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				var out linksJSON
-				if out.Links, err = g.LinksOf(ctx, id, limit); err != nil {
-					return err
-				}
-				if out.Elements, err = g.ElementsOf(ctx, crawlID, id, limit); err != nil {
-					return err
-				}
-				if out.ClickDepth, err = g.ClickDepth(ctx, crawlID, id); err != nil {
+				out, err := app.PageRelationsOf(ctx, g, crawlID, id, limit)
+				if err != nil {
 					return err
 				}
 				if e.json {
@@ -163,28 +152,29 @@ func (e *env) linksCmd() *cobra.Command {
 	return cmd
 }
 
-func (e *env) printLinks(l linksJSON) {
+func (e *env) printLinks(r app.PageRelations) {
+	l := r.Links
 	w := e.stdout
 	fmt.Fprintf(w, "%s", l.Page.URL)
 	if l.Page.Title != "" {
 		fmt.Fprintf(w, "  %q", l.Page.Title)
 	}
 	fmt.Fprintln(w)
-	if l.ClickDepth.Depth >= 0 {
-		fmt.Fprintf(w, "click depth %d from a seed\n", l.ClickDepth.Depth)
+	if r.ClickDepth.Depth >= 0 {
+		fmt.Fprintf(w, "click depth %d from a seed\n", r.ClickDepth.Depth)
 	} else {
 		fmt.Fprintln(w, "no seed links to it")
 	}
-	if len(l.Elements) > 0 {
+	if len(r.Elements) > 0 {
 		var fams []string
-		for _, el := range l.Elements {
+		for _, el := range r.Elements {
 			f := fmt.Sprintf("%s (crawl %d, %s", el.Family, el.CrawlID, el.Value)
 			if el.Visited {
 				f += ", visited"
 			}
 			fams = append(fams, f+")")
 		}
-		fmt.Fprintf(w, "reached as %d element(s): %s\n", len(l.Elements), strings.Join(fams, ", "))
+		fmt.Fprintf(w, "reached as %d element(s): %s\n", len(r.Elements), strings.Join(fams, ", "))
 	}
 	list := func(title string, ls []graph.Link, total int, arrow string) {
 		fmt.Fprintf(w, "\n%s (%d):\n", title, total)

@@ -89,11 +89,11 @@ func TestGraphVerbs(t *testing.T) {
 	}
 
 	code, out, _ = run(t, "links", "--db", db, "--json", srv.URL+"/b")
-	var l linksJSON
+	var l app.PageRelations
 	if code != ExitOK || json.Unmarshal([]byte(out), &l) != nil {
 		t.Fatalf("links: %d %s", code, out)
 	}
-	if l.OutTotal != 2 || l.InTotal != 1 || l.In[0].Anchor != "second step" || l.ClickDepth.Depth != 2 ||
+	if l.Links.OutTotal != 2 || l.Links.InTotal != 1 || l.Links.In[0].Anchor != "second step" || l.ClickDepth.Depth != 2 ||
 		len(l.Elements) != 1 || l.Elements[0].Family != "01.01.01" {
 		t.Fatalf("links: %+v", l)
 	}

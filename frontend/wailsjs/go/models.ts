@@ -218,6 +218,7 @@ export namespace app {
 	    title: string;
 	    state: string;
 	    reason: string;
+	    reasonText: string;
 	    detail: string;
 	    status: number;
 	    depth: number;
