@@ -37,39 +37,7 @@ Limits are per run; 0 is no limit, and a negative one is refused. The guards (--
 settings, which the window's Settings change.`,
 		Args: usageArgs(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg.Seeds = args
-			cfg.Delay = delay
-			if rulesArg != "" {
-				text, err := readRules(rulesArg)
-				if err != nil {
-					return err
-				}
-				if _, err := rules.Parse(text); err != nil {
-					return usageError{ruleError(text, err)}
-				}
-				cfg.Rules = text
-			}
-			if !cmd.Flags().Changed("delay") {
-				cfg.Delay = -1
-			} else if delay < 0 {
-				return usageError{fmt.Errorf("--delay must not be negative (0: no delay)")}
-			}
-			// Refuse what cannot be meant before the workspace is opened (or created).
-			if err := cfg.Validate(); err != nil {
-				return usageError{err}
-			}
-			var keep *store.Retention
-			if cmd.Flags().Changed("retention") {
-				r, err := parseRetention(strings.Fields(retention), true)
-				if err != nil {
-					return usageError{fmt.Errorf("--retention: %w", err)}
-				}
-				keep = r
-				if keep == nil {
-					keep = &store.Retention{} // "default": the workspace's setting
-				}
-			}
-			return e.crawl(cmd.Context(), cfg, keep)
+			return e.crawlURLs(cmd.Context(), cmd, args, cfg, def, delay, rulesArg, retention)
 		},
 	}
 	f := cmd.Flags()
@@ -95,6 +63,43 @@ settings, which the window's Settings change.`,
 	f.StringVar(&rulesArg, "rules", "", "the webbot's rules: what to follow and in which order, as TEXT or @FILE\n(see 'mundaneum rules --help'); an imperative rule reaches outside the scope")
 	renderFlags(f, &cfg)
 	return cmd
+}
+
+// crawlURLs crawls from the seeds args with cfg and the flags given as text.
+func (e *env) crawlURLs(ctx context.Context, cmd *cobra.Command, args []string, cfg crawl.Config, def crawl.Config, delay time.Duration, rulesArg, retention string) error {
+	cfg.Seeds = args
+	cfg.Delay = delay
+	if rulesArg != "" {
+		text, err := readRules(rulesArg)
+		if err != nil {
+			return err
+		}
+		if _, err := rules.Parse(text); err != nil {
+			return usageError{ruleError(text, err)}
+		}
+		cfg.Rules = text
+	}
+	if !cmd.Flags().Changed("delay") {
+		cfg.Delay = -1
+	} else if delay < 0 {
+		return usageError{fmt.Errorf("--delay must not be negative (0: no delay)")}
+	}
+	// Refuse what cannot be meant before the workspace is opened (or created).
+	if err := cfg.Validate(); err != nil {
+		return usageError{err}
+	}
+	var keep *store.Retention
+	if cmd.Flags().Changed("retention") {
+		r, err := parseRetention(strings.Fields(retention), true)
+		if err != nil {
+			return usageError{fmt.Errorf("--retention: %w", err)}
+		}
+		keep = r
+		if keep == nil {
+			keep = &store.Retention{} // "default": the workspace's setting
+		}
+	}
+	return e.crawl(ctx, cfg, keep)
 }
 
 // crawlSummary is the --json output of crawl. Fetched, Failed, Skipped, Redirected and

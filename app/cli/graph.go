@@ -211,51 +211,7 @@ under those rules, as the webbot would crawl them, and print that tree: try rule
 you have crawled before crawling again.`,
 		Args: usageArgs(cobra.ArbitraryArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			return e.withGraph(ctx, func(g *graph.Graph, st *store.Store) error {
-				id := crawlID
-				if id == 0 && (rulesArg == "" || len(args) == 0) {
-					cs, err := st.Crawls(ctx)
-					if err != nil {
-						return err
-					}
-					if len(cs) == 0 {
-						return fmt.Errorf("no crawl in the workspace yet")
-					}
-					id = cs[0].ID
-				}
-				var tree graph.Tree
-				var err error
-				if rulesArg == "" {
-					if len(args) > 0 {
-						return usageError{fmt.Errorf("URLs go with --rules; without, the crawl's own tree is printed")}
-					}
-					tree, err = g.CrawlTree(ctx, id, limit, leaves)
-				} else {
-					tree, err = e.ruleTree(ctx, g, st, id, args, rulesArg, limit, depth)
-				}
-				if err != nil {
-					return err
-				}
-				if e.json {
-					return e.printJSON(tree)
-				}
-				for _, el := range tree.Elements {
-					mark := " "
-					if el.Visited {
-						mark = "*"
-					}
-					fmt.Fprintf(e.stdout, "%s%-9s %s %s", strings.Repeat("  ", strings.Count(el.Family, ".")), el.Value, mark, el.Page.URL)
-					if el.Page.Title != "" {
-						fmt.Fprintf(e.stdout, "  %q", el.Page.Title)
-					}
-					fmt.Fprintf(e.stdout, "  [%s]\n", el.Family)
-				}
-				if tree.Truncated {
-					fmt.Fprintf(e.stdout, "... more (--limit %d)\n", limit)
-				}
-				return nil
-			})
+			return e.tree(cmd.Context(), args, crawlID, limit, depth, rulesArg, leaves)
 		},
 	}
 	f := cmd.Flags()
@@ -265,6 +221,54 @@ you have crawled before crawling again.`,
 	f.StringVar(&rulesArg, "rules", "", "rules as TEXT or @FILE: generate the tree they make over the stored links")
 	f.BoolVar(&leaves, "leaves", false, "without --rules: also the links never visited")
 	return cmd
+}
+
+// tree prints a crawl's tree of elements, or the tree rulesArg generates from the seeds args.
+func (e *env) tree(ctx context.Context, args []string, crawlID int64, limit, depth int, rulesArg string, leaves bool) error {
+	return e.withGraph(ctx, func(g *graph.Graph, st *store.Store) error {
+		id := crawlID
+		if id == 0 && (rulesArg == "" || len(args) == 0) {
+			cs, err := st.Crawls(ctx)
+			if err != nil {
+				return err
+			}
+			if len(cs) == 0 {
+				return fmt.Errorf("no crawl in the workspace yet")
+			}
+			id = cs[0].ID
+		}
+		var tree graph.Tree
+		var err error
+		if rulesArg == "" {
+			if len(args) > 0 {
+				return usageError{fmt.Errorf("URLs go with --rules; without, the crawl's own tree is printed")}
+			}
+			tree, err = g.CrawlTree(ctx, id, limit, leaves)
+		} else {
+			tree, err = e.ruleTree(ctx, g, st, id, args, rulesArg, limit, depth)
+		}
+		if err != nil {
+			return err
+		}
+		if e.json {
+			return e.printJSON(tree)
+		}
+		for _, el := range tree.Elements {
+			mark := " "
+			if el.Visited {
+				mark = "*"
+			}
+			fmt.Fprintf(e.stdout, "%s%-9s %s %s", strings.Repeat("  ", strings.Count(el.Family, ".")), el.Value, mark, el.Page.URL)
+			if el.Page.Title != "" {
+				fmt.Fprintf(e.stdout, "  %q", el.Page.Title)
+			}
+			fmt.Fprintf(e.stdout, "  [%s]\n", el.Family)
+		}
+		if tree.Truncated {
+			fmt.Fprintf(e.stdout, "... more (--limit %d)\n", limit)
+		}
+		return nil
+	})
 }
 
 func (e *env) ruleTree(ctx context.Context, g *graph.Graph, st *store.Store, crawlID int64, urls []string, rulesArg string, limit, depth int) (graph.Tree, error) {

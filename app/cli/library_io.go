@@ -39,58 +39,60 @@ a protected library needs its password. 'mundaneum library undo' takes it back.`
 		Example: `  mundaneum library import bookmarks.html --to /Browser
   pbpaste | mundaneum library import - --to /Reading`,
 		Args: usageArgs(cobra.ExactArgs(1)),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			data, err := readImport(args[0])
-			if err != nil {
-				return err
-			}
-			password, err := pw.get()
-			if err != nil {
-				return err
-			}
-			return e.libWrite(ctx, func(l *library.Library, st *store.Store) error {
-				parent, missing, err := l.ResolveExisting(ctx, to)
-				if err != nil {
-					return err
-				}
-				start := time.Now()
-				rep, err := l.ImportUnder(ctx, parent.ID, missing, data, library.Author{Name: author, LibraryPassword: password})
-				if err != nil {
-					return err
-				}
-				took := time.Since(start)
-				secs := took.Seconds()
-				if e.json {
-					// The window's LibImport: the same object everywhere.
-					return e.printJSON(app.ImportOf(rep, took))
-				}
-				if len(missing) > 0 {
-					fmt.Fprintf(e.stdout, "Created %s\n", clean(to))
-				}
-				fmt.Fprintf(e.stdout, "Imported %s from a %s file in %.1fs: %s, %s, %s, %s\n",
-					nouns(rep.Added(), "posting", "postings"), rep.Format, secs, nouns(rep.Libraries, "library", "libraries"),
-					nouns(rep.Pointers, "pointer", "pointers"), nouns(rep.Reports, "report", "reports"), nouns(rep.Views, "view", "views"))
-				if rep.Merged > 0 || rep.Duplicates > 0 || rep.Elsewhere > 0 {
-					fmt.Fprintf(e.stdout, "%s %s there already; %s %s in %s library already (left out); %d %s elsewhere in the library too\n",
-						nouns(rep.Merged, "library", "libraries"), verb(rep.Merged, "was", "were"),
-						nouns(rep.Duplicates, "link", "links"), verb(rep.Duplicates, "was", "were"), verb(rep.Duplicates, "its", "their"),
-						rep.Elsewhere, verb(rep.Elsewhere, "is", "are"))
-				}
-				for _, p := range rep.Problems {
-					fmt.Fprintf(e.stderr, "line %d: %s\n", p.Line, clean(p.Reason))
-				}
-				if rep.MoreProblems > 0 {
-					fmt.Fprintf(e.stderr, "… and %d more\n", rep.MoreProblems)
-				}
-				return nil
-			})
-		},
+		RunE: func(cmd *cobra.Command, args []string) error { return e.libImport(cmd.Context(), args, to, author, pw) },
 	}
 	cmd.Flags().StringVar(&to, "to", "/", "the library to import into (made if it does not exist)")
 	cmd.Flags().StringVar(&author, "author", "", "your name, recorded with what is imported")
 	pw.add(cmd, "the password of the protected library imported into")
 	return cmd
+}
+
+// libImport imports the bookmarks or library file args[0] under to.
+func (e *env) libImport(ctx context.Context, args []string, to, author string, pw passwordFlag) error {
+	data, err := readImport(args[0])
+	if err != nil {
+		return err
+	}
+	password, err := pw.get()
+	if err != nil {
+		return err
+	}
+	return e.libWrite(ctx, func(l *library.Library, st *store.Store) error {
+		parent, missing, err := l.ResolveExisting(ctx, to)
+		if err != nil {
+			return err
+		}
+		start := time.Now()
+		rep, err := l.ImportUnder(ctx, parent.ID, missing, data, library.Author{Name: author, LibraryPassword: password})
+		if err != nil {
+			return err
+		}
+		took := time.Since(start)
+		secs := took.Seconds()
+		if e.json {
+			// The window's LibImport: the same object everywhere.
+			return e.printJSON(app.ImportOf(rep, took))
+		}
+		if len(missing) > 0 {
+			fmt.Fprintf(e.stdout, "Created %s\n", clean(to))
+		}
+		fmt.Fprintf(e.stdout, "Imported %s from a %s file in %.1fs: %s, %s, %s, %s\n",
+			nouns(rep.Added(), "posting", "postings"), rep.Format, secs, nouns(rep.Libraries, "library", "libraries"),
+			nouns(rep.Pointers, "pointer", "pointers"), nouns(rep.Reports, "report", "reports"), nouns(rep.Views, "view", "views"))
+		if rep.Merged > 0 || rep.Duplicates > 0 || rep.Elsewhere > 0 {
+			fmt.Fprintf(e.stdout, "%s %s there already; %s %s in %s library already (left out); %d %s elsewhere in the library too\n",
+				nouns(rep.Merged, "library", "libraries"), verb(rep.Merged, "was", "were"),
+				nouns(rep.Duplicates, "link", "links"), verb(rep.Duplicates, "was", "were"), verb(rep.Duplicates, "its", "their"),
+				rep.Elsewhere, verb(rep.Elsewhere, "is", "are"))
+		}
+		for _, p := range rep.Problems {
+			fmt.Fprintf(e.stderr, "line %d: %s\n", p.Line, clean(p.Reason))
+		}
+		if rep.MoreProblems > 0 {
+			fmt.Fprintf(e.stderr, "… and %d more\n", rep.MoreProblems)
+		}
+		return nil
+	})
 }
 
 // maxImport bounds an import file.

@@ -27,53 +27,55 @@ A library cannot move into itself. What is protected by a password moves only wi
 		Example: `  mundaneum library mv /Computing/Go /Languages          # /Languages exists: into it; else a rename
   mundaneum library mv "/Languages/Go/The Go site" --at 0`,
 		Args: usageArgs(cobra.MinimumNArgs(1)),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			if !cmd.Flags().Changed("at") {
-				at = -1
-			} else if at < 0 {
-				return usageError{errors.New("--at must not be negative")}
-			}
-			if len(args) == 1 && at < 0 {
-				return usageError{errors.New("give a destination, or --at N to reorder within the library")}
-			}
-			password, err := pw.get()
-			if err != nil {
-				return err
-			}
-			return e.libWrite(ctx, func(l *library.Library, _ *store.Store) error {
-				srcs, dest := args[:len(args)-1], args[len(args)-1]
-				var d library.Node
-				if len(args) == 1 {
-					n, err := l.Resolve(ctx, args[0])
-					if err != nil {
-						return err
-					}
-					srcs = args
-					if d, err = l.Node(ctx, n.Parent); err != nil {
-						return err
-					}
-				} else if d, err = l.Resolve(ctx, dest); errors.Is(err, library.ErrNotFound) {
-					return e.libRename(ctx, l, srcs, dest, at, password)
-				} else if err != nil {
-					return err
-				} else if d.Kind != library.KindLibrary {
-					return fmt.Errorf("%s is a %s, not a library: %w", dest, d.Kind, library.ErrInvalid)
-				}
-				ids, err := resolveAll(ctx, l, srcs)
-				if err != nil {
-					return err
-				}
-				if err := l.Move(ctx, ids, d.ID, at, password); err != nil {
-					return err
-				}
-				return e.printNode(ctx, l, d, "Moved into")
-			})
-		},
+		RunE: func(cmd *cobra.Command, args []string) error { return e.libMv(cmd.Context(), cmd, args, pw, at) },
 	}
 	cmd.Flags().IntVar(&at, "at", -1, "the position to put them at (0 first)")
 	pw.add(cmd, "the password of protected postings (and of a protected destination)")
 	return cmd
+}
+
+// libMv moves the postings args names into the last one.
+func (e *env) libMv(ctx context.Context, cmd *cobra.Command, args []string, pw passwordFlag, at int) error {
+	if !cmd.Flags().Changed("at") {
+		at = -1
+	} else if at < 0 {
+		return usageError{errors.New("--at must not be negative")}
+	}
+	if len(args) == 1 && at < 0 {
+		return usageError{errors.New("give a destination, or --at N to reorder within the library")}
+	}
+	password, err := pw.get()
+	if err != nil {
+		return err
+	}
+	return e.libWrite(ctx, func(l *library.Library, _ *store.Store) error {
+		srcs, dest := args[:len(args)-1], args[len(args)-1]
+		var d library.Node
+		if len(args) == 1 {
+			n, err := l.Resolve(ctx, args[0])
+			if err != nil {
+				return err
+			}
+			srcs = args
+			if d, err = l.Node(ctx, n.Parent); err != nil {
+				return err
+			}
+		} else if d, err = l.Resolve(ctx, dest); errors.Is(err, library.ErrNotFound) {
+			return e.libRename(ctx, l, srcs, dest, at, password)
+		} else if err != nil {
+			return err
+		} else if d.Kind != library.KindLibrary {
+			return fmt.Errorf("%s is a %s, not a library: %w", dest, d.Kind, library.ErrInvalid)
+		}
+		ids, err := resolveAll(ctx, l, srcs)
+		if err != nil {
+			return err
+		}
+		if err := l.Move(ctx, ids, d.ID, at, password); err != nil {
+			return err
+		}
+		return e.printNode(ctx, l, d, "Moved into")
+	})
 }
 
 // libRename moves one posting to a path that does not exist: into its parent, under its
