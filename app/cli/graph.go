@@ -47,32 +47,34 @@ func (e *env) pathCmd() *cobra.Command {
 words of each link; count the distinct shortest paths and the distinct paths one link
 longer. --undirected follows links either way: the degrees of separation of the pages.`,
 		Args: usageArgs(cobra.ExactArgs(2)),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			return e.withGraph(ctx, func(g *graph.Graph, _ *store.Store) error {
-				from, err := pageID(ctx, g, args[0])
-				if err != nil {
-					return err
-				}
-				to, err := pageID(ctx, g, args[1])
-				if err != nil {
-					return err
-				}
-				res, err := g.Path(ctx, from, to, opt)
-				if err != nil {
-					return err
-				}
-				if e.json {
-					return e.printJSON(res)
-				}
-				e.printPath(res)
-				return nil
-			})
-		},
+		RunE: func(cmd *cobra.Command, args []string) error { return e.graphPath(cmd.Context(), args, opt) },
 	}
 	cmd.Flags().BoolVar(&opt.Undirected, "undirected", false, "follow links either way (degrees of separation)")
 	cmd.Flags().IntVar(&opt.MaxLength, "max-length", 0, "give up beyond this many links (0: no bound)")
 	return cmd
+}
+
+// graphPath prints the shortest paths of links from args[0] to args[1].
+func (e *env) graphPath(ctx context.Context, args []string, opt graph.PathOptions) error {
+	return e.withGraph(ctx, func(g *graph.Graph, _ *store.Store) error {
+		from, err := pageID(ctx, g, args[0])
+		if err != nil {
+			return err
+		}
+		to, err := pageID(ctx, g, args[1])
+		if err != nil {
+			return err
+		}
+		res, err := g.Path(ctx, from, to, opt)
+		if err != nil {
+			return err
+		}
+		if e.json {
+			return e.printJSON(res)
+		}
+		e.printPath(res)
+		return nil
+	})
 }
 
 func atLeast(n uint64, capped bool) string {
@@ -128,28 +130,30 @@ func (e *env) linksCmd() *cobra.Command {
 		Use:   "links URL",
 		Short: "The links into and out of a page, with their words, and how the crawls reached it",
 		Args:  usageArgs(cobra.ExactArgs(1)),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			return e.withGraph(ctx, func(g *graph.Graph, _ *store.Store) error {
-				id, err := pageID(ctx, g, args[0])
-				if err != nil {
-					return err
-				}
-				out, err := app.PageRelationsOf(ctx, g, crawlID, id, limit)
-				if err != nil {
-					return err
-				}
-				if e.json {
-					return e.printJSON(out)
-				}
-				e.printLinks(out)
-				return nil
-			})
-		},
+		RunE:  func(cmd *cobra.Command, args []string) error { return e.links(cmd.Context(), args, limit, crawlID) },
 	}
 	cmd.Flags().IntVar(&limit, "limit", 100, "links to list each way")
 	cmd.Flags().Int64Var(&crawlID, "crawl", 0, "only this crawl's elements and seeds (0: every crawl)")
 	return cmd
+}
+
+// links prints the links into and out of the page at args[0], and how the crawls reached it.
+func (e *env) links(ctx context.Context, args []string, limit int, crawlID int64) error {
+	return e.withGraph(ctx, func(g *graph.Graph, _ *store.Store) error {
+		id, err := pageID(ctx, g, args[0])
+		if err != nil {
+			return err
+		}
+		out, err := app.PageRelationsOf(ctx, g, crawlID, id, limit)
+		if err != nil {
+			return err
+		}
+		if e.json {
+			return e.printJSON(out)
+		}
+		e.printLinks(out)
+		return nil
+	})
 }
 
 func (e *env) printLinks(r app.PageRelations) {
@@ -303,28 +307,30 @@ func (e *env) orphansCmd() *cobra.Command {
 		Use:   "orphans",
 		Short: "Pages known to the workspace (or a crawl) that no other page links to, seeds aside",
 		Args:  usageArgs(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			ctx := cmd.Context()
-			return e.withGraph(ctx, func(g *graph.Graph, _ *store.Store) error {
-				o, err := g.OrphansOf(ctx, crawlID, limit)
-				if err != nil {
-					return err
-				}
-				if e.json {
-					return e.printJSON(o)
-				}
-				fmt.Fprintf(e.stdout, "%d orphan(s)\n", o.Total)
-				for _, p := range o.Pages {
-					fmt.Fprintf(e.stdout, "  %s  %s\n", p.URL, p.State)
-				}
-				if o.Total > len(o.Pages) {
-					fmt.Fprintf(e.stdout, "  ... %d more (--limit)\n", o.Total-len(o.Pages))
-				}
-				return nil
-			})
-		},
+		RunE:  func(cmd *cobra.Command, _ []string) error { return e.orphans(cmd.Context(), crawlID, limit) },
 	}
 	cmd.Flags().Int64Var(&crawlID, "crawl", 0, "only this crawl's pages (0: the whole workspace)")
 	cmd.Flags().IntVar(&limit, "limit", 100, "orphans to list")
 	return cmd
+}
+
+// orphans lists the pages no link of crawl crawlID reaches.
+func (e *env) orphans(ctx context.Context, crawlID int64, limit int) error {
+	return e.withGraph(ctx, func(g *graph.Graph, _ *store.Store) error {
+		o, err := g.OrphansOf(ctx, crawlID, limit)
+		if err != nil {
+			return err
+		}
+		if e.json {
+			return e.printJSON(o)
+		}
+		fmt.Fprintf(e.stdout, "%d orphan(s)\n", o.Total)
+		for _, p := range o.Pages {
+			fmt.Fprintf(e.stdout, "  %s  %s\n", p.URL, p.State)
+		}
+		if o.Total > len(o.Pages) {
+			fmt.Fprintf(e.stdout, "  ... %d more (--limit)\n", o.Total-len(o.Pages))
+		}
+		return nil
+	})
 }

@@ -305,30 +305,7 @@ has crawled it, else the URL. A URL already in that library is refused; one else
 the library is added, and where else it is is said.`,
 		Example: `  mundaneum library add https://go.dev/ --title "The Go site" --to /Computing/Go --tag go`,
 		Args:    usageArgs(cobra.ExactArgs(1)),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			in.URL = args[0]
-			return e.libWrite(ctx, func(l *library.Library, st *store.Store) error {
-				parent, err := targetLibrary(ctx, l, to)
-				if err != nil {
-					return err
-				}
-				if in.By, err = by.get(ctx, st); err != nil {
-					return err
-				}
-				a, err := l.Point(ctx, parent.ID, in)
-				if err != nil {
-					return err
-				}
-				if err := e.printNode(ctx, l, a.Node, "Added"); err != nil {
-					return err
-				}
-				if len(a.AlsoIn) > 0 && !e.json {
-					fmt.Fprintf(e.stderr, "note: this address is also in %s\n", clean(strings.Join(a.AlsoIn, ", ")))
-				}
-				return nil
-			})
-		},
+		RunE:    func(cmd *cobra.Command, args []string) error { return e.libAdd(cmd.Context(), args, in, to, by) },
 	}
 	f := cmd.Flags()
 	f.StringVar(&in.Title, "title", "", "the pointer's title")
@@ -337,6 +314,31 @@ the library is added, and where else it is is said.`,
 	f.StringVar(&in.Notes, "notes", "", "notes about the page")
 	by.add(cmd)
 	return cmd
+}
+
+// libAdd adds a pointer to the URL args[0] in the library to.
+func (e *env) libAdd(ctx context.Context, args []string, in library.PointerInput, to string, by authorFlags) error {
+	in.URL = args[0]
+	return e.libWrite(ctx, func(l *library.Library, st *store.Store) error {
+		parent, err := targetLibrary(ctx, l, to)
+		if err != nil {
+			return err
+		}
+		if in.By, err = by.get(ctx, st); err != nil {
+			return err
+		}
+		a, err := l.Point(ctx, parent.ID, in)
+		if err != nil {
+			return err
+		}
+		if err := e.printNode(ctx, l, a.Node, "Added"); err != nil {
+			return err
+		}
+		if len(a.AlsoIn) > 0 && !e.json {
+			fmt.Fprintf(e.stderr, "note: this address is also in %s\n", clean(strings.Join(a.AlsoIn, ", ")))
+		}
+		return nil
+	})
 }
 
 // readText reads a report's text: a file, "-" for stdin.
@@ -371,31 +373,7 @@ func (e *env) libReportCmd() *cobra.Command {
   echo "See https://go.dev/doc/" | mundaneum library report "Reading list" --file -`,
 		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			in.Title = args[0]
-			if file != "" {
-				var err error
-				if in.Body, err = readText(file); err != nil {
-					return err
-				}
-			}
-			return e.libWrite(ctx, func(l *library.Library, st *store.Store) error {
-				parent, err := targetLibrary(ctx, l, to)
-				if err != nil {
-					return err
-				}
-				if in.By, err = by.get(ctx, st); err != nil {
-					return err
-				}
-				if in.Image, err = readImage(image); err != nil {
-					return err
-				}
-				n, err := l.Input(ctx, parent.ID, in)
-				if err != nil {
-					return err
-				}
-				return e.printNode(ctx, l, n, "Wrote")
-			})
+			return e.libReport(cmd.Context(), args, in, to, file, image, by)
 		},
 	}
 	f := cmd.Flags()
@@ -408,6 +386,34 @@ func (e *env) libReportCmd() *cobra.Command {
 	return cmd
 }
 
+// libReport adds a report titled args[0] in the library to.
+func (e *env) libReport(ctx context.Context, args []string, in library.ReportInput, to, file, image string, by authorFlags) error {
+	in.Title = args[0]
+	if file != "" {
+		var err error
+		if in.Body, err = readText(file); err != nil {
+			return err
+		}
+	}
+	return e.libWrite(ctx, func(l *library.Library, st *store.Store) error {
+		parent, err := targetLibrary(ctx, l, to)
+		if err != nil {
+			return err
+		}
+		if in.By, err = by.get(ctx, st); err != nil {
+			return err
+		}
+		if in.Image, err = readImage(image); err != nil {
+			return err
+		}
+		n, err := l.Input(ctx, parent.ID, in)
+		if err != nil {
+			return err
+		}
+		return e.printNode(ctx, l, n, "Wrote")
+	})
+}
+
 func (e *env) libViewCmd() *cobra.Command {
 	var to, title string
 	var by authorFlags
@@ -415,32 +421,34 @@ func (e *env) libViewCmd() *cobra.Command {
 		Use:   "view NAME",
 		Short: "Place a saved view (see 'mundaneum views') in the library",
 		Args:  usageArgs(cobra.ExactArgs(1)),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			return e.libWrite(ctx, func(l *library.Library, st *store.Store) error {
-				parent, err := targetLibrary(ctx, l, to)
-				if err != nil {
-					return err
-				}
-				a, err := by.get(ctx, st)
-				if err != nil {
-					return err
-				}
-				n, err := l.PlaceView(ctx, parent.ID, args[0], title, a)
-				if errors.Is(err, library.ErrNotFound) {
-					return usageError{fmt.Errorf("no view named %q (see 'mundaneum views list')", args[0])}
-				}
-				if err != nil {
-					return err
-				}
-				return e.printNode(ctx, l, n, "Placed")
-			})
-		},
+		RunE:  func(cmd *cobra.Command, args []string) error { return e.libView(cmd.Context(), args, to, title, by) },
 	}
 	cmd.Flags().StringVar(&to, "to", "/", "the library to place it in")
 	cmd.Flags().StringVar(&title, "title", "", "its title in the library (default: the view's name)")
 	by.add(cmd)
 	return cmd
+}
+
+// libView places the saved view args[0] in the library to.
+func (e *env) libView(ctx context.Context, args []string, to, title string, by authorFlags) error {
+	return e.libWrite(ctx, func(l *library.Library, st *store.Store) error {
+		parent, err := targetLibrary(ctx, l, to)
+		if err != nil {
+			return err
+		}
+		a, err := by.get(ctx, st)
+		if err != nil {
+			return err
+		}
+		n, err := l.PlaceView(ctx, parent.ID, args[0], title, a)
+		if errors.Is(err, library.ErrNotFound) {
+			return usageError{fmt.Errorf("no view named %q (see 'mundaneum views list')", args[0])}
+		}
+		if err != nil {
+			return err
+		}
+		return e.printNode(ctx, l, n, "Placed")
+	})
 }
 
 // libEditFlags are library edit's flags; only those given change the posting.

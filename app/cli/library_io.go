@@ -132,47 +132,49 @@ to stdout, or to --out.`,
 		Example: `  mundaneum library export --format netscape > bookmarks.html
   mundaneum library export /Computing --format html --out computing-site`,
 		Args: usageArgs(cobra.MaximumNArgs(1)),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			path := "/"
-			if len(args) == 1 {
-				path = args[0]
-			}
-			if format == library.FormatHTML && out == "" {
-				return usageError{errors.New("--format html writes a folder: give it with --out DIR")}
-			}
-			return e.libRead(ctx, func(l *library.Library, _ *store.Store) error {
-				n, err := libraryAt(ctx, l, path)
-				if err != nil {
-					return err
-				}
-				if format == library.FormatHTML {
-					return e.exportSite(ctx, l, n, out)
-				}
-				var buf bytes.Buffer
-				rep, err := l.Export(ctx, n.ID, format, &buf)
-				if err != nil {
-					return err
-				}
-				if rep.Note != "" {
-					fmt.Fprintln(e.stderr, "note:", rep.Note)
-				}
-				if out == "" {
-					_, err = e.stdout.Write(buf.Bytes())
-					return err
-				}
-				if err := os.WriteFile(out, buf.Bytes(), 0o644); err != nil {
-					return err
-				}
-				fmt.Fprintf(e.stderr, "Exported %d libraries, %d pointers, %d reports, %d views to %s\n",
-					rep.Libraries, rep.Pointers, rep.Reports, rep.Views, out)
-				return nil
-			})
-		},
+		RunE: func(cmd *cobra.Command, args []string) error { return e.libExport(cmd.Context(), args, format, out) },
 	}
 	cmd.Flags().StringVar(&format, "format", library.FormatNetscape, "netscape, json or html")
 	cmd.Flags().StringVarP(&out, "out", "o", "", "the file (or, for html, the folder) to write")
 	return cmd
+}
+
+// libExport writes the library at args[0] (the root without one) in format to out.
+func (e *env) libExport(ctx context.Context, args []string, format, out string) error {
+	path := "/"
+	if len(args) == 1 {
+		path = args[0]
+	}
+	if format == library.FormatHTML && out == "" {
+		return usageError{errors.New("--format html writes a folder: give it with --out DIR")}
+	}
+	return e.libRead(ctx, func(l *library.Library, _ *store.Store) error {
+		n, err := libraryAt(ctx, l, path)
+		if err != nil {
+			return err
+		}
+		if format == library.FormatHTML {
+			return e.exportSite(ctx, l, n, out)
+		}
+		var buf bytes.Buffer
+		rep, err := l.Export(ctx, n.ID, format, &buf)
+		if err != nil {
+			return err
+		}
+		if rep.Note != "" {
+			fmt.Fprintln(e.stderr, "note:", rep.Note)
+		}
+		if out == "" {
+			_, err = e.stdout.Write(buf.Bytes())
+			return err
+		}
+		if err := os.WriteFile(out, buf.Bytes(), 0o644); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stderr, "Exported %d libraries, %d pointers, %d reports, %d views to %s\n",
+			rep.Libraries, rep.Pointers, rep.Reports, rep.Views, out)
+		return nil
+	})
 }
 
 func (e *env) exportSite(ctx context.Context, l *library.Library, n library.Node, dir string) error {
@@ -260,39 +262,41 @@ func (e *env) libCrawlCmd() *cobra.Command {
 		Example: `  mundaneum library crawl "/Computing/Go/The Go site" --scope tree --depth 2
   mundaneum library crawl /Computing --scope list`,
 		Args: usageArgs(cobra.ExactArgs(1)),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			err := e.libRead(ctx, func(l *library.Library, _ *store.Store) error {
-				n, err := l.Resolve(ctx, args[0])
-				if err != nil {
-					return err
-				}
-				cfg.Seeds, err = l.Seeds(ctx, n.ID)
-				return err
-			})
-			if err != nil {
-				return err
-			}
-			if len(cfg.Seeds) == 0 {
-				return usageError{fmt.Errorf("%s has no pointers to crawl from", args[0])}
-			}
-			cfg.Delay = -1
-			crawlErr := e.crawl(ctx, cfg, nil)
-			// Pointers added without a title take their page's, now that it is known.
-			if err := e.libWrite(context.WithoutCancel(ctx), func(l *library.Library, _ *store.Store) error {
-				_, err := l.FillTitles(ctx, cfg.Seeds)
-				return err
-			}); err != nil && crawlErr == nil {
-				return err
-			}
-			return crawlErr
-		},
+		RunE: func(cmd *cobra.Command, args []string) error { return e.libCrawl(cmd.Context(), args, cfg) },
 	}
 	f := cmd.Flags()
 	f.StringVar(&cfg.Scope, "scope", crawl.ScopeTree, "site, tree, domain or list (see 'mundaneum crawl --help')")
 	f.IntVar(&cfg.MaxDepth, "depth", 0, "link depth limit from the seeds (0: none)")
 	f.IntVar(&cfg.MaxPages, "max-pages", 0, "stop after visiting N pages (0: no limit)")
 	return cmd
+}
+
+// libCrawl crawls from the pointers at or below args[0].
+func (e *env) libCrawl(ctx context.Context, args []string, cfg crawl.Config) error {
+	err := e.libRead(ctx, func(l *library.Library, _ *store.Store) error {
+		n, err := l.Resolve(ctx, args[0])
+		if err != nil {
+			return err
+		}
+		cfg.Seeds, err = l.Seeds(ctx, n.ID)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if len(cfg.Seeds) == 0 {
+		return usageError{fmt.Errorf("%s has no pointers to crawl from", args[0])}
+	}
+	cfg.Delay = -1
+	crawlErr := e.crawl(ctx, cfg, nil)
+	// Pointers added without a title take their page's, now that it is known.
+	if err := e.libWrite(context.WithoutCancel(ctx), func(l *library.Library, _ *store.Store) error {
+		_, err := l.FillTitles(ctx, cfg.Seeds)
+		return err
+	}); err != nil && crawlErr == nil {
+		return err
+	}
+	return crawlErr
 }
 
 // nouns writes a count with its noun agreeing ("1 library", "2 libraries").

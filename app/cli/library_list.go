@@ -420,29 +420,31 @@ func (e *env) libShowCmd() *cobra.Command {
 		Use:   "show PATH",
 		Short: "Show one posting: its fields, its text, and what the crawler knows of its page",
 		Args:  usageArgs(cobra.ExactArgs(1)),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			return e.libRead(ctx, func(l *library.Library, _ *store.Store) error {
-				n, err := l.Resolve(ctx, args[0])
-				if err != nil {
-					return err
-				}
-				d, err := l.Posting(ctx, n.ID)
-				if err != nil {
-					return err
-				}
-				if e.json {
-					// The posting as the window gets it, and a report's text (the window's
-					// LibDetail carries it beside its rendering).
-					return e.printJSON(struct {
-						app.LibPosting
-						Body string `json:"body,omitempty"`
-					}{postingJSON(d.Posting, d.Path), d.Body})
-				}
-				return e.printPosting(d)
-			})
-		},
+		RunE:  func(cmd *cobra.Command, args []string) error { return e.libShow(cmd.Context(), args) },
 	}
+}
+
+// libShow shows the posting at args[0].
+func (e *env) libShow(ctx context.Context, args []string) error {
+	return e.libRead(ctx, func(l *library.Library, _ *store.Store) error {
+		n, err := l.Resolve(ctx, args[0])
+		if err != nil {
+			return err
+		}
+		d, err := l.Posting(ctx, n.ID)
+		if err != nil {
+			return err
+		}
+		if e.json {
+			// The posting as the window gets it, and a report's text (the window's
+			// LibDetail carries it beside its rendering).
+			return e.printJSON(struct {
+				app.LibPosting
+				Body string `json:"body,omitempty"`
+			}{postingJSON(d.Posting, d.Path), d.Body})
+		}
+		return e.printPosting(d)
+	})
 }
 
 func (e *env) libTagsCmd() *cobra.Command {
@@ -450,25 +452,27 @@ func (e *env) libTagsCmd() *cobra.Command {
 		Use:   "tags",
 		Short: "List the tags of the library, the most used first",
 		Args:  usageArgs(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			ctx := cmd.Context()
-			return e.libRead(ctx, func(l *library.Library, _ *store.Store) error {
-				ts, err := l.Tags(ctx)
-				if err != nil {
-					return err
-				}
-				if e.json {
-					out := []map[string]any{}
-					for _, t := range ts {
-						out = append(out, map[string]any{"tag": t.Tag, "count": t.Count})
-					}
-					return e.printJSON(out)
-				}
-				for _, t := range ts {
-					fmt.Fprintf(e.stdout, "%6d  %s\n", t.Count, clean(t.Tag))
-				}
-				return nil
-			})
-		},
+		RunE:  func(cmd *cobra.Command, _ []string) error { return e.libTags(cmd.Context()) },
 	}
+}
+
+// libTags lists the tags, the most used first.
+func (e *env) libTags(ctx context.Context) error {
+	return e.libRead(ctx, func(l *library.Library, _ *store.Store) error {
+		ts, err := l.Tags(ctx)
+		if err != nil {
+			return err
+		}
+		if e.json {
+			out := []map[string]any{}
+			for _, t := range ts {
+				out = append(out, map[string]any{"tag": t.Tag, "count": t.Count})
+			}
+			return e.printJSON(out)
+		}
+		for _, t := range ts {
+			fmt.Fprintf(e.stdout, "%6d  %s\n", t.Count, clean(t.Tag))
+		}
+		return nil
+	})
 }

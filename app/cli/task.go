@@ -36,25 +36,7 @@ Types: site (the top's host and port), tree (at or below the top's directory), o
 (documents whose Owner meta element or header is the task's name), library (a library
 subtree's pointers). Anything outside is a leaf: tested, not traversed.`,
 		Args: usageArgs(cobra.ArbitraryArgs),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			if len(args) == 0 {
-				args = []string{"ls"}
-			}
-			switch verb, rest := args[0], args[1:]; {
-			case verb == "ls" && len(rest) == 0:
-				return e.listTasks(ctx)
-			case verb == "add" && len(rest) == 1:
-				return e.saveTask(ctx, cmd, rest[0], o, true)
-			case verb == "edit" && len(rest) == 1:
-				return e.saveTask(ctx, cmd, rest[0], o, false)
-			case verb == "rm" && len(rest) == 1:
-				return e.removeTask(ctx, rest[0])
-			case verb == "import" && len(rest) == 1:
-				return e.importTasks(ctx, rest[0])
-			}
-			return usageError{errors.New("usage: task [ls | add NAME | edit NAME | rm NAME | import FILE]")}
-		},
+		RunE: func(cmd *cobra.Command, args []string) error { return e.task(cmd.Context(), cmd, args, o) },
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.typ, "type", "site", "site, tree, owner or library")
@@ -70,6 +52,26 @@ subtree's pointers). Anything outside is a leaf: tested, not traversed.`,
 	f.StringVar(&o.indexFile, "index-file", "", "also write the HTML index here after each run (the prior one is kept beside it)")
 	f.BoolVar(&o.internalOnly, "internal-only", false, "leave links outside the infostructure's site untested")
 	return cmd
+}
+
+// task lists, adds, edits, removes or imports the maintenance tasks.
+func (e *env) task(ctx context.Context, cmd *cobra.Command, args []string, o taskFlags) error {
+	if len(args) == 0 {
+		args = []string{"ls"}
+	}
+	switch verb, rest := args[0], args[1:]; {
+	case verb == "ls" && len(rest) == 0:
+		return e.listTasks(ctx)
+	case verb == "add" && len(rest) == 1:
+		return e.saveTask(ctx, cmd, rest[0], o, true)
+	case verb == "edit" && len(rest) == 1:
+		return e.saveTask(ctx, cmd, rest[0], o, false)
+	case verb == "rm" && len(rest) == 1:
+		return e.removeTask(ctx, rest[0])
+	case verb == "import" && len(rest) == 1:
+		return e.importTasks(ctx, rest[0])
+	}
+	return usageError{errors.New("usage: task [ls | add NAME | edit NAME | rm NAME | import FILE]")}
 }
 
 type taskFlags struct {
