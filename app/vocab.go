@@ -80,3 +80,6 @@ func ReportLinkOf(l report.Link) LinkCheck {
 	return LinkCheck{URL: l.URL, Verdict: l.Verdict, Status: l.Status, FinalURL: l.FinalURL, Permanent: l.Permanent,
 		Chain: []CheckHop{}, Reason: l.Reason, Title: l.Title, Dead: l.Dead, Failures: l.Failures}
 }
+
+// CaptureClientOf is a paired browser as the window's Settings lists it.
+func CaptureClientOf(c store.CaptureClient) CaptureClient { return captureClientDTO(c) }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"mundaneum/app"
 	"mundaneum/backend/capture"
 	"mundaneum/backend/index"
 	"mundaneum/backend/library"
@@ -76,17 +77,9 @@ func (e *env) browsersList(ctx context.Context) error {
 		return err
 	}
 	if e.json {
-		type client struct {
-			ID       int64  `json:"id"`
-			Origin   string `json:"origin"`
-			Browser  string `json:"browser"`
-			Paired   int64  `json:"pairedMs"`
-			LastUsed int64  `json:"lastUsedMs"`
-			Captures int    `json:"captures"`
-		}
-		out := make([]client, 0, len(cs))
+		out := make([]app.CaptureClient, 0, len(cs))
 		for _, c := range cs {
-			out = append(out, client{c.ID, c.Origin, c.Browser, c.CreatedAt, c.UsedAt, c.Captures})
+			out = append(out, app.CaptureClientOf(c))
 		}
 		return e.printJSON(map[string]any{"browsers": out})
 	}
