@@ -464,9 +464,9 @@ func (e *env) libTags(ctx context.Context) error {
 			return err
 		}
 		if e.json {
-			out := []map[string]any{}
+			out := make([]app.LibTag, 0, len(ts))
 			for _, t := range ts {
-				out = append(out, map[string]any{"tag": t.Tag, "count": t.Count})
+				out = append(out, app.LibTag{Tag: t.Tag, Count: t.Count})
 			}
 			return e.printJSON(out)
 		}
