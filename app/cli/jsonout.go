@@ -4,6 +4,7 @@ import (
 	"encoding"
 	"encoding/json"
 	"reflect"
+	"sync"
 )
 
 // listsNotNull is v as --json prints it: every nil slice it holds (in its fields, its
@@ -40,9 +41,40 @@ func marshalsItself(t reflect.Type) bool {
 // pointers (which encoding/json refuses anyway) must not recurse for ever.
 const maxListDepth = 100
 
+// holdsLists reports whether a value of type t may hold a slice that encoding/json prints
+// as a list: the walk leaves alone what cannot (numbers, strings, maps of them), and so
+// never writes to a map it need not touch.
+func holdsLists(t reflect.Type) bool {
+	if v, ok := listTypes.Load(t); ok {
+		return v.(bool)
+	}
+	listTypes.Store(t, true) // a recursive type: assume it may, while its fields are looked at
+	may := false
+	switch {
+	case marshalsItself(t):
+	case t.Kind() == reflect.Slice:
+		may = t.Elem().Kind() != reflect.Uint8
+	case t.Kind() == reflect.Interface:
+		may = true
+	case t.Kind() == reflect.Pointer, t.Kind() == reflect.Array, t.Kind() == reflect.Map:
+		may = holdsLists(t.Elem())
+	case t.Kind() == reflect.Struct:
+		for i := range t.NumField() {
+			if f := t.Field(i); f.IsExported() && holdsLists(f.Type) {
+				may = true
+				break
+			}
+		}
+	}
+	listTypes.Store(t, may)
+	return may
+}
+
+var listTypes sync.Map // reflect.Type → bool, for holdsLists
+
 // fillLists makes the nil slices under v empty; v is settable.
 func fillLists(v reflect.Value, depth int) {
-	if depth > maxListDepth || marshalsItself(v.Type()) {
+	if depth > maxListDepth || !holdsLists(v.Type()) {
 		return
 	}
 	switch v.Kind() {
