@@ -90,6 +90,12 @@ type LinkCheck struct {
 	Ms        int64      `json:"ms"`
 	Title     string     `json:"title"`
 	At        string     `json:"at"`
+	// Dead, Failures and FailingSince are the link's health after this test: a run's own
+	// results and its reports say them (the command line's check --json); a run's stored
+	// tests do not (false, 0, "").
+	Dead         bool   `json:"dead"`
+	Failures     int    `json:"failures"` // failing checks in a row, this one included
+	FailingSince string `json:"failingSince"`
 }
 
 // CheckHop is one redirect of a chain.

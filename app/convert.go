@@ -45,7 +45,7 @@ func searchDTO(r search.Results) SearchResults {
 			Type: h.Type, State: h.State, Status: h.Status, Score: h.Score, Snippet: nonNil(h.Snippet),
 			Copies: h.Copies, Alternates: h.Alternates, Reason: h.Reason, FetchedAt: rfc3339(h.FetchedAt), New: h.New,
 			ChangedAt: rfc3339(h.ChangedAt), Versions: h.Versions, Flag: h.Flag, Author: h.Author, Pages: h.Pages, Summariser: h.Summariser,
-			Source: h.Source})
+			Source: h.Source, Explain: h.Explain})
 	}
 	out.Facets = facetsDTO(r.Facets)
 	return out

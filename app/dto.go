@@ -154,6 +154,8 @@ type Result struct {
 	Summariser string `json:"summariser,omitempty"`
 	// Source names the instance or SOIF file the page's summary came from ("": crawled here).
 	Source string `json:"source,omitempty"`
+	// Explain says how the score was made, when it was asked (the command line's --explain).
+	Explain string `json:"explain,omitempty"`
 }
 
 // Status is the workspace's counts (store.Counts says what each counts).
@@ -242,14 +244,15 @@ type CrawlPages struct {
 
 // CrawlPage is a page as a crawl saw it, with why it failed or was skipped.
 type CrawlPage struct {
-	ID     int64  `json:"id"`
-	URL    string `json:"url"`
-	Title  string `json:"title"`
-	State  string `json:"state"`
-	Reason string `json:"reason"`
-	Detail string `json:"detail"`
-	Status int    `json:"status"`
-	Depth  int    `json:"depth"`
+	ID         int64  `json:"id"`
+	URL        string `json:"url"`
+	Title      string `json:"title"`
+	State      string `json:"state"`
+	Reason     string `json:"reason"`     // a closed code
+	ReasonText string `json:"reasonText"` // the code in words, as Page's
+	Detail     string `json:"detail"`
+	Status     int    `json:"status"`
+	Depth      int    `json:"depth"`
 }
 
 // OfflineCopy is a page's cached copy, in two safe forms: Document is a standalone HTML

@@ -42,17 +42,23 @@ type PageRelations struct {
 
 // GraphLinks returns a page's relations (up to limit links each way).
 func (a *App) GraphLinks(pageID int64, limit int) (PageRelations, error) {
-	ctx, g := context.Background(), a.graph()
+	r, err := PageRelationsOf(context.Background(), a.graph(), 0, pageID, limit)
+	return r, graphError(err)
+}
+
+// PageRelationsOf is GraphLinks over g, for the command line: the elements and click depth
+// of crawl crawlID only, or of every crawl for 0.
+func PageRelationsOf(ctx context.Context, g *graph.Graph, crawlID, pageID int64, limit int) (PageRelations, error) {
 	var r PageRelations
 	var err error
 	if r.Links, err = g.LinksOf(ctx, pageID, limit); err != nil {
-		return r, graphError(err)
+		return r, err
 	}
-	if r.Elements, err = g.ElementsOf(ctx, 0, pageID, limit); err != nil {
-		return r, graphError(err)
+	if r.Elements, err = g.ElementsOf(ctx, crawlID, pageID, limit); err != nil {
+		return r, err
 	}
-	r.ClickDepth, err = g.ClickDepth(ctx, 0, pageID)
-	return r, graphError(err)
+	r.ClickDepth, err = g.ClickDepth(ctx, crawlID, pageID)
+	return r, err
 }
 
 // GraphTree returns a crawl's tree of elements, or with rule text the tree those rules

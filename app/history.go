@@ -24,6 +24,10 @@ type PageVersion struct {
 	Current         bool   `json:"current"`
 	Cached          bool   `json:"cached"` // its body is kept: it can be compared and opened
 	CrawlID         int64  `json:"crawlId"`
+	Hash            string `json:"hash"` // of its content: two versions with one hash have the same body
+	// Header is the response's header, only where it is asked for (the command line's
+	// history --headers): the window's list does not show it.
+	Header string `json:"header,omitempty"`
 }
 
 // DiffOp is a piece of a diff: "=" text both versions have, "+" added, "-" removed.
@@ -47,7 +51,7 @@ type PageDiff struct {
 func versionDTO(n int, v store.Version) PageVersion {
 	out := PageVersion{ID: v.ID, N: n, FetchedAt: rfc3339(v.FetchedAt), ConfirmedStatus: v.ConfirmedStatus, Status: v.Status,
 		Size: v.Size, ContentType: v.ContentType, Title: v.Title, Flag: v.Flag, Current: v.Current, Cached: v.Cached,
-		CrawlID: v.CrawlID}
+		CrawlID: v.CrawlID, Hash: v.Hash}
 	if v.ConfirmedAt > 0 {
 		out.ConfirmedAt = rfc3339(v.ConfirmedAt)
 	}
@@ -56,13 +60,23 @@ func versionDTO(n int, v store.Version) PageVersion {
 
 // PageVersions lists the versions of a page, oldest first.
 func (a *App) PageVersions(pageID int64) ([]PageVersion, error) {
-	vs, err := a.ws().st.Versions(context.Background(), pageID)
+	return PageHistory(context.Background(), a.ws().st, pageID, false)
+}
+
+// PageHistory is PageVersions, for the command line: with headers, each version's
+// response header too.
+func PageHistory(ctx context.Context, st *store.Store, pageID int64, headers bool) ([]PageVersion, error) {
+	vs, err := st.Versions(ctx, pageID)
 	if err != nil {
 		return nil, apiError(err)
 	}
 	out := make([]PageVersion, 0, len(vs))
 	for i, v := range vs {
-		out = append(out, versionDTO(i+1, v))
+		pv := versionDTO(i+1, v)
+		if headers {
+			pv.Header = v.Header
+		}
+		out = append(out, pv)
 	}
 	return out, nil
 }
@@ -74,8 +88,16 @@ const diffContext = 12
 // before toID; toID 0: the newest). Without full, unchanged text far from any change is cut
 // to "…".
 func (a *App) ComparePageVersions(pageID, fromID, toID int64, full bool) (PageDiff, error) {
-	ctx := context.Background()
-	st := a.ws().st
+	around := diffContext
+	if full {
+		around = -1
+	}
+	return ComparePage(context.Background(), a.ws().st, pageID, fromID, toID, around)
+}
+
+// ComparePage is ComparePageVersions, for the command line: around is the unchanged words
+// kept around each change, or -1 for the whole text.
+func ComparePage(ctx context.Context, st *store.Store, pageID, fromID, toID int64, around int) (PageDiff, error) {
 	vs, err := st.Versions(ctx, pageID)
 	if err != nil {
 		return PageDiff{}, apiError(err)
@@ -99,8 +121,8 @@ func (a *App) ComparePageVersions(pageID, fromID, toID int64, full bool) (PageDi
 		out.Same = c.From.Hash == c.To.Hash
 	}
 	ops := c.Ops
-	if !full {
-		ops = history.Hunks(ops, diffContext)
+	if around >= 0 {
+		ops = history.Hunks(ops, around)
 	}
 	for _, o := range ops {
 		out.Ops = append(out.Ops, DiffOp{Kind: string(o.Kind), Text: o.Text})

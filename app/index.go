@@ -29,13 +29,7 @@ type IndexStatus struct {
 
 // indexStatus is w's index's progress with its rows split into pages and files.
 func (w *workspace) indexStatus(ctx context.Context, p index.Progress) IndexStatus {
-	dto := indexDTO(p)
-	if c, err := w.st.Counts(ctx); err == nil {
-		dto.SearchablePages, dto.SearchableFiles = c.Searchable(p.Indexed)
-	} else {
-		dto.SearchablePages = p.Indexed
-	}
-	return dto
+	return IndexStatusOf(ctx, w.st, p)
 }
 
 func indexDTO(p index.Progress) IndexStatus {

@@ -74,14 +74,19 @@ func PageIDOf(ctx context.Context, st *store.Store, raw string) (int64, error) {
 
 // CrawlPages lists a crawl's pages (state: "", queued, fetched, failed, skipped, redirected).
 func (a *App) CrawlPages(crawlID int64, state string, offset, limit int) (CrawlPages, error) {
-	ps, total, err := a.ws().st.CrawlPages(context.Background(), crawlID, state, offset, limit)
+	return CrawlPagesOf(context.Background(), a.ws().st, crawlID, state, offset, limit)
+}
+
+// CrawlPagesOf is CrawlPages, for the command line.
+func CrawlPagesOf(ctx context.Context, st *store.Store, crawlID int64, state string, offset, limit int) (CrawlPages, error) {
+	ps, total, err := st.CrawlPages(ctx, crawlID, state, offset, limit)
 	if err != nil {
 		return CrawlPages{}, apiError(err)
 	}
 	out := CrawlPages{Total: total, Pages: make([]CrawlPage, 0, len(ps))}
 	for _, p := range ps {
 		out.Pages = append(out.Pages, CrawlPage{ID: p.ID, URL: p.URL, Title: p.Title, State: p.State,
-			Reason: p.Reason, Detail: p.Detail, Status: p.Status, Depth: p.Depth})
+			Reason: p.Reason, ReasonText: reasonText(p.Reason), Detail: p.Detail, Status: p.Status, Depth: p.Depth})
 	}
 	return out, nil
 }

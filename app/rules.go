@@ -36,7 +36,10 @@ type RulesCheck struct {
 }
 
 // CheckRules parses rule text: its highlighting, and its canonical form or its error.
-func (a *App) CheckRules(text string) (RulesCheck, error) {
+func (a *App) CheckRules(text string) (RulesCheck, error) { return CheckRulesText(text) }
+
+// CheckRulesText is CheckRules, for the command line.
+func CheckRulesText(text string) (RulesCheck, error) {
 	if len(text) > rules.MaxText {
 		return RulesCheck{}, &Error{Code: CodeInvalid, Message: "rule text is longer than 64 KiB"}
 	}
@@ -112,6 +115,13 @@ type RuleLocalTest struct {
 // body, status...); any other URL with the URL alone and the global rules, and for each
 // LOCAL block what it would make of the URL.
 func (a *App) TestRules(text, url string) (RulesTest, error) {
+	st := a.ws().st
+	return TestRulesOn(context.Background(), graph.New(st.ReadDB()), st, text, url)
+}
+
+// TestRulesOn is TestRules over the workspace's graph g and its pages' texts, for the
+// command line; a nil g tests the URL alone (no workspace).
+func TestRulesOn(ctx context.Context, g *graph.Graph, texts graph.Texts, text, url string) (RulesTest, error) {
 	set, err := rules.Parse(text)
 	if err != nil {
 		return RulesTest{}, &Error{Code: CodeInvalid, Message: err.Error()}
@@ -120,8 +130,7 @@ func (a *App) TestRules(text, url string) (RulesTest, error) {
 	if err != nil {
 		return RulesTest{}, &Error{Code: CodeInvalid, Message: "not a URL: " + err.Error()}
 	}
-	st := a.ws().st
-	t, err := graph.TestRules(context.Background(), graph.New(st.ReadDB()), set, u, st)
+	t, err := graph.TestRules(ctx, g, set, u, texts)
 	if err != nil {
 		return RulesTest{}, apiError(err)
 	}

@@ -43,12 +43,17 @@ func (a *App) OpenView(name string, limit int) (ViewResults, error) {
 	if err != nil {
 		return ViewResults{}, apiError(err)
 	}
-	out := searchDTO(r.Results)
 	// The library's postings, as the same search in the box shows them.
 	lib, err := w.library.Search(context.Background(), libsearch.Request{Query: r.View.Query, Limit: libraryHits})
 	if err != nil {
 		return ViewResults{}, apiError(err)
 	}
+	return ViewResultsOf(r, lib), nil
+}
+
+// ViewResultsOf is an opened view as the window gets it, with the library's hits lib.
+func ViewResultsOf(r search.ViewResults, lib libsearch.Results) ViewResults {
+	out := searchDTO(r.Results)
 	out.Library = libHitsDTO(lib)
-	return ViewResults{View: viewDTO(r.View), Results: out, New: r.New, Since: rfc3339(r.Since)}, nil
+	return ViewResults{View: viewDTO(r.View), Results: out, New: r.New, Since: rfc3339(r.Since)}
 }

@@ -44,70 +44,7 @@ without one) in an archive format:
 The file appears whole or not at all: it is written beside FILE and renamed at the end.`,
 		Args: usageArgs(cobra.MaximumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			f, err := archive.Lookup(format)
-			if err != nil {
-				return usageError{err}
-			}
-			after, err := parseSince(since)
-			if err != nil {
-				return err
-			}
-			if !after.IsZero() && f.Name != "soif" {
-				return usageError{errors.New("--since is for --format soif")}
-			}
-			name := ""
-			if len(args) == 1 && args[0] != "-" {
-				name = args[0]
-			}
-			if name == "" && e.json {
-				return usageError{errors.New("--json prints the report on standard output: give a FILE to export to")}
-			}
-			if name == "" && f.Folder != nil && isTerminal(e.stdout) {
-				return usageError{fmt.Errorf("--format %s writes a folder: give its name (or a .zip file)", f.Name)}
-			}
-			st, err := e.open(ctx, true)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			bar := newArchiveBar(e.stderr, isTerminal(e.stderr), e.json, "exported")
-			opt := archive.ExportOptions{CrawlID: crawlID, Since: after, Progress: bar.update}
-			var rep archive.ExportReport
-			if name != "" {
-				rep, err = archive.ExportFile(ctx, st, f, name, opt)
-			} else {
-				bw := bufio.NewWriterSize(e.stdout, 256<<10)
-				opt.Compress = f.Compressed("")
-				if rep, err = f.Export(ctx, st, bw, opt); err == nil {
-					err = bw.Flush()
-				}
-			}
-			bar.done()
-			if err != nil {
-				if ctx.Err() != nil {
-					return errInterrupted
-				}
-				return err
-			}
-			if e.json {
-				return e.printJSON(rep)
-			}
-			where := name
-			if where == "" {
-				where = "standard output"
-			}
-			if f.Folder != nil {
-				fmt.Fprintf(e.stderr, "exported %d page(s) and %d requisite(s) as %d file(s), %s, to %s\n",
-					rep.Responses, rep.Requisites, rep.Records, humanBytes(rep.Bytes), where)
-				if name != "" && !strings.HasSuffix(strings.ToLower(name), ".zip") {
-					fmt.Fprintf(e.stderr, "open %s in a browser\n", filepath.Join(name, "index.html"))
-				}
-				return nil
-			}
-			fmt.Fprintf(e.stderr, "exported %d record(s), %d page version(s) in full and %d revisit(s), %s, to %s\n",
-				rep.Records, rep.Responses, rep.Revisits, humanBytes(rep.Bytes), where)
-			return nil
+			return e.exportArchive(cmd.Context(), args, format, since, crawlID)
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "", "the archive format: "+strings.Join(archive.Names(), " or "))
@@ -115,6 +52,73 @@ The file appears whole or not at all: it is written beside FILE and renamed at t
 	cmd.Flags().StringVar(&since, "since", "", "soif: only pages changed since TIME (2026-11-23, an RFC 3339 time, or 36h back)")
 	cmd.MarkFlagRequired("format")
 	return cmd
+}
+
+// exportArchive writes the workspace, or crawl crawlID, to the file args names (stdout without one) in format.
+func (e *env) exportArchive(ctx context.Context, args []string, format, since string, crawlID int64) error {
+	f, err := archive.Lookup(format)
+	if err != nil {
+		return usageError{err}
+	}
+	after, err := parseSince(since)
+	if err != nil {
+		return err
+	}
+	if !after.IsZero() && f.Name != "soif" {
+		return usageError{errors.New("--since is for --format soif")}
+	}
+	name := ""
+	if len(args) == 1 && args[0] != "-" {
+		name = args[0]
+	}
+	if name == "" && e.json {
+		return usageError{errors.New("--json prints the report on standard output: give a FILE to export to")}
+	}
+	if name == "" && f.Folder != nil && isTerminal(e.stdout) {
+		return usageError{fmt.Errorf("--format %s writes a folder: give its name (or a .zip file)", f.Name)}
+	}
+	st, err := e.open(ctx, true)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	bar := newArchiveBar(e.stderr, isTerminal(e.stderr), e.json, "exported")
+	opt := archive.ExportOptions{CrawlID: crawlID, Since: after, Progress: bar.update}
+	var rep archive.ExportReport
+	if name != "" {
+		rep, err = archive.ExportFile(ctx, st, f, name, opt)
+	} else {
+		bw := bufio.NewWriterSize(e.stdout, 256<<10)
+		opt.Compress = f.Compressed("")
+		if rep, err = f.Export(ctx, st, bw, opt); err == nil {
+			err = bw.Flush()
+		}
+	}
+	bar.done()
+	if err != nil {
+		if ctx.Err() != nil {
+			return errInterrupted
+		}
+		return err
+	}
+	if e.json {
+		return e.printJSON(rep)
+	}
+	where := name
+	if where == "" {
+		where = "standard output"
+	}
+	if f.Folder != nil {
+		fmt.Fprintf(e.stderr, "exported %d page(s) and %d requisite(s) as %d file(s), %s, to %s\n",
+			rep.Responses, rep.Requisites, rep.Records, humanBytes(rep.Bytes), where)
+		if name != "" && !strings.HasSuffix(strings.ToLower(name), ".zip") {
+			fmt.Fprintf(e.stderr, "open %s in a browser\n", filepath.Join(name, "index.html"))
+		}
+		return nil
+	}
+	fmt.Fprintf(e.stderr, "exported %d record(s), %d page version(s) in full and %d revisit(s), %s, to %s\n",
+		rep.Records, rep.Responses, rep.Revisits, humanBytes(rep.Bytes), where)
+	return nil
 }
 
 func (e *env) importCmd() *cobra.Command {
@@ -144,68 +148,7 @@ The import appears as a crawl of its own (its number is printed): search it with
 or export it again with export --crawl N.`,
 		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			if format != "" {
-				if _, err := archive.Lookup(format); err != nil {
-					return usageError{err}
-				}
-			}
-			w, err := e.openIndexed(ctx, false)
-			if err != nil {
-				return err
-			}
-			defer w.Close()
-			st := w.st
-			bar := newArchiveBar(e.stderr, isTerminal(e.stderr), e.json, "read")
-			rep, err := archive.ImportFile(ctx, st, args[0], format,
-				archive.ImportOptions{Progress: bar.update, Scope: scope, MaxDepth: depth, Index: w.idx})
-			if errors.Is(err, archive.ErrFormat) {
-				bar.done()
-				return usageError{err}
-			}
-			bar.done()
-			if err != nil && ctx.Err() != nil {
-				return errInterrupted
-			}
-			if err != nil {
-				return err
-			}
-			if e.json {
-				if err := e.printJSON(rep); err != nil {
-					return err
-				}
-			} else {
-				e.printImport(rep)
-			}
-			if run && rep.RerunCrawlID != 0 {
-				cr, err := crawl.Resume(ctx, st, w.idx, rep.RerunCrawlID)
-				if err != nil {
-					return err
-				}
-				rctx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
-				defer cancel(nil)
-				go func() {
-					select {
-					case <-ctx.Done():
-						cancel(crawl.ErrPaused)
-					case <-rctx.Done():
-					}
-				}()
-				pb := newProgressBar(e.stderr, isTerminal(e.stderr))
-				p, err := cr.Run(rctx, pb.update)
-				pb.done()
-				if !e.json {
-					fmt.Fprintf(e.stdout, "rerun crawl %d %s: %d fetched, %d failed, %d skipped\n", p.CrawlID, p.State,
-						p.Fetched, p.Failed, p.Skipped)
-				}
-				if err != nil {
-					return err
-				}
-				if errors.Is(context.Cause(rctx), crawl.ErrPaused) {
-					return errInterrupted
-				}
-			}
-			return nil
+			return e.importArchive(cmd.Context(), args, format, scope, depth, run)
 		},
 	}
 	f := cmd.Flags()
@@ -214,6 +157,71 @@ or export it again with export --crawl N.`,
 	f.IntVar(&depth, "depth", 0, "WWWW: the rerun's depth limit from its seeds (0: none)")
 	f.BoolVar(&run, "run", false, "WWWW: run the rerun crawl right after the import")
 	return cmd
+}
+
+// importArchive reads the archive file args[0] names into the workspace.
+func (e *env) importArchive(ctx context.Context, args []string, format, scope string, depth int, run bool) error {
+	if format != "" {
+		if _, err := archive.Lookup(format); err != nil {
+			return usageError{err}
+		}
+	}
+	w, err := e.openIndexed(ctx, false)
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	st := w.st
+	bar := newArchiveBar(e.stderr, isTerminal(e.stderr), e.json, "read")
+	rep, err := archive.ImportFile(ctx, st, args[0], format,
+		archive.ImportOptions{Progress: bar.update, Scope: scope, MaxDepth: depth, Index: w.idx})
+	if errors.Is(err, archive.ErrFormat) {
+		bar.done()
+		return usageError{err}
+	}
+	bar.done()
+	if err != nil && ctx.Err() != nil {
+		return errInterrupted
+	}
+	if err != nil {
+		return err
+	}
+	if e.json {
+		if err := e.printJSON(rep); err != nil {
+			return err
+		}
+	} else {
+		e.printImport(rep)
+	}
+	if run && rep.RerunCrawlID != 0 {
+		cr, err := crawl.Resume(ctx, st, w.idx, rep.RerunCrawlID)
+		if err != nil {
+			return err
+		}
+		rctx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
+		defer cancel(nil)
+		go func() {
+			select {
+			case <-ctx.Done():
+				cancel(crawl.ErrPaused)
+			case <-rctx.Done():
+			}
+		}()
+		pb := newProgressBar(e.stderr, isTerminal(e.stderr))
+		p, err := cr.Run(rctx, pb.update)
+		pb.done()
+		if !e.json {
+			fmt.Fprintf(e.stdout, "rerun crawl %d %s: %d fetched, %d failed, %d skipped\n", p.CrawlID, p.State,
+				p.Fetched, p.Failed, p.Skipped)
+		}
+		if err != nil {
+			return err
+		}
+		if errors.Is(context.Cause(rctx), crawl.ErrPaused) {
+			return errInterrupted
+		}
+	}
+	return nil
 }
 
 func (e *env) printImport(r archive.ImportReport) {

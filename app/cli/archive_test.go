@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"mundaneum/app"
 	"mundaneum/backend/archive"
 )
 
@@ -53,7 +54,7 @@ func TestHistoryDiffExportImport(t *testing.T) {
 		t.Fatalf("diff: %d %q", code, out)
 	}
 	code, out, _ = run(t, "diff", "--db", db, "--json", "--from", "1", "--to", "-1", srv.URL+"/a.html")
-	var d diffJSON
+	var d app.PageDiff
 	if code != ExitOK || json.Unmarshal([]byte(out), &d) != nil || d.From == nil || d.From.N != 1 || d.To.N != 2 || d.Added != 3 {
 		t.Fatalf("diff --json: %d %q", code, out)
 	}
@@ -184,7 +185,7 @@ func TestViewWatchesChanges(t *testing.T) {
 	crawl(`<title>A</title>zygomorph third wording`)
 	code, out, errOut := run(t, "views", "open", "--db", db, "--json", "zyg")
 	var o struct {
-		Since   int64 `json:"since"`
+		Since   string `json:"since"`
 		Results struct {
 			Results []map[string]any `json:"results"`
 		} `json:"results"`
@@ -193,7 +194,8 @@ func TestViewWatchesChanges(t *testing.T) {
 		t.Fatalf("views open --json: %d %s %s", code, out, errOut)
 	}
 	r := o.Results.Results[0]
-	if r["changed"] != true || r["versions"] != 3.0 || r["changedAt"] == nil {
+	// Changed: new since it was last opened, with more than one version kept.
+	if r["new"] != true || r["versions"] != 3.0 || r["changedAt"] == "" || o.Since == "" {
 		t.Errorf("the changed result: %v", r)
 	}
 	// Opened again in text after one more change: the diff since is one command away.

@@ -31,29 +31,31 @@ system-wide or for one task (--task), each with an optional expiry date.
   mundaneum avoid import ~/.momspider-avoid     MOMspider's avoid file
   mundaneum avoid export > avoid.mom`,
 		Args: usageArgs(cobra.ArbitraryArgs),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			if len(args) == 0 {
-				args = []string{"ls"}
-			}
-			switch verb, rest := args[0], args[1:]; {
-			case verb == "ls" && len(rest) == 0:
-				return e.listRules(ctx, task)
-			case verb == "add" && len(rest) == 2:
-				return e.addRule(ctx, task, rest[0], rest[1], expires)
-			case verb == "rm" && len(rest) == 1:
-				return e.removeRule(ctx, rest[0])
-			case verb == "import" && len(rest) == 1:
-				return e.importRules(ctx, task, rest[0])
-			case verb == "export" && len(rest) == 0:
-				return e.exportRules(ctx, task)
-			}
-			return usageError{errors.New("usage: avoid [ls | add avoid|leaf PREFIX | rm ID | import FILE | export] [--task NAME]")}
-		},
+		RunE: func(cmd *cobra.Command, args []string) error { return e.avoid(cmd.Context(), args, task, expires) },
 	}
 	cmd.Flags().StringVar(&task, "task", "", "the task's own rules (default: the system-wide rules)")
 	cmd.Flags().StringVar(&expires, "expires", "", "the rule no longer applies after this date (YYYY-MM-DD or RFC 3339)")
 	return cmd
+}
+
+// avoid lists, adds, removes, imports or exports the avoid and leaf rules of task (or the system-wide ones).
+func (e *env) avoid(ctx context.Context, args []string, task, expires string) error {
+	if len(args) == 0 {
+		args = []string{"ls"}
+	}
+	switch verb, rest := args[0], args[1:]; {
+	case verb == "ls" && len(rest) == 0:
+		return e.listRules(ctx, task)
+	case verb == "add" && len(rest) == 2:
+		return e.addRule(ctx, task, rest[0], rest[1], expires)
+	case verb == "rm" && len(rest) == 1:
+		return e.removeRule(ctx, rest[0])
+	case verb == "import" && len(rest) == 1:
+		return e.importRules(ctx, task, rest[0])
+	case verb == "export" && len(rest) == 0:
+		return e.exportRules(ctx, task)
+	}
+	return usageError{errors.New("usage: avoid [ls | add avoid|leaf PREFIX | rm ID | import FILE | export] [--task NAME]")}
 }
 
 // taskIDOf is a task's id, 0 for "" (the system-wide list).
@@ -66,15 +68,6 @@ func taskIDOf(ctx context.Context, st check.TaskStore, name string) (int64, erro
 		return 0, noTask(name, err)
 	}
 	return t.ID, nil
-}
-
-type ruleJSON struct {
-	ID      int64  `json:"id"`
-	Action  string `json:"action"`
-	Prefix  string `json:"prefix"`
-	Expires string `json:"expires,omitempty"`
-	Active  bool   `json:"active"`
-	Note    string `json:"note,omitempty"`
 }
 
 // rulesOf reads the rules of a task, or the system-wide ones for "".
@@ -116,13 +109,9 @@ func (e *env) listRules(ctx context.Context, task string) error {
 	}
 	now := time.Now()
 	if e.json {
-		out := []ruleJSON{}
+		out := make([]app.AvoidRule, 0, len(rs))
 		for _, r := range rs {
-			rj := ruleJSON{ID: r.ID, Action: r.Action, Prefix: r.Prefix, Active: r.Active(now), Note: r.Note}
-			if !r.Expires.IsZero() {
-				rj.Expires = r.Expires.UTC().Format(time.RFC3339)
-			}
-			out = append(out, rj)
+			out = append(out, app.AvoidRuleOf(r))
 		}
 		return e.printJSON(out)
 	}
@@ -233,37 +222,39 @@ the maintenance settings), as MOMspider's sites file recorded.
   mundaneum sites expire https://example.org never keep it (MOMspider's [*])
   mundaneum sites import ~/.momspider-sites        set the expiries of a sites file`,
 		Args: usageArgs(cobra.ArbitraryArgs),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			if len(args) == 0 {
-				args = []string{"ls"}
-			}
-			switch verb, rest := args[0], args[1:]; {
-			case verb == "ls" && len(rest) == 0:
-				return e.listSites(ctx)
-			case verb == "expire" && (len(rest) == 1 || len(rest) == 2):
-				when := "now"
-				if len(rest) == 2 {
-					when = rest[1]
-				}
-				return e.expireSite(ctx, rest[0], when)
-			case verb == "import" && len(rest) == 1:
-				return e.importSites(ctx, rest[0])
-			case verb == "export" && len(rest) == 0:
-				st, err := e.open(ctx, true)
-				if err != nil {
-					return err
-				}
-				defer st.Close()
-				ss, err := st.RobotsSites(ctx)
-				if err != nil {
-					return err
-				}
-				return check.ExportSites(e.stdout, ss)
-			}
-			return usageError{errors.New("usage: sites [ls | expire ORIGIN [now|never|DATE] | import FILE | export]")}
-		},
+		RunE: func(cmd *cobra.Command, args []string) error { return e.sites(cmd.Context(), args) },
 	}
+}
+
+// sites lists, expires, imports or exports the robots.txt table.
+func (e *env) sites(ctx context.Context, args []string) error {
+	if len(args) == 0 {
+		args = []string{"ls"}
+	}
+	switch verb, rest := args[0], args[1:]; {
+	case verb == "ls" && len(rest) == 0:
+		return e.listSites(ctx)
+	case verb == "expire" && (len(rest) == 1 || len(rest) == 2):
+		when := "now"
+		if len(rest) == 2 {
+			when = rest[1]
+		}
+		return e.expireSite(ctx, rest[0], when)
+	case verb == "import" && len(rest) == 1:
+		return e.importSites(ctx, rest[0])
+	case verb == "export" && len(rest) == 0:
+		st, err := e.open(ctx, true)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		ss, err := st.RobotsSites(ctx)
+		if err != nil {
+			return err
+		}
+		return check.ExportSites(e.stdout, ss)
+	}
+	return usageError{errors.New("usage: sites [ls | expire ORIGIN [now|never|DATE] | import FILE | export]")}
 }
 
 func (e *env) listSites(ctx context.Context) error {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"mundaneum/app"
 	"mundaneum/backend/capture"
 	"mundaneum/backend/index"
 	"mundaneum/backend/library"
@@ -31,70 +33,68 @@ func (e *env) browsersCmd() *cobra.Command {
 		Short: "List the browsers paired to add pages from (Mundaneum's extension)",
 		Long:  browsersHelp,
 		Args:  usageArgs(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			st, err := e.open(cmd.Context(), true)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			cs, err := st.CaptureClients(cmd.Context())
-			if err != nil {
-				return err
-			}
-			if e.json {
-				type client struct {
-					ID       int64  `json:"id"`
-					Origin   string `json:"origin"`
-					Browser  string `json:"browser"`
-					Paired   int64  `json:"pairedMs"`
-					LastUsed int64  `json:"lastUsedMs"`
-					Captures int    `json:"captures"`
-				}
-				out := make([]client, 0, len(cs))
-				for _, c := range cs {
-					out = append(out, client{c.ID, c.Origin, c.Browser, c.CreatedAt, c.UsedAt, c.Captures})
-				}
-				return e.printJSON(map[string]any{"browsers": out})
-			}
-			if len(cs) == 0 {
-				fmt.Fprintln(e.stdout, "no browser is paired (Settings › Browser extension › Pair a browser)")
-			}
-			for _, c := range cs {
-				name := c.Browser
-				if name == "" {
-					name = "a browser"
-				}
-				fmt.Fprintf(e.stdout, "%4d  %-28s paired %s, last used %s, %d pages  %s\n", c.ID, clean(name), when(c.CreatedAt),
-					when(c.UsedAt), c.Captures, clean(c.Origin))
-			}
-			return nil
-		},
+		RunE:  func(cmd *cobra.Command, _ []string) error { return e.browsersList(cmd.Context()) },
 	}
 	cmd.AddCommand(&cobra.Command{
 		Use:   "unpair ID",
 		Short: "Forget a paired browser: its calls are refused from now on",
 		Args:  usageArgs(cobra.ExactArgs(1)),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := strconv.ParseInt(args[0], 10, 64)
-			if err != nil || id <= 0 {
-				return usageError{fmt.Errorf("not a browser's number: %q (mundaneum browsers lists them)", args[0])}
-			}
-			st, err := e.openShared(cmd.Context())
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			if err := st.RemoveCaptureClient(cmd.Context(), id); err != nil {
-				return err
-			}
-			if e.json {
-				return e.printJSON(map[string]any{"unpaired": id})
-			}
-			fmt.Fprintf(e.stdout, "unpaired browser %d\n", id)
-			return nil
-		},
+		RunE:  func(cmd *cobra.Command, args []string) error { return e.browsersUnpair(cmd.Context(), args) },
 	})
 	return cmd
+}
+
+// browsersUnpair unpairs the browser numbered args[0].
+func (e *env) browsersUnpair(ctx context.Context, args []string) error {
+	id, err := strconv.ParseInt(args[0], 10, 64)
+	if err != nil || id <= 0 {
+		return usageError{fmt.Errorf("not a browser's number: %q (mundaneum browsers lists them)", args[0])}
+	}
+	st, err := e.openShared(ctx)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if err := st.RemoveCaptureClient(ctx, id); err != nil {
+		return err
+	}
+	if e.json {
+		return e.printJSON(map[string]any{"unpaired": id})
+	}
+	fmt.Fprintf(e.stdout, "unpaired browser %d\n", id)
+	return nil
+}
+
+// browsersList lists the browsers paired for capture.
+func (e *env) browsersList(ctx context.Context) error {
+	st, err := e.open(ctx, true)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	cs, err := st.CaptureClients(ctx)
+	if err != nil {
+		return err
+	}
+	if e.json {
+		out := make([]app.CaptureClient, 0, len(cs))
+		for _, c := range cs {
+			out = append(out, app.CaptureClientOf(c))
+		}
+		return e.printJSON(map[string]any{"browsers": out})
+	}
+	if len(cs) == 0 {
+		fmt.Fprintln(e.stdout, "no browser is paired (Settings › Browser extension › Pair a browser)")
+	}
+	for _, c := range cs {
+		name := c.Browser
+		if name == "" {
+			name = "a browser"
+		}
+		fmt.Fprintf(e.stdout, "%4d  %-28s paired %s, last used %s, %d pages  %s\n", c.ID, clean(name), when(c.CreatedAt),
+			when(c.UsedAt), c.Captures, clean(c.Origin))
+	}
+	return nil
 }
 
 const captureHelp = `Save a page as a browser shows it: its rendered HTML (FILE, or - for standard input) is
@@ -115,53 +115,7 @@ func (e *env) captureCmd() *cobra.Command {
 		Long:  captureHelp,
 		Args:  usageArgs(cobra.ExactArgs(2)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			dom, err := readDOM(args[1])
-			if err != nil {
-				return err
-			}
-			w, err := e.openIndexed(ctx, false)
-			if err != nil {
-				return err
-			}
-			defer w.Close()
-			page := &capture.Page{URL: args[0], Title: title, DOM: dom}
-			sv := capture.NewSaver(w.st)
-			var saved capture.Saved
-			var added *capture.Added
-			if lib != "" {
-				var tl []string
-				if tags != "" {
-					tl = strings.Split(tags, ",")
-				}
-				a, err := capture.Add(ctx, w.st, sv, capture.Addition{URL: args[0], Title: title, Notes: notes, Tags: tl, Library: lib, Page: page}, time.Now())
-				if err != nil {
-					return captureCLIError(err)
-				}
-				added, saved = &a, *a.Saved
-			} else if saved, err = sv.Save(ctx, *page, time.Now()); err != nil {
-				return captureCLIError(err)
-			}
-			// Searchable before the command returns, like a crawl's pages.
-			if err := w.idx.Wait(ctx, func(index.Progress) {}); err != nil {
-				return err
-			}
-			if e.json {
-				return e.printJSON(map[string]any{"saved": saved, "added": added})
-			}
-			change := "a new version"
-			if !saved.Changed {
-				change = "the version stored already (confirmed)"
-			}
-			fmt.Fprintf(e.stdout, "saved %s as page %d: %s, %d bytes kept\n", clean(args[0]), saved.PageID, change, saved.Bytes)
-			if added != nil {
-				if added.Existing {
-					fmt.Fprintf(e.stdout, "already in %s\n", clean(added.Place.Library))
-				} else {
-					fmt.Fprintf(e.stdout, "added to %s as #%d\n", clean(added.Place.Library), added.Place.ID)
-				}
-			}
-			return nil
+			return e.capture(cmd.Context(), args, title, lib, notes, tags)
 		},
 	}
 	f := cmd.Flags()
@@ -170,6 +124,56 @@ func (e *env) captureCmd() *cobra.Command {
 	f.StringVar(&notes, "notes", "", "notes of the library's pointer (with --library)")
 	f.StringVar(&tags, "tags", "", "comma-separated tags of the pointer (with --library)")
 	return cmd
+}
+
+// capture saves the file args[1] as the page at args[0] was shown.
+func (e *env) capture(ctx context.Context, args []string, title, lib, notes, tags string) error {
+	dom, err := readDOM(args[1])
+	if err != nil {
+		return err
+	}
+	w, err := e.openIndexed(ctx, false)
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	page := &capture.Page{URL: args[0], Title: title, DOM: dom}
+	sv := capture.NewSaver(w.st)
+	var saved capture.Saved
+	var added *capture.Added
+	if lib != "" {
+		var tl []string
+		if tags != "" {
+			tl = strings.Split(tags, ",")
+		}
+		a, err := capture.Add(ctx, w.st, sv, capture.Addition{URL: args[0], Title: title, Notes: notes, Tags: tl, Library: lib, Page: page}, time.Now())
+		if err != nil {
+			return captureCLIError(err)
+		}
+		added, saved = &a, *a.Saved
+	} else if saved, err = sv.Save(ctx, *page, time.Now()); err != nil {
+		return captureCLIError(err)
+	}
+	// Searchable before the command returns, like a crawl's pages.
+	if err := w.idx.Wait(ctx, func(index.Progress) {}); err != nil {
+		return err
+	}
+	if e.json {
+		return e.printJSON(map[string]any{"saved": saved, "added": added})
+	}
+	change := "a new version"
+	if !saved.Changed {
+		change = "the version stored already (confirmed)"
+	}
+	fmt.Fprintf(e.stdout, "saved %s as page %d: %s, %d bytes kept\n", clean(args[0]), saved.PageID, change, saved.Bytes)
+	if added != nil {
+		if added.Existing {
+			fmt.Fprintf(e.stdout, "already in %s\n", clean(added.Place.Library))
+		} else {
+			fmt.Fprintf(e.stdout, "added to %s as #%d\n", clean(added.Place.Library), added.Place.ID)
+		}
+	}
+	return nil
 }
 
 // readDOM reads a page's HTML from a file or standard input ("-"), at most capture.MaxDOM.

@@ -75,41 +75,24 @@ window or in 'mundaneum serve' is left to them (they run the same schedule).`,
 	return cmd
 }
 
-// linkJSON is one checked link in --json output.
-type linkJSON struct {
-	URL          string      `json:"url"`
-	Verdict      string      `json:"verdict"`
-	Status       int         `json:"status"`
-	FinalURL     string      `json:"finalUrl"`
-	Reason       string      `json:"reason"`
-	Code         string      `json:"code,omitempty"`
-	Permanent    bool        `json:"permanent,omitempty"`
-	Chain        []check.Hop `json:"chain,omitempty"`
-	Method       string      `json:"method,omitempty"`
-	Ms           int64       `json:"ms"`
-	Dead         bool        `json:"dead"`
-	Failures     int         `json:"failures"`
-	FailingSince string      `json:"failingSince,omitempty"`
-}
-
 // taskRunJSON is one task's outcome in --json output.
 type taskRunJSON struct {
 	Task     string           `json:"task"`
 	ReportID int64            `json:"reportId,omitempty"`
 	Error    string           `json:"error,omitempty"`
 	News     check.NewsCounts `json:"news"`
-	Links    []linkJSON       `json:"links"`
+	Links    []app.LinkCheck  `json:"links"` // as the window lists a run's links
 }
 
 type checkJSON struct {
-	RunID    int64         `json:"runId"`
-	State    string        `json:"state"`
-	Tested   int64         `json:"tested"`
-	Requests int64         `json:"requests"`
-	Seconds  float64       `json:"seconds"`
-	Links    []linkJSON    `json:"links,omitempty"`
-	Tasks    []taskRunJSON `json:"tasks,omitempty"`
-	Error    string        `json:"error,omitempty"`
+	RunID    int64           `json:"runId"`
+	State    string          `json:"state"`
+	Tested   int64           `json:"tested"`
+	Requests int64           `json:"requests"`
+	Seconds  float64         `json:"seconds"`
+	Links    []app.LinkCheck `json:"links,omitempty"`
+	Tasks    []taskRunJSON   `json:"tasks,omitempty"`
+	Error    string          `json:"error,omitempty"`
 	// Offline says why this machine was offline and what it left untested (check.Result).
 	Offline string `json:"offline,omitempty"`
 }
@@ -179,7 +162,7 @@ func (e *env) check(ctx context.Context, cmd *cobra.Command, urls, names []strin
 		Seconds: time.Since(start).Seconds(), Offline: res.Offline}
 	failing := false
 	for _, l := range res.Links {
-		lj := linkOut(l)
+		lj := app.LinkCheckOf(l)
 		failing = failing || check.Kind(lj.Verdict).Failing()
 		out.Links = append(out.Links, lj)
 	}
@@ -194,7 +177,7 @@ func (e *env) check(ctx context.Context, cmd *cobra.Command, urls, names []strin
 			}
 		}
 		for _, rr := range res.Reports {
-			tj := taskRunJSON{Task: rr.Task.Name, ReportID: rr.ReportID, Error: rr.Err, News: rr.News, Links: []linkJSON{}}
+			tj := taskRunJSON{Task: rr.Task.Name, ReportID: rr.ReportID, Error: rr.Err, News: rr.News, Links: []app.LinkCheck{}}
 			if rr.ReportID > 0 && e.json {
 				m, err := report.Load(ctx, st, rr.ReportID)
 				if err != nil {
@@ -253,32 +236,13 @@ func (e *env) selectTasks(ctx context.Context, st *store.Store, names []string, 
 	return out, nil
 }
 
-func linkOut(l check.LinkResult) linkJSON {
-	v := l.Verdict
-	out := linkJSON{URL: l.URL, Verdict: string(v.Kind), Status: v.Status, FinalURL: v.FinalURL, Reason: v.Reason,
-		Code: v.Code, Permanent: v.Permanent, Chain: v.Chain, Method: l.Method, Ms: l.Ms, Dead: l.Dead, Failures: l.Failures}
-	if out.FinalURL == "" {
-		out.FinalURL = l.URL
-	}
-	if !l.FailingSince.IsZero() {
-		out.FailingSince = l.FailingSince.UTC().Format(time.RFC3339)
-	}
-	return out
-}
-
 // reportLinks lists every tested link of a report.
-func reportLinks(m *report.Model) []linkJSON {
-	out := make([]linkJSON, 0, len(m.Links))
+func reportLinks(m *report.Model) []app.LinkCheck {
+	out := make([]app.LinkCheck, 0, len(m.Links))
 	for _, l := range m.Links {
-		if !l.Tested {
-			continue
+		if l.Tested {
+			out = append(out, app.ReportLinkOf(l))
 		}
-		fin := l.FinalURL
-		if fin == "" {
-			fin = l.URL
-		}
-		out = append(out, linkJSON{URL: l.URL, Verdict: l.Verdict, Status: l.Status, FinalURL: fin, Reason: l.Reason,
-			Permanent: l.Permanent, Dead: l.Dead, Failures: l.Failures})
 	}
 	return out
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"mundaneum/app"
 	"mundaneum/backend/store"
 )
 
@@ -48,7 +49,8 @@ func TestCheckURLsJSONAndExitCode(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	want := []struct{ verdict, final string }{{"ok", srv.URL + "/"}, {"redirected", srv.URL + "/new"}, {"broken", srv.URL + "/missing"}, {"blocked", srv.URL + "/busy"}}
+	// finalUrl is where a redirect led, "" when none did (as the window's link checks say it).
+	want := []struct{ verdict, final string }{{"ok", ""}, {"redirected", srv.URL + "/new"}, {"broken", ""}, {"blocked", ""}}
 	if len(res.Links) != 4 {
 		t.Fatalf("links = %+v", res.Links)
 	}
@@ -87,7 +89,7 @@ func TestTasksReportsRulesSites(t *testing.T) {
 		t.Fatalf("task edit: %d %s", code, errOut)
 	}
 	code, out, _ := run(t, "task", "ls", "--db", db, "--json")
-	var tasks []taskJSON
+	var tasks []app.CheckTask
 	if err := json.Unmarshal([]byte(out), &tasks); err != nil || code != ExitOK || len(tasks) != 1 || tasks[0].EveryMinutes != 720 ||
 		!tasks[0].Report.Moved || tasks[0].Report.ChangedDays != 0 {
 		t.Fatalf("task ls = %s (%v)", out, err)
@@ -195,7 +197,7 @@ func TestTaskAddLibrary(t *testing.T) {
 		t.Errorf("--library with another type: exit %d", code)
 	}
 	code, out, _ := run(t, "task", "ls", "--db", db, "--json")
-	var tasks []taskJSON
+	var tasks []app.CheckTask
 	if err := json.Unmarshal([]byte(out), &tasks); err != nil || code != ExitOK || len(tasks) != 1 || tasks[0].Type != "library" || tasks[0].Top != "/Research" {
 		t.Fatalf("task ls = %s (%v)", out, err)
 	}
@@ -224,7 +226,7 @@ func TestTaskAddLibrary(t *testing.T) {
 	}
 	// The library shows each pointer's health.
 	code, out, _ = run(t, "library", "ls", "/Research", "--db", db, "--json")
-	var ls []postingJSON
+	var ls []app.LibPosting
 	if err := json.Unmarshal([]byte(out), &ls); err != nil || code != ExitOK {
 		t.Fatalf("library ls: %d %s", code, out)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"mundaneum/app"
 	"mundaneum/backend/crawl"
 	"mundaneum/backend/rules"
 	"mundaneum/backend/search"
@@ -36,39 +37,7 @@ Limits are per run; 0 is no limit, and a negative one is refused. The guards (--
 settings, which the window's Settings change.`,
 		Args: usageArgs(cobra.MinimumNArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg.Seeds = args
-			cfg.Delay = delay
-			if rulesArg != "" {
-				text, err := readRules(rulesArg)
-				if err != nil {
-					return err
-				}
-				if _, err := rules.Parse(text); err != nil {
-					return usageError{ruleError(text, err)}
-				}
-				cfg.Rules = text
-			}
-			if !cmd.Flags().Changed("delay") {
-				cfg.Delay = -1
-			} else if delay < 0 {
-				return usageError{fmt.Errorf("--delay must not be negative (0: no delay)")}
-			}
-			// Refuse what cannot be meant before the workspace is opened (or created).
-			if err := cfg.Validate(); err != nil {
-				return usageError{err}
-			}
-			var keep *store.Retention
-			if cmd.Flags().Changed("retention") {
-				r, err := parseRetention(strings.Fields(retention), true)
-				if err != nil {
-					return usageError{fmt.Errorf("--retention: %w", err)}
-				}
-				keep = r
-				if keep == nil {
-					keep = &store.Retention{} // "default": the workspace's setting
-				}
-			}
-			return e.crawl(cmd.Context(), cfg, keep)
+			return e.crawlURLs(cmd.Context(), cmd, args, cfg, def, delay, rulesArg, retention)
 		},
 	}
 	f := cmd.Flags()
@@ -96,6 +65,43 @@ settings, which the window's Settings change.`,
 	return cmd
 }
 
+// crawlURLs crawls from the seeds args with cfg and the flags given as text.
+func (e *env) crawlURLs(ctx context.Context, cmd *cobra.Command, args []string, cfg crawl.Config, def crawl.Config, delay time.Duration, rulesArg, retention string) error {
+	cfg.Seeds = args
+	cfg.Delay = delay
+	if rulesArg != "" {
+		text, err := readRules(rulesArg)
+		if err != nil {
+			return err
+		}
+		if _, err := rules.Parse(text); err != nil {
+			return usageError{ruleError(text, err)}
+		}
+		cfg.Rules = text
+	}
+	if !cmd.Flags().Changed("delay") {
+		cfg.Delay = -1
+	} else if delay < 0 {
+		return usageError{fmt.Errorf("--delay must not be negative (0: no delay)")}
+	}
+	// Refuse what cannot be meant before the workspace is opened (or created).
+	if err := cfg.Validate(); err != nil {
+		return usageError{err}
+	}
+	var keep *store.Retention
+	if cmd.Flags().Changed("retention") {
+		r, err := parseRetention(strings.Fields(retention), true)
+		if err != nil {
+			return usageError{fmt.Errorf("--retention: %w", err)}
+		}
+		keep = r
+		if keep == nil {
+			keep = &store.Retention{} // "default": the workspace's setting
+		}
+	}
+	return e.crawl(ctx, cfg, keep)
+}
+
 // crawlSummary is the --json output of crawl. Fetched, Failed, Skipped, Redirected and
 // Queued are the crawl's pages by state, counted as status, the window and the crawl's page
 // list count them; Run is what this run did.
@@ -118,7 +124,7 @@ type crawlSummary struct {
 	Searchable int64  `json:"searchable"`
 	index      string // how far the index is, in words
 	// Matches are, for a crawl --toward, its pages that match the query, best first.
-	Matches []resultJSON `json:"matches,omitempty"`
+	Matches []app.Result `json:"matches,omitempty"`
 	// Render counts the crawl's pages by how their HTML was read (rendered, static,
 	// shell-WHY for shells not rendered); Browser is what this run's browser did.
 	Render  map[string]int64 `json:"render,omitempty"`
@@ -213,7 +219,7 @@ func (e *env) crawl(ctx context.Context, cfg crawl.Config, keep *store.Retention
 	sum.why, _ = st.SkipReasons(context.WithoutCancel(ctx), cr.ID()) // without them, the summary names no reasons
 	if live != nil {
 		live.poll(context.WithoutCancel(ctx)) // the crawl waited for the index: the final ranking
-		sum.Matches = toJSON(live.last).Results
+		sum.Matches = app.SearchResultsOf(live.last).Results
 	}
 	if e.json {
 		if err := e.printJSON(sum); err != nil {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -41,82 +42,19 @@ revocable at any time. Only a hash of each token is kept: the token is shown onc
 		Use:   "issue NAME",
 		Short: "Issue a token for NAME (whom it is for); it is printed once",
 		Args:  usageArgs(cobra.ExactArgs(1)),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			st, err := e.openShared(cmd.Context())
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			t, err := exchange.Issue(cmd.Context(), st, args[0])
-			if err != nil {
-				return exchangeError(err)
-			}
-			if e.json {
-				return e.printJSON(t)
-			}
-			fmt.Fprintf(e.stdout, "%s\n", t.Secret)
-			fmt.Fprintf(e.stderr, "token %d for %s: give it to them now, it is not shown again (mundaneum token revoke %d ends it)\n",
-				t.ID, clean(t.Name), t.ID)
-			return nil
-		},
+		RunE:  func(cmd *cobra.Command, args []string) error { return e.tokenIssue(cmd.Context(), args[0]) },
 	}
 	list := &cobra.Command{
 		Use:   "list",
 		Short: "List the tokens issued (never their secrets)",
 		Args:  usageArgs(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			st, err := e.open(cmd.Context(), true)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			ts, err := exchange.Tokens(cmd.Context(), st)
-			if err != nil {
-				return err
-			}
-			if e.json {
-				return e.printJSON(map[string]any{"tokens": ts})
-			}
-			if len(ts) == 0 {
-				fmt.Fprintln(e.stdout, "no tokens issued (mundaneum token issue NAME)")
-			}
-			for _, t := range ts {
-				state := "live"
-				if t.RevokedAt > 0 {
-					state = "revoked " + when(t.RevokedAt)
-				}
-				used := "never used"
-				if t.UsedAt > 0 {
-					used = fmt.Sprintf("used %d times, last %s", t.Uses, when(t.UsedAt))
-				}
-				fmt.Fprintf(e.stdout, "%4d  %-24s issued %s, %s, %s\n", t.ID, clean(t.Name), when(t.CreatedAt), state, used)
-			}
-			return nil
-		},
+		RunE:  func(cmd *cobra.Command, _ []string) error { return e.tokenList(cmd.Context()) },
 	}
 	revoke := &cobra.Command{
 		Use:   "revoke ID",
 		Short: "Revoke a token: pulls with it are refused from now on",
 		Args:  usageArgs(cobra.ExactArgs(1)),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := idArg(args[0], "token")
-			if err != nil {
-				return err
-			}
-			st, err := e.openShared(cmd.Context())
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			if err := exchange.Revoke(cmd.Context(), st, id); err != nil {
-				return exchangeError(err)
-			}
-			if e.json {
-				return e.printJSON(map[string]any{"revoked": id})
-			}
-			fmt.Fprintf(e.stdout, "token %d revoked\n", id)
-			return nil
-		},
+		RunE:  func(cmd *cobra.Command, args []string) error { return e.tokenRevoke(cmd.Context(), args[0]) },
 	}
 	cmd.AddCommand(issue, list, revoke)
 	return cmd
@@ -147,22 +85,7 @@ stream before applying any of it, and marks each page with the source it came fr
 		Use:   "add URL --token TOKEN",
 		Short: "Add another instance (the address its serve prints) as a source",
 		Args:  usageArgs(cobra.ExactArgs(1)),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			st, err := e.openShared(cmd.Context())
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			s, err := exchange.AddPeer(cmd.Context(), st, args[0], token)
-			if err != nil {
-				return exchangeError(err)
-			}
-			if e.json {
-				return e.printJSON(s)
-			}
-			fmt.Fprintf(e.stdout, "source %d: %s (mundaneum source pull %d brings its summaries)\n", s.ID, clean(s.URL), s.ID)
-			return nil
-		},
+		RunE:  func(cmd *cobra.Command, args []string) error { return e.sourceAdd(cmd.Context(), args[0], token) },
 	}
 	add.Flags().StringVar(&token, "token", "", "the token the other instance issued")
 	add.MarkFlagRequired("token")
@@ -170,129 +93,227 @@ stream before applying any of it, and marks each page with the source it came fr
 		Use:   "list",
 		Short: "List the sources, with their cursors and last pulls",
 		Args:  usageArgs(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			st, err := e.open(cmd.Context(), true)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			ss, err := exchange.List(cmd.Context(), st)
-			if err != nil {
-				return err
-			}
-			if e.json {
-				return e.printJSON(map[string]any{"sources": ss})
-			}
-			if len(ss) == 0 {
-				fmt.Fprintln(e.stdout, "no sources (mundaneum source add URL --token TOKEN)")
-			}
-			for _, s := range ss {
-				fmt.Fprintf(e.stdout, "%4d  %-4s %s  %d summaries, crawl:%d, last pull %s, cursor %d", s.ID, s.Kind, clean(s.URL),
-					s.Summaries, s.CrawlID, when(s.PulledAt), s.Cursor.Seq)
-				if s.Name != "" {
-					fmt.Fprintf(e.stdout, " (%s)", clean(s.Name))
-				}
-				fmt.Fprintln(e.stdout)
-				if s.Error != "" {
-					fmt.Fprintf(e.stdout, "      last pull failed: %s\n", clean(s.Error))
-				}
-			}
-			return nil
-		},
+		RunE:  func(cmd *cobra.Command, _ []string) error { return e.sourceList(cmd.Context()) },
 	}
 	remove := &cobra.Command{
 		Use:   "remove ID",
 		Short: "Forget a source (its pages stay, no longer marked as its)",
 		Args:  usageArgs(cobra.ExactArgs(1)),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := idArg(args[0], "source")
-			if err != nil {
-				return err
-			}
-			st, err := e.openShared(cmd.Context())
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			if err := exchange.Remove(cmd.Context(), st, id); err != nil {
-				return exchangeError(err)
-			}
-			if e.json {
-				return e.printJSON(map[string]any{"removed": id})
-			}
-			fmt.Fprintf(e.stdout, "source %d removed\n", id)
-			return nil
-		},
+		RunE:  func(cmd *cobra.Command, args []string) error { return e.sourceRemove(cmd.Context(), args[0]) },
 	}
 	pull := &cobra.Command{
 		Use:   "pull [ID...]",
 		Short: "Pull what changed at the sources since their last pull (every source without an ID)",
-		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			var ids []int64
-			for _, a := range args {
-				id, err := idArg(a, "source")
-				if err != nil {
-					return err
-				}
-				ids = append(ids, id)
-			}
-			w, err := e.openIndexed(ctx, false)
-			if err != nil {
-				return err
-			}
-			defer w.Close()
-			if len(ids) == 0 {
-				ss, err := exchange.List(ctx, w.st)
-				if err != nil {
-					return err
-				}
-				for _, s := range ss {
-					if s.Kind == exchange.KindPeer {
-						ids = append(ids, s.ID)
-					}
-				}
-			}
-			var reps []exchange.ImportReport
-			var firstErr error
-			for _, id := range ids {
-				bar := newPullBar(e.stderr, isTerminal(e.stderr), e.json, id)
-				rep, err := exchange.Pull(ctx, w.st, w.idx, id, bar.update)
-				bar.done()
-				if ctx.Err() != nil {
-					return errInterrupted
-				}
-				reps = append(reps, rep)
-				if err != nil {
-					if firstErr == nil {
-						firstErr = exchangeError(err)
-					} else {
-						fmt.Fprintf(e.stderr, "source %d: %s\n", id, clean(err.Error()))
-					}
-					continue
-				}
-				if !e.json {
-					fmt.Fprintf(e.stdout, "source %d: %d summaries received (%s, %s on the wire) in %.1fs: %d new or changed, %d unchanged, %d older than ours; cursor %d\n",
-						id, rep.Templates, humanBytes(rep.Bytes), humanBytes(rep.Wire), rep.Seconds, rep.Applied, rep.Unchanged,
-						rep.Older, rep.Cursor.Seq)
-					for _, p := range rep.Problems {
-						fmt.Fprintf(e.stderr, "  byte %d %s: %s\n", p.Offset, clean(p.URL), clean(p.Reason))
-					}
-				}
-			}
-			if e.json {
-				if err := e.printJSON(map[string]any{"pulls": reps}); err != nil {
-					return err
-				}
-				if firstErr != nil {
-					return reported{firstErr}
-				}
-			}
-			return firstErr
-		},
+		RunE:  func(cmd *cobra.Command, args []string) error { return e.sourcePull(cmd.Context(), args) },
 	}
 	cmd.AddCommand(add, list, remove, pull)
 	return cmd
+}
+
+// tokenIssue issues a token for name and prints it once.
+func (e *env) tokenIssue(ctx context.Context, name string) error {
+	st, err := e.openShared(ctx)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	t, err := exchange.Issue(ctx, st, name)
+	if err != nil {
+		return exchangeError(err)
+	}
+	if e.json {
+		return e.printJSON(t)
+	}
+	fmt.Fprintf(e.stdout, "%s\n", t.Secret)
+	fmt.Fprintf(e.stderr, "token %d for %s: give it to them now, it is not shown again (mundaneum token revoke %d ends it)\n",
+		t.ID, clean(t.Name), t.ID)
+	return nil
+}
+
+// tokenList lists the tokens issued, never their secrets.
+func (e *env) tokenList(ctx context.Context) error {
+	st, err := e.open(ctx, true)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	ts, err := exchange.Tokens(ctx, st)
+	if err != nil {
+		return err
+	}
+	if e.json {
+		return e.printJSON(map[string]any{"tokens": ts})
+	}
+	if len(ts) == 0 {
+		fmt.Fprintln(e.stdout, "no tokens issued (mundaneum token issue NAME)")
+	}
+	for _, t := range ts {
+		state := "live"
+		if t.RevokedAt > 0 {
+			state = "revoked " + when(t.RevokedAt)
+		}
+		used := "never used"
+		if t.UsedAt > 0 {
+			used = fmt.Sprintf("used %d times, last %s", t.Uses, when(t.UsedAt))
+		}
+		fmt.Fprintf(e.stdout, "%4d  %-24s issued %s, %s, %s\n", t.ID, clean(t.Name), when(t.CreatedAt), state, used)
+	}
+	return nil
+}
+
+// tokenRevoke revokes the token numbered arg.
+func (e *env) tokenRevoke(ctx context.Context, arg string) error {
+	id, err := idArg(arg, "token")
+	if err != nil {
+		return err
+	}
+	st, err := e.openShared(ctx)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if err := exchange.Revoke(ctx, st, id); err != nil {
+		return exchangeError(err)
+	}
+	if e.json {
+		return e.printJSON(map[string]any{"revoked": id})
+	}
+	fmt.Fprintf(e.stdout, "token %d revoked\n", id)
+	return nil
+}
+
+// sourceAdd adds the instance at url, which issued token, as a source.
+func (e *env) sourceAdd(ctx context.Context, url, token string) error {
+	st, err := e.openShared(ctx)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	s, err := exchange.AddPeer(ctx, st, url, token)
+	if err != nil {
+		return exchangeError(err)
+	}
+	if e.json {
+		return e.printJSON(s)
+	}
+	fmt.Fprintf(e.stdout, "source %d: %s (mundaneum source pull %d brings its summaries)\n", s.ID, clean(s.URL), s.ID)
+	return nil
+}
+
+// sourceList lists the sources with their cursors and last pulls.
+func (e *env) sourceList(ctx context.Context) error {
+	st, err := e.open(ctx, true)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	ss, err := exchange.List(ctx, st)
+	if err != nil {
+		return err
+	}
+	if e.json {
+		return e.printJSON(map[string]any{"sources": ss})
+	}
+	if len(ss) == 0 {
+		fmt.Fprintln(e.stdout, "no sources (mundaneum source add URL --token TOKEN)")
+	}
+	for _, s := range ss {
+		fmt.Fprintf(e.stdout, "%4d  %-4s %s  %d summaries, crawl:%d, last pull %s, cursor %d", s.ID, s.Kind, clean(s.URL),
+			s.Summaries, s.CrawlID, when(s.PulledAt), s.Cursor.Seq)
+		if s.Name != "" {
+			fmt.Fprintf(e.stdout, " (%s)", clean(s.Name))
+		}
+		fmt.Fprintln(e.stdout)
+		if s.Error != "" {
+			fmt.Fprintf(e.stdout, "      last pull failed: %s\n", clean(s.Error))
+		}
+	}
+	return nil
+}
+
+// sourceRemove forgets the source numbered arg.
+func (e *env) sourceRemove(ctx context.Context, arg string) error {
+	id, err := idArg(arg, "source")
+	if err != nil {
+		return err
+	}
+	st, err := e.openShared(ctx)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if err := exchange.Remove(ctx, st, id); err != nil {
+		return exchangeError(err)
+	}
+	if e.json {
+		return e.printJSON(map[string]any{"removed": id})
+	}
+	fmt.Fprintf(e.stdout, "source %d removed\n", id)
+	return nil
+}
+
+// sourcePull pulls what changed at the sources numbered args (every peer without one).
+func (e *env) sourcePull(ctx context.Context, args []string) error {
+	var ids []int64
+	for _, a := range args {
+		id, err := idArg(a, "source")
+		if err != nil {
+			return err
+		}
+		ids = append(ids, id)
+	}
+	w, err := e.openIndexed(ctx, false)
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	if len(ids) == 0 {
+		ss, err := exchange.List(ctx, w.st)
+		if err != nil {
+			return err
+		}
+		for _, s := range ss {
+			if s.Kind == exchange.KindPeer {
+				ids = append(ids, s.ID)
+			}
+		}
+	}
+	var reps []exchange.ImportReport
+	var firstErr error
+	for _, id := range ids {
+		bar := newPullBar(e.stderr, isTerminal(e.stderr), e.json, id)
+		rep, err := exchange.Pull(ctx, w.st, w.idx, id, bar.update)
+		bar.done()
+		if ctx.Err() != nil {
+			return errInterrupted
+		}
+		reps = append(reps, rep)
+		if err != nil {
+			if firstErr == nil {
+				firstErr = exchangeError(err)
+			} else {
+				fmt.Fprintf(e.stderr, "source %d: %s\n", id, clean(err.Error()))
+			}
+			continue
+		}
+		if !e.json {
+			fmt.Fprintf(e.stdout, "source %d: %d summaries received (%s, %s on the wire) in %.1fs: %d new or changed, %d unchanged, %d older than ours; cursor %d\n",
+				id, rep.Templates, humanBytes(rep.Bytes), humanBytes(rep.Wire), rep.Seconds, rep.Applied, rep.Unchanged,
+				rep.Older, rep.Cursor.Seq)
+			for _, p := range rep.Problems {
+				fmt.Fprintf(e.stderr, "  byte %d %s: %s\n", p.Offset, clean(p.URL), clean(p.Reason))
+			}
+		}
+	}
+	if e.json {
+		if err := e.printJSON(map[string]any{"pulls": reps}); err != nil {
+			return err
+		}
+		if firstErr != nil {
+			return reported{firstErr}
+		}
+	}
+	return firstErr
 }
 
 // pullBar shows a pull's progress: bytes checked as they arrive, then summaries applied.

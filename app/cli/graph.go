@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"mundaneum/app"
 	"mundaneum/backend/graph"
 	"mundaneum/backend/rules"
 	"mundaneum/backend/store"
@@ -46,32 +47,34 @@ func (e *env) pathCmd() *cobra.Command {
 words of each link; count the distinct shortest paths and the distinct paths one link
 longer. --undirected follows links either way: the degrees of separation of the pages.`,
 		Args: usageArgs(cobra.ExactArgs(2)),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			return e.withGraph(ctx, func(g *graph.Graph, _ *store.Store) error {
-				from, err := pageID(ctx, g, args[0])
-				if err != nil {
-					return err
-				}
-				to, err := pageID(ctx, g, args[1])
-				if err != nil {
-					return err
-				}
-				res, err := g.Path(ctx, from, to, opt)
-				if err != nil {
-					return err
-				}
-				if e.json {
-					return e.printJSON(res)
-				}
-				e.printPath(res)
-				return nil
-			})
-		},
+		RunE: func(cmd *cobra.Command, args []string) error { return e.graphPath(cmd.Context(), args, opt) },
 	}
 	cmd.Flags().BoolVar(&opt.Undirected, "undirected", false, "follow links either way (degrees of separation)")
 	cmd.Flags().IntVar(&opt.MaxLength, "max-length", 0, "give up beyond this many links (0: no bound)")
 	return cmd
+}
+
+// graphPath prints the shortest paths of links from args[0] to args[1].
+func (e *env) graphPath(ctx context.Context, args []string, opt graph.PathOptions) error {
+	return e.withGraph(ctx, func(g *graph.Graph, _ *store.Store) error {
+		from, err := pageID(ctx, g, args[0])
+		if err != nil {
+			return err
+		}
+		to, err := pageID(ctx, g, args[1])
+		if err != nil {
+			return err
+		}
+		res, err := g.Path(ctx, from, to, opt)
+		if err != nil {
+			return err
+		}
+		if e.json {
+			return e.printJSON(res)
+		}
+		e.printPath(res)
+		return nil
+	})
 }
 
 func atLeast(n uint64, capped bool) string {
@@ -120,12 +123,6 @@ func (e *env) printPath(r graph.PathResult) {
 	fmt.Fprintln(w)
 }
 
-type linksJSON struct {
-	graph.Links
-	Elements   []graph.Element `json:"elements"`   // the paths from the seeds that reached it
-	ClickDepth graph.Depth     `json:"clickDepth"` // the fewest links from a seed
-}
-
 func (e *env) linksCmd() *cobra.Command {
 	var limit int
 	var crawlID int64
@@ -133,58 +130,55 @@ func (e *env) linksCmd() *cobra.Command {
 		Use:   "links URL",
 		Short: "The links into and out of a page, with their words, and how the crawls reached it",
 		Args:  usageArgs(cobra.ExactArgs(1)),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			return e.withGraph(ctx, func(g *graph.Graph, _ *store.Store) error {
-				id, err := pageID(ctx, g, args[0])
-				if err != nil {
-					return err
-				}
-				var out linksJSON
-				if out.Links, err = g.LinksOf(ctx, id, limit); err != nil {
-					return err
-				}
-				if out.Elements, err = g.ElementsOf(ctx, crawlID, id, limit); err != nil {
-					return err
-				}
-				if out.ClickDepth, err = g.ClickDepth(ctx, crawlID, id); err != nil {
-					return err
-				}
-				if e.json {
-					return e.printJSON(out)
-				}
-				e.printLinks(out)
-				return nil
-			})
-		},
+		RunE:  func(cmd *cobra.Command, args []string) error { return e.links(cmd.Context(), args, limit, crawlID) },
 	}
 	cmd.Flags().IntVar(&limit, "limit", 100, "links to list each way")
 	cmd.Flags().Int64Var(&crawlID, "crawl", 0, "only this crawl's elements and seeds (0: every crawl)")
 	return cmd
 }
 
-func (e *env) printLinks(l linksJSON) {
+// links prints the links into and out of the page at args[0], and how the crawls reached it.
+func (e *env) links(ctx context.Context, args []string, limit int, crawlID int64) error {
+	return e.withGraph(ctx, func(g *graph.Graph, _ *store.Store) error {
+		id, err := pageID(ctx, g, args[0])
+		if err != nil {
+			return err
+		}
+		out, err := app.PageRelationsOf(ctx, g, crawlID, id, limit)
+		if err != nil {
+			return err
+		}
+		if e.json {
+			return e.printJSON(out)
+		}
+		e.printLinks(out)
+		return nil
+	})
+}
+
+func (e *env) printLinks(r app.PageRelations) {
+	l := r.Links
 	w := e.stdout
 	fmt.Fprintf(w, "%s", l.Page.URL)
 	if l.Page.Title != "" {
 		fmt.Fprintf(w, "  %q", l.Page.Title)
 	}
 	fmt.Fprintln(w)
-	if l.ClickDepth.Depth >= 0 {
-		fmt.Fprintf(w, "click depth %d from a seed\n", l.ClickDepth.Depth)
+	if r.ClickDepth.Depth >= 0 {
+		fmt.Fprintf(w, "click depth %d from a seed\n", r.ClickDepth.Depth)
 	} else {
 		fmt.Fprintln(w, "no seed links to it")
 	}
-	if len(l.Elements) > 0 {
+	if len(r.Elements) > 0 {
 		var fams []string
-		for _, el := range l.Elements {
+		for _, el := range r.Elements {
 			f := fmt.Sprintf("%s (crawl %d, %s", el.Family, el.CrawlID, el.Value)
 			if el.Visited {
 				f += ", visited"
 			}
 			fams = append(fams, f+")")
 		}
-		fmt.Fprintf(w, "reached as %d element(s): %s\n", len(l.Elements), strings.Join(fams, ", "))
+		fmt.Fprintf(w, "reached as %d element(s): %s\n", len(r.Elements), strings.Join(fams, ", "))
 	}
 	list := func(title string, ls []graph.Link, total int, arrow string) {
 		fmt.Fprintf(w, "\n%s (%d):\n", title, total)
@@ -221,51 +215,7 @@ under those rules, as the webbot would crawl them, and print that tree: try rule
 you have crawled before crawling again.`,
 		Args: usageArgs(cobra.ArbitraryArgs),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			return e.withGraph(ctx, func(g *graph.Graph, st *store.Store) error {
-				id := crawlID
-				if id == 0 && (rulesArg == "" || len(args) == 0) {
-					cs, err := st.Crawls(ctx)
-					if err != nil {
-						return err
-					}
-					if len(cs) == 0 {
-						return fmt.Errorf("no crawl in the workspace yet")
-					}
-					id = cs[0].ID
-				}
-				var tree graph.Tree
-				var err error
-				if rulesArg == "" {
-					if len(args) > 0 {
-						return usageError{fmt.Errorf("URLs go with --rules; without, the crawl's own tree is printed")}
-					}
-					tree, err = g.CrawlTree(ctx, id, limit, leaves)
-				} else {
-					tree, err = e.ruleTree(ctx, g, st, id, args, rulesArg, limit, depth)
-				}
-				if err != nil {
-					return err
-				}
-				if e.json {
-					return e.printJSON(tree)
-				}
-				for _, el := range tree.Elements {
-					mark := " "
-					if el.Visited {
-						mark = "*"
-					}
-					fmt.Fprintf(e.stdout, "%s%-9s %s %s", strings.Repeat("  ", strings.Count(el.Family, ".")), el.Value, mark, el.Page.URL)
-					if el.Page.Title != "" {
-						fmt.Fprintf(e.stdout, "  %q", el.Page.Title)
-					}
-					fmt.Fprintf(e.stdout, "  [%s]\n", el.Family)
-				}
-				if tree.Truncated {
-					fmt.Fprintf(e.stdout, "... more (--limit %d)\n", limit)
-				}
-				return nil
-			})
+			return e.tree(cmd.Context(), args, crawlID, limit, depth, rulesArg, leaves)
 		},
 	}
 	f := cmd.Flags()
@@ -275,6 +225,54 @@ you have crawled before crawling again.`,
 	f.StringVar(&rulesArg, "rules", "", "rules as TEXT or @FILE: generate the tree they make over the stored links")
 	f.BoolVar(&leaves, "leaves", false, "without --rules: also the links never visited")
 	return cmd
+}
+
+// tree prints a crawl's tree of elements, or the tree rulesArg generates from the seeds args.
+func (e *env) tree(ctx context.Context, args []string, crawlID int64, limit, depth int, rulesArg string, leaves bool) error {
+	return e.withGraph(ctx, func(g *graph.Graph, st *store.Store) error {
+		id := crawlID
+		if id == 0 && (rulesArg == "" || len(args) == 0) {
+			cs, err := st.Crawls(ctx)
+			if err != nil {
+				return err
+			}
+			if len(cs) == 0 {
+				return fmt.Errorf("no crawl in the workspace yet")
+			}
+			id = cs[0].ID
+		}
+		var tree graph.Tree
+		var err error
+		if rulesArg == "" {
+			if len(args) > 0 {
+				return usageError{fmt.Errorf("URLs go with --rules; without, the crawl's own tree is printed")}
+			}
+			tree, err = g.CrawlTree(ctx, id, limit, leaves)
+		} else {
+			tree, err = e.ruleTree(ctx, g, st, id, args, rulesArg, limit, depth)
+		}
+		if err != nil {
+			return err
+		}
+		if e.json {
+			return e.printJSON(tree)
+		}
+		for _, el := range tree.Elements {
+			mark := " "
+			if el.Visited {
+				mark = "*"
+			}
+			fmt.Fprintf(e.stdout, "%s%-9s %s %s", strings.Repeat("  ", strings.Count(el.Family, ".")), el.Value, mark, el.Page.URL)
+			if el.Page.Title != "" {
+				fmt.Fprintf(e.stdout, "  %q", el.Page.Title)
+			}
+			fmt.Fprintf(e.stdout, "  [%s]\n", el.Family)
+		}
+		if tree.Truncated {
+			fmt.Fprintf(e.stdout, "... more (--limit %d)\n", limit)
+		}
+		return nil
+	})
 }
 
 func (e *env) ruleTree(ctx context.Context, g *graph.Graph, st *store.Store, crawlID int64, urls []string, rulesArg string, limit, depth int) (graph.Tree, error) {
@@ -309,28 +307,30 @@ func (e *env) orphansCmd() *cobra.Command {
 		Use:   "orphans",
 		Short: "Pages known to the workspace (or a crawl) that no other page links to, seeds aside",
 		Args:  usageArgs(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			ctx := cmd.Context()
-			return e.withGraph(ctx, func(g *graph.Graph, _ *store.Store) error {
-				o, err := g.OrphansOf(ctx, crawlID, limit)
-				if err != nil {
-					return err
-				}
-				if e.json {
-					return e.printJSON(o)
-				}
-				fmt.Fprintf(e.stdout, "%d orphan(s)\n", o.Total)
-				for _, p := range o.Pages {
-					fmt.Fprintf(e.stdout, "  %s  %s\n", p.URL, p.State)
-				}
-				if o.Total > len(o.Pages) {
-					fmt.Fprintf(e.stdout, "  ... %d more (--limit)\n", o.Total-len(o.Pages))
-				}
-				return nil
-			})
-		},
+		RunE:  func(cmd *cobra.Command, _ []string) error { return e.orphans(cmd.Context(), crawlID, limit) },
 	}
 	cmd.Flags().Int64Var(&crawlID, "crawl", 0, "only this crawl's pages (0: the whole workspace)")
 	cmd.Flags().IntVar(&limit, "limit", 100, "orphans to list")
 	return cmd
+}
+
+// orphans lists the pages no link of crawl crawlID reaches.
+func (e *env) orphans(ctx context.Context, crawlID int64, limit int) error {
+	return e.withGraph(ctx, func(g *graph.Graph, _ *store.Store) error {
+		o, err := g.OrphansOf(ctx, crawlID, limit)
+		if err != nil {
+			return err
+		}
+		if e.json {
+			return e.printJSON(o)
+		}
+		fmt.Fprintf(e.stdout, "%d orphan(s)\n", o.Total)
+		for _, p := range o.Pages {
+			fmt.Fprintf(e.stdout, "  %s  %s\n", p.URL, p.State)
+		}
+		if o.Total > len(o.Pages) {
+			fmt.Fprintf(e.stdout, "  ... %d more (--limit)\n", o.Total-len(o.Pages))
+		}
+		return nil
+	})
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"mundaneum/app"
 	"mundaneum/backend/graph"
 )
 
@@ -47,7 +48,7 @@ func TestRulesCheck(t *testing.T) {
 		t.Fatalf("bad rule: %d %q", code, errOut)
 	}
 	code, out, errOut = run(t, "rules", "check", "--json", "+url:a\n  -bdy:x")
-	var res rulesCheckJSON
+	var res app.RulesCheck
 	if code == ExitOK || errOut != "" || json.Unmarshal([]byte(out), &res) != nil || res.OK || res.Error.Line != 2 || res.Error.Column != 4 {
 		t.Fatalf("bad rule, json: %d %q %q", code, out, errOut)
 	}
@@ -88,11 +89,11 @@ func TestGraphVerbs(t *testing.T) {
 	}
 
 	code, out, _ = run(t, "links", "--db", db, "--json", srv.URL+"/b")
-	var l linksJSON
+	var l app.PageRelations
 	if code != ExitOK || json.Unmarshal([]byte(out), &l) != nil {
 		t.Fatalf("links: %d %s", code, out)
 	}
-	if l.OutTotal != 2 || l.InTotal != 1 || l.In[0].Anchor != "second step" || l.ClickDepth.Depth != 2 ||
+	if l.Links.OutTotal != 2 || l.Links.InTotal != 1 || l.Links.In[0].Anchor != "second step" || l.ClickDepth.Depth != 2 ||
 		len(l.Elements) != 1 || l.Elements[0].Family != "01.01.01" {
 		t.Fatalf("links: %+v", l)
 	}
@@ -108,7 +109,7 @@ func TestGraphVerbs(t *testing.T) {
 	}
 
 	code, out, _ = run(t, "rules", "test", "--db", db, "--json", "--", "-body:*end*", srv.URL+"/c", srv.URL+"/nowhere")
-	var tests []ruleTestJSON
+	var tests []app.RulesTest
 	if code != ExitOK || json.Unmarshal([]byte(out), &tests) != nil || len(tests) != 2 {
 		t.Fatalf("rules test: %d %s", code, out)
 	}
@@ -123,10 +124,10 @@ func TestGraphVerbs(t *testing.T) {
 		t.Fatalf("rules test with LOCAL: %d %s", code, out)
 	}
 	if c := tests[0]; c.Value != "rejected" || c.Atom != "-url:*/c" || c.Element == "" || len(c.Locals) != 1 ||
-		!c.Locals[0].Active || c.Locals[0].Through != srv.URL+"/a" || len(c.Elements) != 1 || c.Elements[0].Locals[0] != 1 {
+		!c.Locals[0].Active || c.Locals[0].Through != srv.URL+"/a" || len(c.Elements) != 1 || c.Elements[0].Locals[0] != 0 {
 		t.Fatalf("rules test with LOCAL, crawled page: %s", out)
 	}
-	if c := tests[1]; c.Value != "next" || c.Element != "" || c.Locals[0].Active || c.Locals[0].IfActive == nil ||
+	if c := tests[1]; c.Value != "next" || c.Element != "" || c.Locals[0].Active ||
 		c.Locals[0].IfActive.Value != "rejected" {
 		t.Fatalf("rules test with LOCAL, a URL never crawled: %s", out)
 	}

@@ -10,46 +10,17 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"mundaneum/app"
 	"mundaneum/backend/history"
 	"mundaneum/backend/store"
 	"mundaneum/backend/urlnorm"
 )
 
-// versionJSON is one version in --json output.
-type versionJSON struct {
-	N               int    `json:"n"` // 1 for the oldest, as diff --from and --to take it
-	ID              int64  `json:"id"`
-	FetchedAt       string `json:"fetchedAt"`
-	ConfirmedAt     string `json:"confirmedAt,omitempty"`
-	ConfirmedStatus int    `json:"confirmedStatus,omitempty"`
-	Status          int    `json:"status"`
-	Size            int64  `json:"size"`
-	ContentType     string `json:"contentType"`
-	Title           string `json:"title"`
-	Hash            string `json:"hash"`
-	Flag            string `json:"flag,omitempty"`
-	Current         bool   `json:"current"`
-	Cached          bool   `json:"cached"`
-	Header          string `json:"header,omitempty"`
-}
-
+// historyJSON is history --json: the window's versions (app.PageVersion) of one page.
 type historyJSON struct {
-	URL      string        `json:"url"`
-	PageID   int64         `json:"pageId"`
-	Versions []versionJSON `json:"versions"`
-}
-
-func versionOut(n int, v store.Version, header bool) versionJSON {
-	out := versionJSON{N: n, ID: v.ID, FetchedAt: stamp(v.FetchedAt), Status: v.Status, Size: v.Size,
-		ContentType: v.ContentType, Title: v.Title, Hash: v.Hash, Flag: v.Flag, Current: v.Current, Cached: v.Cached,
-		ConfirmedStatus: v.ConfirmedStatus}
-	if v.ConfirmedAt > 0 {
-		out.ConfirmedAt = stamp(v.ConfirmedAt)
-	}
-	if header {
-		out.Header = v.Header
-	}
-	return out
+	URL      string            `json:"url"`
+	PageID   int64             `json:"pageId"`
+	Versions []app.PageVersion `json:"versions"`
 }
 
 func stamp(ms int64) string { return time.UnixMilli(ms).UTC().Format(time.RFC3339) }
@@ -77,46 +48,48 @@ server last answered with it again, its status, size and title, and whether the 
 was in fact a dead page (soft-404: the site's error page; parked: a domain-parking page).
 Compare two with 'mundaneum diff URL --from N --to M'.`,
 		Args: usageArgs(cobra.ExactArgs(1)),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			st, err := e.open(ctx, true)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			id, u, err := pageOf(ctx, st, args[0])
-			if err != nil {
-				return err
-			}
-			vs, err := st.Versions(ctx, id)
-			if err != nil {
-				return err
-			}
-			if e.json {
-				out := historyJSON{URL: u, PageID: id, Versions: []versionJSON{}}
-				for i, v := range vs {
-					out.Versions = append(out.Versions, versionOut(i+1, v, headers))
-				}
-				return e.printJSON(out)
-			}
-			if len(vs) == 0 {
-				fmt.Fprintf(e.stdout, "%s: no version kept (never fetched with content)\n", u)
-				return nil
-			}
-			fmt.Fprintf(e.stdout, "%s: %d version(s)\n", u, len(vs))
-			for i, v := range vs {
-				e.printVersion(i+1, v)
-				if headers && v.Header != "" {
-					for _, l := range strings.Split(strings.TrimRight(v.Header, "\r\n"), "\r\n") {
-						fmt.Fprintf(e.stdout, "      %s\n", clean(l))
-					}
-				}
-			}
-			return nil
-		},
+		RunE: func(cmd *cobra.Command, args []string) error { return e.history(cmd.Context(), args, headers) },
 	}
 	cmd.Flags().BoolVar(&headers, "headers", false, "show each version's response headers")
 	return cmd
+}
+
+// history lists the versions of the page at args[0].
+func (e *env) history(ctx context.Context, args []string, headers bool) error {
+	st, err := e.open(ctx, true)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	id, u, err := pageOf(ctx, st, args[0])
+	if err != nil {
+		return err
+	}
+	if e.json {
+		vs, err := app.PageHistory(ctx, st, id, headers)
+		if err != nil {
+			return err
+		}
+		return e.printJSON(historyJSON{URL: u, PageID: id, Versions: vs})
+	}
+	vs, err := st.Versions(ctx, id)
+	if err != nil {
+		return err
+	}
+	if len(vs) == 0 {
+		fmt.Fprintf(e.stdout, "%s: no version kept (never fetched with content)\n", u)
+		return nil
+	}
+	fmt.Fprintf(e.stdout, "%s: %d version(s)\n", u, len(vs))
+	for i, v := range vs {
+		e.printVersion(i+1, v)
+		if headers && v.Header != "" {
+			for _, l := range strings.Split(strings.TrimRight(v.Header, "\r\n"), "\r\n") {
+				fmt.Fprintf(e.stdout, "      %s\n", clean(l))
+			}
+		}
+	}
+	return nil
 }
 
 func (e *env) printVersion(n int, v store.Version) {
@@ -140,16 +113,6 @@ func (e *env) printVersion(n int, v store.Version) {
 	fmt.Fprintln(e.stdout, line)
 }
 
-type diffJSON struct {
-	URL     string       `json:"url"`
-	PageID  int64        `json:"pageId"`
-	From    *versionJSON `json:"from"` // null: the page's first version, compared with nothing
-	To      versionJSON  `json:"to"`
-	Added   int          `json:"added"`
-	Removed int          `json:"removed"`
-	Ops     []history.Op `json:"ops"`
-}
-
 func (e *env) diffCmd() *cobra.Command {
 	var from, to string
 	var context int
@@ -165,60 +128,7 @@ shown [-like this-] and added ones {+like this+} (in colour on a terminal).
 force then. By default --to is the newest version and --from the one before it.`,
 		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			st, err := e.open(ctx, true)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			id, u, err := pageOf(ctx, st, args[0])
-			if err != nil {
-				return err
-			}
-			vs, err := st.Versions(ctx, id)
-			if err != nil {
-				return err
-			}
-			if len(vs) == 0 {
-				return fmt.Errorf("%s has no version to compare", u)
-			}
-			var fromID, toID int64
-			n := map[int64]int{}
-			for i, v := range vs {
-				n[v.ID] = i + 1
-			}
-			if to != "" {
-				v, err := history.Pick(vs, to)
-				if err != nil {
-					return usageError{fmt.Errorf("--to: %w", err)}
-				}
-				toID = v.ID
-			}
-			if from != "" {
-				v, err := history.Pick(vs, from)
-				if err != nil {
-					return usageError{fmt.Errorf("--from: %w", err)}
-				}
-				fromID = v.ID
-			}
-			c, err := history.Compare(ctx, st, id, fromID, toID)
-			if err != nil {
-				return err
-			}
-			if e.json {
-				out := diffJSON{URL: u, PageID: id, To: versionOut(n[c.To.ID], c.To, false), Added: c.Added,
-					Removed: c.Removed, Ops: c.Ops}
-				if c.From.ID != 0 {
-					f := versionOut(n[c.From.ID], c.From, false)
-					out.From = &f
-				}
-				if out.Ops == nil {
-					out.Ops = []history.Op{}
-				}
-				return e.printJSON(out)
-			}
-			e.printDiff(c, n, context, full)
-			return nil
+			return e.diff(cmd.Context(), args, from, to, context, full)
 		},
 	}
 	f := cmd.Flags()
@@ -227,6 +137,61 @@ force then. By default --to is the newest version and --from the one before it.`
 	f.IntVar(&context, "context", 8, "unchanged words shown around each change")
 	f.BoolVar(&full, "full", false, "show the whole text, not only the changes")
 	return cmd
+}
+
+// diff prints what changed in the page at args[0] between the versions from and to.
+func (e *env) diff(ctx context.Context, args []string, from, to string, around int, full bool) error {
+	st, err := e.open(ctx, true)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	id, u, err := pageOf(ctx, st, args[0])
+	if err != nil {
+		return err
+	}
+	vs, err := st.Versions(ctx, id)
+	if err != nil {
+		return err
+	}
+	if len(vs) == 0 {
+		return fmt.Errorf("%s has no version to compare", u)
+	}
+	var fromID, toID int64
+	n := map[int64]int{}
+	for i, v := range vs {
+		n[v.ID] = i + 1
+	}
+	if to != "" {
+		v, err := history.Pick(vs, to)
+		if err != nil {
+			return usageError{fmt.Errorf("--to: %w", err)}
+		}
+		toID = v.ID
+	}
+	if from != "" {
+		v, err := history.Pick(vs, from)
+		if err != nil {
+			return usageError{fmt.Errorf("--from: %w", err)}
+		}
+		fromID = v.ID
+	}
+	if e.json {
+		if full {
+			around = -1
+		}
+		d, err := app.ComparePage(ctx, st, id, fromID, toID, around)
+		if err != nil {
+			return err
+		}
+		return e.printJSON(d)
+	}
+	c, err := history.Compare(ctx, st, id, fromID, toID)
+	if err != nil {
+		return err
+	}
+	e.printDiff(c, n, around, full)
+	return nil
 }
 
 func (e *env) printDiff(c history.Comparison, n map[int64]int, context int, full bool) {
@@ -312,54 +277,56 @@ Applying it deletes the versions beyond it and the bodies nothing names any more
 transaction: a body another page or version names is never deleted, and a kill before the
 end leaves everything as it was.`,
 		Args: usageArgs(cobra.RangeArgs(0, 2)),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			r, err := parseRetention(args, crawlID != 0)
-			if err != nil {
-				return usageError{err}
-			}
-			st, err := e.open(ctx, len(args) == 0)
-			if err != nil {
-				return err
-			}
-			defer st.Close()
-			if crawlID != 0 {
-				return e.crawlRetention(cmd, st, crawlID, args, r)
-			}
-			var pr store.Prune
-			if len(args) > 0 {
-				if pr, err = st.SetRetention(ctx, *r); err != nil {
-					return err
-				}
-			}
-			cur, err := st.Retention(ctx)
-			if err != nil {
-				return err
-			}
-			u, err := st.HistoryUsage(ctx)
-			if err != nil {
-				return err
-			}
-			if e.json {
-				return e.printJSON(map[string]any{"keep": cur.Keep, "last": cur.Last, "versions": u.Versions,
-					"pagesWithHistory": u.Pages, "historyBodies": u.Bodies, "historyBytes": u.Bytes,
-					"unnamedBodies": u.Unnamed, "unnamedBytes": u.UnnamedBytes,
-					"pruned": map[string]any{"versions": pr.Versions, "bodies": pr.Bodies, "bytes": pr.Bytes}})
-			}
-			if len(args) > 0 {
-				fmt.Fprintf(e.stdout, "pruned %d version(s) and %d bod(ies), %s\n", pr.Versions, pr.Bodies, humanBytes(pr.Bytes))
-			}
-			fmt.Fprintf(e.stdout, "keeps %s\n%d version(s); %d page(s) with more than one\n", policyWords(cur), u.Versions, u.Pages)
-			fmt.Fprintf(e.stdout, "earlier versions' bodies: %d, %s\n", u.Bodies, humanBytes(u.Bytes))
-			if u.Unnamed > 0 {
-				fmt.Fprintf(e.stdout, "bodies nothing names (older workspaces): %d, %s; setting a retention frees them\n",
-					u.Unnamed, humanBytes(u.UnnamedBytes))
-			}
-			return nil
-		},
+		RunE: func(cmd *cobra.Command, args []string) error { return e.retention(cmd.Context(), cmd, args, crawlID) },
 	}
 	cmd.Flags().Int64Var(&crawlID, "crawl", 0, "the crawl whose own setting to show or set")
 	return cmd
+}
+
+// retention shows or sets how many versions a crawl (or the workspace) keeps.
+func (e *env) retention(ctx context.Context, cmd *cobra.Command, args []string, crawlID int64) error {
+	r, err := parseRetention(args, crawlID != 0)
+	if err != nil {
+		return usageError{err}
+	}
+	st, err := e.open(ctx, len(args) == 0)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if crawlID != 0 {
+		return e.crawlRetention(cmd, st, crawlID, args, r)
+	}
+	var pr store.Prune
+	if len(args) > 0 {
+		if pr, err = st.SetRetention(ctx, *r); err != nil {
+			return err
+		}
+	}
+	cur, err := st.Retention(ctx)
+	if err != nil {
+		return err
+	}
+	u, err := st.HistoryUsage(ctx)
+	if err != nil {
+		return err
+	}
+	if e.json {
+		return e.printJSON(map[string]any{"keep": cur.Keep, "last": cur.Last, "versions": u.Versions,
+			"pagesWithHistory": u.Pages, "historyBodies": u.Bodies, "historyBytes": u.Bytes,
+			"unnamedBodies": u.Unnamed, "unnamedBytes": u.UnnamedBytes,
+			"pruned": map[string]any{"versions": pr.Versions, "bodies": pr.Bodies, "bytes": pr.Bytes}})
+	}
+	if len(args) > 0 {
+		fmt.Fprintf(e.stdout, "pruned %d version(s) and %d bod(ies), %s\n", pr.Versions, pr.Bodies, humanBytes(pr.Bytes))
+	}
+	fmt.Fprintf(e.stdout, "keeps %s\n%d version(s); %d page(s) with more than one\n", policyWords(cur), u.Versions, u.Pages)
+	fmt.Fprintf(e.stdout, "earlier versions' bodies: %d, %s\n", u.Bodies, humanBytes(u.Bytes))
+	if u.Unnamed > 0 {
+		fmt.Fprintf(e.stdout, "bodies nothing names (older workspaces): %d, %s; setting a retention frees them\n",
+			u.Unnamed, humanBytes(u.UnnamedBytes))
+	}
+	return nil
 }
 
 // parseRetention reads "all", "last N", "none" (and with a crawl "default": nil) from args;

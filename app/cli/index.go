@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"mundaneum/app"
 	"mundaneum/backend/index"
 	"mundaneum/backend/store"
 )
@@ -105,35 +106,12 @@ func (e *env) reindex(ctx context.Context) error {
 	p := w.idx.Progress(ctx)
 	if e.json {
 		return e.printJSON(struct {
-			indexJSON
+			app.IndexStatus
 			Seconds float64 `json:"seconds"`
-		}{toIndexJSON(p), time.Since(start).Seconds()})
+		}{app.IndexStatusOf(ctx, w.st, p), time.Since(start).Seconds()})
 	}
 	fmt.Fprintf(e.stdout, "search index rebuilt: %s in %.1fs\n", p, time.Since(start).Seconds())
 	return nil
-}
-
-// indexJSON is the index's progress in --json output.
-type indexJSON struct {
-	Searchable  int64  `json:"searchable"`
-	Waiting     int64  `json:"waiting"`
-	Updating    int64  `json:"updating"`
-	Current     bool   `json:"current"`
-	Rebuilding  bool   `json:"rebuilding,omitempty"`
-	Missing     bool   `json:"missing,omitempty"`
-	Reason      string `json:"reason,omitempty"`
-	PairsWords  int    `json:"pairWords,omitempty"`
-	PairsDone   int64  `json:"pairRows,omitempty"`
-	PairsTotal  int64  `json:"rows,omitempty"`
-	PairsFinish bool   `json:"pairsComplete,omitempty"`
-	Error       string `json:"error,omitempty"`
-	Summary     string `json:"summary"`
-}
-
-func toIndexJSON(p index.Progress) indexJSON {
-	return indexJSON{Searchable: p.Indexed, Waiting: p.Waiting, Updating: p.Updating, Current: p.Current(),
-		Rebuilding: p.Rebuilding, Missing: p.Missing, Reason: p.Reason, PairsWords: p.Pairs.Words,
-		PairsDone: p.Pairs.Done, PairsTotal: p.Pairs.Total, PairsFinish: p.Pairs.Complete, Error: p.Err, Summary: p.String()}
 }
 
 // indexBar shows the index catching up: a live line on a terminal, a line every few

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"mundaneum/backend/library"
 	"mundaneum/backend/store"
@@ -228,54 +229,7 @@ func (e *env) libMkdirCmd() *cobra.Command {
   mundaneum library mkdir "/University Departments" --create-only`,
 		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			return e.libWrite(ctx, func(l *library.Library, st *store.Store) error {
-				segs, err := library.ParsePath(args[0])
-				if err != nil {
-					return err
-				}
-				if len(segs) == 0 {
-					return fmt.Errorf("the root library is there already: %w", library.ErrInvalid)
-				}
-				if in.By, err = by.get(ctx, st); err != nil {
-					return err
-				}
-				if in.Image, err = readImage(image); err != nil {
-					return err
-				}
-				in.Order = library.Order(order)
-				last := segs[len(segs)-1]
-				if last.ID != 0 {
-					return fmt.Errorf("name the new library by its title, not #%d: %w", last.ID, library.ErrInvalid)
-				}
-				parent, err := l.Node(ctx, library.RootID)
-				if err != nil {
-					return err
-				}
-				for i, s := range segs[:len(segs)-1] {
-					next, err := l.Resolve(ctx, segPath(segs[:i+1]))
-					if errors.Is(err, library.ErrNotFound) && parents && s.ID == 0 {
-						next, err = l.Create(ctx, parent.ID, library.LibraryInput{Title: s.Title, By: in.By})
-					} else if errors.Is(err, library.ErrNotFound) {
-						err = fmt.Errorf("%w (-p creates the libraries on the way)", err)
-					}
-					if err != nil {
-						return err
-					}
-					parent = next
-				}
-				if parents {
-					if n, err := l.Resolve(ctx, segPath(segs)); err == nil && n.Kind == library.KindLibrary {
-						return e.printNode(ctx, l, n, "Exists")
-					}
-				}
-				in.Title = last.Title
-				n, err := l.Create(ctx, parent.ID, in)
-				if err != nil {
-					return err
-				}
-				return e.printNode(ctx, l, n, "Created")
-			})
+			return e.libMkdir(cmd.Context(), args, in, by, parents, image, order)
 		},
 	}
 	f := cmd.Flags()
@@ -286,6 +240,57 @@ func (e *env) libMkdirCmd() *cobra.Command {
 	f.StringVar(&order, "order", "title", "how its postings are listed: title, date or manual")
 	by.add(cmd)
 	return cmd
+}
+
+// libMkdir makes the library at args[0].
+func (e *env) libMkdir(ctx context.Context, args []string, in library.LibraryInput, by authorFlags, parents bool, image, order string) error {
+	return e.libWrite(ctx, func(l *library.Library, st *store.Store) error {
+		segs, err := library.ParsePath(args[0])
+		if err != nil {
+			return err
+		}
+		if len(segs) == 0 {
+			return fmt.Errorf("the root library is there already: %w", library.ErrInvalid)
+		}
+		if in.By, err = by.get(ctx, st); err != nil {
+			return err
+		}
+		if in.Image, err = readImage(image); err != nil {
+			return err
+		}
+		in.Order = library.Order(order)
+		last := segs[len(segs)-1]
+		if last.ID != 0 {
+			return fmt.Errorf("name the new library by its title, not #%d: %w", last.ID, library.ErrInvalid)
+		}
+		parent, err := l.Node(ctx, library.RootID)
+		if err != nil {
+			return err
+		}
+		for i, s := range segs[:len(segs)-1] {
+			next, err := l.Resolve(ctx, segPath(segs[:i+1]))
+			if errors.Is(err, library.ErrNotFound) && parents && s.ID == 0 {
+				next, err = l.Create(ctx, parent.ID, library.LibraryInput{Title: s.Title, By: in.By})
+			} else if errors.Is(err, library.ErrNotFound) {
+				err = fmt.Errorf("%w (-p creates the libraries on the way)", err)
+			}
+			if err != nil {
+				return err
+			}
+			parent = next
+		}
+		if parents {
+			if n, err := l.Resolve(ctx, segPath(segs)); err == nil && n.Kind == library.KindLibrary {
+				return e.printNode(ctx, l, n, "Exists")
+			}
+		}
+		in.Title = last.Title
+		n, err := l.Create(ctx, parent.ID, in)
+		if err != nil {
+			return err
+		}
+		return e.printNode(ctx, l, n, "Created")
+	})
 }
 
 func (e *env) libAddCmd() *cobra.Command {
@@ -300,30 +305,7 @@ has crawled it, else the URL. A URL already in that library is refused; one else
 the library is added, and where else it is is said.`,
 		Example: `  mundaneum library add https://go.dev/ --title "The Go site" --to /Computing/Go --tag go`,
 		Args:    usageArgs(cobra.ExactArgs(1)),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			in.URL = args[0]
-			return e.libWrite(ctx, func(l *library.Library, st *store.Store) error {
-				parent, err := targetLibrary(ctx, l, to)
-				if err != nil {
-					return err
-				}
-				if in.By, err = by.get(ctx, st); err != nil {
-					return err
-				}
-				a, err := l.Point(ctx, parent.ID, in)
-				if err != nil {
-					return err
-				}
-				if err := e.printNode(ctx, l, a.Node, "Added"); err != nil {
-					return err
-				}
-				if len(a.AlsoIn) > 0 && !e.json {
-					fmt.Fprintf(e.stderr, "note: this address is also in %s\n", clean(strings.Join(a.AlsoIn, ", ")))
-				}
-				return nil
-			})
-		},
+		RunE:    func(cmd *cobra.Command, args []string) error { return e.libAdd(cmd.Context(), args, in, to, by) },
 	}
 	f := cmd.Flags()
 	f.StringVar(&in.Title, "title", "", "the pointer's title")
@@ -332,6 +314,31 @@ the library is added, and where else it is is said.`,
 	f.StringVar(&in.Notes, "notes", "", "notes about the page")
 	by.add(cmd)
 	return cmd
+}
+
+// libAdd adds a pointer to the URL args[0] in the library to.
+func (e *env) libAdd(ctx context.Context, args []string, in library.PointerInput, to string, by authorFlags) error {
+	in.URL = args[0]
+	return e.libWrite(ctx, func(l *library.Library, st *store.Store) error {
+		parent, err := targetLibrary(ctx, l, to)
+		if err != nil {
+			return err
+		}
+		if in.By, err = by.get(ctx, st); err != nil {
+			return err
+		}
+		a, err := l.Point(ctx, parent.ID, in)
+		if err != nil {
+			return err
+		}
+		if err := e.printNode(ctx, l, a.Node, "Added"); err != nil {
+			return err
+		}
+		if len(a.AlsoIn) > 0 && !e.json {
+			fmt.Fprintf(e.stderr, "note: this address is also in %s\n", clean(strings.Join(a.AlsoIn, ", ")))
+		}
+		return nil
+	})
 }
 
 // readText reads a report's text: a file, "-" for stdin.
@@ -366,31 +373,7 @@ func (e *env) libReportCmd() *cobra.Command {
   echo "See https://go.dev/doc/" | mundaneum library report "Reading list" --file -`,
 		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			in.Title = args[0]
-			if file != "" {
-				var err error
-				if in.Body, err = readText(file); err != nil {
-					return err
-				}
-			}
-			return e.libWrite(ctx, func(l *library.Library, st *store.Store) error {
-				parent, err := targetLibrary(ctx, l, to)
-				if err != nil {
-					return err
-				}
-				if in.By, err = by.get(ctx, st); err != nil {
-					return err
-				}
-				if in.Image, err = readImage(image); err != nil {
-					return err
-				}
-				n, err := l.Input(ctx, parent.ID, in)
-				if err != nil {
-					return err
-				}
-				return e.printNode(ctx, l, n, "Wrote")
-			})
+			return e.libReport(cmd.Context(), args, in, to, file, image, by)
 		},
 	}
 	f := cmd.Flags()
@@ -403,6 +386,34 @@ func (e *env) libReportCmd() *cobra.Command {
 	return cmd
 }
 
+// libReport adds a report titled args[0] in the library to.
+func (e *env) libReport(ctx context.Context, args []string, in library.ReportInput, to, file, image string, by authorFlags) error {
+	in.Title = args[0]
+	if file != "" {
+		var err error
+		if in.Body, err = readText(file); err != nil {
+			return err
+		}
+	}
+	return e.libWrite(ctx, func(l *library.Library, st *store.Store) error {
+		parent, err := targetLibrary(ctx, l, to)
+		if err != nil {
+			return err
+		}
+		if in.By, err = by.get(ctx, st); err != nil {
+			return err
+		}
+		if in.Image, err = readImage(image); err != nil {
+			return err
+		}
+		n, err := l.Input(ctx, parent.ID, in)
+		if err != nil {
+			return err
+		}
+		return e.printNode(ctx, l, n, "Wrote")
+	})
+}
+
 func (e *env) libViewCmd() *cobra.Command {
 	var to, title string
 	var by authorFlags
@@ -410,27 +421,7 @@ func (e *env) libViewCmd() *cobra.Command {
 		Use:   "view NAME",
 		Short: "Place a saved view (see 'mundaneum views') in the library",
 		Args:  usageArgs(cobra.ExactArgs(1)),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			return e.libWrite(ctx, func(l *library.Library, st *store.Store) error {
-				parent, err := targetLibrary(ctx, l, to)
-				if err != nil {
-					return err
-				}
-				a, err := by.get(ctx, st)
-				if err != nil {
-					return err
-				}
-				n, err := l.PlaceView(ctx, parent.ID, args[0], title, a)
-				if errors.Is(err, library.ErrNotFound) {
-					return usageError{fmt.Errorf("no view named %q (see 'mundaneum views list')", args[0])}
-				}
-				if err != nil {
-					return err
-				}
-				return e.printNode(ctx, l, n, "Placed")
-			})
-		},
+		RunE:  func(cmd *cobra.Command, args []string) error { return e.libView(cmd.Context(), args, to, title, by) },
 	}
 	cmd.Flags().StringVar(&to, "to", "/", "the library to place it in")
 	cmd.Flags().StringVar(&title, "title", "", "its title in the library (default: the view's name)")
@@ -438,11 +429,38 @@ func (e *env) libViewCmd() *cobra.Command {
 	return cmd
 }
 
+// libView places the saved view args[0] in the library to.
+func (e *env) libView(ctx context.Context, args []string, to, title string, by authorFlags) error {
+	return e.libWrite(ctx, func(l *library.Library, st *store.Store) error {
+		parent, err := targetLibrary(ctx, l, to)
+		if err != nil {
+			return err
+		}
+		a, err := by.get(ctx, st)
+		if err != nil {
+			return err
+		}
+		n, err := l.PlaceView(ctx, parent.ID, args[0], title, a)
+		if errors.Is(err, library.ErrNotFound) {
+			return usageError{fmt.Errorf("no view named %q (see 'mundaneum views list')", args[0])}
+		}
+		if err != nil {
+			return err
+		}
+		return e.printNode(ctx, l, n, "Placed")
+	})
+}
+
+// libEditFlags are library edit's flags; only those given change the posting.
+type libEditFlags struct {
+	pw, newPw                                                     passwordFlag
+	title, url, notes, purpose, file, image, order, author, email string
+	tags                                                          []string
+	createOnly, noImage, openToGuests                             bool
+}
+
 func (e *env) libEditCmd() *cobra.Command {
-	var pw, newPw passwordFlag
-	var title, url, notes, purpose, file, image, order, author, email string
-	var tags []string
-	var createOnly, noImage, openToGuests bool
+	var o libEditFlags
 	cmd := &cobra.Command{
 		Use:   "edit PATH",
 		Short: "Change a library or posting (GENVL's Edit)",
@@ -451,76 +469,89 @@ func (e *env) libEditCmd() *cobra.Command {
   mundaneum library edit /Computing --purpose "Everything about computers" --password -`,
 		Args: usageArgs(cobra.ExactArgs(1)),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			var ed library.Edit
-			set := func(name string, v *string) *string {
-				if cmd.Flags().Changed(name) {
-					return v
-				}
-				return nil
-			}
-			ed.Title, ed.URL, ed.Notes, ed.Purpose = set("title", &title), set("url", &url), set("notes", &notes), set("purpose", &purpose)
-			ed.Author, ed.Email = set("author", &author), set("email", &email)
-			if cmd.Flags().Changed("tag") {
-				ed.Tags = &tags
-			}
-			if cmd.Flags().Changed("create-only") {
-				ed.CreateOnly = &createOnly
-			}
-			if cmd.Flags().Changed("open-to-guests") {
-				ed.OpenToGuests = &openToGuests
-			}
-			if cmd.Flags().Changed("order") {
-				o := library.Order(order)
-				ed.Order = &o
-			}
-			if file != "" {
-				body, err := readText(file)
-				if err != nil {
-					return err
-				}
-				ed.Body = &body
-			}
-			ed.ClearImage = noImage
-			var err error
-			if ed.Image, err = readImage(image); err != nil {
-				return err
-			}
-			password, err := pw.get()
+			ed, password, err := o.edit(cmd.Flags())
 			if err != nil {
 				return err
 			}
-			if cmd.Flags().Changed("new-password") {
-				np := newPw.value
-				ed.NewPassword = &np
-			}
-			return e.libWrite(ctx, func(l *library.Library, _ *store.Store) error {
-				n, err := l.Resolve(ctx, args[0])
-				if err != nil {
-					return err
-				}
-				if n, err = l.Edit(ctx, n.ID, ed, password); err != nil {
-					return err
-				}
-				return e.printNode(ctx, l, n, "Changed")
-			})
+			return e.libEdit(cmd.Context(), args[0], ed, password)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&title, "title", "", "a new title")
-	f.StringVar(&url, "url", "", "a new address")
-	f.StringVar(&notes, "notes", "", "new notes")
-	f.StringArrayVar(&tags, "tag", nil, "the tags (replace them all; --tag '' removes them)")
-	f.StringVar(&purpose, "purpose", "", "a library's new statement of purpose")
-	f.BoolVar(&createOnly, "create-only", false, "whether only sub-libraries may be added (--create-only=false to lift it)")
-	f.BoolVar(&openToGuests, "open-to-guests", false, "whether the guests of 'serve --public' may post in this library and below it (=false closes it)")
-	f.StringVar(&order, "order", "", "how a library lists its postings: title, date or manual")
-	f.StringVar(&file, "file", "", "a report's new text, from a file (- for stdin)")
-	f.StringVar(&image, "image", "", "a new picture")
-	f.BoolVar(&noImage, "no-image", false, "drop the picture (the enclosing library's shows)")
-	f.StringVar(&author, "author", "", "the author's name")
-	f.StringVar(&email, "email", "", "the author's e-mail address")
-	f.StringVar(&newPw.value, "new-password", "", "set a new password (\"\" removes it)")
-	pw.add(cmd, "the password of a protected posting")
+	f.StringVar(&o.title, "title", "", "a new title")
+	f.StringVar(&o.url, "url", "", "a new address")
+	f.StringVar(&o.notes, "notes", "", "new notes")
+	f.StringArrayVar(&o.tags, "tag", nil, "the tags (replace them all; --tag '' removes them)")
+	f.StringVar(&o.purpose, "purpose", "", "a library's new statement of purpose")
+	f.BoolVar(&o.createOnly, "create-only", false, "whether only sub-libraries may be added (--create-only=false to lift it)")
+	f.BoolVar(&o.openToGuests, "open-to-guests", false, "whether the guests of 'serve --public' may post in this library and below it (=false closes it)")
+	f.StringVar(&o.order, "order", "", "how a library lists its postings: title, date or manual")
+	f.StringVar(&o.file, "file", "", "a report's new text, from a file (- for stdin)")
+	f.StringVar(&o.image, "image", "", "a new picture")
+	f.BoolVar(&o.noImage, "no-image", false, "drop the picture (the enclosing library's shows)")
+	f.StringVar(&o.author, "author", "", "the author's name")
+	f.StringVar(&o.email, "email", "", "the author's e-mail address")
+	f.StringVar(&o.newPw.value, "new-password", "", "set a new password (\"\" removes it)")
+	o.pw.add(cmd, "the password of a protected posting")
 	return cmd
+}
+
+// edit is the change the flags given in fs ask for, and the password that allows it.
+func (o *libEditFlags) edit(fs *pflag.FlagSet) (library.Edit, string, error) {
+	var ed library.Edit
+	set := func(name string, v *string) *string {
+		if fs.Changed(name) {
+			return v
+		}
+		return nil
+	}
+	ed.Title, ed.URL, ed.Notes, ed.Purpose = set("title", &o.title), set("url", &o.url), set("notes", &o.notes), set("purpose", &o.purpose)
+	ed.Author, ed.Email = set("author", &o.author), set("email", &o.email)
+	if fs.Changed("tag") {
+		ed.Tags = &o.tags
+	}
+	if fs.Changed("create-only") {
+		ed.CreateOnly = &o.createOnly
+	}
+	if fs.Changed("open-to-guests") {
+		ed.OpenToGuests = &o.openToGuests
+	}
+	if fs.Changed("order") {
+		order := library.Order(o.order)
+		ed.Order = &order
+	}
+	if o.file != "" {
+		body, err := readText(o.file)
+		if err != nil {
+			return ed, "", err
+		}
+		ed.Body = &body
+	}
+	ed.ClearImage = o.noImage
+	var err error
+	if ed.Image, err = readImage(o.image); err != nil {
+		return ed, "", err
+	}
+	password, err := o.pw.get()
+	if err != nil {
+		return ed, "", err
+	}
+	if fs.Changed("new-password") {
+		np := o.newPw.value
+		ed.NewPassword = &np
+	}
+	return ed, password, nil
+}
+
+// libEdit applies ed to the posting at path.
+func (e *env) libEdit(ctx context.Context, path string, ed library.Edit, password string) error {
+	return e.libWrite(ctx, func(l *library.Library, _ *store.Store) error {
+		n, err := l.Resolve(ctx, path)
+		if err != nil {
+			return err
+		}
+		if n, err = l.Edit(ctx, n.ID, ed, password); err != nil {
+			return err
+		}
+		return e.printNode(ctx, l, n, "Changed")
+	})
 }

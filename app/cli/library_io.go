@@ -39,58 +39,60 @@ a protected library needs its password. 'mundaneum library undo' takes it back.`
 		Example: `  mundaneum library import bookmarks.html --to /Browser
   pbpaste | mundaneum library import - --to /Reading`,
 		Args: usageArgs(cobra.ExactArgs(1)),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			data, err := readImport(args[0])
-			if err != nil {
-				return err
-			}
-			password, err := pw.get()
-			if err != nil {
-				return err
-			}
-			return e.libWrite(ctx, func(l *library.Library, st *store.Store) error {
-				parent, missing, err := l.ResolveExisting(ctx, to)
-				if err != nil {
-					return err
-				}
-				start := time.Now()
-				rep, err := l.ImportUnder(ctx, parent.ID, missing, data, library.Author{Name: author, LibraryPassword: password})
-				if err != nil {
-					return err
-				}
-				took := time.Since(start)
-				secs := took.Seconds()
-				if e.json {
-					// The window's LibImport: the same object everywhere.
-					return e.printJSON(app.ImportOf(rep, took))
-				}
-				if len(missing) > 0 {
-					fmt.Fprintf(e.stdout, "Created %s\n", clean(to))
-				}
-				fmt.Fprintf(e.stdout, "Imported %s from a %s file in %.1fs: %s, %s, %s, %s\n",
-					nouns(rep.Added(), "posting", "postings"), rep.Format, secs, nouns(rep.Libraries, "library", "libraries"),
-					nouns(rep.Pointers, "pointer", "pointers"), nouns(rep.Reports, "report", "reports"), nouns(rep.Views, "view", "views"))
-				if rep.Merged > 0 || rep.Duplicates > 0 || rep.Elsewhere > 0 {
-					fmt.Fprintf(e.stdout, "%s %s there already; %s %s in %s library already (left out); %d %s elsewhere in the library too\n",
-						nouns(rep.Merged, "library", "libraries"), verb(rep.Merged, "was", "were"),
-						nouns(rep.Duplicates, "link", "links"), verb(rep.Duplicates, "was", "were"), verb(rep.Duplicates, "its", "their"),
-						rep.Elsewhere, verb(rep.Elsewhere, "is", "are"))
-				}
-				for _, p := range rep.Problems {
-					fmt.Fprintf(e.stderr, "line %d: %s\n", p.Line, clean(p.Reason))
-				}
-				if rep.MoreProblems > 0 {
-					fmt.Fprintf(e.stderr, "… and %d more\n", rep.MoreProblems)
-				}
-				return nil
-			})
-		},
+		RunE: func(cmd *cobra.Command, args []string) error { return e.libImport(cmd.Context(), args, to, author, pw) },
 	}
 	cmd.Flags().StringVar(&to, "to", "/", "the library to import into (made if it does not exist)")
 	cmd.Flags().StringVar(&author, "author", "", "your name, recorded with what is imported")
 	pw.add(cmd, "the password of the protected library imported into")
 	return cmd
+}
+
+// libImport imports the bookmarks or library file args[0] under to.
+func (e *env) libImport(ctx context.Context, args []string, to, author string, pw passwordFlag) error {
+	data, err := readImport(args[0])
+	if err != nil {
+		return err
+	}
+	password, err := pw.get()
+	if err != nil {
+		return err
+	}
+	return e.libWrite(ctx, func(l *library.Library, st *store.Store) error {
+		parent, missing, err := l.ResolveExisting(ctx, to)
+		if err != nil {
+			return err
+		}
+		start := time.Now()
+		rep, err := l.ImportUnder(ctx, parent.ID, missing, data, library.Author{Name: author, LibraryPassword: password})
+		if err != nil {
+			return err
+		}
+		took := time.Since(start)
+		secs := took.Seconds()
+		if e.json {
+			// The window's LibImport: the same object everywhere.
+			return e.printJSON(app.ImportOf(rep, took))
+		}
+		if len(missing) > 0 {
+			fmt.Fprintf(e.stdout, "Created %s\n", clean(to))
+		}
+		fmt.Fprintf(e.stdout, "Imported %s from a %s file in %.1fs: %s, %s, %s, %s\n",
+			nouns(rep.Added(), "posting", "postings"), rep.Format, secs, nouns(rep.Libraries, "library", "libraries"),
+			nouns(rep.Pointers, "pointer", "pointers"), nouns(rep.Reports, "report", "reports"), nouns(rep.Views, "view", "views"))
+		if rep.Merged > 0 || rep.Duplicates > 0 || rep.Elsewhere > 0 {
+			fmt.Fprintf(e.stdout, "%s %s there already; %s %s in %s library already (left out); %d %s elsewhere in the library too\n",
+				nouns(rep.Merged, "library", "libraries"), verb(rep.Merged, "was", "were"),
+				nouns(rep.Duplicates, "link", "links"), verb(rep.Duplicates, "was", "were"), verb(rep.Duplicates, "its", "their"),
+				rep.Elsewhere, verb(rep.Elsewhere, "is", "are"))
+		}
+		for _, p := range rep.Problems {
+			fmt.Fprintf(e.stderr, "line %d: %s\n", p.Line, clean(p.Reason))
+		}
+		if rep.MoreProblems > 0 {
+			fmt.Fprintf(e.stderr, "… and %d more\n", rep.MoreProblems)
+		}
+		return nil
+	})
 }
 
 // maxImport bounds an import file.
@@ -130,47 +132,49 @@ to stdout, or to --out.`,
 		Example: `  mundaneum library export --format netscape > bookmarks.html
   mundaneum library export /Computing --format html --out computing-site`,
 		Args: usageArgs(cobra.MaximumNArgs(1)),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			path := "/"
-			if len(args) == 1 {
-				path = args[0]
-			}
-			if format == library.FormatHTML && out == "" {
-				return usageError{errors.New("--format html writes a folder: give it with --out DIR")}
-			}
-			return e.libRead(ctx, func(l *library.Library, _ *store.Store) error {
-				n, err := libraryAt(ctx, l, path)
-				if err != nil {
-					return err
-				}
-				if format == library.FormatHTML {
-					return e.exportSite(ctx, l, n, out)
-				}
-				var buf bytes.Buffer
-				rep, err := l.Export(ctx, n.ID, format, &buf)
-				if err != nil {
-					return err
-				}
-				if rep.Note != "" {
-					fmt.Fprintln(e.stderr, "note:", rep.Note)
-				}
-				if out == "" {
-					_, err = e.stdout.Write(buf.Bytes())
-					return err
-				}
-				if err := os.WriteFile(out, buf.Bytes(), 0o644); err != nil {
-					return err
-				}
-				fmt.Fprintf(e.stderr, "Exported %d libraries, %d pointers, %d reports, %d views to %s\n",
-					rep.Libraries, rep.Pointers, rep.Reports, rep.Views, out)
-				return nil
-			})
-		},
+		RunE: func(cmd *cobra.Command, args []string) error { return e.libExport(cmd.Context(), args, format, out) },
 	}
 	cmd.Flags().StringVar(&format, "format", library.FormatNetscape, "netscape, json or html")
 	cmd.Flags().StringVarP(&out, "out", "o", "", "the file (or, for html, the folder) to write")
 	return cmd
+}
+
+// libExport writes the library at args[0] (the root without one) in format to out.
+func (e *env) libExport(ctx context.Context, args []string, format, out string) error {
+	path := "/"
+	if len(args) == 1 {
+		path = args[0]
+	}
+	if format == library.FormatHTML && out == "" {
+		return usageError{errors.New("--format html writes a folder: give it with --out DIR")}
+	}
+	return e.libRead(ctx, func(l *library.Library, _ *store.Store) error {
+		n, err := libraryAt(ctx, l, path)
+		if err != nil {
+			return err
+		}
+		if format == library.FormatHTML {
+			return e.exportSite(ctx, l, n, out)
+		}
+		var buf bytes.Buffer
+		rep, err := l.Export(ctx, n.ID, format, &buf)
+		if err != nil {
+			return err
+		}
+		if rep.Note != "" {
+			fmt.Fprintln(e.stderr, "note:", rep.Note)
+		}
+		if out == "" {
+			_, err = e.stdout.Write(buf.Bytes())
+			return err
+		}
+		if err := os.WriteFile(out, buf.Bytes(), 0o644); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stderr, "Exported %d libraries, %d pointers, %d reports, %d views to %s\n",
+			rep.Libraries, rep.Pointers, rep.Reports, rep.Views, out)
+		return nil
+	})
 }
 
 func (e *env) exportSite(ctx context.Context, l *library.Library, n library.Node, dir string) error {
@@ -224,30 +228,9 @@ is:blocked, is:ok. A URL alone also finds the pointers that had it (accepted red
 	return cmd
 }
 
-type libraryHitJSON struct {
-	ID      int64    `json:"id"`
-	Path    string   `json:"path"`
-	Kind    string   `json:"kind"`
-	Title   string   `json:"title"`
-	URL     string   `json:"url"`
-	Tags    []string `json:"tags,omitempty"`
-	Snippet string   `json:"snippet,omitempty"`
-	PageID  int64    `json:"pageId,omitempty"`
-}
-
-func libraryHitsJSON(res libsearch.Results) []libraryHitJSON {
-	out := []libraryHitJSON{}
-	for _, h := range res.Hits {
-		out = append(out, libraryHitJSON{ID: h.ID, Path: h.Path, Kind: h.Kind, Title: h.Title, URL: h.URL, Tags: h.Tags,
-			Snippet: strings.Join(h.Snippet, ""), PageID: h.PageID})
-	}
-	return out
-}
-
 func (e *env) printLibraryHits(res libsearch.Results, alone bool) error {
 	if e.json && alone {
-		return e.printJSON(map[string]any{"total": res.Total, "totalApprox": res.TotalApprox, "hits": libraryHitsJSON(res),
-			"note": res.Note, "tookMs": float64(res.Took.Microseconds()) / 1000})
+		return e.printJSON(app.LibSearchResultsOf(res))
 	}
 	if alone {
 		fmt.Fprintf(e.stdout, "%d postings in the library (%.1f ms)\n", res.Total, float64(res.Took.Microseconds())/1000)
@@ -279,39 +262,41 @@ func (e *env) libCrawlCmd() *cobra.Command {
 		Example: `  mundaneum library crawl "/Computing/Go/The Go site" --scope tree --depth 2
   mundaneum library crawl /Computing --scope list`,
 		Args: usageArgs(cobra.ExactArgs(1)),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			err := e.libRead(ctx, func(l *library.Library, _ *store.Store) error {
-				n, err := l.Resolve(ctx, args[0])
-				if err != nil {
-					return err
-				}
-				cfg.Seeds, err = l.Seeds(ctx, n.ID)
-				return err
-			})
-			if err != nil {
-				return err
-			}
-			if len(cfg.Seeds) == 0 {
-				return usageError{fmt.Errorf("%s has no pointers to crawl from", args[0])}
-			}
-			cfg.Delay = -1
-			crawlErr := e.crawl(ctx, cfg, nil)
-			// Pointers added without a title take their page's, now that it is known.
-			if err := e.libWrite(context.WithoutCancel(ctx), func(l *library.Library, _ *store.Store) error {
-				_, err := l.FillTitles(ctx, cfg.Seeds)
-				return err
-			}); err != nil && crawlErr == nil {
-				return err
-			}
-			return crawlErr
-		},
+		RunE: func(cmd *cobra.Command, args []string) error { return e.libCrawl(cmd.Context(), args, cfg) },
 	}
 	f := cmd.Flags()
 	f.StringVar(&cfg.Scope, "scope", crawl.ScopeTree, "site, tree, domain or list (see 'mundaneum crawl --help')")
 	f.IntVar(&cfg.MaxDepth, "depth", 0, "link depth limit from the seeds (0: none)")
 	f.IntVar(&cfg.MaxPages, "max-pages", 0, "stop after visiting N pages (0: no limit)")
 	return cmd
+}
+
+// libCrawl crawls from the pointers at or below args[0].
+func (e *env) libCrawl(ctx context.Context, args []string, cfg crawl.Config) error {
+	err := e.libRead(ctx, func(l *library.Library, _ *store.Store) error {
+		n, err := l.Resolve(ctx, args[0])
+		if err != nil {
+			return err
+		}
+		cfg.Seeds, err = l.Seeds(ctx, n.ID)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if len(cfg.Seeds) == 0 {
+		return usageError{fmt.Errorf("%s has no pointers to crawl from", args[0])}
+	}
+	cfg.Delay = -1
+	crawlErr := e.crawl(ctx, cfg, nil)
+	// Pointers added without a title take their page's, now that it is known.
+	if err := e.libWrite(context.WithoutCancel(ctx), func(l *library.Library, _ *store.Store) error {
+		_, err := l.FillTitles(ctx, cfg.Seeds)
+		return err
+	}); err != nil && crawlErr == nil {
+		return err
+	}
+	return crawlErr
 }
 
 // nouns writes a count with its noun agreeing ("1 library", "2 libraries").

@@ -12,62 +12,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"mundaneum/app"
 	"mundaneum/backend/library"
 	"mundaneum/backend/store"
 )
-
-// postingJSON is a library or posting in --json output.
-type postingJSON struct {
-	ID         int64         `json:"id"`
-	Path       string        `json:"path"`
-	Kind       string        `json:"kind"`
-	Title      string        `json:"title"`
-	URL        string        `json:"url"`
-	Aliases    []string      `json:"aliases,omitempty"` // former URLs (accepted redirects)
-	Notes      string        `json:"notes,omitempty"`
-	Body       string        `json:"body,omitempty"`
-	Tags       []string      `json:"tags,omitempty"`
-	Purpose    string        `json:"purpose,omitempty"`
-	CreateOnly bool          `json:"createOnly,omitempty"`
-	Order      string        `json:"order,omitempty"`
-	Protected  bool          `json:"protected,omitempty"`
-	Author     string        `json:"author,omitempty"`
-	Email      string        `json:"email,omitempty"`
-	Created    string        `json:"created"`
-	Updated    string        `json:"updated"`
-	Libraries  *int          `json:"libraries,omitempty"`
-	Postings   *int          `json:"postings,omitempty"`
-	Known      *knownJSON    `json:"known,omitempty"`
-	View       *viewInfoJSON `json:"view,omitempty"`
-	Health     *healthJSON   `json:"health,omitempty"`
-}
-
-// healthJSON is what the link checks say of a pointer's URL ('mundaneum check').
-type healthJSON struct {
-	Verdict   string `json:"verdict"`
-	Status    int    `json:"status,omitempty"`
-	FinalURL  string `json:"finalUrl,omitempty"`
-	Reason    string `json:"reason,omitempty"`
-	CheckedAt string `json:"checkedAt"`
-	Dead      bool   `json:"dead"`
-	Permanent bool   `json:"permanent,omitempty"` // a permanent redirect: 'library accept-redirect' takes it
-}
-
-type knownJSON struct {
-	PageID    int64  `json:"pageId"`
-	Title     string `json:"title"`
-	State     string `json:"state"`
-	Status    int    `json:"status,omitempty"`
-	FetchedAt string `json:"fetchedAt,omitempty"`
-	Copy      bool   `json:"offlineCopy"`
-}
-
-type viewInfoJSON struct {
-	Name      string `json:"name"`
-	Query     string `json:"query"`
-	OpenedAt  string `json:"openedAt,omitempty"`
-	LastTotal int    `json:"lastTotal"`
-}
 
 func rfc3339ms(ms int64) string {
 	if ms <= 0 {
@@ -81,31 +29,8 @@ func childPath(parent, title string) string {
 	return strings.TrimSuffix(parent, "/") + "/" + library.EscapeTitle(title)
 }
 
-func toPostingJSON(p library.Posting, path string) postingJSON {
-	j := postingJSON{ID: p.ID, Path: path, Kind: string(p.Kind), Title: p.Title, URL: p.URL, Notes: p.Notes,
-		Tags: p.Tags, Purpose: p.Purpose, CreateOnly: p.CreateOnly, Protected: p.Protected(), Author: p.Author,
-		Email: p.Email, Created: rfc3339ms(p.CreatedAt), Updated: rfc3339ms(p.UpdatedAt)}
-	if p.Kind == library.KindLibrary {
-		j.Order = string(p.Sort)
-		libs, posts := p.Libraries, p.Postings
-		j.Libraries, j.Postings = &libs, &posts
-	}
-	if k := p.Known; k != nil {
-		j.Known = &knownJSON{PageID: k.PageID, Title: k.Title, State: k.State, Status: k.Status,
-			FetchedAt: rfc3339ms(k.FetchedAt), Copy: k.Copy}
-	}
-	if h := p.Health; h != nil {
-		j.Health = &healthJSON{Verdict: h.Verdict, Status: h.Status, FinalURL: h.FinalURL, Reason: h.Reason,
-			CheckedAt: rfc3339ms(h.CheckedAt), Dead: h.Dead, Permanent: h.Permanent}
-	}
-	for _, a := range p.Aliases {
-		j.Aliases = append(j.Aliases, a.URL)
-	}
-	if v := p.View; v != nil {
-		j.View = &viewInfoJSON{Name: v.Name, Query: v.Query, OpenedAt: rfc3339ms(v.OpenedAt), LastTotal: v.LastTotal}
-	}
-	return j
-}
+// postingJSON is a posting in --json output: as the window gets it (app.LibPosting).
+func postingJSON(p library.Posting, path string) app.LibPosting { return app.PostingOf(p, path) }
 
 // printNode reports one node an operation made or changed.
 func (e *env) printNode(ctx context.Context, l *library.Library, n library.Node, verb string) error {
@@ -114,7 +39,7 @@ func (e *env) printNode(ctx context.Context, l *library.Library, n library.Node,
 		return err
 	}
 	if e.json {
-		return e.printJSON(toPostingJSON(d.Posting, d.Path))
+		return e.printJSON(postingJSON(d.Posting, d.Path))
 	}
 	fmt.Fprintf(e.stdout, "%s %s %s (#%d)\n", verb, d.Kind, clean(d.Path), d.ID)
 	return nil
@@ -175,7 +100,7 @@ type jsonArray struct {
 }
 
 func (a *jsonArray) add(v any) error {
-	b, err := json.MarshalIndent(v, "  ", "  ")
+	b, err := json.MarshalIndent(listsNotNull(v), "  ", "  ")
 	if err != nil {
 		return err
 	}
@@ -210,7 +135,7 @@ func (e *env) libList(ctx context.Context, path string, o lsOptions) error {
 				return err
 			}
 			if e.json {
-				return e.printJSON([]postingJSON{toPostingJSON(d.Posting, d.Path)})
+				return e.printJSON([]app.LibPosting{postingJSON(d.Posting, d.Path)})
 			}
 			return e.printPosting(d)
 		case o.recent:
@@ -250,7 +175,7 @@ func (e *env) listLibrary(ctx context.Context, l *library.Library, id int64, pat
 	}
 	if !o.recursive && e.json {
 		for _, c := range p.Libraries {
-			if err := out.add(toPostingJSON(c, childPath(path, c.Title))); err != nil {
+			if err := out.add(postingJSON(c, childPath(path, c.Title))); err != nil {
 				return err
 			}
 		}
@@ -263,7 +188,7 @@ func (e *env) listLibrary(ctx context.Context, l *library.Library, id int64, pat
 		}
 		if e.json {
 			for _, c := range posts {
-				if err := out.add(toPostingJSON(c, childPath(path, c.Title))); err != nil {
+				if err := out.add(postingJSON(c, childPath(path, c.Title))); err != nil {
 					return err
 				}
 			}
@@ -298,7 +223,7 @@ func (e *env) listLibrary(ctx context.Context, l *library.Library, id int64, pat
 	for _, c := range p.Libraries {
 		cp := childPath(path, c.Title)
 		if e.json {
-			if err := out.add(toPostingJSON(c, cp)); err != nil {
+			if err := out.add(postingJSON(c, cp)); err != nil {
 				return err
 			}
 		}
@@ -454,7 +379,7 @@ func (e *env) libRecent(ctx context.Context, l *library.Library, n library.Node,
 		total = r.Total
 		if e.json {
 			for i, p := range r.Postings {
-				if err := out.add(toPostingJSON(p, childPath(r.Paths[i], p.Title))); err != nil {
+				if err := out.add(postingJSON(p, childPath(r.Paths[i], p.Title))); err != nil {
 					return err
 				}
 			}
@@ -495,26 +420,31 @@ func (e *env) libShowCmd() *cobra.Command {
 		Use:   "show PATH",
 		Short: "Show one posting: its fields, its text, and what the crawler knows of its page",
 		Args:  usageArgs(cobra.ExactArgs(1)),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			return e.libRead(ctx, func(l *library.Library, _ *store.Store) error {
-				n, err := l.Resolve(ctx, args[0])
-				if err != nil {
-					return err
-				}
-				d, err := l.Posting(ctx, n.ID)
-				if err != nil {
-					return err
-				}
-				if e.json {
-					j := toPostingJSON(d.Posting, d.Path)
-					j.Body = d.Body
-					return e.printJSON(j)
-				}
-				return e.printPosting(d)
-			})
-		},
+		RunE:  func(cmd *cobra.Command, args []string) error { return e.libShow(cmd.Context(), args) },
 	}
+}
+
+// libShow shows the posting at args[0].
+func (e *env) libShow(ctx context.Context, args []string) error {
+	return e.libRead(ctx, func(l *library.Library, _ *store.Store) error {
+		n, err := l.Resolve(ctx, args[0])
+		if err != nil {
+			return err
+		}
+		d, err := l.Posting(ctx, n.ID)
+		if err != nil {
+			return err
+		}
+		if e.json {
+			// The posting as the window gets it, and a report's text (the window's
+			// LibDetail carries it beside its rendering).
+			return e.printJSON(struct {
+				app.LibPosting
+				Body string `json:"body,omitempty"`
+			}{postingJSON(d.Posting, d.Path), d.Body})
+		}
+		return e.printPosting(d)
+	})
 }
 
 func (e *env) libTagsCmd() *cobra.Command {
@@ -522,25 +452,27 @@ func (e *env) libTagsCmd() *cobra.Command {
 		Use:   "tags",
 		Short: "List the tags of the library, the most used first",
 		Args:  usageArgs(cobra.NoArgs),
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			ctx := cmd.Context()
-			return e.libRead(ctx, func(l *library.Library, _ *store.Store) error {
-				ts, err := l.Tags(ctx)
-				if err != nil {
-					return err
-				}
-				if e.json {
-					out := []map[string]any{}
-					for _, t := range ts {
-						out = append(out, map[string]any{"tag": t.Tag, "count": t.Count})
-					}
-					return e.printJSON(out)
-				}
-				for _, t := range ts {
-					fmt.Fprintf(e.stdout, "%6d  %s\n", t.Count, clean(t.Tag))
-				}
-				return nil
-			})
-		},
+		RunE:  func(cmd *cobra.Command, _ []string) error { return e.libTags(cmd.Context()) },
 	}
+}
+
+// libTags lists the tags, the most used first.
+func (e *env) libTags(ctx context.Context) error {
+	return e.libRead(ctx, func(l *library.Library, _ *store.Store) error {
+		ts, err := l.Tags(ctx)
+		if err != nil {
+			return err
+		}
+		if e.json {
+			out := make([]app.LibTag, 0, len(ts))
+			for _, t := range ts {
+				out = append(out, app.LibTag{Tag: t.Tag, Count: t.Count})
+			}
+			return e.printJSON(out)
+		}
+		for _, t := range ts {
+			fmt.Fprintf(e.stdout, "%6d  %s\n", t.Count, clean(t.Tag))
+		}
+		return nil
+	})
 }

@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"context"
 	"github.com/spf13/cobra"
 
+	"mundaneum/app"
 	"mundaneum/backend/library"
 	"mundaneum/backend/store"
 )
@@ -20,41 +22,43 @@ redirect, or a pointer never checked, is refused.`,
 		Example: `  mundaneum library accept-redirect "/Research/Old paper"
   mundaneum library accept-redirect /Research/a /Research/b --json`,
 		Args: usageArgs(cobra.MinimumNArgs(1)),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			password, err := pw.get()
-			if err != nil {
-				return err
-			}
-			return e.libWrite(ctx, func(l *library.Library, _ *store.Store) error {
-				var out []postingJSON
-				for _, path := range args {
-					n, err := l.Resolve(ctx, path)
-					if err != nil {
-						return err
-					}
-					if n, err = l.AcceptRedirect(ctx, n.ID, password); err != nil {
-						return err
-					}
-					if !e.json {
-						if err := e.printNode(ctx, l, n, "Moved"); err != nil {
-							return err
-						}
-						continue
-					}
-					d, err := l.Posting(ctx, n.ID)
-					if err != nil {
-						return err
-					}
-					out = append(out, toPostingJSON(d.Posting, d.Path))
-				}
-				if e.json {
-					return e.printJSON(out)
-				}
-				return nil
-			})
-		},
+		RunE: func(cmd *cobra.Command, args []string) error { return e.libAcceptRedirect(cmd.Context(), args, pw) },
 	}
 	pw.add(cmd, "the password of a protected pointer")
 	return cmd
+}
+
+// libAcceptRedirect moves the pointers args names to where their URLs redirect for good.
+func (e *env) libAcceptRedirect(ctx context.Context, args []string, pw passwordFlag) error {
+	password, err := pw.get()
+	if err != nil {
+		return err
+	}
+	return e.libWrite(ctx, func(l *library.Library, _ *store.Store) error {
+		out := []app.LibPosting{}
+		for _, path := range args {
+			n, err := l.Resolve(ctx, path)
+			if err != nil {
+				return err
+			}
+			if n, err = l.AcceptRedirect(ctx, n.ID, password); err != nil {
+				return err
+			}
+			if !e.json {
+				if err := e.printNode(ctx, l, n, "Moved"); err != nil {
+					return err
+				}
+				continue
+			}
+			d, err := l.Posting(ctx, n.ID)
+			if err != nil {
+				return err
+			}
+			out = append(out, postingJSON(d.Posting, d.Path))
+		}
+		if e.json {
+			return e.printJSON(out)
+		}
+		return nil
+	})
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"mundaneum/app"
 	"mundaneum/backend/check"
 	"mundaneum/backend/store"
 )
@@ -53,7 +54,7 @@ func TestAcceptRedirectAndIsBroken(t *testing.T) {
 	}
 	titles := func(query string) string {
 		t.Helper()
-		var res struct{ Hits []libraryHitJSON }
+		var res app.LibSearchResults
 		out := must("library", "search", query, "--json")
 		if err := json.Unmarshal([]byte(out), &res); err != nil {
 			t.Fatalf("library search %q: %v %s", query, err, out)
@@ -82,14 +83,14 @@ func TestAcceptRedirectAndIsBroken(t *testing.T) {
 		t.Errorf("-is:broken = %q", got)
 	}
 
-	var p postingJSON
+	var p app.LibPosting
 	if err := json.Unmarshal([]byte(must("library", "show", "/R/Moved", "--json")), &p); err != nil || p.Health == nil || !p.Health.Permanent {
 		t.Fatalf("show: %+v %v", p, err)
 	}
 	if out := must("library", "show", "/R/Moved"); !strings.Contains(out, "redirected permanently to "+srv.URL+"/new") {
 		t.Errorf("show:\n%s", out)
 	}
-	var moved []postingJSON
+	var moved []app.LibPosting
 	if err := json.Unmarshal([]byte(must("library", "accept-redirect", "/R/Moved", "--json")), &moved); err != nil || len(moved) != 1 {
 		t.Fatalf("accept-redirect --json: %v", err)
 	}

@@ -12,20 +12,20 @@ import (
 	"mundaneum/backend/store"
 )
 
-func lsJSON(t *testing.T, db string, args ...string) []postingJSON {
+func lsJSON(t *testing.T, db string, args ...string) []app.LibPosting {
 	t.Helper()
 	code, out, errOut := run(t, append([]string{"library", "ls", "--db", db, "--json"}, args...)...)
 	if code != ExitOK {
 		t.Fatalf("ls %v: exit %d: %s", args, code, errOut)
 	}
-	var ps []postingJSON
+	var ps []app.LibPosting
 	if err := json.Unmarshal([]byte(out), &ps); err != nil {
 		t.Fatalf("ls --json: %v\n%s", err, out)
 	}
 	return ps
 }
 
-func paths(ps []postingJSON) []string {
+func paths(ps []app.LibPosting) []string {
 	var out []string
 	for _, p := range ps {
 		out = append(out, p.Kind+" "+p.Path)

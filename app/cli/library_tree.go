@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"mundaneum/app"
 	"mundaneum/backend/library"
 	"mundaneum/backend/store"
 )
@@ -26,53 +27,55 @@ A library cannot move into itself. What is protected by a password moves only wi
 		Example: `  mundaneum library mv /Computing/Go /Languages          # /Languages exists: into it; else a rename
   mundaneum library mv "/Languages/Go/The Go site" --at 0`,
 		Args: usageArgs(cobra.MinimumNArgs(1)),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			if !cmd.Flags().Changed("at") {
-				at = -1
-			} else if at < 0 {
-				return usageError{errors.New("--at must not be negative")}
-			}
-			if len(args) == 1 && at < 0 {
-				return usageError{errors.New("give a destination, or --at N to reorder within the library")}
-			}
-			password, err := pw.get()
-			if err != nil {
-				return err
-			}
-			return e.libWrite(ctx, func(l *library.Library, _ *store.Store) error {
-				srcs, dest := args[:len(args)-1], args[len(args)-1]
-				var d library.Node
-				if len(args) == 1 {
-					n, err := l.Resolve(ctx, args[0])
-					if err != nil {
-						return err
-					}
-					srcs = args
-					if d, err = l.Node(ctx, n.Parent); err != nil {
-						return err
-					}
-				} else if d, err = l.Resolve(ctx, dest); errors.Is(err, library.ErrNotFound) {
-					return e.libRename(ctx, l, srcs, dest, at, password)
-				} else if err != nil {
-					return err
-				} else if d.Kind != library.KindLibrary {
-					return fmt.Errorf("%s is a %s, not a library: %w", dest, d.Kind, library.ErrInvalid)
-				}
-				ids, err := resolveAll(ctx, l, srcs)
-				if err != nil {
-					return err
-				}
-				if err := l.Move(ctx, ids, d.ID, at, password); err != nil {
-					return err
-				}
-				return e.printNode(ctx, l, d, "Moved into")
-			})
-		},
+		RunE: func(cmd *cobra.Command, args []string) error { return e.libMv(cmd.Context(), cmd, args, pw, at) },
 	}
 	cmd.Flags().IntVar(&at, "at", -1, "the position to put them at (0 first)")
 	pw.add(cmd, "the password of protected postings (and of a protected destination)")
 	return cmd
+}
+
+// libMv moves the postings args names into the last one.
+func (e *env) libMv(ctx context.Context, cmd *cobra.Command, args []string, pw passwordFlag, at int) error {
+	if !cmd.Flags().Changed("at") {
+		at = -1
+	} else if at < 0 {
+		return usageError{errors.New("--at must not be negative")}
+	}
+	if len(args) == 1 && at < 0 {
+		return usageError{errors.New("give a destination, or --at N to reorder within the library")}
+	}
+	password, err := pw.get()
+	if err != nil {
+		return err
+	}
+	return e.libWrite(ctx, func(l *library.Library, _ *store.Store) error {
+		srcs, dest := args[:len(args)-1], args[len(args)-1]
+		var d library.Node
+		if len(args) == 1 {
+			n, err := l.Resolve(ctx, args[0])
+			if err != nil {
+				return err
+			}
+			srcs = args
+			if d, err = l.Node(ctx, n.Parent); err != nil {
+				return err
+			}
+		} else if d, err = l.Resolve(ctx, dest); errors.Is(err, library.ErrNotFound) {
+			return e.libRename(ctx, l, srcs, dest, at, password)
+		} else if err != nil {
+			return err
+		} else if d.Kind != library.KindLibrary {
+			return fmt.Errorf("%s is a %s, not a library: %w", dest, d.Kind, library.ErrInvalid)
+		}
+		ids, err := resolveAll(ctx, l, srcs)
+		if err != nil {
+			return err
+		}
+		if err := l.Move(ctx, ids, d.ID, at, password); err != nil {
+			return err
+		}
+		return e.printNode(ctx, l, d, "Moved into")
+	})
 }
 
 // libRename moves one posting to a path that does not exist: into its parent, under its
@@ -113,50 +116,49 @@ func (e *env) libCpCmd() *cobra.Command {
 		Short:   "Copy postings into another library (GENVL's Copy)",
 		Example: `  mundaneum library cp "/Computing/Go/The Go site" /Favourites`,
 		Args:    usageArgs(cobra.MinimumNArgs(2)),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			if !cmd.Flags().Changed("at") {
-				at = -1
-			}
-			password, err := pw.get()
-			if err != nil {
-				return err
-			}
-			return e.libWrite(ctx, func(l *library.Library, _ *store.Store) error {
-				d, err := targetLibrary(ctx, l, args[len(args)-1])
-				if err != nil {
-					return err
-				}
-				ids, err := resolveAll(ctx, l, args[:len(args)-1])
-				if err != nil {
-					return err
-				}
-				ns, err := l.Copy(ctx, ids, d.ID, at, password)
-				if err != nil {
-					return err
-				}
-				for _, n := range ns {
-					if err := e.printNode(ctx, l, n, "Copied"); err != nil {
-						return err
-					}
-				}
-				return nil
-			})
-		},
+		RunE:    func(cmd *cobra.Command, args []string) error { return e.libCp(cmd.Context(), cmd, args, pw, at) },
 	}
 	cmd.Flags().IntVar(&at, "at", -1, "the position to put the copies at (0 first)")
 	pw.add(cmd, "the password of what is copied out of a protected library (and of a protected destination)")
 	return cmd
 }
 
+// libCp copies the postings args names into the last one.
+func (e *env) libCp(ctx context.Context, cmd *cobra.Command, args []string, pw passwordFlag, at int) error {
+	if !cmd.Flags().Changed("at") {
+		at = -1
+	}
+	password, err := pw.get()
+	if err != nil {
+		return err
+	}
+	return e.libWrite(ctx, func(l *library.Library, _ *store.Store) error {
+		d, err := targetLibrary(ctx, l, args[len(args)-1])
+		if err != nil {
+			return err
+		}
+		ids, err := resolveAll(ctx, l, args[:len(args)-1])
+		if err != nil {
+			return err
+		}
+		ns, err := l.Copy(ctx, ids, d.ID, at, password)
+		if err != nil {
+			return err
+		}
+		for _, n := range ns {
+			if err := e.printNode(ctx, l, n, "Copied"); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// removalJSON is library rm --json: the window's LibRemoval, and whether nothing was
+// deleted (--dry-run).
 type removalJSON struct {
-	Libraries int      `json:"libraries"`
-	Pointers  int      `json:"pointers"`
-	Reports   int      `json:"reports"`
-	Views     int      `json:"views"`
-	Titles    []string `json:"titles"`
-	Protected []string `json:"protected,omitempty"`
-	DryRun    bool     `json:"dryRun,omitempty"`
+	app.LibRemoval
+	DryRun bool `json:"dryRun,omitempty"`
 }
 
 func (e *env) libRmCmd() *cobra.Command {
@@ -171,51 +173,52 @@ goes only with the password of each protected posting below it: with another, it
 refused and they are named. --dry-run says what would go, and what needs a password.
 'mundaneum library undo' puts it all back.`,
 		Args: usageArgs(cobra.MinimumNArgs(1)),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			password, err := pw.get()
-			if err != nil {
-				return err
-			}
-			run := e.libWrite
-			if dry {
-				run = e.libRead
-			}
-			return run(ctx, func(l *library.Library, _ *store.Store) error {
-				ids, err := resolveAll(ctx, l, args)
-				if err != nil {
-					return err
-				}
-				var r library.Removal
-				if dry {
-					r, err = l.PreviewDelete(ctx, ids)
-				} else {
-					r, err = l.Delete(ctx, ids, password)
-				}
-				if err != nil {
-					return err
-				}
-				if e.json {
-					return e.printJSON(removalJSON{Libraries: r.Libraries, Pointers: r.Pointers, Reports: r.Reports,
-						Views: r.Views, Titles: r.Titles, Protected: r.Protected, DryRun: dry})
-				}
-				verb := "Deleted"
-				if dry {
-					verb = "Would delete"
-				}
-				fmt.Fprintf(e.stdout, "%s %d: %d libraries, %d pointers, %d reports, %d views\n", verb, r.Total(),
-					r.Libraries, r.Pointers, r.Reports, r.Views)
-				if dry && len(r.Protected) > 0 {
-					fmt.Fprintf(e.stdout, "Needs the password: %s\n", clean(strings.Join(r.Protected, ", ")))
-				}
-				if !dry {
-					fmt.Fprintln(e.stdout, "('mundaneum library undo' puts it back)")
-				}
-				return nil
-			})
-		},
+		RunE: func(cmd *cobra.Command, args []string) error { return e.libRm(cmd.Context(), args, pw, dry) },
 	}
 	cmd.Flags().BoolVarP(&dry, "dry-run", "n", false, "say what would be deleted, delete nothing")
 	pw.add(cmd, "the password of protected postings")
 	return cmd
+}
+
+// libRm deletes the postings args names (with dry, says what would go).
+func (e *env) libRm(ctx context.Context, args []string, pw passwordFlag, dry bool) error {
+	password, err := pw.get()
+	if err != nil {
+		return err
+	}
+	run := e.libWrite
+	if dry {
+		run = e.libRead
+	}
+	return run(ctx, func(l *library.Library, _ *store.Store) error {
+		ids, err := resolveAll(ctx, l, args)
+		if err != nil {
+			return err
+		}
+		var r library.Removal
+		if dry {
+			r, err = l.PreviewDelete(ctx, ids)
+		} else {
+			r, err = l.Delete(ctx, ids, password)
+		}
+		if err != nil {
+			return err
+		}
+		if e.json {
+			return e.printJSON(removalJSON{LibRemoval: app.RemovalOf(r), DryRun: dry})
+		}
+		verb := "Deleted"
+		if dry {
+			verb = "Would delete"
+		}
+		fmt.Fprintf(e.stdout, "%s %d: %d libraries, %d pointers, %d reports, %d views\n", verb, r.Total(),
+			r.Libraries, r.Pointers, r.Reports, r.Views)
+		if dry && len(r.Protected) > 0 {
+			fmt.Fprintf(e.stdout, "Needs the password: %s\n", clean(strings.Join(r.Protected, ", ")))
+		}
+		if !dry {
+			fmt.Fprintln(e.stdout, "('mundaneum library undo' puts it back)")
+		}
+		return nil
+	})
 }

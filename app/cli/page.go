@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"mundaneum/app"
-	"mundaneum/backend/crawl"
 	"mundaneum/backend/extract"
 	"mundaneum/backend/store"
 	"mundaneum/backend/summary"
@@ -207,24 +206,12 @@ fetched, queued, failed, skipped or redirected, or recorded: the links recorded,
 	return cmd
 }
 
+// pagesJSON is pages --json: which crawl, state and offset, and the window's CrawlPages.
 type pagesJSON struct {
-	Crawl  int64         `json:"crawl"`
-	State  string        `json:"state,omitempty"`
-	Total  int           `json:"total"`
-	Offset int           `json:"offset"`
-	Pages  []pageRowJSON `json:"pages"`
-}
-
-type pageRowJSON struct {
-	ID         int64  `json:"id"`
-	URL        string `json:"url"`
-	Title      string `json:"title,omitempty"`
-	State      string `json:"state"`
-	Reason     string `json:"reason,omitempty"`
-	ReasonText string `json:"reasonText,omitempty"`
-	Detail     string `json:"detail,omitempty"`
-	Status     int    `json:"status,omitempty"`
-	Depth      int    `json:"depth"`
+	Crawl  int64  `json:"crawl"`
+	State  string `json:"state,omitempty"`
+	Offset int    `json:"offset"`
+	app.CrawlPages
 }
 
 func (e *env) pages(ctx context.Context, crawlID int64, state string, offset, limit int) error {
@@ -245,19 +232,12 @@ func (e *env) pages(ctx context.Context, crawlID int64, state string, offset, li
 	} else if _, err := st.Crawl(ctx, crawlID); errors.Is(err, store.ErrNotFound) {
 		return usageError{fmt.Errorf("no crawl %d (see 'mundaneum status')", crawlID)}
 	}
-	ps, total, err := st.CrawlPages(ctx, crawlID, state, offset, limit)
+	cp, err := app.CrawlPagesOf(ctx, st, crawlID, state, offset, limit)
 	if err != nil {
 		return err
 	}
-	out := pagesJSON{Crawl: crawlID, State: state, Total: total, Offset: offset, Pages: []pageRowJSON{}}
-	for _, p := range ps {
-		r := pageRowJSON{ID: p.ID, URL: p.URL, Title: p.Title, State: p.State, Reason: p.Reason, Detail: p.Detail,
-			Status: p.Status, Depth: p.Depth}
-		if p.Reason != "" {
-			r.ReasonText = crawl.ReasonText(p.Reason)
-		}
-		out.Pages = append(out.Pages, r)
-	}
+	out := pagesJSON{Crawl: crawlID, State: state, Offset: offset, CrawlPages: cp}
+	ps, total := cp.Pages, cp.Total
 	if e.json {
 		return e.printJSON(out)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"mundaneum/app"
 	"mundaneum/backend/check"
 	"mundaneum/backend/check/report"
 	"mundaneum/backend/store"
@@ -153,23 +154,15 @@ func printNews(w io.Writer, m *report.Model) {
 	}
 }
 
-type reportListJSON struct {
-	ID        int64  `json:"id"`
-	Task      string `json:"task"`
-	RunID     int64  `json:"runId"`
-	CreatedAt int64  `json:"createdAt"`
-	Documents int    `json:"documents"`
-}
-
 func (e *env) listReports(ctx context.Context, st *store.Store) error {
 	rs, err := st.Reports(ctx, 0, 100)
 	if err != nil {
 		return err
 	}
 	if e.json {
-		out := []reportListJSON{}
+		out := make([]app.CheckReportInfo, 0, len(rs))
 		for _, r := range rs {
-			out = append(out, reportListJSON{ID: r.ID, Task: r.Task, RunID: r.RunID, CreatedAt: r.CreatedAt, Documents: r.Docs})
+			out = append(out, app.ReportInfoOf(r))
 		}
 		return e.printJSON(out)
 	}

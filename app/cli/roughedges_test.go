@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"mundaneum/app"
 	"mundaneum/backend/crawl"
 	"mundaneum/backend/store"
 )
@@ -88,7 +89,7 @@ func TestCountsAgree(t *testing.T) {
 	var skipped pagesJSON
 	json.Unmarshal([]byte(out), &skipped)
 	cr := st.Crawls[0]
-	if sum.Skipped != cr.Pages["skipped"] || int64(skipped.Total) != sum.Skipped || sum.Fetched != cr.Fetched ||
+	if sum.Skipped != cr.Skipped || int64(skipped.Total) != sum.Skipped || sum.Fetched != cr.Fetched ||
 		st.Pages["failed"] != cr.Failed || sum.Fetched != 2 {
 		t.Errorf("summary %+v, status %+v, list of skipped %d", sum, cr, skipped.Total)
 	}
@@ -168,9 +169,9 @@ func TestViewsSaveAndOpen(t *testing.T) {
 		t.Errorf("open does not mark new results:\n%s", out)
 	}
 	code, out, _ = run(t, "views", "open", "--db", db, "--json", "cards")
-	var o openedViewJSON
-	if err := json.Unmarshal([]byte(out), &o); code != ExitOK || err != nil || len(o.Found.Results) == 0 || o.Found.Results[0].New {
-		t.Errorf("open again --json: %+v %v", o.Found.Results, err)
+	var o app.ViewResults
+	if err := json.Unmarshal([]byte(out), &o); code != ExitOK || err != nil || len(o.Results.Results) == 0 || o.Results.Results[0].New {
+		t.Errorf("open again --json: %+v %v", o.Results.Results, err)
 	}
 }
 

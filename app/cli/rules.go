@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"mundaneum/app"
 	"mundaneum/backend/graph"
 	"mundaneum/backend/rules"
 	"mundaneum/backend/urlnorm"
@@ -109,39 +110,25 @@ func (e *env) rulesCmd() *cobra.Command {
 	return cmd
 }
 
-type ruleErrorJSON struct {
-	Line    int    `json:"line"`
-	Column  int    `json:"column"`
-	Message string `json:"message"`
-}
-
-type rulesCheckJSON struct {
-	OK        bool           `json:"ok"`
-	Canonical string         `json:"canonical,omitempty"`
-	NeedsPage bool           `json:"needsPage,omitempty"`
-	Error     *ruleErrorJSON `json:"error,omitempty"`
-}
-
 var errRulesInvalid = errors.New("the rules do not parse")
 
+// rulesCheck prints the rules in canonical form, or their error; --json prints what the
+// window's editor gets (app.RulesCheck).
 func (e *env) rulesCheck(text string) error {
-	set, err := rules.Parse(text)
 	if e.json {
-		out := rulesCheckJSON{OK: err == nil}
-		var re *rules.Error
-		if errors.As(err, &re) {
-			out.Error = &ruleErrorJSON{Line: re.Pos.Line, Column: re.Pos.Col, Message: re.Msg}
-		} else if err == nil {
-			out.Canonical, out.NeedsPage = set.String(), set.NeedsPage()
-		}
-		if jerr := e.printJSON(out); jerr != nil {
-			return jerr
-		}
+		out, err := app.CheckRulesText(text)
 		if err != nil {
+			return err
+		}
+		if err := e.printJSON(out); err != nil {
+			return err
+		}
+		if !out.OK {
 			return reported{errRulesInvalid}
 		}
 		return nil
 	}
+	set, err := rules.Parse(text)
 	if err != nil {
 		return ruleError(text, err)
 	}
@@ -149,57 +136,8 @@ func (e *env) rulesCheck(text string) error {
 	return nil
 }
 
-type ruleTestJSON struct {
-	URL    string `json:"url"`
-	Stored bool   `json:"stored"` // a fetched page of the workspace: its page fields were tested
-	ruleVerdictJSON
-	Element  string            `json:"element,omitempty"` // the family index decided: the crawl's first path to the page
-	Elements []ruleElementJSON `json:"elements,omitempty"`
-	Locals   []ruleLocalJSON   `json:"locals,omitempty"`
-}
-
-type ruleVerdictJSON struct {
-	Value     string `json:"value"`
-	Potential string `json:"potential,omitempty"` // when the value waits for the page
-	Reason    string `json:"reason"`
-	Atom      string `json:"atom,omitempty"`
-	Line      int    `json:"line,omitempty"`
-	Column    int    `json:"column,omitempty"`
-}
-
-type ruleElementJSON struct {
-	Crawl    int64  `json:"crawl"`
-	Family   string `json:"family"`
-	Visited  bool   `json:"visited"`
-	Locals   []int  `json:"locals"` // the LOCAL blocks in force, numbered from 1
-	Complete bool   `json:"complete"`
-	ruleVerdictJSON
-}
-
-type ruleLocalJSON struct {
-	Block    int              `json:"block"` // numbered from 1, in the text's order
-	Selector string           `json:"selector"`
-	Line     int              `json:"line"`
-	Column   int              `json:"column"`
-	Active   bool             `json:"active"`
-	Through  string           `json:"through,omitempty"`
-	IfActive *ruleVerdictJSON `json:"ifActive,omitempty"` // what the block makes of the URL when in force
-}
-
-func verdictJSON(d rules.Decision) ruleVerdictJSON {
-	r := ruleVerdictJSON{Value: d.Value.String(), Reason: d.Reason()}
-	if d.Value == rules.Untested {
-		r.Potential = d.Potential.String()
-	}
-	if d.By != nil {
-		r.Atom, r.Line, r.Column = d.By.String(), d.By.Pos.Line, d.By.Pos.Col
-	}
-	return r
-}
-
 func (e *env) rulesTest(ctx context.Context, text string, urls []string) error {
-	set, err := rules.Parse(text)
-	if err != nil {
+	if _, err := rules.Parse(text); err != nil {
 		return ruleError(text, err)
 	}
 	var g *graph.Graph
@@ -214,40 +152,17 @@ func (e *env) rulesTest(ctx context.Context, text string, urls []string) error {
 			g, texts = graph.New(st.ReadDB()), st
 		}
 	}
-	var out []ruleTestJSON
+	out := make([]app.RulesTest, 0, len(urls))
 	for _, raw := range urls {
 		u, err := urlnorm.Normalize(raw)
 		if err != nil {
 			return usageError{fmt.Errorf("%s: %w", raw, err)}
 		}
-		t, err := graph.TestRules(ctx, g, set, u, texts)
+		t, err := app.TestRulesOn(ctx, g, texts, text, u)
 		if err != nil {
 			return err
 		}
-		r := ruleTestJSON{URL: u, Stored: t.Subject.Stored, ruleVerdictJSON: verdictJSON(t.Decision)}
-		if t.Element != nil {
-			r.Element = t.Element.Family.String()
-		}
-		for _, el := range t.Elements {
-			ej := ruleElementJSON{Crawl: el.CrawlID, Family: el.Family.String(), Visited: el.Visited, Locals: []int{},
-				Complete: el.Complete, ruleVerdictJSON: verdictJSON(el.Decision)}
-			for i := range set.Locals {
-				if el.Local&(1<<i) != 0 {
-					ej.Locals = append(ej.Locals, i+1)
-				}
-			}
-			r.Elements = append(r.Elements, ej)
-		}
-		for i, l := range t.Locals {
-			lj := ruleLocalJSON{Block: i + 1, Selector: l.Block.Selector(), Line: l.Block.Pos.Line, Column: l.Block.Pos.Col,
-				Active: l.Active, Through: l.Through}
-			if !l.Active {
-				v := verdictJSON(l.IfActive)
-				lj.IfActive = &v
-			}
-			r.Locals = append(r.Locals, lj)
-		}
-		out = append(out, r)
+		out = append(out, t)
 	}
 	if e.json {
 		return e.printJSON(out)
@@ -269,7 +184,7 @@ func (e *env) rulesTest(ctx context.Context, text string, urls []string) error {
 		}
 		fmt.Fprintln(e.stdout, ")")
 		for _, el := range r.Elements[min(1, len(r.Elements)):] {
-			fmt.Fprintf(e.stdout, "         also reached as %s in crawl %d: %s (%s)\n", el.Family, el.Crawl, el.Value, el.Reason)
+			fmt.Fprintf(e.stdout, "         also reached as %s in crawl %d: %s (%s)\n", el.Family, el.CrawlID, el.Value, el.Reason)
 		}
 		for _, l := range r.Locals {
 			switch {

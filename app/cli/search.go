@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"mundaneum/app"
 	"mundaneum/backend/crawl"
 	"mundaneum/backend/index"
 	"mundaneum/backend/libsearch"
@@ -98,61 +99,11 @@ func (e *env) searchCmd() *cobra.Command {
 	return cmd
 }
 
+// searchJSON is search --json: the window's results (app.SearchResults) and, when another
+// process is crawling and the index has not caught up, how far it is.
 type searchJSON struct {
-	Query        string                 `json:"query"`
-	Total        int                    `json:"total"`
-	TotalApprox  bool                   `json:"totalApprox,omitempty"`
-	TotalAtLeast bool                   `json:"totalAtLeast,omitempty"` // total is a lower bound
-	Window       int                    `json:"window,omitempty"`       // only the best window matches can be paged through
-	TookMs       float64                `json:"tookMs"`
-	Note         string                 `json:"note,omitempty"`
-	DidYouMean   string                 `json:"didYouMean,omitempty"`
-	Corrected    bool                   `json:"corrected,omitempty"`
-	Facets       map[string][]facetJSON `json:"facets,omitempty"`
-	FacetsApprox bool                   `json:"facetsApprox,omitempty"`
-	Results      []resultJSON           `json:"results"`
-	// Index says how far behind the search index was, when it was (another process is
-	// crawling): the results come from the pages indexed so far.
-	Index *indexJSON `json:"index,omitempty"`
-	// Library holds the library's postings that match (with the first page only).
-	Library []libraryHitJSON `json:"library,omitempty"`
-}
-
-type resultJSON struct {
-	URL     string `json:"url"`
-	Title   string `json:"title"`
-	Score   int    `json:"score"`
-	Snippet string `json:"snippet"`
-	// Highlights is the snippet as alternating plain and matched fragments.
-	Highlights []string `json:"highlights"`
-	Host       string   `json:"host"`
-	Type       string   `json:"type,omitempty"`
-	State      string   `json:"state"`
-	Reason     string   `json:"reason,omitempty"` // why it failed, was skipped or redirected
-	Status     int      `json:"status,omitempty"`
-	Copies     int      `json:"copies,omitempty"`
-	Alternates int      `json:"alternates,omitempty"` // pages naming it as their canonical URL
-	FetchedAt  int64    `json:"fetchedAt,omitempty"`
-	New        bool     `json:"new,omitempty"` // (views open) new or changed since last opened
-	// Changed (views open) says a result that is new since is a page that changed, not one
-	// first found: ChangedAt is when (unix ms), Versions how many contents it has kept.
-	Changed   bool  `json:"changed,omitempty"`
-	ChangedAt int64 `json:"changedAt,omitempty"`
-	Versions  int   `json:"versions,omitempty"`
-	// Flag: its current content is the site's error page (soft-404) or a parking page (parked).
-	Flag       string `json:"flag,omitempty"`
-	Author     string `json:"author,omitempty"`
-	Pages      int    `json:"pages,omitempty"`      // a document's page count
-	Summariser string `json:"summariser,omitempty"` // which summariser read it: html, pdf, feed...
-	// Source names the instance or SOIF file the page's summary came from (absent: crawled here).
-	Source  string `json:"source,omitempty"`
-	Explain string `json:"explain,omitempty"` // (--explain) how the score was made
-}
-
-type facetJSON struct {
-	Value  string `json:"value"`
-	Count  int    `json:"count"`
-	Refine string `json:"refine"`
+	app.SearchResults
+	Index *app.IndexStatus `json:"index,omitempty"`
 }
 
 func (e *env) search(ctx context.Context, r search.Request) error {
@@ -177,13 +128,11 @@ func (e *env) search(ctx context.Context, r search.Request) error {
 		}
 	}
 	if e.json {
-		out := toJSON(res)
+		out := searchJSON{SearchResults: app.SearchResultsOf(res)}
+		out.Library = app.LibSearchResultsOf(lib)
 		if !p.Current() {
-			ij := toIndexJSON(p)
-			out.Index = &ij
-		}
-		if len(lib.Hits) > 0 {
-			out.Library = libraryHitsJSON(lib)
+			ix := app.IndexStatusOf(ctx, w.st, p)
+			out.Index = &ix
 		}
 		return e.printJSON(out)
 	}
@@ -206,29 +155,6 @@ func (e *env) search(ctx context.Context, r search.Request) error {
 
 // libraryHits is how many of the library's postings a search shows above the pages.
 const libraryHits = 5
-
-func toJSON(res search.Results) searchJSON {
-	out := searchJSON{Query: res.Query, Total: res.Total, TotalApprox: res.TotalApprox, TotalAtLeast: res.TotalAtLeast, Window: res.Window,
-		TookMs: float64(res.Took.Microseconds()) / 1000, Note: res.Note, DidYouMean: res.DidYouMean,
-		Corrected: res.Corrected, FacetsApprox: res.FacetsApprox, Results: []resultJSON{}}
-	for _, r := range res.Results {
-		out.Results = append(out.Results, resultJSON{URL: r.URL, Title: r.Title, Score: r.Score,
-			Snippet: strings.Join(r.Snippet, ""), Highlights: r.Snippet, Host: r.Host, Type: r.Type,
-			State: r.State, Reason: r.Reason, Status: r.Status, Copies: r.Copies, Alternates: r.Alternates,
-			FetchedAt: r.FetchedAt, New: r.New, Changed: changedSince(r), ChangedAt: r.ChangedAt, Versions: r.Versions, Flag: r.Flag,
-			Author: r.Author, Pages: r.Pages, Summariser: r.Summariser, Source: r.Source, Explain: r.Explain})
-	}
-	if res.Facets != nil {
-		out.Facets = map[string][]facetJSON{}
-		for name, fs := range res.Facets {
-			out.Facets[name] = []facetJSON{}
-			for _, f := range fs {
-				out.Facets[name] = append(out.Facets[name], facetJSON{Value: f.Value, Count: f.Count, Refine: f.Refine})
-			}
-		}
-	}
-	return out
-}
 
 func printResults(w io.Writer, res search.Results, r search.Request, tty bool) {
 	if res.Note != "" {

@@ -54,79 +54,7 @@ in the workspace. Wrong passwords are slowed and limited per address. A loopback
 has one user, who needs no sign-in.`,
 		Args: usageArgs(cobra.NoArgs),
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if Frontend == nil {
-				return errors.New("this binary has no frontend to serve")
-			}
-			ln, exposed, err := web.Listen(addr, public)
-			if err != nil {
-				if errors.Is(err, web.ErrNotLoopback) || errors.Is(err, web.ErrAddress) {
-					return usageError{err}
-				}
-				return err
-			}
-			defer ln.Close()
-			if guests != "" && guests != app.GuestsNone && guests != app.GuestsRead {
-				return usageError{fmt.Errorf("--guests is none or read, not %q", guests)}
-			}
-			if !public && (ownerFile != "" || guests != "") {
-				return usageError{errors.New("--owner-password-file and --guests are for serve --public (a loopback serve has one user)")}
-			}
-			ctx := cmd.Context()
-			st, err := e.open(ctx, false)
-			if err != nil {
-				return err
-			}
-			var access app.Access
-			if public {
-				if access, err = e.serveAccess(ctx, st, ownerFile, guests); err != nil {
-					st.Close()
-					return err
-				}
-			}
-			a, err := app.New(st) // it closes st
-			if err != nil {
-				return err
-			}
-			url := web.URL(ln)
-			opts := web.Options{Assets: Frontend, Bind: []any{a}, Files: app.ArchiveHandler(a), Logf: func(format string, args ...any) {
-				fmt.Fprintf(e.stderr, "mundaneum serve: "+format+"\n", args...)
-			}, Mounts: map[string]http.Handler{exchange.Path: app.ExchangeHandler(a, func() string { return url }),
-				app.DocumentPath: app.DocumentHandler(a)}, Capture: app.CaptureAPI(a)}
-			if public {
-				opts.Door = web.AppDoor(a)
-			}
-			srv, err := web.New(opts)
-			if err != nil {
-				return err
-			}
-			app.Attach(ctx, a, srv.Emit)
-			app.ServeCapture(a, url) // browser extensions call serve's own address
-			// Pause running crawls on the way out, so that they resume next time.
-			defer app.Detach(a)
-
-			if public {
-				who := "only the owner, signed in, may use it (guests: none)"
-				if access.Guests == app.GuestsRead {
-					who = "the owner signs in; guests may read it and post in the libraries open to guests"
-				}
-				where := "on loopback only"
-				if exposed {
-					where = "reachable from other machines"
-				}
-				fmt.Fprintf(e.stderr, "mundaneum serve: listening on %s, %s: %s\n", ln.Addr(), where, who)
-			}
-			if e.json {
-				info := serveInfo{URL: url, Workspace: st.Path(), Public: public}
-				if public {
-					info.Guests = access.Guests
-				}
-				if err := e.printJSON(info); err != nil {
-					return err
-				}
-			} else {
-				fmt.Fprintf(e.stdout, "Mundaneum is serving %s at %s\nOpen it in a browser on this machine; Ctrl-C stops.\n", st.Path(), url)
-			}
-			return srv.Serve(ctx, ln)
+			return e.serve(cmd.Context(), addr, ownerFile, guests, public)
 		},
 	}
 	f := cmd.Flags()
@@ -135,6 +63,82 @@ has one user, who needs no sign-in.`,
 	f.StringVar(&ownerFile, "owner-password-file", "", "serve --public: set the owner's password from the first line of this file")
 	f.StringVar(&guests, "guests", "", "serve --public: what guests may do, none or read (kept in the workspace; default: as kept, else none)")
 	return cmd
+}
+
+// serve serves the app to a browser until interrupted.
+func (e *env) serve(ctx context.Context, addr, ownerFile, guests string, public bool) error {
+	if Frontend == nil {
+		return errors.New("this binary has no frontend to serve")
+	}
+	ln, exposed, err := web.Listen(addr, public)
+	if err != nil {
+		if errors.Is(err, web.ErrNotLoopback) || errors.Is(err, web.ErrAddress) {
+			return usageError{err}
+		}
+		return err
+	}
+	defer ln.Close()
+	if guests != "" && guests != app.GuestsNone && guests != app.GuestsRead {
+		return usageError{fmt.Errorf("--guests is none or read, not %q", guests)}
+	}
+	if !public && (ownerFile != "" || guests != "") {
+		return usageError{errors.New("--owner-password-file and --guests are for serve --public (a loopback serve has one user)")}
+	}
+	st, err := e.open(ctx, false)
+	if err != nil {
+		return err
+	}
+	var access app.Access
+	if public {
+		if access, err = e.serveAccess(ctx, st, ownerFile, guests); err != nil {
+			st.Close()
+			return err
+		}
+	}
+	a, err := app.New(st) // it closes st
+	if err != nil {
+		return err
+	}
+	url := web.URL(ln)
+	opts := web.Options{Assets: Frontend, Bind: []any{a}, Files: app.ArchiveHandler(a), Logf: func(format string, args ...any) {
+		fmt.Fprintf(e.stderr, "mundaneum serve: "+format+"\n", args...)
+	}, Mounts: map[string]http.Handler{exchange.Path: app.ExchangeHandler(a, func() string { return url }),
+		app.DocumentPath: app.DocumentHandler(a)}, Capture: app.CaptureAPI(a)}
+	if public {
+		opts.Door = web.AppDoor(a)
+	}
+	srv, err := web.New(opts)
+	if err != nil {
+		return err
+	}
+	app.Attach(ctx, a, srv.Emit)
+	app.ServeCapture(a, url) // browser extensions call serve's own address
+	// Pause running crawls on the way out, so that they resume next time.
+	defer app.Detach(a)
+
+	if public {
+		who := "only the owner, signed in, may use it (guests: none)"
+		if access.Guests == app.GuestsRead {
+			who = "the owner signs in; guests may read it and post in the libraries open to guests"
+		}
+		where := "on loopback only"
+		if exposed {
+			where = "reachable from other machines"
+		}
+		fmt.Fprintf(e.stderr, "mundaneum serve: listening on %s, %s: %s\n", ln.Addr(), where, who)
+	}
+	if e.json {
+		info := serveInfo{URL: url, Workspace: st.Path(), Public: public}
+		if public {
+			info.Guests = access.Guests
+		}
+		if err := e.printJSON(info); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(e.stdout, "Mundaneum is serving %s at %s\nOpen it in a browser on this machine; Ctrl-C stops.\n", st.Path(), url)
+	}
+	return srv.Serve(ctx, ln)
 }
 
 // serveAccess sets up the access of serve --public: the owner's password (from a file, or

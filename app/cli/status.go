@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"mundaneum/app"
 	"mundaneum/backend/store"
 )
 
@@ -32,32 +33,14 @@ type statusJSON struct {
 	Links int64            `json:"links"`
 	Blobs int64            `json:"blobs"`
 	// Searchable splits the index's rows: pages, and files known from links.
-	Searchable searchableJSON `json:"searchable"`
-	Crawls     []crawlJSON    `json:"crawls"`
-	Index      indexJSON      `json:"index"`
+	Searchable searchableJSON  `json:"searchable"`
+	Crawls     []app.Crawl     `json:"crawls"` // as the window lists them
+	Index      app.IndexStatus `json:"index"`
 }
 
 type searchableJSON struct {
 	Pages int64 `json:"pages"`
 	Files int64 `json:"files"` // files known from links, found by what cites them
-}
-
-type crawlJSON struct {
-	ID    int64            `json:"id"`
-	Seeds []string         `json:"seeds"`
-	Scope string           `json:"scope"`
-	State string           `json:"state"`
-	Pages map[string]int64 `json:"pages"` // the crawl's pages by state
-	// Fetched, Failed and Skipped are Pages' (kept for scripts written before pages).
-	Fetched  int64  `json:"fetched"`
-	Failed   int64  `json:"failed"`
-	Skipped  int64  `json:"skipped"`
-	Recorded int64  `json:"recorded"` // links recorded, not pages
-	ToVisit  int64  `json:"toVisit"`  // left in the current run's queue
-	Bytes    int64  `json:"bytes"`    // downloaded by the current run
-	Note     string `json:"note,omitempty"`
-	Error    string `json:"error,omitempty"`
-	origin   string // its seeds, or the file or source an import read
 }
 
 func (e *env) status(ctx context.Context) error {
@@ -76,18 +59,15 @@ func (e *env) status(ctx context.Context) error {
 		return err
 	}
 	ip := w.idx.Progress(ctx)
-	out := statusJSON{Workspace: st.Path(), Pages: c.Pages, Hosts: c.Hosts, Links: c.Links, Blobs: c.Blobs, Crawls: []crawlJSON{},
-		Index: toIndexJSON(ip)}
+	out := statusJSON{Workspace: st.Path(), Pages: c.Pages, Hosts: c.Hosts, Links: c.Links, Blobs: c.Blobs,
+		Crawls: make([]app.Crawl, 0, len(crawls)), Index: app.IndexStatusOf(ctx, st, ip)}
 	out.Searchable.Pages, out.Searchable.Files = c.Searchable(ip.Indexed)
 	writing := st.WriterActive()
-	for _, cr := range crawls {
+	for i, cr := range crawls {
 		if cr.State == store.CrawlRunning && !writing {
-			cr.State = "interrupted"
+			crawls[i].State = "interrupted"
 		}
-		out.Crawls = append(out.Crawls, crawlJSON{ID: cr.ID, Seeds: cr.Seeds, Scope: cr.Scope, State: cr.State,
-			Pages: cr.Pages, Fetched: cr.Pages[store.StateFetched], Failed: cr.Pages[store.StateFailed],
-			Skipped: cr.Pages[store.StateSkipped], Recorded: cr.Pages[store.Recorded], ToVisit: cr.Queued, Bytes: cr.Bytes, Note: cr.Note, Error: cr.Error,
-			origin: crawlOrigin(cr)})
+		out.Crawls = append(out.Crawls, app.CrawlOf(crawls[i]))
 	}
 	if e.json {
 		return e.printJSON(out)
@@ -95,11 +75,11 @@ func (e *env) status(ctx context.Context) error {
 	fmt.Fprintf(e.stdout, "workspace %s\n", st.Path())
 	fmt.Fprintf(e.stdout, "pages: %s\n", pageCounts(c.Pages))
 	fmt.Fprintf(e.stdout, "hosts: %d   links: %d   cached bodies: %d\n", c.Hosts, c.Links, c.Blobs)
-	fmt.Fprintf(e.stdout, "search index: %s\n", searchableWords(out.Index, out.Searchable))
-	for _, cr := range out.Crawls {
-		fmt.Fprintf(e.stdout, "crawl %d  %-9s %-6s %s\n         %s", cr.ID, cr.State, cr.Scope, clean(cr.origin), pageCounts(cr.Pages))
-		if cr.ToVisit > 0 && (cr.State == store.CrawlRunning || cr.State == store.CrawlPaused || cr.State == "interrupted") {
-			fmt.Fprintf(e.stdout, "; %d left to visit in this run", cr.ToVisit)
+	fmt.Fprintf(e.stdout, "search index: %s\n", searchableWords(out.Index, ip.Missing, out.Searchable))
+	for _, cr := range crawls {
+		fmt.Fprintf(e.stdout, "crawl %d  %-9s %-6s %s\n         %s", cr.ID, cr.State, cr.Scope, clean(crawlOrigin(cr)), pageCounts(cr.Pages))
+		if cr.Queued > 0 && (cr.State == store.CrawlRunning || cr.State == store.CrawlPaused || cr.State == "interrupted") {
+			fmt.Fprintf(e.stdout, "; %d left to visit in this run", cr.Queued)
 		}
 		fmt.Fprintln(e.stdout)
 		for _, s := range []string{cr.Error, cr.Note} {
@@ -113,8 +93,8 @@ func (e *env) status(ctx context.Context) error {
 
 // searchableWords says how far the index is and what its rows are when they are not all
 // pages: "1,173 of 1,173 pages searchable" is 1,169 pages and 4 files known from links.
-func searchableWords(ix indexJSON, s searchableJSON) string {
-	if s.Files == 0 || ix.Missing {
+func searchableWords(ix app.IndexStatus, missing bool, s searchableJSON) string {
+	if s.Files == 0 || missing {
 		return ix.Summary
 	}
 	return fmt.Sprintf("%s (%s pages and %s %s known from links, found by what cites them)", ix.Summary,

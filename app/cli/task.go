@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"mundaneum/app"
 	"mundaneum/backend/check"
 	"mundaneum/backend/check/momfile"
 	"mundaneum/backend/store"
@@ -35,25 +36,7 @@ Types: site (the top's host and port), tree (at or below the top's directory), o
 (documents whose Owner meta element or header is the task's name), library (a library
 subtree's pointers). Anything outside is a leaf: tested, not traversed.`,
 		Args: usageArgs(cobra.ArbitraryArgs),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			if len(args) == 0 {
-				args = []string{"ls"}
-			}
-			switch verb, rest := args[0], args[1:]; {
-			case verb == "ls" && len(rest) == 0:
-				return e.listTasks(ctx)
-			case verb == "add" && len(rest) == 1:
-				return e.saveTask(ctx, cmd, rest[0], o, true)
-			case verb == "edit" && len(rest) == 1:
-				return e.saveTask(ctx, cmd, rest[0], o, false)
-			case verb == "rm" && len(rest) == 1:
-				return e.removeTask(ctx, rest[0])
-			case verb == "import" && len(rest) == 1:
-				return e.importTasks(ctx, rest[0])
-			}
-			return usageError{errors.New("usage: task [ls | add NAME | edit NAME | rm NAME | import FILE]")}
-		},
+		RunE: func(cmd *cobra.Command, args []string) error { return e.task(cmd.Context(), cmd, args, o) },
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.typ, "type", "site", "site, tree, owner or library")
@@ -69,6 +52,26 @@ subtree's pointers). Anything outside is a leaf: tested, not traversed.`,
 	f.StringVar(&o.indexFile, "index-file", "", "also write the HTML index here after each run (the prior one is kept beside it)")
 	f.BoolVar(&o.internalOnly, "internal-only", false, "leave links outside the infostructure's site untested")
 	return cmd
+}
+
+// task lists, adds, edits, removes or imports the maintenance tasks.
+func (e *env) task(ctx context.Context, cmd *cobra.Command, args []string, o taskFlags) error {
+	if len(args) == 0 {
+		args = []string{"ls"}
+	}
+	switch verb, rest := args[0], args[1:]; {
+	case verb == "ls" && len(rest) == 0:
+		return e.listTasks(ctx)
+	case verb == "add" && len(rest) == 1:
+		return e.saveTask(ctx, cmd, rest[0], o, true)
+	case verb == "edit" && len(rest) == 1:
+		return e.saveTask(ctx, cmd, rest[0], o, false)
+	case verb == "rm" && len(rest) == 1:
+		return e.removeTask(ctx, rest[0])
+	case verb == "import" && len(rest) == 1:
+		return e.importTasks(ctx, rest[0])
+	}
+	return usageError{errors.New("usage: task [ls | add NAME | edit NAME | rm NAME | import FILE]")}
 }
 
 type taskFlags struct {
@@ -181,36 +184,6 @@ func parseEvery(s string) (int, error) {
 	return int(d / time.Minute), nil
 }
 
-type taskJSON struct {
-	Name         string       `json:"name"`
-	Type         string       `json:"type"`
-	Top          string       `json:"top"`
-	Title        string       `json:"title,omitempty"`
-	For          string       `json:"for,omitempty"`
-	Email        bool         `json:"email"`
-	Report       check.Report `json:"report"`
-	EveryMinutes int          `json:"everyMinutes"`
-	MaxPages     int          `json:"maxPages,omitempty"`
-	MaxDepth     int          `json:"maxDepth,omitempty"`
-	IndexFile    string       `json:"indexFile,omitempty"`
-	InternalOnly bool         `json:"internalOnly,omitempty"`
-	LastRunAt    string       `json:"lastRunAt,omitempty"`
-	NextRunAt    string       `json:"nextRunAt,omitempty"`
-}
-
-func toTaskJSON(t check.Task) taskJSON {
-	o := t.Options
-	out := taskJSON{Name: t.Name, Type: string(t.Type), Top: t.Top, Title: o.Title, For: o.For, Email: o.Email, Report: o.Report,
-		EveryMinutes: o.EveryMinutes, MaxPages: o.MaxPages, MaxDepth: o.MaxDepth, IndexFile: o.IndexFile, InternalOnly: o.InternalOnly}
-	if !t.LastRunAt.IsZero() {
-		out.LastRunAt = t.LastRunAt.UTC().Format(time.RFC3339)
-	}
-	if n := t.NextRun(); !n.IsZero() {
-		out.NextRunAt = n.UTC().Format(time.RFC3339)
-	}
-	return out
-}
-
 func (e *env) listTasks(ctx context.Context) error {
 	st, err := e.open(ctx, true)
 	if err != nil {
@@ -222,9 +195,9 @@ func (e *env) listTasks(ctx context.Context) error {
 		return err
 	}
 	if e.json {
-		out := []taskJSON{}
+		out := make([]app.CheckTask, 0, len(ts))
 		for _, t := range ts {
-			out = append(out, toTaskJSON(t))
+			out = append(out, app.TaskOf(t))
 		}
 		return e.printJSON(out)
 	}
@@ -276,7 +249,7 @@ func (e *env) saveTask(ctx context.Context, cmd *cobra.Command, name string, o t
 		return taskErr(err)
 	}
 	if e.json {
-		return e.printJSON(toTaskJSON(t))
+		return e.printJSON(app.TaskOf(t))
 	}
 	fmt.Fprintf(e.stdout, "Saved task %q: %s %s\n", clean(t.Name), t.Type, clean(t.Top))
 	return nil

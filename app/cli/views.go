@@ -9,7 +9,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"mundaneum/app"
 	"mundaneum/backend/index"
+	"mundaneum/backend/libsearch"
 	"mundaneum/backend/search"
 )
 
@@ -57,18 +59,6 @@ See 'mundaneum search --help' for the query language.`,
 	return cmd
 }
 
-type viewJSON struct {
-	Name      string `json:"name"`
-	Query     string `json:"query"`
-	CreatedAt int64  `json:"createdAt"`
-	OpenedAt  int64  `json:"openedAt,omitempty"`
-	LastTotal int    `json:"lastTotal"`
-}
-
-func toViewJSON(v search.View) viewJSON {
-	return viewJSON{Name: v.Name, Query: v.Query, CreatedAt: v.CreatedAt, OpenedAt: v.OpenedAt, LastTotal: v.LastTotal}
-}
-
 // noView turns a missing view into a usage error that names it.
 func noView(name string, err error) error {
 	if errors.Is(err, search.ErrNoView) {
@@ -91,9 +81,9 @@ func (e *env) listViews(ctx context.Context) error {
 		return err
 	}
 	if e.json {
-		out := []viewJSON{}
+		out := make([]app.View, 0, len(vs))
 		for _, v := range vs {
-			out = append(out, toViewJSON(v))
+			out = append(out, app.ViewOf(v))
 		}
 		return e.printJSON(out)
 	}
@@ -125,7 +115,7 @@ func (e *env) saveView(ctx context.Context, name, query string, force bool) erro
 		return noView(name, err)
 	}
 	if e.json {
-		return e.printJSON(savedViewJSON{viewJSON: toViewJSON(v), Replaced: replaced})
+		return e.printJSON(savedViewJSON{View: app.ViewOf(v), Replaced: replaced})
 	}
 	if replaced {
 		fmt.Fprintf(e.stdout, "Replaced view %q: %s (what is new now counts from this moment)\n", clean(v.Name), clean(v.Query))
@@ -135,8 +125,9 @@ func (e *env) saveView(ctx context.Context, name, query string, force bool) erro
 	return nil
 }
 
+// savedViewJSON is views save --json: the window's view, and whether it replaced one.
 type savedViewJSON struct {
-	viewJSON
+	app.View
 	Replaced bool `json:"replaced"`
 }
 
@@ -156,13 +147,6 @@ func (e *env) deleteView(ctx context.Context, name string) error {
 	return e.printJSON(map[string]string{"deleted": name})
 }
 
-type openedViewJSON struct {
-	View  viewJSON   `json:"view"`
-	New   int        `json:"new"`
-	Since int64      `json:"since"`
-	Found searchJSON `json:"results"`
-}
-
 func (e *env) openView(ctx context.Context, name string, r search.Request) error {
 	w, err := e.openViewWorkspace(ctx)
 	if err != nil {
@@ -174,7 +158,14 @@ func (e *env) openView(ctx context.Context, name string, r search.Request) error
 		return noView(name, err)
 	}
 	if e.json {
-		return e.printJSON(openedViewJSON{View: toViewJSON(o.View), New: o.New, Since: o.Since, Found: toJSON(o.Results)})
+		// As the window opens it (app.OpenView): with the library's postings that match.
+		var lib libsearch.Results
+		if r.Offset == 0 {
+			if lib, err = libsearch.New(w.idx.SearchDB()).Search(ctx, libsearch.Request{Query: o.View.Query, Limit: libraryHits}); err != nil {
+				return err
+			}
+		}
+		return e.printJSON(app.ViewResultsOf(o, lib))
 	}
 	fmt.Fprintf(e.stdout, "View %q: %s\n%d new or changed since %s (marked [new] or [changed])\n\n", clean(o.View.Name), clean(o.View.Query),
 		o.New, time.UnixMilli(o.Since).Format("2006-01-02 15:04"))

@@ -14,7 +14,7 @@ const evil = '<img src=x onerror="window.__pwned=1">';
 function v(n: number, over: Partial<PageVersion> = {}): PageVersion {
   return {
     id: 10 + n, n, fetchedAt: `2026-01-0${n}T10:00:00Z`, confirmedAt: '', confirmedStatus: 0, status: 200, size: 1000 * n,
-    contentType: 'text/html', title: `Title ${n} ${evil}`, flag: '', current: false, cached: true, crawlId: 1, ...over,
+    contentType: 'text/html', title: `Title ${n} ${evil}`, flag: '', current: false, cached: true, crawlId: 1, hash: `h${n}`, ...over,
   };
 }
 

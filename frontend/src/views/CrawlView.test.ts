@@ -19,10 +19,10 @@ beforeEach(() => {
   vi.mocked(crawlPages).mockResolvedValue({
     total: 250,
     pages: [
-      { id: 1, url: 'https://a.org/', title: 'Home', state: 'fetched', reason: '', detail: '', status: 200, depth: 0 },
-      { id: 2, url: 'https://a.org/private', title: '', state: 'skipped', reason: 'robots', detail: 'robots.txt: disallowed', status: 0, depth: 1 },
-      { id: 3, url: 'https://a.org/gone', title: '', state: 'failed', reason: 'not-found', detail: '', status: 404, depth: 1 },
-      { id: 4, url: 'https://a.org/a/a/a/a', title: '', state: 'skipped', reason: 'trap:repeated-segment', detail: '', status: 0, depth: 4 },
+      { id: 1, url: 'https://a.org/', title: 'Home', state: 'fetched', reason: '', reasonText: '', detail: '', status: 200, depth: 0 },
+      { id: 2, url: 'https://a.org/private', title: '', state: 'skipped', reason: 'robots', reasonText: '', detail: 'robots.txt: disallowed', status: 0, depth: 1 },
+      { id: 3, url: 'https://a.org/gone', title: '', state: 'failed', reason: 'not-found', reasonText: '', detail: '', status: 404, depth: 1 },
+      { id: 4, url: 'https://a.org/a/a/a/a', title: '', state: 'skipped', reason: 'trap:repeated-segment', reasonText: '', detail: '', status: 0, depth: 4 },
     ],
   });
 });
@@ -69,7 +69,7 @@ describe('CrawlView', () => {
     session.crawls = [pg];
     vi.mocked(crawlPages).mockResolvedValue({
       total: 1680,
-      pages: [{ id: 9, url: 'https://www.postgresql.org/style.css', title: '', state: 'skipped', reason: 'type', detail: '', status: 0, depth: 1 }],
+      pages: [{ id: 9, url: 'https://www.postgresql.org/style.css', title: '', state: 'skipped', reason: 'type', reasonText: '', detail: '', status: 0, depth: 1 }],
     });
     const { container } = render(CrawlView, { route: { name: 'crawl', id: 2, state: 'recorded', page: 1 } });
     await screen.findByRole('table');

@@ -218,6 +218,7 @@ export namespace app {
 	    title: string;
 	    state: string;
 	    reason: string;
+	    reasonText: string;
 	    detail: string;
 	    status: number;
 	    depth: number;
@@ -488,6 +489,9 @@ export namespace app {
 	    ms: number;
 	    title: string;
 	    at: string;
+	    dead: boolean;
+	    failures: number;
+	    failingSince: string;
 	}
 	export interface LinkInfo {
 	    url: string;
@@ -608,6 +612,8 @@ export namespace app {
 	    current: boolean;
 	    cached: boolean;
 	    crawlId: number;
+	    hash: string;
+	    header?: string;
 	}
 	export interface PageDiff {
 	    pageId: number;
@@ -649,6 +655,7 @@ export namespace app {
 	    pages?: number;
 	    summariser?: string;
 	    source?: string;
+	    explain?: string;
 	}
 	export interface RetentionInfo {
 	    crawlId: number;
