@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"hash/maphash"
+	"slices"
 )
 
 // "Already queued" from memory. Most links a crawl finds lead to pages it has met already:
@@ -154,33 +155,14 @@ func (s *Store) crawlSet(ctx context.Context, crawl int64) *crawlSet {
 func (s *Store) loadCrawlSet(ctx context.Context, crawl int64) (*crawlSet, error) {
 	c := &s.ids.sets
 	var total, mine int64
-	if err := s.read.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM pages), (SELECT count(*) FROM pages WHERE crawl_id = ?)`,
+	if err := s.read.QueryRowContext(ctx, `SELECT (SELECT coalesce(sum(n), 0) FROM counts WHERE name LIKE 'pages:%'),
+		(SELECT count(*) FROM pages WHERE crawl_id = ?)`,
 		crawl).Scan(&total, &mine); err != nil {
 		return nil, fmt.Errorf("crawl %d's urls: %w", crawl, err)
 	}
 	set := &crawlSet{m: make(map[uint64]uint64, min(mine, int64(setMax-c.n)))}
 	c.crawls[crawl] = set // put counts against setMax from here
-	rows, err := s.read.QueryContext(ctx, `SELECT p.id, p.url, f.page_id IS NOT NULL FROM pages p
-		LEFT JOIN frontier f ON f.crawl_id = ?1 AND f.page_id = p.id WHERE p.crawl_id = ?1
-		UNION ALL
-		SELECT p.id, p.url, 1 FROM frontier f JOIN pages p ON p.id = f.page_id
-		WHERE f.crawl_id = ?1 AND p.crawl_id IS NOT ?1`, crawl)
-	if err != nil {
-		c.drop(crawl)
-		return nil, fmt.Errorf("crawl %d's urls: %w", crawl, err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var id int64
-		var url string
-		var queued bool
-		if err := rows.Scan(&id, &url, &queued); err != nil {
-			c.drop(crawl)
-			return nil, fmt.Errorf("crawl %d's urls: %w", crawl, err)
-		}
-		c.put(set, url, id, queued)
-	}
-	if err := rows.Err(); err != nil {
+	if err := s.loadCrawlRows(ctx, c, set, crawl, mine*4 >= total); err != nil {
 		c.drop(crawl)
 		return nil, fmt.Errorf("crawl %d's urls: %w", crawl, err)
 	}
@@ -188,6 +170,59 @@ func (s *Store) loadCrawlSet(ctx context.Context, crawl int64) (*crawlSet, error
 	// tries the INSERT first (see opState.page).
 	set.complete = total == mine && int64(len(set.m)) == total
 	return set, nil
+}
+
+// loadCrawlRows puts a crawl's frontier and pages in its set. The frontier's page ids come
+// first, in order (its key); then the pages the crawl made, read in the table's order when
+// they are most of it (a scan reads each b-tree page once, where the pages_crawl index
+// reads one per row); then the frontier's pages the crawl did not make.
+func (s *Store) loadCrawlRows(ctx context.Context, c *crawlSets, set *crawlSet, crawl int64, scan bool) error {
+	var queued []int64
+	rows, err := s.read.QueryContext(ctx, `SELECT page_id FROM frontier WHERE crawl_id = ? ORDER BY page_id`, crawl)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return err
+		}
+		queued = append(queued, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	q := `SELECT id, url FROM pages WHERE crawl_id = ?`
+	if scan {
+		q = `SELECT id, url FROM pages NOT INDEXED WHERE crawl_id = ?`
+	}
+	read := func(q string, all bool) error {
+		rows, err := s.read.QueryContext(ctx, q, crawl)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id int64
+			var url string
+			if err := rows.Scan(&id, &url); err != nil {
+				return err
+			}
+			in := all
+			if !in {
+				_, in = slices.BinarySearch(queued, id)
+			}
+			c.put(set, url, id, in)
+		}
+		return rows.Err()
+	}
+	if err := read(q, false); err != nil {
+		return err
+	}
+	return read(`SELECT p.id, p.url FROM frontier f JOIN pages p ON p.id = f.page_id
+		WHERE f.crawl_id = ?1 AND p.crawl_id IS NOT ?1`, true)
 }
 
 // rememberURLs adds what an operation resolved to its crawl's set once its batch commits:

@@ -26,9 +26,10 @@ import (
 
 const (
 	// expandCap is the most packs that may wait while the writer is busy: a reader's scan
-	// of them all (links to one page) costs about 100 ms at this size (see
-	// BenchmarkLinksPendingRead), and a crawl of up to this many pages leaves all of its
-	// expansion for when it has stored every page.
+	// of them all (the links to one page) parses every one, 377 ms at this size against
+	// 53 ms at 1,024 (BenchmarkLinksPendingRead, 20 links a pack, at load 14-17 on 2
+	// cores: docs/benchmarks.md, "crawl-queued"), and a crawl of up to this many pages on
+	// a busy writer leaves all of its expansion for when it has stored every page.
 	expandCap = 8192
 	// expandIdleBatch is how many pages' packs one expansion writes when the writer is idle.
 	expandIdleBatch = 128
