@@ -25,12 +25,13 @@ import (
 // The end of a crawl run (ExpandLinks) and the index's wait expand everything, as before.
 
 const (
-	// expandCap is the most packs that may wait while the writer is busy: a reader's scan
-	// of them all (the links to one page) parses every one, 377 ms at this size against
-	// 53 ms at 1,024 (BenchmarkLinksPendingRead, 20 links a pack, at load 14-17 on 2
-	// cores: docs/benchmarks.md, "crawl-queued"), and a crawl of up to this many pages on
-	// a busy writer leaves all of its expansion for when it has stored every page.
-	expandCap = 8192
+	// expandCap is the most packs that may wait while the writer is busy. A reader's scan
+	// of them (the links to one page) parses every one: with 20 links a pack, 28 ms at
+	// 1,024 packs, 130 ms at 4,096 and 270-340 ms at 8,192 on a quiet machine
+	// (BenchmarkLinksPendingRead; docs/benchmarks.md, "crawl-queued"). 4,096 keeps a page
+	// view's links under about 150 ms, and a crawl of that many pages on a busy writer
+	// still leaves its expansion for when it has stored them.
+	expandCap = 4096
 	// expandIdleBatch is how many pages' packs one expansion writes when the writer is idle.
 	expandIdleBatch = 128
 )

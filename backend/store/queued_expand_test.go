@@ -140,7 +140,7 @@ func TestExpanderDue(t *testing.T) {
 //
 //	CGO_ENABLED=0 go test -run '^$' -bench LinksPendingRead ./backend/store/
 func BenchmarkLinksPendingRead(b *testing.B) {
-	for _, packs := range []int{expandIdleBatch, expandBatch, expandCap} {
+	for _, packs := range []int{expandIdleBatch, expandBatch, expandCap, 8192} {
 		b.Run(fmt.Sprint(packs), func(b *testing.B) {
 			ctx := context.Background()
 			st := packedWorkspace(b, 10_000, packs, 20)
