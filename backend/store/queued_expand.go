@@ -28,10 +28,12 @@ const (
 	// expandCap is the most packs that may wait while the writer is busy. A reader's scan
 	// of them (the links to one page) parses every one: with 20 links a pack, 28 ms at
 	// 1,024 packs, 130 ms at 4,096 and 270-340 ms at 8,192 on a quiet machine
-	// (BenchmarkLinksPendingRead; docs/benchmarks.md, "crawl-queued"). 4,096 keeps a page
-	// view's links under about 150 ms, and a crawl of that many pages on a busy writer
-	// still leaves its expansion for when it has stored them.
-	expandCap = 4096
+	// (BenchmarkLinksPendingRead). It is expandBatch, the pacing before the idle batches:
+	// with the cap at 4,096 the acceptance check was slower than that pacing in three
+	// rounds out of three (perhaps: a page indexed before the links to it are expanded is
+	// indexed again when they are), at 8,192 faster in three under heavier load; raise it only
+	// with a measurement on a quiet machine (docs/benchmarks.md, "crawl-queued").
+	expandCap = expandBatch
 	// expandIdleBatch is how many pages' packs one expansion writes when the writer is idle.
 	expandIdleBatch = 128
 )
