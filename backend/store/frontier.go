@@ -83,35 +83,15 @@ type ids struct {
 	hosts map[string]int64
 	seq   int64
 
-	queuedCrawl int64
-	queued      map[int64]bool // pages in queuedCrawl's frontier
+	sets crawlSets // each crawl's URLs and frontier (queued.go)
 }
 
 const idCacheMax = 100_000
 
-// inFrontier reports whether a page is known to be in a crawl's frontier already.
-func (c *ids) inFrontier(crawl, page int64) bool { return c.queuedCrawl == crawl && c.queued[page] }
-
 // forgetFrontier forgets what the cache knows of a crawl's frontier (it was emptied).
-func (s *Store) forgetFrontier(tx *Tx, crawl int64) {
-	tx.OnCommit(func() {
-		if s.ids.queuedCrawl == crawl {
-			s.ids.queued = nil
-		}
-	})
-}
+func (s *Store) forgetFrontier(tx *Tx, crawl int64) { s.emptyFrontier(tx, crawl) }
 
 func (s *Store) cacheAfterCommit(tx *Tx, pages map[string]int64, hosts map[string]int64, crawl int64, queued []int64) {
-	if len(queued) > 0 {
-		tx.OnCommit(func() {
-			if s.ids.queuedCrawl != crawl || s.ids.queued == nil || len(s.ids.queued) > 10*idCacheMax {
-				s.ids.queuedCrawl, s.ids.queued = crawl, map[int64]bool{}
-			}
-			for _, id := range queued {
-				s.ids.queued[id] = true
-			}
-		})
-	}
 	if len(pages) == 0 && len(hosts) == 0 {
 		return
 	}
@@ -149,6 +129,7 @@ func (s *Store) newOp(tx *Tx) *opState {
 }
 
 func (o *opState) done() {
+	o.rememberURLs(o.crawl)
 	o.s.cacheAfterCommit(o.tx, o.pages, o.hosts, o.crawl, o.queued)
 	if n, e := o.packs, o.s.expand; n > 0 && e != nil {
 		o.tx.OnCommit(func() { e.packed(n) })
@@ -175,13 +156,21 @@ func (o *opState) hostID(ctx context.Context, origin string) (int64, error) {
 }
 
 // page returns the id and state of t's page, creating it (state queued when followed, else
-// skipped with t.Skip) when it is new.
-func (o *opState) page(ctx context.Context, crawlID, parentID int64, t *Target) (id int64, state string, created bool, err error) {
+// skipped with t.Skip) when it is new. When the page is most likely new (the crawl's set
+// held every page and not this one: see queued.go), the INSERT comes first and the
+// look-up only when the URL had a row after all.
+func (o *opState) page(ctx context.Context, crawlID, parentID int64, t *Target, likelyNew bool) (id int64, state string, created bool, err error) {
 	if id, ok := o.pages[t.URL]; ok {
 		return id, "", false, nil
 	}
 	if id, ok := o.s.ids.pages[t.URL]; ok {
+		o.pages[t.URL] = id
 		return id, "", false, nil
+	}
+	if likelyNew {
+		if id, created, err = o.insertPage(ctx, crawlID, parentID, t, true); err != nil || created {
+			return id, newState(t), created, err
+		}
 	}
 	sel, err := o.tx.Stmt(ctx, `SELECT id, state FROM pages WHERE url = ?`)
 	if err != nil {
@@ -195,9 +184,15 @@ func (o *opState) page(ctx context.Context, crawlID, parentID int64, t *Target) 
 	if !errors.Is(err, sql.ErrNoRows) {
 		return 0, "", false, err
 	}
+	id, _, err = o.insertPage(ctx, crawlID, parentID, t, false)
+	return id, newState(t), err == nil, err
+}
+
+// insertPage creates t's page; with orNot, it returns created false when the URL has a row.
+func (o *opState) insertPage(ctx context.Context, crawlID, parentID int64, t *Target, orNot bool) (id int64, created bool, err error) {
 	hid, err := o.hostID(ctx, t.Origin)
 	if err != nil {
-		return 0, "", false, err
+		return 0, false, err
 	}
 	state, reason := StateQueued, any(nil)
 	if !t.Follow {
@@ -207,16 +202,25 @@ func (o *opState) page(ctx context.Context, crawlID, parentID int64, t *Target) 
 	if parentID > 0 {
 		parent = parentID
 	}
-	ins, err := o.tx.Stmt(ctx, `INSERT INTO pages(url, host_id, crawl_id, state, reason, depth, parent_id, discovered_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`)
-	if err != nil {
-		return 0, "", false, err
+	q := `INSERT INTO pages(url, host_id, crawl_id, state, reason, depth, parent_id, discovered_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`
+	if orNot {
+		q = `INSERT INTO pages(url, host_id, crawl_id, state, reason, depth, parent_id, discovered_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(url) DO NOTHING RETURNING id`
 	}
-	if err := ins.QueryRowContext(ctx, t.URL, hid, crawlID, state, reason, t.Depth, parent, nowMs()).Scan(&id); err != nil {
-		return 0, "", false, fmt.Errorf("page %s: %w", t.URL, err)
+	ins, err := o.tx.Stmt(ctx, q)
+	if err != nil {
+		return 0, false, err
+	}
+	err = ins.QueryRowContext(ctx, t.URL, hid, crawlID, state, reason, t.Depth, parent, nowMs()).Scan(&id)
+	if orNot && errors.Is(err, sql.ErrNoRows) {
+		return 0, false, nil
+	}
+	if err != nil {
+		return 0, false, fmt.Errorf("page %s: %w", t.URL, err)
 	}
 	o.pages[t.URL] = id
-	return id, state, true, nil
+	return id, true, nil
 }
 
 func (s *Store) nextSeq(ctx context.Context, tx *Tx) (int64, error) {
@@ -237,10 +241,20 @@ func (o *opState) enqueue(ctx context.Context, crawlID, from int64, targets []Ta
 	// The page's links go into one packed row, expanded into link rows behind the crawl
 	// (linkpack.go); the expansion tells the index which targets' rows change.
 	var pack linkPack
+	// The crawl's URLs in memory answer most links without SQL (queued.go).
+	set, sets := o.s.crawlSet(ctx, crawlID), &o.s.ids.sets
+	if crawlID > 0 {
+		o.crawl = crawlID
+	}
 	for i := range targets {
 		t := &targets[i]
-		id, state, created, err := o.page(ctx, crawlID, from, t)
-		if err != nil {
+		id, queued, ok := sets.get(set, t.URL)
+		var state string
+		var created bool
+		var err error
+		if ok {
+			o.pages[t.URL] = id
+		} else if id, state, created, err = o.page(ctx, crawlID, from, t, set != nil && set.complete); err != nil {
 			return added, err
 		}
 		if t.Family != nil {
@@ -250,7 +264,7 @@ func (o *opState) enqueue(ctx context.Context, crawlID, from int64, targets []Ta
 		if withLinks && from != 0 {
 			pack.add(id, t)
 		}
-		if !t.Follow || o.s.ids.inFrontier(crawlID, id) {
+		if !t.Follow || queued {
 			continue
 		}
 		seq, err := o.s.nextSeq(ctx, o.tx)

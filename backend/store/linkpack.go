@@ -125,8 +125,8 @@ const (
 	expandQuiet = 500 * time.Millisecond
 )
 
-// expander runs the expansion behind the crawl: after commits that leave expandBatch packs
-// or more, and once packs stop coming.
+// expander runs the expansion behind the crawl: when the writer is idle, when expandCap
+// packs wait, and once packs stop coming (queued_expand.go).
 type expander struct {
 	kick    chan struct{}
 	stop    chan struct{}
@@ -164,20 +164,21 @@ func (e *expander) expanded(n int) {
 	e.mu.Unlock()
 }
 
-// due reports whether an expansion should run now, and how long to wait otherwise.
-func (e *expander) due() (bool, time.Duration) {
+// due reports what the expander should do now, and how long to wait otherwise (see
+// queued_expand.go).
+func (e *expander) due() (expandMode, time.Duration) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	switch {
-	case e.pending >= expandBatch:
-		return true, 0
+	case e.pending >= expandCap:
+		return expandFull, 0
 	case e.pending == 0:
-		return false, time.Hour
+		return expandWait, time.Hour
 	}
 	if quiet := time.Since(e.last); quiet < expandQuiet {
-		return false, expandQuiet - quiet
+		return expandIdle, expandQuiet - quiet
 	}
-	return true, 0
+	return expandFull, 0
 }
 
 // runExpander is the expander's goroutine: it starts with the packs a killed process left.
@@ -191,21 +192,31 @@ func (s *Store) runExpander() {
 		e.mu.Unlock()
 	}
 	for {
-		ok, wait := e.due()
-		if ok {
-			n, err := s.expandOnce(context.Background())
+		mode, wait := e.due()
+		if mode != expandWait {
+			var n int
+			var busy bool
+			var err error
+			if mode == expandFull {
+				n, err = s.expandOnce(context.Background())
+			} else {
+				n, busy, err = s.expandIfIdle(context.Background(), expandIdleBatch)
+			}
 			e.mu.Lock()
 			e.err = err
 			e.mu.Unlock()
 			if err == nil && n > 0 {
 				continue
 			}
-			if err == nil {
+			switch {
+			case err == nil && !busy:
 				e.mu.Lock()
 				e.pending = 0 // none left: the count had drifted
 				e.mu.Unlock()
-			}
-			wait = time.Second
+				wait = time.Second
+			case err != nil:
+				wait = time.Second
+			} // busy: look again at the next commit, or once packs stop coming
 		}
 		t := time.NewTimer(wait)
 		select {
