@@ -18,10 +18,10 @@
 //     (writer.go); short writes beside the process that owns it (shared.go); who holds it
 //     (holder.go); the helpers reads share (collect.go).
 //   - Crawls and their runs (crawls.go), a crawl's own retention (crawlretention.go); the
-//     crawl queue (frontier.go).
+//     crawl queue (frontier.go) and the URLs a crawl holds, kept in memory (queued.go).
 //   - Pages as a crawl saves them (pages.go, elements.go, attrs.go, text.go, render.go);
 //     links committed packed and expanded behind the crawl (linkpack.go,
-//     linkpack_parse.go); a page's detail (detail.go).
+//     linkpack_parse.go, queued_expand.go); a page's detail (detail.go).
 //   - Versions and how many are kept (versions.go, retention.go); reading offline
 //     (offline.go, requisites.go).
 //   - Hosts and their robots.txt (hosts.go, robotsites.go).

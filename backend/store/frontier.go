@@ -1,3 +1,6 @@
+// The crawl queue: pages leased to a crawl's frontier and given back, in the order its
+// strategy asks (see package frontier).
+
 package store
 
 import (

@@ -1,3 +1,6 @@
+// Links behind the crawl: a page's outgoing links committed as one packed row, expanded
+// into rows sorted by target when the writer has time (queued_expand.go).
+
 package store
 
 import (

@@ -1,3 +1,5 @@
+// The URLs each crawl holds, in memory: "already queued" without a write per link.
+
 package store
 
 import (
