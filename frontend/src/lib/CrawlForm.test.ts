@@ -8,6 +8,7 @@ vi.mock('../api', async (importOriginal) => {
 
 import { crawlDefaults, documentTypes, retention, startCrawl, type Crawl, type CrawlRequest, type RetentionInfo } from '../api';
 import CrawlForm from './CrawlForm.svelte';
+import { crawlPrefill } from './crawlPrefill.svelte';
 
 const defaults = {
   seeds: [], scope: 'site', maxDepth: 0, maxPages: 0, maxSeconds: 0, maxPerHost: 100000, maxQueryVariants: 200,
@@ -90,5 +91,22 @@ describe('CrawlForm limits', () => {
     await fireEvent.click(screen.getByRole('button', { name: 'Lift the limits' }));
     await fireEvent.click(screen.getByRole('button', { name: 'Put the limits back' }));
     await screen.findByText('Stops after 2,000 pages or 1 h, 5 links deep at most.');
+  });
+
+  it('shows a prefilled address only with its preset ("crawl from here"), never before the defaults it overrides', async () => {
+    let give!: (d: CrawlRequest) => void;
+    vi.mocked(crawlDefaults).mockReturnValue(new Promise((r) => (give = r)));
+    vi.mocked(documentTypes).mockResolvedValue([]);
+    vi.mocked(retention).mockResolvedValue(ws);
+    crawlPrefill.pending = { seeds: ['https://example.org/new/'], scope: 'tree', requisites: true };
+    render(CrawlForm, {});
+    const seeds = screen.getByRole('textbox', { name: /Seeds/ }) as HTMLTextAreaElement;
+    const req = screen.getByRole('checkbox', { name: /style sheets, images and fonts/ }) as HTMLInputElement;
+    await vi.waitFor(() => expect(crawlDefaults).toHaveBeenCalled());
+    expect(seeds.value).toBe('');
+    give(defaults);
+    await vi.waitFor(() => expect(seeds.value).toBe('https://example.org/new/'));
+    expect(req.checked).toBe(true);
+    expect((screen.getByLabelText(/Scope/) as HTMLSelectElement).value).toBe('tree');
   });
 });
