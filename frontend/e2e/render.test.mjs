@@ -90,8 +90,14 @@ test('a page built by scripts is rendered, searchable, counted by the facet, and
   await form.getByRole('button', { name: /start crawl/i }).click();
   await until(async () => (await api.call('Crawls'))[0]?.state === 'done', { timeout: 90000, what: 'the crawl to end' });
 
-  // Both routes are pages, their words searchable; the facet counts them as rendered.
-  const found = await api.call('Search', { query: word, offset: 0, limit: 10, facets: true });
+  // Both routes are pages, their words searchable (the index follows the crawl: a crawl
+  // done is stored, and searchable once the index has caught up); the facet counts them as
+  // rendered.
+  let found;
+  await until(async () => (found = await api.call('Search', { query: word, offset: 0, limit: 10, facets: true })).total >= 2, {
+    timeout: 30000,
+    what: "the script's word searchable",
+  }).catch(() => {});
   assert.equal(found.total, 2, `search for the script's word: ${JSON.stringify(found.results.map((r) => r.url))}`);
   await page.goto(`${app.url}#/search?q=${word}`);
   const facets = page.getByRole('complementary', { name: 'Facets' });
