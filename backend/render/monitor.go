@@ -29,7 +29,7 @@ const (
 )
 
 // monitor measures b's processes until it ends: the peak goes into the stats, and when
-// they hold more than the cap together (PSS), the tab that holds most is closed.
+// they hold more than the cap together (PSS), the renderer holding most is killed (overCap).
 func (r *Renderer) monitor(b *browserProc) {
 	defer close(b.monitorDone)
 	tick := time.NewTicker(monitorEvery)
