@@ -215,9 +215,6 @@ func (s *stage) write(in *inputs, before func(context.Context, *sql.Tx, *rowWrit
 	if err := before(ctx, tx, w); err != nil {
 		return err
 	}
-	if err := saveFix(ctx, tx, p.fix); err != nil {
-		return err
-	}
 	if p.rows != 0 {
 		if _, err := tx.ExecContext(ctx, `UPDATE index_state SET rows = rows + ?`, p.rows); err != nil {
 			return fmt.Errorf("index: %w", err)
@@ -226,13 +223,11 @@ func (s *stage) write(in *inputs, before func(context.Context, *sql.Tx, *rowWrit
 	if err := w.apply(ctx, p); err != nil {
 		return err
 	}
+	if err := subtract(ctx, tx, p.fix); err != nil {
+		return err
+	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("index: %w", err)
-	}
-	if !p.fix.zero() {
-		if err := s.x.applyFix(ctx); err != nil {
-			return err
-		}
 	}
 	if end > s.state.Applied {
 		s.covered.add(ids, end)

@@ -156,9 +156,6 @@ func (s *stage) pairsStep() (bool, error) {
 			f.Pairs.addSizes(psz)
 		}
 	}
-	if err := saveFix(ctx, tx, f); err != nil {
-		return false, err
-	}
 	for _, in := range ins {
 		if _, err := w.pdel.ExecContext(ctx, in.ID); err != nil {
 			return false, fmt.Errorf("pairs of page %d: %w", in.ID, err)
@@ -169,13 +166,11 @@ func (s *stage) pairsStep() (bool, error) {
 			}
 		}
 	}
+	if err := subtract(ctx, tx, f); err != nil {
+		return false, err
+	}
 	if err := tx.Commit(); err != nil {
 		return false, fmt.Errorf("pair index: %w", err)
-	}
-	if !f.zero() {
-		if err := s.x.applyFix(ctx); err != nil {
-			return false, err
-		}
 	}
 	s.merged, s.settled = false, false
 	s.publishPairs(PairsProgress{Words: s.words.Len(), Done: s.pairsDone(builtTo, complete), Total: s.state.Rows, Complete: complete})

@@ -172,7 +172,7 @@ func (s *stage) load() error {
 		return fmt.Errorf("index: %w", err)
 	}
 	s.state = st
-	if err := s.x.applyFix(s.ctx); err != nil { // left by a kill after a batch
+	if err := s.x.applyFix(s.ctx); err != nil { // left by an older version killed after a batch
 		return err
 	}
 	if err := s.x.db.QueryRowContext(s.ctx, `SELECT count(*) FROM deferred`).Scan(&s.deferred); err != nil {

@@ -12,11 +12,16 @@ import (
 // "averages" record, row 1 of %_data). A contentless_delete table does not take a deleted
 // row out of them (fts5_storage.c, sqlite3Fts5StorageDelete reads no sizes for it): every
 // rewritten row would count twice, and ranking would drift as pages are fetched again or
-// get new anchor text. So the stage subtracts what it deletes. It reads a row's sizes
-// (%_docsize) before deleting it, keeps their sum in index_state.fix in the batch's own
-// transaction, and takes the sum off the record in a transaction of its own right after:
-// FTS5 writes its cached, overcounted totals when a transaction that changed the table
-// commits. A kill between the two leaves the sum in index_state, and load applies it.
+// get new anchor text. So the stage subtracts what it deletes: it reads a row's sizes
+// (%_docsize) before deleting it and, once the batch's FTS5 writes are done, takes their
+// sum off the record in the same transaction (subtract). FTS5 caches the totals while a
+// transaction writes and saves them when it commits, over any change made beside it; a
+// savepoint makes it save them first (fts5SavepointMethod flushes to disk and drops the
+// cache), so the change made after it stands. Readers never see a row counted twice.
+//
+// Before, the sum was kept in index_state.fix and taken off in a transaction of its own
+// after the batch's; a workspace killed between the two still has it there, and load
+// applies it (applyFix).
 
 // totals are a row count and token counts per column, as FTS5 stores them.
 type totals struct {
@@ -44,50 +49,13 @@ type fix struct {
 
 func (f fix) zero() bool { return f.FTS.zero() && f.Pairs.zero() }
 
-// saveFix adds f to index_state.fix in tx (a plain write: call it before the batch's FTS5
-// writes).
-func saveFix(ctx context.Context, tx *sql.Tx, f fix) error {
+// subtract takes f off the averages records in tx, after the transaction's FTS5 writes.
+func subtract(ctx context.Context, tx *sql.Tx, f fix) error {
 	if f.zero() {
 		return nil
 	}
-	var cur string
-	if err := tx.QueryRowContext(ctx, `SELECT fix FROM index_state`).Scan(&cur); err != nil {
-		return fmt.Errorf("index totals: %w", err)
-	}
-	var old fix
-	if cur != "" {
-		if err := json.Unmarshal([]byte(cur), &old); err != nil {
-			return fmt.Errorf("index totals: %w", err)
-		}
-	}
-	old.FTS.Rows, old.Pairs.Rows = old.FTS.Rows+f.FTS.Rows, old.Pairs.Rows+f.Pairs.Rows
-	for i := range old.FTS.Cols {
-		old.FTS.Cols[i] += f.FTS.Cols[i]
-		old.Pairs.Cols[i] += f.Pairs.Cols[i]
-	}
-	b, _ := json.Marshal(old)
-	if _, err := tx.ExecContext(ctx, `UPDATE index_state SET fix = ?`, string(b)); err != nil {
-		return fmt.Errorf("index totals: %w", err)
-	}
-	return nil
-}
-
-// applyFix takes the pending fix off the averages records, in a transaction of its own.
-func (x *Index) applyFix(ctx context.Context) error {
-	tx, err := x.db.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("index totals: %w", err)
-	}
-	defer tx.Rollback()
-	var cur string
-	if err := tx.QueryRowContext(ctx, `SELECT fix FROM index_state`).Scan(&cur); err != nil {
-		return fmt.Errorf("index totals: %w", err)
-	}
-	if cur == "" {
-		return nil
-	}
-	var f fix
-	if err := json.Unmarshal([]byte(cur), &f); err != nil {
+	// FTS5 saves its cached totals now, not at the commit (see above).
+	if _, err := tx.ExecContext(ctx, `SAVEPOINT totals`); err != nil {
 		return fmt.Errorf("index totals: %w", err)
 	}
 	for _, t := range []struct {
@@ -116,6 +84,33 @@ func (x *Index) applyFix(ctx context.Context) error {
 		if _, err := tx.ExecContext(ctx, `UPDATE `+t.table+`_data SET block = ? WHERE id = 1`, encodeVarints(vs)); err != nil {
 			return fmt.Errorf("index totals: %w", err)
 		}
+	}
+	if _, err := tx.ExecContext(ctx, `RELEASE totals`); err != nil {
+		return fmt.Errorf("index totals: %w", err)
+	}
+	return nil
+}
+
+// applyFix takes a fix left in index_state by an older version off the averages records.
+func (x *Index) applyFix(ctx context.Context) error {
+	tx, err := x.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("index totals: %w", err)
+	}
+	defer tx.Rollback()
+	var cur string
+	if err := tx.QueryRowContext(ctx, `SELECT fix FROM index_state`).Scan(&cur); err != nil {
+		return fmt.Errorf("index totals: %w", err)
+	}
+	if cur == "" {
+		return nil
+	}
+	var f fix
+	if err := json.Unmarshal([]byte(cur), &f); err != nil {
+		return fmt.Errorf("index totals: %w", err)
+	}
+	if err := subtract(ctx, tx, f); err != nil {
+		return err
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE index_state SET fix = ''`); err != nil {
 		return fmt.Errorf("index totals: %w", err)

@@ -75,8 +75,7 @@ func TestQueryLanguageWhileLinksArePacked(t *testing.T) {
 	}
 	packed := scores()
 	// Wait expands the packs and waits until the index has taken in what the expansion
-	// noted: until then the index is rewriting rows, and for the few milliseconds between
-	// a batch and its totals fix (index/totals.go) bm25 counts the rewritten rows twice.
+	// noted (the rows whose anchor text it changed).
 	if err := st.Index.Wait(context.Background(), nil); err != nil {
 		t.Fatal(err)
 	}
