@@ -32,7 +32,7 @@ DIST := frontend/dist/index.html
 # Steps depend on each other's side effects (setup installs what the rest use): one at a time.
 .NOTPARALLEL:
 
-.PHONY: help setup build run test test-go lint test-frontend test-extension extension smoke bindings frontend clean package test-package bench bench-window relevance relevance-check bench-search bench-toward bench-graph bench-graphview bench-check check-build fuzz bench-library bench-warc bench-soif bench-capture bench-offline bench-render
+.PHONY: help setup build run test test-go lint test-frontend test-extension extension smoke bindings frontend clean package test-package bench bench-window relevance relevance-check bench-search bench-toward bench-graph bench-graphview bench-check check-build fuzz bench-library bench-warc bench-soif bench-capture bench-offline bench-render bench-stall
 
 help: ## list the targets
 	@awk 'BEGIN { FS = ":.*## " } /^[a-z-]+:.*## / { printf "  make %-14s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
@@ -159,6 +159,9 @@ bench-offline: build ## reading offline: a click in an offline copy of Debian's 
 
 bench-check: ## link checking vs linkchecker and wget on Debian's PostgreSQL and Rust docs via nginx (DOCS="postgresql rust" RUNS=3 KEEP=)
 	DOCS="$(or $(DOCS),postgresql rust)" RUNS="$(or $(RUNS),3)" $(if $(KEEP),KEEP="$(KEEP)") scripts/bench-check.sh
+
+bench-stall: build ## the process held back by its background threads: Status calls beside a crawl, with busy loops on the cores (BUSY=12 SECONDS=40)
+	cd frontend && node e2e/stall-perf.mjs --bin "$(CURDIR)/$(BIN)" --busy "$(or $(BUSY),12)" --seconds "$(or $(SECONDS),40)"
 
 bench-window: build ## launch-to-painted time of the desktop window under Xvfb (DB=COPY-OF-WORKSPACE RUNS=5)
 	scripts/bench-window.sh --runs "$(or $(RUNS),5)" $(if $(DB),--db "$(DB)") $(BIN)

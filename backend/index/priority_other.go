@@ -2,9 +2,6 @@
 
 package index
 
-// lowerPriority does nothing where a thread's priority cannot be set on its own: the
-// stage then competes with the crawl as an equal.
-func lowerPriority() {}
-
-// makeRoom does nothing: see lowerPriority.
+// makeRoom does nothing where a thread's priority cannot be set on its own (see
+// priority.Lower): the stage then competes with the crawl as an equal.
 func makeRoom() {}

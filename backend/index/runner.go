@@ -1,16 +1,21 @@
 package index
 
-import "runtime"
+import (
+	"runtime"
 
-// runner runs functions on a goroutine locked to a thread of its own, at the lowest CPU
-// priority: the thread dies with the goroutine, its priority with it.
+	"mundaneum/backend/priority"
+)
+
+// runner runs functions on a goroutine locked to a thread of its own, at a lower CPU
+// priority than the process's (priority.Lower): the thread dies with the goroutine, its
+// priority with it.
 type runner struct{ fns chan func() }
 
 func newRunner() *runner {
 	r := &runner{fns: make(chan func())}
 	go func() {
 		runtime.LockOSThread()
-		lowerPriority()
+		_, _ = priority.Lower() // not lowered: the stage competes as an equal
 		for fn := range r.fns {
 			fn()
 		}

@@ -106,8 +106,8 @@ func (s *stage) close() error {
 
 var errClosed = errors.New("index closed")
 
-// run is the stage's loop. Its steps run on a thread of the lowest CPU priority (see
-// lowerPriority), so that indexing takes what the crawl leaves of the machine, unless
+// run is the stage's loop. Its steps run on a thread of a lower CPU priority (see
+// runner), so that indexing takes what the crawl leaves of the machine, unless
 // someone waits for the index (the end of a crawl, a search catching up, a rebuild asked
 // for): then at the usual priority.
 func (s *stage) run() {

@@ -11,14 +11,7 @@ import {
   type CheckReportInfo,
   type CheckTask,
 } from '../api';
-
-function single(f: () => Promise<void>): () => Promise<void> {
-  let inFlight: Promise<void> | null = null;
-  return () => {
-    if (!inFlight) inFlight = f().finally(() => (inFlight = null));
-    return inFlight;
-  };
-}
+import { single } from './single';
 
 class Maintenance {
   tasks = $state<CheckTask[]>([]);

@@ -20,20 +20,12 @@ import {
 } from '../api';
 import { mergeCrawls, upsertCrawl } from './crawls';
 import { applyTheme, asTheme } from './theme';
+import { single } from './single';
 
 const crawlPollMs = 2000;
 /** When no crawl runs, the crawl list is polled every this many crawl polls. */
 const idlePolls = 5;
 const statusPollMs = 5000;
-
-/** Runs f unless a call of it is still in flight. */
-function single(f: () => Promise<void>): () => Promise<void> {
-  let inFlight: Promise<void> | null = null;
-  return () => {
-    if (!inFlight) inFlight = f().finally(() => (inFlight = null));
-    return inFlight;
-  };
-}
 
 class Session {
   crawls = $state<Crawl[]>([]);
