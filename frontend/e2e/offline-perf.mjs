@@ -127,6 +127,7 @@ try {
   const cpus = [];
   const calls = [];
   const sizes = [];
+  const walk = [];
   let restarts = 0;
   for (let step = 0; times.length < clicks && step < clicks * 3; step++) {
     // Pick a held link of another page (the page's own fragments and itself excluded).
@@ -143,6 +144,10 @@ try {
         const a = links[Math.floor(pick * links.length)];
         const target = a.getAttribute('data-mundaneum-page');
         const old = d;
+        // A build whose frame counts the documents it shows (data-shown: the next copy swapped
+        // into the frame's document) is done when the count moves; an older one, whose frame
+        // loads each copy as a new document, when that document has loaded.
+        const shown0 = f.dataset.shown;
         // The copy's API call, timed as the page sees it: from the request to the answer's
         // headers (the server makes the whole answer before it sends them).
         const api = {};
@@ -152,6 +157,8 @@ try {
           const s = performance.now();
           const res = await fetch0(...args);
           api[name] = performance.now() - s;
+          // The copy's size, as the answer's length (read after the click is timed).
+          if (name === 'App.OfflineCopy') api.answer = res.clone();
           return res;
         };
         const t0 = performance.now();
@@ -163,7 +170,9 @@ try {
             const nf = document.querySelector('iframe');
             const nd = nf?.contentDocument;
             // (A new frame holds about:blank before its srcdoc document.)
-            if (nd && nd !== old && nd.URL === 'about:srcdoc' && nd.readyState === 'complete' && location.hash.includes(`/page/${target}?`)) {
+            const swapped = shown0 !== undefined && nf?.dataset.shown !== shown0 && nd?.readyState === 'complete';
+            const loaded = nd && nd !== old && nd.URL === 'about:srcdoc' && nd.readyState === 'complete';
+            if ((swapped || loaded) && location.hash.includes(`/page/${target}?`)) {
               requestAnimationFrame(() => setTimeout(resolve, 0));
               return;
             }
@@ -176,7 +185,8 @@ try {
         });
         const t1 = performance.now();
         window.fetch = fetch0;
-        return { ms: t1 - t0, copyCall: api['App.OfflineCopy'] ?? 0, target, size: document.querySelector('iframe').getAttribute('srcdoc')?.length ?? 0, shown };
+        if (api.answer) api.size = (await api.answer.text()).length;
+        return { ms: t1 - t0, copyCall: api['App.OfflineCopy'] ?? 0, target, size: api.size ?? 0, shown };
       },
       { pick, shown: times.length },
     );
@@ -189,6 +199,7 @@ try {
     times.push(r.ms);
     calls.push(r.copyCall);
     sizes.push(r.size);
+    walk.push({ page: Number(r.target), ms: +r.ms.toFixed(1), kb: Math.round(r.size / 1024) });
     if (pause > 0) await new Promise((res) => setTimeout(res, pause));
   }
   const sorted = [...times].sort((a, b) => a - b);
@@ -207,11 +218,13 @@ try {
     docKB: { p50: Math.round(quantile(kb, 0.5) / 1024), max: Math.round(kb[kb.length - 1] / 1024) },
     copyCall: { p50: +quantile(cs, 0.5).toFixed(1), p95: +quantile(cs, 0.95).toFixed(1) },
     cpuMs: { p50: quantile(cp, 0.5), p95: quantile(cp, 0.95) },
+    // Where the tail goes: the slowest tenth of the clicks, with their answers' sizes.
+    slowest: [...walk].sort((a, b) => b.ms - a.ms).slice(0, Math.ceil(walk.length / 10)),
     errors,
   };
   console.log(
     `offline click to stored copy shown: ${res.clicks} clicks (${restarts} walks restarted): p50 ${res.p50} ms, p95 ${res.p95} ms, ` +
-      `p99 ${res.p99} ms, max ${res.max} ms; documents p50 ${res.docKB.p50} KB, max ${res.docKB.max} KB; ` +
+      `p99 ${res.p99} ms, max ${res.max} ms; answers (the copy with its text) p50 ${res.docKB.p50} KB, max ${res.docKB.max} KB; ` +
       `the OfflineCopy call in it p50 ${res.copyCall.p50} ms, p95 ${res.copyCall.p95} ms; ` +
       `CPU per click (server and browser) p50 ${res.cpuMs.p50} ms, p95 ${res.cpuMs.p95} ms`,
   );

@@ -40,7 +40,13 @@ function pages() {
     ),
     '/manual/ch1.html': manual('Chapter 1: Cards', `<p>Cards, ${edition} edition.</p><p>Go on to <a href="ch2.html#part2">the second part of chapter 2</a>.</p>`),
     '/manual/ch2.html': manual('Chapter 2: Drawers', `<p><a href="#part2">Skip to part 2</a></p>${filler}<h2 id="part2">Part 2</h2><p>Then <a href="ch3.html">chapter 3</a>, or <a href="#top-of-2">back up</a>.</p>${filler}`.replace('<p>Paragraph 1 ', '<p id="top-of-2">Paragraph 1 ')),
-    '/manual/ch3.html': manual('Chapter 3: Enquiries', `<p>The last chapter. Back to <a href="./">the contents</a>, or on to <a href="/newsection/">a new section</a>.</p>`),
+    '/manual/ch3.html': manual('Chapter 3: Enquiries', `<p>The last chapter. Back to <a href="./">the contents</a>, or on to <a href="/newsection/">a new section</a>. See also <a href="appendix.html">the appendix</a>.</p>`),
+    // A long page, shown a screenful first and the rest after (frameSwap.ts).
+    '/manual/appendix.html': manual(
+      'Appendix: Index',
+      `<div class="index"><dl>${Array.from({ length: 400 }, (_, i) => `<dt>Term ${i + 1}</dt><dd>Where the term ${i + 1} is explained, at some length for the reader.</dd>`).join('\n')}</dl>` +
+        `<p id="last">The last paragraph: back to <a href="ch1.html">the cards, from the end</a>.</p></div>`,
+    ),
     '/elsewhere/extra.html': manual('An extra page', '<p>Fetched once, on request.</p>'),
   };
 }
@@ -286,4 +292,35 @@ test('a report’s links open the pages the workspace holds, in place', async ()
   await page.goBack();
   await report.getByRole('heading', { name: 'Notes' }).waitFor();
   assert.deepEqual(seen.errors, []);
+});
+
+test('a long copy, shown a screenful first, is whole in the end and its late links open in place', async () => {
+  const ch3 = await pageId('/manual/ch3.html');
+  const appendix = await pageId('/manual/appendix.html');
+  const ch1 = await pageId('/manual/ch1.html');
+  await page.goto(`${app.url}#/page/${ch3}?copy=page`);
+  await shows('Chapter 3: Enquiries');
+  const shown = await page.evaluate(() => Number(document.querySelector('iframe').dataset.shown));
+  await frame().getByRole('link', { name: 'the appendix' }).click();
+  await page.waitForURL(new RegExp(`#/page/${appendix}\\?copy=page$`));
+  await shows('Appendix: Index');
+  // The same frame and document took it (no new document), and it ends whole.
+  await until(() => page.evaluate(() => document.querySelector('iframe').contentDocument.querySelectorAll('dd').length === 400 && !!document.querySelector('iframe').contentDocument.getElementById('last')), { what: 'the whole appendix' });
+  const after = await page.evaluate(() => {
+    const f = document.querySelector('iframe');
+    const d = f.contentDocument;
+    return { shown: Number(f.dataset.shown), dts: d.querySelectorAll('dl').length, order: [...d.querySelectorAll('dt')].every((e, i) => e.textContent === `Term ${i + 1}`), title: d.title, top: f.contentWindow.scrollY };
+  });
+  assert.deepEqual(after, { shown: shown + 1, dts: 1, order: true, title: 'Appendix: Index', top: 0 });
+  // A link of the part appended last is taken by the app, like any other.
+  await frame().getByRole('link', { name: 'the cards, from the end' }).click();
+  await page.waitForURL(new RegExp(`#/page/${ch1}\\?copy=page$`));
+  await shows('Chapter 1: Cards');
+  await page.goBack();
+  await shows('Appendix: Index');
+  const [offences, pwned] = await noOffences();
+  assert.deepEqual(offences, []);
+  assert.deepEqual(pwned, [null, null]);
+  assert.deepEqual(seen.errors, []);
+  assert.deepEqual(seen.csp, []);
 });
