@@ -247,7 +247,13 @@ func saveSnapshot(ctx context.Context, db DB, s *snapshot) error {
 		return fmt.Errorf("vocabulary file: %w", err)
 	}
 	defer os.Remove(tmp.Name())
+	// Written whole before it is renamed over the old one: after a crash the name holds the
+	// old file or the new one, not a torn one (which the checksum would refuse anyway).
 	if _, err := tmp.Write(s.encode()); err != nil {
+		tmp.Close()
+		return fmt.Errorf("vocabulary file: %w", err)
+	}
+	if err := tmp.Sync(); err != nil {
 		tmp.Close()
 		return fmt.Errorf("vocabulary file: %w", err)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"mundaneum/backend/index"
 	"mundaneum/backend/searchtest"
 )
 
@@ -207,6 +208,59 @@ func TestCloseWaits(t *testing.T) {
 		}
 		if _, err := os.Stat(path); (err == nil) != (statErr == nil) {
 			t.Fatalf("the file of the terms changed after Close: before %v, after %v", statErr, err)
+		}
+	}
+}
+
+// TestSnapshotOfIndexMadeAnew: an index file deleted (the file of its terms left beside it)
+// and built again from the workspace is another index, even though it indexes the same
+// workspace, starts again at its first generation and reuses the same origins: the old
+// file's terms are not taken for the new index's. (They once were: a term the new index
+// holds and the old one did not was missing from the vocabulary, so approximate words did
+// not find it.)
+func TestSnapshotOfIndexMadeAnew(t *testing.T) {
+	ctx := context.Background()
+	w := searchtest.New(t)
+	w.Add(searchtest.Page{URL: "http://a.test/old", Title: "Old", Body: "a page about quoxilated things"})
+	old := prepared(t, w.SearchDB())
+	if _, ok := terms(old)["quoxilated"]; !ok {
+		t.Fatal("the first index's vocabulary misses its word")
+	}
+	old.Close()
+	vf, err := snapshotPath(ctx, w.SearchDB())
+	if err != nil || vf == "" {
+		t.Fatalf("snapshot path %q, %v", vf, err)
+	}
+
+	// A page the old index never saw, then the index deleted and built again.
+	w.Add(searchtest.Page{URL: "http://a.test/new", Title: "New", Body: "a page about zorblewicks"})
+	if err := w.Index.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range index.Files(w.Path()) {
+		if f != vf {
+			if err := os.Remove(f); err != nil && !errors.Is(err, os.ErrNotExist) {
+				t.Fatal(err)
+			}
+		}
+	}
+	if _, err := os.Stat(vf); err != nil {
+		t.Fatalf("the old file of terms is gone: %v", err)
+	}
+	idx, err := index.Open(ctx, w.Store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { idx.Close() })
+	if err := idx.Wait(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	v := prepared(t, idx.SearchDB())
+	defer v.Close()
+	got := terms(v)
+	for _, term := range []string{"quoxilated", "zorblewicks"} {
+		if _, ok := got[term]; !ok {
+			t.Errorf("the new index's vocabulary misses %q (%d terms from the old file)", term, v.mem.fromFile)
 		}
 	}
 }
