@@ -128,23 +128,36 @@ func decodeSnapshot(b []byte) (*snapshot, error) {
 	if bad || count > uint64(len(r))/3 || count > maxVocabTerms {
 		return nil, errSnapshot
 	}
-	s.terms, s.weight = make([]string, 0, count), make([]uint32, 0, count)
-	prev := ""
+	// The terms are spelled one after the other in one buffer, made one string at the end
+	// and cut into the terms: one allocation instead of one per term (a few million at a
+	// million pages).
+	ends := make([]int, 0, count)
+	s.weight = make([]uint32, 0, count)
+	spelled := make([]byte, 0, 2*len(r))
+	prev := 0 // where the previous term starts in spelled
 	for range count {
 		shared, rest := uv(), uv()
-		if shared > uint64(len(prev)) || rest > maxTermBytes {
+		if shared > uint64(len(spelled)-prev) || rest > maxTermBytes {
 			return nil, errSnapshot
 		}
-		t := prev[:shared] + string(take(rest))
+		start := len(spelled)
+		spelled = append(spelled, spelled[prev:prev+int(shared)]...)
+		spelled = append(spelled, take(rest)...)
 		w := uv()
-		if bad || w > 1<<32-1 || len(s.terms) > 0 && t <= prev {
+		if bad || w > 1<<32-1 || len(ends) > 0 && bytes.Compare(spelled[start:], spelled[prev:start]) <= 0 {
 			return nil, errSnapshot
 		}
-		s.terms, s.weight = append(s.terms, t), append(s.weight, uint32(w))
-		prev = t
+		ends, s.weight = append(ends, len(spelled)), append(s.weight, uint32(w))
+		prev = start
 	}
 	if len(r) != 0 {
 		return nil, errSnapshot
+	}
+	all := string(spelled)
+	s.terms = make([]string, len(ends))
+	start := 0
+	for i, end := range ends {
+		s.terms[i], start = all[start:end], end
 	}
 	return s, nil
 }
