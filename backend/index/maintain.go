@@ -92,14 +92,14 @@ func (s *stage) maintainStep() (bool, error) {
 	if err != nil || did {
 		return did, err
 	}
-	if s.merged {
-		return false, nil
-	}
-	more, err := s.mergeStep()
-	if err == nil && !more {
+	if !s.merged {
+		more, err := s.mergeStep()
+		if err != nil || more {
+			return more, err
+		}
 		s.merged = true
 	}
-	return more, err
+	return s.vocabStep()
 }
 
 // pairsStep chooses the frequent words when due, or writes the pairs rows of the next

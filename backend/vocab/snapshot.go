@@ -278,3 +278,35 @@ func saveSnapshot(ctx context.Context, db DB, s *snapshot) error {
 	}
 	return nil
 }
+
+// WriteFile brings the file of the terms of the index db reads up to date, as a vocabulary
+// kept in memory would write it: from the file when it belongs to the index, reading from
+// the index only the segments written since (all of them when there is no such file). The
+// index's own stage calls it when idle (backend/index), so that the first search of a
+// workspace just crawled or rebuilt finds the file instead of reading every leaf of the
+// index. It writes nothing when the file is current.
+func WriteFile(ctx context.Context, db *sql.DB) error {
+	m := newInMemory()
+	defer m.end()
+	base, err := loadSnapshot(ctx, db)
+	if err != nil {
+		return err
+	}
+	var covered []originSpan
+	if base != nil {
+		m.gen, m.terms, m.weight, m.covered = base.gen, base.terms, base.weight, base.covered
+		covered = base.covered
+	}
+	d, err := readNew(ctx, db, m.gen, covered, 1<<62)
+	if err != nil {
+		return fmt.Errorf("vocabulary file: %w", err)
+	}
+	m.install(d)
+	if base != nil && !m.dirty {
+		return nil
+	}
+	if len(m.added) > 0 {
+		m.merge()
+	}
+	return saveSnapshot(ctx, db, &snapshot{gen: m.gen, covered: m.covered, terms: m.terms, weight: m.weight})
+}
