@@ -16,6 +16,7 @@ import (
 	"mundaneum/backend/render"
 	"mundaneum/backend/search"
 	"mundaneum/backend/store"
+	"mundaneum/backend/vocab"
 )
 
 // workspace is one open workspace and what runs on it: its index (which follows the
@@ -41,6 +42,9 @@ func newWorkspace(st *store.Store) (*workspace, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open the search index of %s: %w", st.Path(), err)
 	}
+	// The index writes the file of its terms when idle: the first search of a workspace
+	// just crawled or rebuilt has its vocabulary at once.
+	idx.KeepVocabularyFile(vocab.WriteFile)
 	s := search.New(idx.SearchDB())
 	// The window and serve answer many queries: the searcher readies itself for them in the
 	// background until the workspace closes (the index's terms in memory, the files read

@@ -11,6 +11,7 @@ import (
 	"mundaneum/app"
 	"mundaneum/backend/index"
 	"mundaneum/backend/store"
+	"mundaneum/backend/vocab"
 )
 
 // workspace is an open workspace with its search index.
@@ -40,6 +41,7 @@ func (e *env) openIndexed(ctx context.Context, readOnly bool) (*workspace, error
 		st.Close()
 		return nil, err
 	}
+	idx.KeepVocabularyFile(vocab.WriteFile) // when idle: the first search after a crawl has it at once
 	return &workspace{st: st, idx: idx}, nil
 }
 

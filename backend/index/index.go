@@ -37,6 +37,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"mundaneum/backend/store"
 )
@@ -297,6 +298,11 @@ func (x *Index) reset(ctx context.Context, why string) error {
 	if old, err := readState(ctx, conn, ""); err == nil {
 		gen = old.Generation
 	}
+	// The new generation follows the clock as well as the old one: an index whose state was
+	// lost (its file deleted, or not an index) starts past every index of the workspace
+	// before it instead of at 1 again, so that what was derived from an older index (the
+	// file of its terms beside it, backend/vocab) is never taken for this one's.
+	gen = max(gen, time.Now().UnixMicro())
 	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("index: %w", err)

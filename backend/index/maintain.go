@@ -73,8 +73,10 @@ func PairWords(ctx context.Context, db *sql.DB) (*pairs.Words, error) {
 	return pairs.NewWords(list), nil
 }
 
-// Generation counts the index's rebuilds, from any pool that reads it: what a search
-// caches of the index (its frequent words) is good for one generation.
+// Generation is the index's generation, from any pool that reads it: it changes at every
+// rebuild and never repeats for a workspace, even when the index file is deleted and built
+// again; what a search caches of the index (its frequent words, its terms) is good for one
+// generation.
 func Generation(ctx context.Context, db *sql.DB) (int64, error) {
 	var g int64
 	err := db.QueryRowContext(ctx, `SELECT generation FROM index_state`).Scan(&g)
@@ -90,14 +92,14 @@ func (s *stage) maintainStep() (bool, error) {
 	if err != nil || did {
 		return did, err
 	}
-	if s.merged {
-		return false, nil
-	}
-	more, err := s.mergeStep()
-	if err == nil && !more {
+	if !s.merged {
+		more, err := s.mergeStep()
+		if err != nil || more {
+			return more, err
+		}
 		s.merged = true
 	}
-	return more, err
+	return s.vocabStep()
 }
 
 // pairsStep chooses the frequent words when due, or writes the pairs rows of the next

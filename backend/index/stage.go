@@ -61,6 +61,9 @@ type stage struct {
 	urgent   int    // waiters want deferred rows rewritten now
 	resetWhy string // a rebuild was asked for
 	pub      published
+
+	vocabWriter VocabularyWriter // writes the file of the terms (vocabfile.go); nil: none
+	vocabFor    []byte           // the structure record the file was last written for (the stage's own)
 }
 
 // published is what the stage tells other goroutines.

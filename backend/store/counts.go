@@ -66,6 +66,13 @@ func recordedFilter(which int) string {
 	return ` AND ` + in
 }
 
+// censusSQL counts the skipped pages matching where by reason, and the cited resources
+// among them (CitedSQL, not the links view: TestIndexTextsPlan).
+func censusSQL(where string) string {
+	return `SELECT coalesce(reason, ''), count(*), coalesce(sum(reason = 'type' AND ` + CitedSQL + `), 0)
+		FROM pages p WHERE ` + where + ` GROUP BY 1`
+}
+
 // CitedKinds are, as an SQL list, the kinds of link by which a page cites a file to its
 // reader (the crawl's citedKinds): a file known from links is searchable when one of these
 // names it. Style sheets, scripts and form targets are plumbing, not citations.
@@ -244,9 +251,7 @@ func (s *Store) skipCensus(ctx context.Context, crawlID, skipped int64) (census,
 		where = `crawl_id = ? AND state = 'skipped'`
 		args = append(args, crawlID)
 	}
-	rows, err := cc.conn.QueryContext(ctx, `SELECT coalesce(reason, ''), count(*),
-		coalesce(sum(reason = 'type' AND EXISTS (SELECT 1 FROM links l WHERE l.to_id = p.id AND l.kind IN `+CitedKinds+`)), 0)
-		FROM pages p WHERE `+where+` GROUP BY 1`, args...)
+	rows, err := cc.conn.QueryContext(ctx, censusSQL(where), args...)
 	if err != nil {
 		return census{}, fmt.Errorf("count skipped pages: %w", err)
 	}

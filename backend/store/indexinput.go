@@ -64,6 +64,27 @@ func IndexInputs(ctx context.Context, db Querier, ids []int64) ([]IndexInput, er
 	return out, ReadLinkText(ctx, db, out)
 }
 
+// indexTextsSQL reads the pages of a JSON array of ids. Whether a resource is cited asks
+// the link rows and the packed links apart: through the links view (a UNION ALL) SQLite
+// cannot use the page's id, and reads every link of the workspace for each resource (2.6-5 s
+// a search at 100,000 pages whose results showed a resource; TestIndexTextsPlan).
+const indexTextsSQL = `SELECT j.value, coalesce(p.url, ''),
+		CASE
+			WHEN p.id IS NULL THEN 0
+			WHEN p.state = 'skipped' AND p.reason = 'type' THEN
+				CASE WHEN ` + CitedSQL + ` THEN 2 ELSE 0 END
+			WHEN t.page_id IS NOT NULL AND p.noindex = 0 AND p.duplicate_of IS NULL
+				AND p.state <> 'redirected' AND NOT (p.state = 'failed' AND coalesce(p.status, 0) IN (404, 410)) THEN 1
+			ELSE 0 END,
+		t.codec, t.data
+		FROM json_each(?) j LEFT JOIN pages p ON p.id = j.value LEFT JOIN page_text t ON t.page_id = p.id`
+
+// CitedSQL is true of a page p that a link of CitedKinds cites, expanded or still packed.
+// It asks link_rows (by its index on to_id) and link_pending apart: the links view joins
+// them with UNION ALL, which SQLite cannot search by p.id from a correlated subquery.
+const CitedSQL = `(EXISTS (SELECT 1 FROM link_rows l WHERE l.to_id = p.id AND l.kind IN ` + CitedKinds + `)
+	OR EXISTS (SELECT 1 FROM link_pending l WHERE l.to_id = p.id AND l.kind IN ` + CitedKinds + `))`
+
 // IndexTexts is IndexInputs without the text of the links to the pages (Anchors and Citers
 // left empty): a search's later stages read the text of their best hits, and need what
 // links say only where a page's own text does not hold the query's words.
@@ -72,16 +93,7 @@ func IndexTexts(ctx context.Context, db Querier, ids []int64) ([]IndexInput, err
 		return nil, nil
 	}
 	js, _ := json.Marshal(ids)
-	rows, err := db.QueryContext(ctx, `SELECT j.value, coalesce(p.url, ''),
-		CASE
-			WHEN p.id IS NULL THEN 0
-			WHEN p.state = 'skipped' AND p.reason = 'type' THEN
-				CASE WHEN EXISTS (SELECT 1 FROM links l WHERE l.to_id = p.id AND l.kind IN `+CitedKinds+`) THEN 2 ELSE 0 END
-			WHEN t.page_id IS NOT NULL AND p.noindex = 0 AND p.duplicate_of IS NULL
-				AND p.state <> 'redirected' AND NOT (p.state = 'failed' AND coalesce(p.status, 0) IN (404, 410)) THEN 1
-			ELSE 0 END,
-		t.codec, t.data
-		FROM json_each(?) j LEFT JOIN pages p ON p.id = j.value LEFT JOIN page_text t ON t.page_id = p.id`, string(js))
+	rows, err := db.QueryContext(ctx, indexTextsSQL, string(js))
 	if err != nil {
 		return nil, fmt.Errorf("index inputs: %w", err)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"mundaneum/backend/index"
 	"mundaneum/backend/searchtest"
 )
 
@@ -208,5 +209,140 @@ func TestCloseWaits(t *testing.T) {
 		if _, err := os.Stat(path); (err == nil) != (statErr == nil) {
 			t.Fatalf("the file of the terms changed after Close: before %v, after %v", statErr, err)
 		}
+	}
+}
+
+// TestSnapshotOfIndexMadeAnew: an index file deleted (the file of its terms left beside it)
+// and built again from the workspace is another index, even though it indexes the same
+// workspace, starts again at its first generation and reuses the same origins: the old
+// file's terms are not taken for the new index's. (They once were: a term the new index
+// holds and the old one did not was missing from the vocabulary, so approximate words did
+// not find it.)
+func TestSnapshotOfIndexMadeAnew(t *testing.T) {
+	ctx := context.Background()
+	w := searchtest.New(t)
+	w.Add(searchtest.Page{URL: "http://a.test/old", Title: "Old", Body: "a page about quoxilated things"})
+	old := prepared(t, w.SearchDB())
+	if _, ok := terms(old)["quoxilated"]; !ok {
+		t.Fatal("the first index's vocabulary misses its word")
+	}
+	old.Close()
+	vf, err := snapshotPath(ctx, w.SearchDB())
+	if err != nil || vf == "" {
+		t.Fatalf("snapshot path %q, %v", vf, err)
+	}
+
+	// A page the old index never saw, then the index deleted and built again.
+	w.Add(searchtest.Page{URL: "http://a.test/new", Title: "New", Body: "a page about zorblewicks"})
+	if err := w.Index.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range index.Files(w.Path()) {
+		if f != vf {
+			if err := os.Remove(f); err != nil && !errors.Is(err, os.ErrNotExist) {
+				t.Fatal(err)
+			}
+		}
+	}
+	if _, err := os.Stat(vf); err != nil {
+		t.Fatalf("the old file of terms is gone: %v", err)
+	}
+	idx, err := index.Open(ctx, w.Store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { idx.Close() })
+	if err := idx.Wait(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	v := prepared(t, idx.SearchDB())
+	defer v.Close()
+	got := terms(v)
+	for _, term := range []string{"quoxilated", "zorblewicks"} {
+		if _, ok := got[term]; !ok {
+			t.Errorf("the new index's vocabulary misses %q (%d terms from the old file)", term, v.mem.fromFile)
+		}
+	}
+}
+
+// TestWriteFile: the file of terms written without a vocabulary in memory (as the index's
+// stage writes it) holds the terms a whole reading finds; it is written again from the old
+// file and the new segments, not at all when current, and a torn or stale one is replaced.
+func TestWriteFile(t *testing.T) {
+	ctx := context.Background()
+	w := searchtest.New(t)
+	w.Add(searchtest.Corpus...)
+	db := w.SearchDB()
+	path, err := snapshotPath(ctx, db)
+	if err != nil || path == "" {
+		t.Fatalf("snapshot path %q, %v", path, err)
+	}
+	whole := func() map[string]uint32 {
+		v := New(db)
+		v.mem.wanted = true
+		d, err := readNew(ctx, db, 0, nil, 1<<62)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v.mem.install(d)
+		return terms(v)
+	}
+	check := func(when string) *snapshot {
+		t.Helper()
+		s, err := loadSnapshot(ctx, db)
+		if err != nil || s == nil {
+			t.Fatalf("%s: no file of this index (%v)", when, err)
+		}
+		want := whole()
+		if len(s.terms) != len(want) {
+			t.Fatalf("%s: %d terms in the file, %d in the index", when, len(s.terms), len(want))
+		}
+		for i, term := range s.terms {
+			if w, ok := want[term]; !ok || w != s.weight[i] {
+				t.Fatalf("%s: %q weighs %d in the file, %d (%v) in the index", when, term, s.weight[i], w, ok)
+			}
+		}
+		return s
+	}
+	if err := WriteFile(ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	check("written")
+	st1, _ := os.Stat(path)
+	if err := WriteFile(ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	if st2, _ := os.Stat(path); !st2.ModTime().Equal(st1.ModTime()) {
+		t.Error("a current file was written again")
+	}
+
+	w.Add(searchtest.Page{URL: "http://new.test/w", Title: "New", Body: "a page about zorblewicks"})
+	if err := WriteFile(ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	if s := check("after new pages"); !slices.Contains(s.terms, "zorblewicks") {
+		t.Fatal("the new page's word is missing")
+	}
+
+	// Torn (cut short, or a byte changed), or of another generation: replaced by a whole one.
+	good, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flipped := slices.Clone(good)
+	flipped[len(flipped)/2] ^= 0x40
+	s, _ := decodeSnapshot(good)
+	s.gen++
+	for name, bad := range map[string][]byte{"cut": good[:len(good)-7], "flipped": flipped, "stale": s.encode()} {
+		if err := os.WriteFile(path, bad, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := loadSnapshot(ctx, db); got != nil || err != nil {
+			t.Fatalf("%s: the file was taken (%v)", name, err)
+		}
+		if err := WriteFile(ctx, db); err != nil {
+			t.Fatal(err)
+		}
+		check("after a " + name + " file")
 	}
 }

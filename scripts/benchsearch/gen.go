@@ -10,6 +10,7 @@ import (
 
 	"mundaneum/backend/index"
 	"mundaneum/backend/store"
+	termfile "mundaneum/backend/vocab"
 )
 
 // genStats describes a generated workspace.
@@ -155,6 +156,8 @@ func buildIndex(ctx context.Context, path string, logf func(string, ...any)) err
 		return err
 	}
 	defer idx.Close()
+	// As the app does: the index writes the file of its terms once settled.
+	idx.KeepVocabularyFile(termfile.WriteFile)
 	start, last := time.Now(), time.Now()
 	err = idx.Settle(ctx, func(p index.Progress) {
 		if time.Since(last) > 15*time.Second {

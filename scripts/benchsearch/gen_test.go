@@ -131,7 +131,7 @@ func TestHarness(t *testing.T) {
 			t.Fatalf("empty query of class %s", q.class)
 		}
 	}
-	if _, _, _, err := coldStart(ctx, path, qs[0].text, 20, false, true); err != nil {
+	if _, err := coldStart(ctx, path, qs[0].text, 20, false, true); err != nil {
 		t.Fatal(err)
 	}
 	sr, err := openSearch(ctx, path)

@@ -42,7 +42,7 @@ type options struct {
 	timeout                             time.Duration
 	cpuprofile, only, sqlText, one, tsv string
 	regen, genOnly, evict, facets       bool
-	together                            bool
+	together, dropVocab                 bool
 }
 
 func main() {
@@ -70,6 +70,7 @@ func main() {
 	flag.BoolVar(&o.together, "facets-together", false, "ask for facet counts in the same call as the results (the CLI's and a saved view's way)")
 	flag.BoolVar(&noPairs, "no-pairs", false, "answer phrases from the word index only (the pair index is still built)")
 	flag.BoolVar(&o.evict, "evict", true, "drop the workspace from the OS page cache before the cold open")
+	flag.BoolVar(&o.dropVocab, "drop-vocab-file", false, "remove the file of the index's terms before the cold open (the first open after an index is built)")
 	flag.Parse()
 	if err := run(context.Background(), o); err != nil {
 		fmt.Fprintln(os.Stderr, "benchsearch:", err)
@@ -230,16 +231,25 @@ func run(ctx context.Context, o options) error {
 	}
 	// The cold and warm first queries time the results (with the facets only when asked
 	// together): what the window waits for before it shows them.
-	open, first, evicted, err := coldStart(ctx, ws, qs[0].text, o.limit, o.together, o.evict)
+	vf := index.Path(ws) + "-vocab"
+	if o.dropVocab {
+		if err := os.Remove(vf); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+	}
+	_, err = os.Stat(vf)
+	r.VocabFile = err == nil
+	c, err := coldStart(ctx, ws, qs[0].text, o.limit, o.together, o.evict)
 	if err != nil {
 		return fmt.Errorf("cold open: %w", err)
 	}
-	r.ColdOpenMs, r.ColdFirstMs, r.Evicted = ms(open), ms(first), evicted
-	_, first, _, err = coldStart(ctx, ws, qs[0].text, o.limit, o.together, false)
+	r.ColdOpenMs, r.ColdFirstMs, r.Evicted = ms(c.open), ms(c.first), c.evicted
+	r.ColdVocabMs, r.ColdVocabSinceMs = ms(c.vocab), ms(c.vocabSince)
+	c, err = coldStart(ctx, ws, qs[0].text, o.limit, o.together, false)
 	if err != nil {
 		return fmt.Errorf("reopen: %w", err)
 	}
-	r.WarmFirstMs = ms(first)
+	r.WarmFirstMs = ms(c.first)
 	if !o.evict {
 		// Timed warm: the files are read into the OS cache first. Without it, what the
 		// kernel dropped since the last run (idle file pages are reclaimed on some machines,
