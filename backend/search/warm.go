@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"runtime"
+
+	"mundaneum/backend/priority"
 )
 
 // A searcher that answers many queries (the window's, serve's) is prepared once, when its
@@ -39,9 +41,10 @@ func (s *Searcher) Prepare(ctx context.Context) {
 	s.bg.wg.Add(1)
 	go func() {
 		defer s.bg.wg.Done()
-		runtime.LockOSThread() // the thread's priority is lowered for good: it ends with the goroutine
-		lowerPriority()
-		_, _ = s.warm(ctx) // only ever faster: a failure leaves the queries to read what they need
+		runtime.LockOSThread()  // the thread's priority is lowered for good: it ends with the goroutine
+		_, _ = priority.Lower() // below the process, never so low that a collection waits for it
+		priority.IdleIO()       // its reads wait until no one else reads the disk
+		_, _ = s.warm(ctx)      // only ever faster: a failure leaves the queries to read what they need
 	}()
 }
 
