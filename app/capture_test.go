@@ -183,7 +183,6 @@ func TestWorkspaceOpensAfterTheWindowStarted(t *testing.T) {
 	a, open := app.OpeningLater(path)
 	app.UseLoopback(a, web.NewLoopback(app.CaptureAPI(a), t.Logf))
 	app.Attach(context.Background(), a, func(string, any) {})
-	defer app.Detach(a)
 	started := make(chan struct{})
 	go func() { // as desktop.go's OnStartup does: it waits for the workspace
 		app.StartLoopback(a)
@@ -205,6 +204,7 @@ func TestWorkspaceOpensAfterTheWindowStarted(t *testing.T) {
 	case <-time.After(time.Minute): // a deadlock: no amount of waiting ends it
 		t.Fatal("the workspace's first open did not end after the window had started")
 	}
+	defer app.Detach(a) // only now: it waits for the open too
 	<-started
 	if info, _ := a.CaptureInfo(); !info.Listening || info.Port != port || info.Error != "" || !answers(port) {
 		t.Errorf("the door after the open: %+v", info)

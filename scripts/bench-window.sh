@@ -78,7 +78,12 @@ for run in $(seq 1 "$runs"); do
   done
   # The app mounts before it paints: wait for its step, then read them all.
   until grep -q ' app-mounted$' "$tmp/app.log" || (($(now_ms) - start > 20000)); do sleep 0.02; done
-  steps=$(awk -v s="$start" '$1 == "start-trace" { printf "%s %d, ", $3, $2 - s }' "$tmp/app.log")
+  # The page reports its own steps after its first frame (a build from before 2026-11-27
+  # does not): give them a second.
+  waited=$(now_ms)
+  until grep -q ' js-first-frame$' "$tmp/app.log" || (($(now_ms) - waited > 1000)); do sleep 0.02; done
+  steps=$(awk -v s="$start" '$1 == "start-trace" { print $2 - s, $3 }' "$tmp/app.log" | sort -n -s -k1,1 |
+    awk '{ printf "%s %d, ", $2, $1 }')
   mounted=$(awk -v s="$start" '$1 == "start-trace" && $3 == "app-mounted" { print $2 - s }' "$tmp/app.log")
   interactive=$((done_ms > ${mounted:-0} ? done_ms : ${mounted:-0}))
   echo "run $run: window mapped at $mapped ms, page painted between $blank and $done_ms ms ($c colours); ${steps}interactive $interactive ms"
