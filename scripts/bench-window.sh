@@ -43,8 +43,20 @@ fi
 bin=$2 runs=$3 db=$4
 tmp=$(mktemp -d)
 pid=
+# stop_app ends the app: asked to quit, then killed if it has not within 10 s (a window
+# stuck in its start does not quit).
+stop_app() {
+  kill "$pid" 2>/dev/null || return 0
+  local i
+  for i in $(seq 1 100); do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  kill -KILL "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+}
 cleanup() {
-  [[ -n "$pid" ]] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+  [[ -n "$pid" ]] && stop_app
   rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -89,8 +101,7 @@ for run in $(seq 1 "$runs"); do
   echo "run $run: window mapped at $mapped ms, page painted between $blank and $done_ms ms ($c colours); ${steps}interactive $interactive ms"
   painted+=("$done_ms")
   ready+=("$interactive")
-  kill "$pid"
-  wait "$pid" 2>/dev/null || true
+  stop_app
   pid=
 done
 
