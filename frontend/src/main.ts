@@ -22,7 +22,7 @@ function mountApp() {
 }
 
 // The start's steps as the page saw them, for the window's start trace (bench-window.sh):
-// its loading (navigation and the script's timing), the app's code, and the first frame
+// its loading (the navigation's timing), the app's code, and the first frame
 // after the app mounted (a task after the next animation frame: the frame is made).
 function traceFirstFrame() {
   const at = (ms: number) => performance.timeOrigin + ms;
@@ -35,10 +35,6 @@ function traceFirstFrame() {
         steps.push(['page-asked', at(nav.requestStart)], ['page-loaded', at(nav.responseEnd)], ['page-parsed', at(nav.domInteractive)]);
         if (nav.domContentLoadedEventEnd > 0) steps.push(['page-dom-loaded', at(nav.domContentLoadedEventEnd)]);
       }
-      const script = performance
-        .getEntriesByType('resource')
-        .find((r) => r.name.includes('/assets/index-') && r.name.endsWith('.js')) as PerformanceResourceTiming | undefined;
-      if (script) steps.push(['script-loaded', at(script.responseEnd)]);
       for (const [step, name] of [
         ['js-start', 'mundaneum:start'],
         ['js-state', 'mundaneum:state'],
