@@ -76,9 +76,9 @@ func ServeCapture(a *App, url string) {
 	c.addr = url
 }
 
-// capturePort reads the window's port from the workspace's settings.
-func (a *App) capturePort(ctx context.Context) int {
-	v, ok, err := a.ws().st.LoadSetting(ctx, captureSettingKey)
+// capturePort reads the window's port from the settings of st, a workspace.
+func capturePort(ctx context.Context, st *store.Store) int {
+	v, ok, err := st.LoadSetting(ctx, captureSettingKey)
 	var s captureSettings
 	if err != nil || !ok || json.Unmarshal(v, &s) != nil || s.Port < 1 || s.Port > 65535 {
 		return DefaultCapturePort
@@ -89,15 +89,16 @@ func (a *App) capturePort(ctx context.Context) int {
 // startLoopback opens the window's door on the workspace's port. A port in use is not
 // fatal: Settings says so and offers another.
 func (a *App) startLoopback() {
-	if a.ws() == nil {
+	w := a.ws()
+	if w == nil {
 		return // held by another process: the door opens with the workspace (install)
 	}
 	c := a.captureState()
-	port := a.capturePort(context.Background())
+	port := capturePort(context.Background(), w.st)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.door == nil {
-		return
+	if c.door == nil || c.port != 0 {
+		return // no door, or open already: the workspace opened after the window started (install)
 	}
 	c.startLocked(port)
 }
@@ -123,11 +124,12 @@ func (a *App) stopLoopback() {
 	}
 }
 
-// moveLoopback opens the window's door on the port of the workspace open now, moving it
-// there when it listens on another workspace's port.
-func (a *App) moveLoopback() {
+// moveLoopback opens the window's door on the port of w, the workspace open now, moving
+// it there when it listens on another workspace's port. It is called while w is installed,
+// before the window's first wait for its workspace ends (ws would wait for itself).
+func (a *App) moveLoopback(w *workspace) {
 	c := a.captureState()
-	port := a.capturePort(context.Background())
+	port := capturePort(context.Background(), w.st)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.door == nil || c.port == port {
@@ -176,7 +178,7 @@ func (a *App) CaptureInfo() (CaptureInfo, error) {
 	c.mu.Unlock()
 	info.Listening = info.Address != ""
 	if info.Door == "window" && info.Port == 0 {
-		info.Port = a.capturePort(context.Background())
+		info.Port = capturePort(context.Background(), a.ws().st)
 	}
 	for _, cl := range clients {
 		info.Clients = append(info.Clients, captureClientDTO(cl))

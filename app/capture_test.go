@@ -155,3 +155,58 @@ func TestServeDoorIsServesOwnAddress(t *testing.T) {
 		t.Errorf("a cancelled code is shown: %+v", info.Code)
 	}
 }
+
+// The window's start (Wails' OnStartup) may come before the first open of its workspace
+// ends: on a loaded machine, or a workspace that migrates. The open still ends, and the
+// door for browsers opens once, on the workspace's port. It did not: the open waited for
+// itself to end (the door's port is the workspace's setting), and the window stayed blank.
+func TestWorkspaceOpensAfterTheWindowStarted(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "w.mundaneum")
+	port := freePort(t)
+	{ // the workspace's door is on a free port, not the default one another window may hold
+		st, err := store.Open(context.Background(), path, store.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, err := app.New(st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		app.UseLoopback(a, web.NewLoopback(app.CaptureAPI(a), t.Logf))
+		if _, err := a.SetCapturePort(port); err != nil {
+			t.Fatal(err)
+		}
+		app.StopLoopback(a)
+		app.Detach(a)
+	}
+
+	a, open := app.OpeningLater(path)
+	app.UseLoopback(a, web.NewLoopback(app.CaptureAPI(a), t.Logf))
+	app.Attach(context.Background(), a, func(string, any) {})
+	started := make(chan struct{})
+	go func() { // as desktop.go's OnStartup does: it waits for the workspace
+		app.StartLoopback(a)
+		close(started)
+	}()
+	defer app.StopLoopback(a)
+	go open()
+
+	state := make(chan app.WorkspaceState, 1)
+	go func() {
+		s, _ := a.WorkspaceState()
+		state <- s
+	}()
+	select {
+	case s := <-state:
+		if !s.Open || s.Path != path {
+			t.Fatalf("state = %+v", s)
+		}
+	case <-time.After(time.Minute): // a deadlock: no amount of waiting ends it
+		t.Fatal("the workspace's first open did not end after the window had started")
+	}
+	defer app.Detach(a) // only now: it waits for the open too
+	<-started
+	if info, _ := a.CaptureInfo(); !info.Listening || info.Port != port || info.Error != "" || !answers(port) {
+		t.Errorf("the door after the open: %+v", info)
+	}
+}

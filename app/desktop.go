@@ -68,6 +68,9 @@ func RunDesktop(a *App, assets fs.FS) error {
 		AssetServer:      &assetserver.Options{Assets: dist},
 		OnStartup: func(ctx context.Context) {
 			traceStep("startup")
+			if startTrace.on {
+				wailsruntime.EventsOn(ctx, "start:trace", tracePageSteps)
+			}
 			a.dialogs = dialogs{ctx}
 			a.attachTitle(func(title string) { wailsruntime.WindowSetTitle(ctx, title) })
 			a.startup(ctx, func(name string, payload any) {

@@ -6,3 +6,7 @@ var (
 	StartLoopback = (*App).startLoopback
 	StopLoopback  = (*App).stopLoopback
 )
+
+// OpeningLater is Opening, the workspace opened when the test calls open (after the
+// window started, say).
+func OpeningLater(path string) (a *App, open func()) { return opening(path) }

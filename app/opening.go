@@ -51,11 +51,17 @@ type WorkspaceHolder struct {
 // Opening returns the API over the workspace at path, opened on a goroutine of its own;
 // when another process holds it, the App waits for it (see WorkspaceState).
 func Opening(path string) *App {
+	a, open := opening(path)
+	go open()
+	return a
+}
+
+// opening returns the API over the workspace at path and the function that opens it.
+func opening(path string) (*App, func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	a := &App{core: &core{emit: func(string, any) {}, notifier: DesktopNotifier{}, opened: make(chan struct{}), stopWaiting: cancel}}
 	a.state = WorkspaceState{Path: path}
-	go a.openWhenFree(ctx, path)
-	return a
+	return a, func() { a.openWhenFree(ctx, path) }
 }
 
 // WorkspaceState says whether the workspace is open, and if not whether another process
@@ -226,7 +232,7 @@ func (a *App) install(ctx context.Context, w *workspace, announce bool) bool {
 	}
 	if started {
 		a.startScheduler(w)
-		a.moveLoopback() // browsers' door, on this workspace's port (capture.go)
+		a.moveLoopback(w) // browsers' door, on this workspace's port (capture.go)
 	}
 	if title != nil {
 		title("Mundaneum")

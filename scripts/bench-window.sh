@@ -43,8 +43,20 @@ fi
 bin=$2 runs=$3 db=$4
 tmp=$(mktemp -d)
 pid=
+# stop_app ends the app: asked to quit, then killed if it has not within 10 s (a window
+# stuck in its start does not quit).
+stop_app() {
+  kill "$pid" 2>/dev/null || return 0
+  local i
+  for i in $(seq 1 100); do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  kill -KILL "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+}
 cleanup() {
-  [[ -n "$pid" ]] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+  [[ -n "$pid" ]] && stop_app
   rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -78,14 +90,18 @@ for run in $(seq 1 "$runs"); do
   done
   # The app mounts before it paints: wait for its step, then read them all.
   until grep -q ' app-mounted$' "$tmp/app.log" || (($(now_ms) - start > 20000)); do sleep 0.02; done
-  steps=$(awk -v s="$start" '$1 == "start-trace" { printf "%s %d, ", $3, $2 - s }' "$tmp/app.log")
+  # The page reports its own steps after its first frame (a build from before 2026-11-27
+  # does not): give them a second.
+  waited=$(now_ms)
+  until grep -q ' js-first-frame$' "$tmp/app.log" || (($(now_ms) - waited > 1000)); do sleep 0.02; done
+  steps=$(awk -v s="$start" '$1 == "start-trace" { print $2 - s, $3 }' "$tmp/app.log" | sort -n -s -k1,1 |
+    awk '{ printf "%s %d, ", $2, $1 }')
   mounted=$(awk -v s="$start" '$1 == "start-trace" && $3 == "app-mounted" { print $2 - s }' "$tmp/app.log")
   interactive=$((done_ms > ${mounted:-0} ? done_ms : ${mounted:-0}))
   echo "run $run: window mapped at $mapped ms, page painted between $blank and $done_ms ms ($c colours); ${steps}interactive $interactive ms"
   painted+=("$done_ms")
   ready+=("$interactive")
-  kill "$pid"
-  wait "$pid" 2>/dev/null || true
+  stop_app
   pid=
 done
 

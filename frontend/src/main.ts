@@ -4,7 +4,7 @@ import { mount, unmount } from 'svelte';
 import './app.css';
 import App from './App.svelte';
 import HeldView from './views/HeldView.svelte';
-import { connected, workspaceState, type WorkspaceState } from './api';
+import { connected, reportStartSteps, workspaceState, type WorkspaceState } from './api';
 import { applyTheme, rememberedTheme } from './lib/theme';
 
 const target = document.getElementById('app');
@@ -18,6 +18,35 @@ applyTheme(rememberedTheme());
 function mountApp() {
   mount(App, { target: target! });
   performance.mark('mundaneum:mounted');
+  traceFirstFrame();
+}
+
+// The start's steps as the page saw them, for the window's start trace (bench-window.sh):
+// its loading (the navigation's timing), the app's code, and the first frame
+// after the app mounted (a task after the next animation frame: the frame is made).
+function traceFirstFrame() {
+  const at = (ms: number) => performance.timeOrigin + ms;
+  const mark = (name: string) => performance.getEntriesByName(name, 'mark')[0]?.startTime;
+  requestAnimationFrame(() =>
+    setTimeout(() => {
+      const steps: [string, number][] = [];
+      const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
+      if (nav) {
+        steps.push(['page-asked', at(nav.requestStart)], ['page-loaded', at(nav.responseEnd)], ['page-parsed', at(nav.domInteractive)]);
+        if (nav.domContentLoadedEventEnd > 0) steps.push(['page-dom-loaded', at(nav.domContentLoadedEventEnd)]);
+      }
+      for (const [step, name] of [
+        ['js-start', 'mundaneum:start'],
+        ['js-state', 'mundaneum:state'],
+        ['js-mounted', 'mundaneum:mounted'],
+      ]) {
+        const t = mark(name);
+        if (t !== undefined) steps.push([step, at(t)]);
+      }
+      steps.push(['js-first-frame', at(performance.now())]);
+      reportStartSteps(steps);
+    }),
+  );
 }
 
 // The window opens its workspace while it starts; when another process holds it (or it
@@ -25,6 +54,7 @@ function mountApp() {
 async function start() {
   let state: WorkspaceState | null = null;
   if (connected()) state = await workspaceState().catch(() => null);
+  performance.mark('mundaneum:state');
   if (!state || state.open) {
     mountApp();
     return;

@@ -56,3 +56,13 @@ export function setWindowBackground(dark: boolean): void {
   if (dark) runtime.WindowSetBackgroundColour(28, 28, 30, 255);
   else runtime.WindowSetBackgroundColour(250, 249, 246, 255);
 }
+
+/**
+ * Tells the window's start trace (app/starttrace.go, MUNDANEUM_TRACE_START) when the page
+ * reached each of steps, as [step, milliseconds since the Unix epoch] pairs. Without the
+ * Wails runtime (a browser, the tests) it tells no one.
+ */
+export function reportStartSteps(steps: [string, number][]): void {
+  if (!hasRuntime() || steps.length === 0) return;
+  runtime.EventsEmit('start:trace', steps);
+}
