@@ -44,18 +44,21 @@ type Queue[T any] struct {
 
 // host is one host's entries, highest priority first, then in arrival order.
 type host[T any] struct {
-	name    string
-	entries entries[T]
-	ring    *ring[T]  // the ring it is in, nil when asleep
-	wakeAt  time.Time // while asleep
-	heapIdx int       // in the sleep heap, -1 when not
+	name       string
+	entries    entries[T]
+	ring       *ring[T]  // the ring it is in, nil when asleep
+	prev, next *host[T]  // its neighbours in the ring
+	wakeAt     time.Time // while asleep
+	heapIdx    int       // in the sleep heap, -1 when not
 }
 
-// ring is the ready hosts whose head has one priority, visited round-robin.
+// ring is the ready hosts whose head has one priority, visited round-robin: a circle of
+// hosts, cur the next to try. A host joins just before cur (the back of the line), and
+// leaves in constant time, as hosts do all the time (asleep, emptied, moved).
 type ring[T any] struct {
-	prio  int
-	hosts []*host[T]
-	next  int
+	prio int
+	cur  *host[T]
+	n    int
 }
 
 // New returns an empty queue.
@@ -113,14 +116,11 @@ func (q *Queue[T]) Pop(gate Gate, now time.Time) (e Entry[T], ok bool, wake time
 	}
 	for i := 0; i < len(q.prios); {
 		r := q.rings[q.prios[i]]
-		if len(r.hosts) == 0 {
+		if r.n == 0 {
 			i++
 			continue
 		}
-		if r.next >= len(r.hosts) {
-			r.next = 0
-		}
-		h := r.hosts[r.next]
+		h := r.cur
 		head := h.entries[0]
 		at := head.NotBefore
 		free := !at.After(now)
@@ -144,7 +144,7 @@ func (q *Queue[T]) Pop(gate Gate, now time.Time) (e Entry[T], ok bool, wake time
 			q.unring(h)
 			q.ready(h)
 		default:
-			r.next++
+			r.cur = h.next
 		}
 		q.dropEmpty()
 		return head, true, time.Time{}
@@ -251,7 +251,7 @@ func (q *Queue[T]) forget(h *host[T]) {
 	delete(q.hosts, h.name)
 }
 
-// ready puts a host at the end of the ring of its head's priority.
+// ready puts a host at the back of the ring of its head's priority.
 func (q *Queue[T]) ready(h *host[T]) {
 	p := h.entries[0].Priority
 	r, ok := q.rings[p]
@@ -261,28 +261,38 @@ func (q *Queue[T]) ready(h *host[T]) {
 		i, _ := slices.BinarySearchFunc(q.prios, p, func(a, b int) int { return b - a })
 		q.prios = slices.Insert(q.prios, i, p)
 	}
-	r.hosts = append(r.hosts, h)
+	if r.cur == nil {
+		h.prev, h.next, r.cur = h, h, h
+	} else {
+		h.prev, h.next = r.cur.prev, r.cur
+		r.cur.prev.next = h
+		r.cur.prev = h
+	}
+	r.n++
 	h.ring = r
 }
 
 // unring takes a host out of its ring, keeping the turn with the host after it.
 func (q *Queue[T]) unring(h *host[T]) {
 	r := h.ring
-	h.ring = nil
-	i := slices.Index(r.hosts, h)
-	r.hosts = slices.Delete(r.hosts, i, i+1)
-	if i < r.next {
-		r.next--
+	r.n--
+	switch {
+	case r.n == 0:
+		r.cur = nil
+	default:
+		h.prev.next = h.next
+		h.next.prev = h.prev
+		if r.cur == h {
+			r.cur = h.next
+		}
 	}
-	if r.next >= len(r.hosts) {
-		r.next = 0
-	}
+	h.ring, h.prev, h.next = nil, nil, nil
 }
 
 // dropEmpty forgets rings without hosts.
 func (q *Queue[T]) dropEmpty() {
 	q.prios = slices.DeleteFunc(q.prios, func(p int) bool {
-		if len(q.rings[p].hosts) == 0 {
+		if q.rings[p].n == 0 {
 			delete(q.rings, p)
 			return true
 		}
