@@ -107,7 +107,8 @@ func (a *App) shutdown() {
 // StartCrawl starts a crawl job (or resumes/refreshes the crawl with the same seeds and
 // scope) and returns it; progress arrives as "crawl:progress" events carrying a Crawl, a
 // few per second per job, and "crawl:done" at the end.
-func (a *App) StartCrawl(req CrawlRequest) (Crawl, error) {
+func (a *App) StartCrawl(req CrawlRequest) (result Crawl, _ error) {
+	defer lists(&result)
 	cfg := crawl.Config{Seeds: req.Seeds, Scope: req.Scope, MaxDepth: req.MaxDepth, MaxPages: req.MaxPages,
 		MaxTime: time.Duration(req.MaxSeconds) * time.Second, MaxPerHost: req.MaxPerHost,
 		MaxQueryVariants: req.MaxQueryVariants, Sitemaps: req.Sitemaps, Agents: req.Agents, PerHost: req.PerHost,
@@ -131,7 +132,8 @@ func (a *App) StartCrawl(req CrawlRequest) (Crawl, error) {
 
 // CrawlDefaults returns the values a new crawl starts from, with this workspace's
 // settings: the same defaults as the CLI's crawl.
-func (a *App) CrawlDefaults() (CrawlRequest, error) {
+func (a *App) CrawlDefaults() (result CrawlRequest, _ error) {
+	defer lists(&result)
 	set, err := a.ws().st.Settings(context.Background())
 	if err != nil {
 		return CrawlRequest{}, apiError(err)
@@ -147,7 +149,8 @@ func (a *App) CrawlDefaults() (CrawlRequest, error) {
 func (a *App) PauseCrawl(id int64) error { return apiError(a.ws().jobs.Pause(id)) }
 
 // ResumeCrawl continues a paused or interrupted crawl.
-func (a *App) ResumeCrawl(id int64) (Crawl, error) {
+func (a *App) ResumeCrawl(id int64) (result Crawl, _ error) {
+	defer lists(&result)
 	w := a.ws()
 	if err := w.jobs.Resume(context.Background(), id, a.progress(w)); err != nil {
 		return Crawl{}, apiError(err)
@@ -161,7 +164,8 @@ func (a *App) CancelCrawl(id int64) error {
 }
 
 // Crawls lists every crawl, newest first.
-func (a *App) Crawls() ([]Crawl, error) {
+func (a *App) Crawls() (result []Crawl, _ error) {
+	defer lists(&result)
 	cs, err := a.ws().st.Crawls(context.Background())
 	if err != nil {
 		return nil, apiError(err)
@@ -175,7 +179,8 @@ func (a *App) Crawls() ([]Crawl, error) {
 
 // SearchFacets counts a query's matches by host, type, crawl, status and render, without ranking
 // them: the window asks for them once the query's results are shown.
-func (a *App) SearchFacets(query string) (FacetResults, error) {
+func (a *App) SearchFacets(query string) (result FacetResults, _ error) {
+	defer lists(&result)
 	res, err := a.ws().search.Facets(context.Background(), query)
 	if err != nil {
 		return FacetResults{}, apiError(err)
@@ -185,7 +190,8 @@ func (a *App) SearchFacets(query string) (FacetResults, error) {
 
 // Search runs a query and returns one page of ranked results, and with the first page the
 // library's postings that match (libraryHits of them).
-func (a *App) Search(req SearchRequest) (SearchResults, error) {
+func (a *App) Search(req SearchRequest) (result SearchResults, _ error) {
+	defer lists(&result)
 	ctx := context.Background()
 	w := a.ws()
 	res, err := w.search.Search(ctx, search.Request{Query: req.Query, Limit: req.Limit,

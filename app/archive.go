@@ -16,7 +16,8 @@ type ArchiveFormat struct {
 }
 
 // ArchiveFormats lists the formats, by name.
-func (a *App) ArchiveFormats() []ArchiveFormat {
+func (a *App) ArchiveFormats() (result []ArchiveFormat) {
+	defer lists(&result)
 	var out []ArchiveFormat
 	for _, f := range archive.Formats() {
 		out = append(out, ArchiveFormat{Name: f.Name, Title: f.Title, Extensions: f.Extensions})

@@ -225,7 +225,8 @@ func (a *App) archiveJobs() *archiveJobs { return a.ws().archives }
 // progress and the end arrive as "archive:job" events. Cancelled, it keeps the pages it
 // committed whole (each archived response is one transaction) and ends its crawl as
 // cancelled; importing the file again adds what is missing and duplicates nothing.
-func (a *App) StartImport(path string) (ArchiveJob, error) {
+func (a *App) StartImport(path string) (result ArchiveJob, _ error) {
+	defer lists(&result)
 	path, err := archivePath(path)
 	if err != nil {
 		return ArchiveJob{}, err
@@ -278,7 +279,8 @@ func detectArchive(path string) (archive.Format, int64, error) {
 // a format (warc, wwww) and returns the job at once; progress and the end arrive as
 // "archive:job" events. The file appears whole or not at all: cancelled or failed, the
 // partial file beside path is removed.
-func (a *App) StartExport(crawlID int64, format, path string) (ArchiveJob, error) {
+func (a *App) StartExport(crawlID int64, format, path string) (result ArchiveJob, _ error) {
+	defer lists(&result)
 	f, err := archive.Lookup(format)
 	if err != nil {
 		return ArchiveJob{}, &Error{Code: CodeInvalid, Message: err.Error()}
@@ -302,7 +304,10 @@ func (a *App) CancelArchiveJob(id int64) error { return a.archiveJobs().cancel(i
 
 // ArchiveJobs lists the workspace's import and export jobs, running and recently ended,
 // newest first.
-func (a *App) ArchiveJobs() []ArchiveJob { return a.archiveJobs().list() }
+func (a *App) ArchiveJobs() (result []ArchiveJob) {
+	defer lists(&result)
+	return a.archiveJobs().list()
+}
 
 // ChooseImportFile asks for an archive to import with the window's file dialog; "" when the
 // user cancels. The browser front door uploads the file instead (see ArchiveHandler).

@@ -162,7 +162,8 @@ func captureError(err error) error {
 
 // CaptureInfo says where browsers reach this Mundaneum, who is paired and the pairing code
 // in force.
-func (a *App) CaptureInfo() (CaptureInfo, error) {
+func (a *App) CaptureInfo() (result CaptureInfo, _ error) {
+	defer lists(&result)
 	c := a.captureState()
 	clients, err := a.ws().st.CaptureClients(context.Background())
 	if err != nil {
@@ -212,7 +213,8 @@ func (a *App) CaptureUnpair(id int64) error {
 
 // SetCapturePort moves the window's door for browsers to port (1024-65535), and keeps it
 // in the workspace's settings. In serve, the door is serve's own address (--addr).
-func (a *App) SetCapturePort(port int) (CaptureInfo, error) {
+func (a *App) SetCapturePort(port int) (result CaptureInfo, _ error) {
+	defer lists(&result)
 	if port < 1024 || port > 65535 {
 		return CaptureInfo{}, &Error{Code: CodeInvalid, Message: "the port must be between 1024 and 65535"}
 	}
@@ -243,7 +245,8 @@ func (a *App) SetCapturePort(port int) (CaptureInfo, error) {
 
 // LibraryChoices completes a library's path for a form that adds to the library: the
 // libraries that take pointers and match query, recently used ones first.
-func (a *App) LibraryChoices(query string, limit int) ([]LibChoice, error) {
+func (a *App) LibraryChoices(query string, limit int) (result []LibChoice, _ error) {
+	defer lists(&result)
 	cs, err := capture.Libraries(context.Background(), a.ws().st, query, limit)
 	if err != nil {
 		return nil, apiError(err)

@@ -22,7 +22,8 @@ const (
 const maxLinks = 10000
 
 // CheckTasks lists the maintenance tasks by name.
-func (a *App) CheckTasks() ([]CheckTask, error) {
+func (a *App) CheckTasks() (result []CheckTask, _ error) {
+	defer lists(&result)
 	ts, err := check.Tasks(context.Background(), a.ws().st)
 	if err != nil {
 		return nil, apiError(err)
@@ -57,7 +58,8 @@ func (a *App) DeleteCheckTask(name string) error {
 
 // RunCheckTasks starts a run of the named tasks (all of them when none is named); progress
 // arrives as "check:progress" events and the end as "check:done".
-func (a *App) RunCheckTasks(names []string) (CheckProgress, error) {
+func (a *App) RunCheckTasks(names []string) (result CheckProgress, _ error) {
+	defer lists(&result)
 	ctx := context.Background()
 	w := a.ws()
 	all, err := check.Tasks(ctx, w.st)
@@ -77,7 +79,8 @@ func (a *App) RunCheckTasks(names []string) (CheckProgress, error) {
 }
 
 // CheckLinks starts a run that tests the given links now (one per line or list item).
-func (a *App) CheckLinks(urls []string) (CheckProgress, error) {
+func (a *App) CheckLinks(urls []string) (result CheckProgress, _ error) {
+	defer lists(&result)
 	var clean []string
 	for _, u := range urls {
 		clean = append(clean, strings.Fields(u)...)
@@ -100,7 +103,8 @@ func (a *App) CancelCheck() error {
 }
 
 // CheckState returns the run under way, or state "idle".
-func (a *App) CheckState() (CheckProgress, error) {
+func (a *App) CheckState() (result CheckProgress, _ error) {
+	defer lists(&result)
 	w := a.ws()
 	if p, ok := w.lastProgress(); ok && p.State == record.RunRunning {
 		return p, nil
@@ -109,7 +113,8 @@ func (a *App) CheckState() (CheckProgress, error) {
 }
 
 // CheckRuns lists the latest check runs, newest first.
-func (a *App) CheckRuns(limit int) ([]CheckRun, error) {
+func (a *App) CheckRuns(limit int) (result []CheckRun, _ error) {
+	defer lists(&result)
 	rs, err := a.ws().st.CheckRuns(context.Background(), clampLimit(limit, 100))
 	if err != nil {
 		return nil, apiError(err)
@@ -122,7 +127,8 @@ func (a *App) CheckRuns(limit int) ([]CheckRun, error) {
 }
 
 // CheckRunLinks returns the links a run tested, at most limit of them.
-func (a *App) CheckRunLinks(runID int64, limit int) ([]LinkCheck, error) {
+func (a *App) CheckRunLinks(runID int64, limit int) (result []LinkCheck, _ error) {
+	defer lists(&result)
 	limit = clampLimit(limit, 10000)
 	out := []LinkCheck{}
 	errEnough := errors.New("enough")
@@ -140,7 +146,8 @@ func (a *App) CheckRunLinks(runID int64, limit int) ([]LinkCheck, error) {
 }
 
 // LinkHistory returns the latest checks of a URL, newest first.
-func (a *App) LinkHistory(url string, limit int) ([]LinkCheck, error) {
+func (a *App) LinkHistory(url string, limit int) (result []LinkCheck, _ error) {
+	defer lists(&result)
 	rows, err := a.ws().st.CheckHistory(context.Background(), strings.TrimSpace(url), clampLimit(limit, 200))
 	if err != nil {
 		return nil, apiError(err)

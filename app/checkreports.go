@@ -16,7 +16,8 @@ import (
 const reportPage = 200
 
 // CheckReports lists reports, newest first: a task's, or every task's when task is "".
-func (a *App) CheckReports(task string, limit int) ([]CheckReportInfo, error) {
+func (a *App) CheckReports(task string, limit int) (result []CheckReportInfo, _ error) {
+	defer lists(&result)
 	ctx, st := context.Background(), a.ws().st
 	var taskID int64
 	if task != "" {
@@ -39,7 +40,8 @@ func (a *App) CheckReports(task string, limit int) ([]CheckReportInfo, error) {
 
 // CheckReport returns a report with documents offset.. (at most limit, 200 at most) and
 // the links they reference.
-func (a *App) CheckReport(id int64, offset, limit int) (CheckReportPage, error) {
+func (a *App) CheckReport(id int64, offset, limit int) (result CheckReportPage, _ error) {
+	defer lists(&result)
 	if offset < 0 {
 		offset = 0
 	}
@@ -99,7 +101,8 @@ func (a *App) SaveCheckReport(id int64, format string) (string, error) {
 }
 
 // AvoidRules lists the avoid and leaf rules of a task, or the system-wide ones (task "").
-func (a *App) AvoidRules(task string) ([]AvoidRule, error) {
+func (a *App) AvoidRules(task string) (result []AvoidRule, _ error) {
+	defer lists(&result)
 	ctx := context.Background()
 	id, err := a.taskID(ctx, task)
 	if err != nil {
@@ -140,7 +143,8 @@ func (a *App) DeleteAvoidRule(id int64) error {
 
 // ImportCheckFile imports one of MOMspider's files given as text: kind "avoid" (into the
 // task's rules, or the system-wide ones for task ""), "sites" or "instructions" (tasks).
-func (a *App) ImportCheckFile(kind, task, text string) (CheckImport, error) {
+func (a *App) ImportCheckFile(kind, task, text string) (result CheckImport, _ error) {
+	defer lists(&result)
 	ctx, st := context.Background(), a.ws().st
 	r := strings.NewReader(text)
 	out := CheckImport{Names: []string{}, Skipped: []string{}, Unknown: []string{}, Warnings: []string{}}
@@ -206,7 +210,8 @@ func (a *App) ExportCheckFile(kind, task string) (string, error) {
 }
 
 // RobotsSites lists the sites whose robots.txt is kept, with until when.
-func (a *App) RobotsSites() ([]RobotsSite, error) {
+func (a *App) RobotsSites() (result []RobotsSite, _ error) {
+	defer lists(&result)
 	ss, err := a.ws().st.RobotsSites(context.Background())
 	if err != nil {
 		return nil, apiError(err)

@@ -48,7 +48,8 @@ func exchangeAPIError(err error) error {
 }
 
 // ExchangeTokens lists the read-only tokens issued to other instances (never their secrets).
-func (a *App) ExchangeTokens() ([]exchange.Token, error) {
+func (a *App) ExchangeTokens() (result []exchange.Token, _ error) {
+	defer lists(&result)
 	ts, err := exchange.Tokens(context.Background(), a.ws().st)
 	return ts, exchangeAPIError(err)
 }
@@ -65,7 +66,8 @@ func (a *App) RevokeExchangeToken(id int64) error {
 }
 
 // Sources lists the instances and SOIF files summaries came from.
-func (a *App) Sources() ([]exchange.Source, error) {
+func (a *App) Sources() (result []exchange.Source, _ error) {
+	defer lists(&result)
 	ss, err := exchange.List(context.Background(), a.ws().st)
 	return ss, exchangeAPIError(err)
 }

@@ -20,14 +20,16 @@ func graphError(err error) error {
 
 // GraphView is the picture of a crawl: up to limit visited pages (the top of its tree by
 // family index), each with its tree parent, and the links between them.
-func (a *App) GraphView(crawlID int64, limit int) (graph.View, error) {
+func (a *App) GraphView(crawlID int64, limit int) (result graph.View, _ error) {
+	defer lists(&result)
 	v, err := a.graph().CrawlView(context.Background(), crawlID, limit)
 	return v, graphError(err)
 }
 
 // GraphPath finds a shortest path between two pages (either way with undirected: the
 // degrees of separation) and counts the distinct paths.
-func (a *App) GraphPath(fromID, toID int64, undirected bool) (graph.PathResult, error) {
+func (a *App) GraphPath(fromID, toID int64, undirected bool) (result graph.PathResult, _ error) {
+	defer lists(&result)
 	r, err := a.graph().Path(context.Background(), fromID, toID, graph.PathOptions{Undirected: undirected})
 	return r, graphError(err)
 }
@@ -41,7 +43,8 @@ type PageRelations struct {
 }
 
 // GraphLinks returns a page's relations (up to limit links each way).
-func (a *App) GraphLinks(pageID int64, limit int) (PageRelations, error) {
+func (a *App) GraphLinks(pageID int64, limit int) (result PageRelations, _ error) {
+	defer lists(&result)
 	r, err := PageRelationsOf(context.Background(), a.graph(), 0, pageID, limit)
 	return r, graphError(err)
 }
@@ -63,7 +66,8 @@ func PageRelationsOf(ctx context.Context, g *graph.Graph, crawlID, pageID int64,
 
 // GraphTree returns a crawl's tree of elements, or with rule text the tree those rules
 // generate over the stored links from the crawl's seeds.
-func (a *App) GraphTree(crawlID int64, ruleText string, limit int) (graph.Tree, error) {
+func (a *App) GraphTree(crawlID int64, ruleText string, limit int) (result graph.Tree, _ error) {
+	defer lists(&result)
 	ctx, g := context.Background(), a.graph()
 	if ruleText == "" {
 		t, err := g.CrawlTree(ctx, crawlID, limit, true)
@@ -82,7 +86,8 @@ func (a *App) GraphTree(crawlID int64, ruleText string, limit int) (graph.Tree, 
 }
 
 // Orphans lists pages of a crawl (of the workspace with 0) that no other page links to.
-func (a *App) Orphans(crawlID int64, limit int) (graph.Orphans, error) {
+func (a *App) Orphans(crawlID int64, limit int) (result graph.Orphans, _ error) {
+	defer lists(&result)
 	o, err := a.graph().OrphansOf(context.Background(), crawlID, limit)
 	return o, graphError(err)
 }

@@ -59,7 +59,8 @@ func versionDTO(n int, v store.Version) PageVersion {
 }
 
 // PageVersions lists the versions of a page, oldest first.
-func (a *App) PageVersions(pageID int64) ([]PageVersion, error) {
+func (a *App) PageVersions(pageID int64) (result []PageVersion, _ error) {
+	defer lists(&result)
 	return PageHistory(context.Background(), a.ws().st, pageID, false)
 }
 
@@ -87,7 +88,8 @@ const diffContext = 12
 // ComparePageVersions diffs two versions of a page word by word (fromID 0: the version
 // before toID; toID 0: the newest). Without full, unchanged text far from any change is cut
 // to "…".
-func (a *App) ComparePageVersions(pageID, fromID, toID int64, full bool) (PageDiff, error) {
+func (a *App) ComparePageVersions(pageID, fromID, toID int64, full bool) (result PageDiff, _ error) {
+	defer lists(&result)
 	around := diffContext
 	if full {
 		around = -1
@@ -131,7 +133,8 @@ func ComparePage(ctx context.Context, st *store.Store, pageID, fromID, toID int6
 }
 
 // VersionCopy returns one version's offline copy, sanitised as OfflineCopy's.
-func (a *App) VersionCopy(versionID int64) (OfflineCopy, error) {
+func (a *App) VersionCopy(versionID int64) (result OfflineCopy, _ error) {
+	defer lists(&result)
 	ctx := context.Background()
 	st := a.ws().st
 	v, err := st.Version(ctx, versionID)

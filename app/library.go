@@ -43,7 +43,8 @@ func (a *App) imageURL(ctx context.Context, id int64) string {
 
 // LibraryPage returns a library's page: its header, the way up, its sub-libraries and
 // postings offset..offset+limit in order ("" for the library's own: title, date, manual).
-func (a *App) LibraryPage(id int64, order string, offset, limit int) (LibPage, error) {
+func (a *App) LibraryPage(id int64, order string, offset, limit int) (result LibPage, _ error) {
+	defer lists(&result)
 	ctx := context.Background()
 	l := a.lib()
 	p, err := l.Open(ctx, id, library.ListQuery{Order: library.Order(order), Offset: offset, Limit: limit})
@@ -82,7 +83,8 @@ func (a *App) LibraryResolve(path string) (int64, error) {
 
 // LibraryPosting returns one posting with its place, picture and, for a report, its text
 // and its rendering.
-func (a *App) LibraryPosting(id int64) (LibDetail, error) {
+func (a *App) LibraryPosting(id int64) (result LibDetail, _ error) {
+	defer lists(&result)
 	ctx := context.Background()
 	d, err := a.lib().Posting(ctx, id)
 	if err != nil {
@@ -102,7 +104,8 @@ func (a *App) LibraryPosting(id int64) (LibDetail, error) {
 }
 
 // LibraryRecent lists everything at or below a library, newest first (GENVL's global list).
-func (a *App) LibraryRecent(id int64, offset, limit int) (LibRecent, error) {
+func (a *App) LibraryRecent(id int64, offset, limit int) (result LibRecent, _ error) {
+	defer lists(&result)
 	r, err := a.lib().Recent(context.Background(), id, 0, offset, limit)
 	if err != nil {
 		return LibRecent{}, apiError(err)
@@ -135,7 +138,8 @@ func (a *App) posting(ctx context.Context, id int64) (LibPosting, error) {
 }
 
 // LibraryCreate makes a sub-library of parent (GENVL's Create).
-func (a *App) LibraryCreate(parent int64, in LibInput) (LibPosting, error) {
+func (a *App) LibraryCreate(parent int64, in LibInput) (result LibPosting, _ error) {
+	defer lists(&result)
 	ctx := context.Background()
 	n, err := a.lib().Create(ctx, parent, library.LibraryInput{Title: in.Title, Purpose: in.Purpose, CreateOnly: in.CreateOnly,
 		Order: library.Order(in.Order), Image: image(in.Image), By: in.author()})
@@ -148,7 +152,8 @@ func (a *App) LibraryCreate(parent int64, in LibInput) (LibPosting, error) {
 
 // LibraryPoint adds a pointer to parent (GENVL's Point). A URL already in that library is
 // refused (conflict); AlsoIn lists the other libraries that hold it.
-func (a *App) LibraryPoint(parent int64, in LibInput) (LibAdded, error) {
+func (a *App) LibraryPoint(parent int64, in LibInput) (result LibAdded, _ error) {
+	defer lists(&result)
 	ctx := context.Background()
 	ad, err := a.lib().Point(ctx, parent, library.PointerInput{Title: in.Title, URL: in.URL, Notes: in.Notes, Tags: in.Tags, By: in.author()})
 	if err != nil {
@@ -160,7 +165,8 @@ func (a *App) LibraryPoint(parent int64, in LibInput) (LibAdded, error) {
 }
 
 // LibraryReport writes a report into parent (GENVL's Input).
-func (a *App) LibraryReport(parent int64, in LibInput) (LibPosting, error) {
+func (a *App) LibraryReport(parent int64, in LibInput) (result LibPosting, _ error) {
+	defer lists(&result)
 	ctx := context.Background()
 	n, err := a.lib().Input(ctx, parent, library.ReportInput{Title: in.Title, URL: in.URL, Body: in.Body, Image: image(in.Image), By: in.author()})
 	if err != nil {
@@ -172,7 +178,8 @@ func (a *App) LibraryReport(parent int64, in LibInput) (LibPosting, error) {
 
 // LibraryPlaceView places the saved view in.View in parent, titled in.Title (default: its
 // name).
-func (a *App) LibraryPlaceView(parent int64, in LibInput) (LibPosting, error) {
+func (a *App) LibraryPlaceView(parent int64, in LibInput) (result LibPosting, _ error) {
+	defer lists(&result)
 	ctx := context.Background()
 	n, err := a.lib().PlaceView(ctx, parent, in.View, in.Title, in.author())
 	if err != nil {
@@ -183,7 +190,8 @@ func (a *App) LibraryPlaceView(parent int64, in LibInput) (LibPosting, error) {
 }
 
 // LibraryEdit changes a library or posting; a protected one needs its password.
-func (a *App) LibraryEdit(id int64, e LibEdit, password string) (LibPosting, error) {
+func (a *App) LibraryEdit(id int64, e LibEdit, password string) (result LibPosting, _ error) {
+	defer lists(&result)
 	ctx := context.Background()
 	ed := library.Edit{Title: e.Title, URL: e.URL, Notes: e.Notes, Body: e.Body, Tags: e.Tags, Purpose: e.Purpose,
 		CreateOnly: e.CreateOnly, Image: image(e.Image), ClearImage: e.ClearImage, Author: e.Author, Email: e.Email,
@@ -206,7 +214,8 @@ func removalDTO(r library.Removal) LibRemoval {
 }
 
 // LibraryPreviewDelete says what deleting ids would remove, for the confirmation.
-func (a *App) LibraryPreviewDelete(ids []int64) (LibRemoval, error) {
+func (a *App) LibraryPreviewDelete(ids []int64) (result LibRemoval, _ error) {
+	defer lists(&result)
 	r, err := a.lib().PreviewDelete(context.Background(), ids)
 	if err != nil {
 		return LibRemoval{}, apiError(err)
@@ -215,7 +224,8 @@ func (a *App) LibraryPreviewDelete(ids []int64) (LibRemoval, error) {
 }
 
 // LibraryDelete deletes postings, libraries with everything below them (GENVL's Delete).
-func (a *App) LibraryDelete(ids []int64, password string) (LibRemoval, error) {
+func (a *App) LibraryDelete(ids []int64, password string) (result LibRemoval, _ error) {
+	defer lists(&result)
 	r, err := a.lib().Delete(context.Background(), ids, password)
 	if err != nil {
 		return LibRemoval{}, apiError(err)
@@ -236,7 +246,8 @@ func (a *App) LibraryMove(ids []int64, dest int64, position int, password string
 
 // LibraryCopy copies postings into the library dest at position (-1: at the end); copying
 // out of or into a protected library needs its password.
-func (a *App) LibraryCopy(ids []int64, dest int64, position int, password string) ([]LibPosting, error) {
+func (a *App) LibraryCopy(ids []int64, dest int64, position int, password string) (result []LibPosting, _ error) {
+	defer lists(&result)
 	ctx := context.Background()
 	ns, err := a.lib().Copy(ctx, ids, dest, position, password)
 	if err != nil {
@@ -283,7 +294,8 @@ func (a *App) LibraryRedo(password string) (string, error) {
 // LibraryImport imports the text of a file of links into parent (GENVL's Pointers): a
 // browser's bookmark file, a JSON tree, or a list of URLs or Markdown links. Importing into
 // a protected library needs its password.
-func (a *App) LibraryImport(parent int64, text, author, password string) (LibImport, error) {
+func (a *App) LibraryImport(parent int64, text, author, password string) (result LibImport, _ error) {
+	defer lists(&result)
 	start := time.Now()
 	r, err := a.lib().Import(context.Background(), parent, []byte(text), library.Author{Name: author, LibraryPassword: password})
 	if err != nil {
@@ -341,7 +353,8 @@ func (a *App) LibraryExportFile(id int64, format string) (string, error) {
 }
 
 // LibrarySearch searches the library (in: a library to search within, 0 for all).
-func (a *App) LibrarySearch(query string, in int64, offset, limit int) (LibSearchResults, error) {
+func (a *App) LibrarySearch(query string, in int64, offset, limit int) (result LibSearchResults, _ error) {
+	defer lists(&result)
 	r, err := a.ws().library.Search(context.Background(), libsearch.Request{Query: query, In: in, Offset: offset, Limit: limit})
 	if err != nil {
 		return LibSearchResults{}, apiError(err)
@@ -350,7 +363,8 @@ func (a *App) LibrarySearch(query string, in int64, offset, limit int) (LibSearc
 }
 
 // LibraryPreview renders a report's Markdown as it would show (the editor's preview).
-func (a *App) LibraryPreview(title, markdown string) (LibRendered, error) {
+func (a *App) LibraryPreview(title, markdown string) (result LibRendered, _ error) {
+	defer lists(&result)
 	if len(markdown) > library.MaxBody {
 		return LibRendered{}, &Error{Code: CodeInvalid, Message: "the report is longer than 1 MiB: at most 1 MiB is kept"}
 	}
@@ -359,7 +373,8 @@ func (a *App) LibraryPreview(title, markdown string) (LibRendered, error) {
 }
 
 // LibraryTags lists the tags in use, the most used first.
-func (a *App) LibraryTags() ([]LibTag, error) {
+func (a *App) LibraryTags() (result []LibTag, _ error) {
+	defer lists(&result)
 	ts, err := a.lib().Tags(context.Background())
 	if err != nil {
 		return nil, apiError(err)
@@ -374,7 +389,8 @@ func (a *App) LibraryTags() ([]LibTag, error) {
 // LibraryCrawl crawls from a pointer, or from every pointer at or below a library ("crawl
 // from here"); scope "list" fetches each once (a title and an offline copy). Progress comes
 // as crawl events.
-func (a *App) LibraryCrawl(id int64, scope string, maxPages int) (Crawl, error) {
+func (a *App) LibraryCrawl(id int64, scope string, maxPages int) (result Crawl, _ error) {
+	defer lists(&result)
 	seeds, err := a.lib().Seeds(context.Background(), id)
 	if err != nil {
 		return Crawl{}, apiError(err)

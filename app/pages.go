@@ -18,7 +18,8 @@ import (
 const linksShown = 500
 
 // Page returns everything known about a page, with its first links in and out.
-func (a *App) Page(id int64) (Page, error) {
+func (a *App) Page(id int64) (result Page, _ error) {
+	defer lists(&result)
 	p, err := PageView(context.Background(), a.ws().st, id)
 	return p, apiError(err)
 }
@@ -73,7 +74,8 @@ func PageIDOf(ctx context.Context, st *store.Store, raw string) (int64, error) {
 }
 
 // CrawlPages lists a crawl's pages (state: "", queued, fetched, failed, skipped, redirected).
-func (a *App) CrawlPages(crawlID int64, state string, offset, limit int) (CrawlPages, error) {
+func (a *App) CrawlPages(crawlID int64, state string, offset, limit int) (result CrawlPages, _ error) {
+	defer lists(&result)
 	return CrawlPagesOf(context.Background(), a.ws().st, crawlID, state, offset, limit)
 }
 
@@ -92,7 +94,8 @@ func CrawlPagesOf(ctx context.Context, st *store.Store, crawlID int64, state str
 }
 
 // OfflineCopy returns a page's cached copy as a sanitised document and as text.
-func (a *App) OfflineCopy(id int64) (OfflineCopy, error) {
+func (a *App) OfflineCopy(id int64) (result OfflineCopy, _ error) {
+	defer lists(&result)
 	ctx := context.Background()
 	p, err := a.ws().st.Page(ctx, id)
 	if err != nil {

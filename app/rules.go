@@ -36,7 +36,10 @@ type RulesCheck struct {
 }
 
 // CheckRules parses rule text: its highlighting, and its canonical form or its error.
-func (a *App) CheckRules(text string) (RulesCheck, error) { return CheckRulesText(text) }
+func (a *App) CheckRules(text string) (result RulesCheck, _ error) {
+	defer lists(&result)
+	return CheckRulesText(text)
+}
 
 // CheckRulesText is CheckRules, for the command line.
 func CheckRulesText(text string) (RulesCheck, error) {
@@ -114,7 +117,8 @@ type RuleLocalTest struct {
 // with the LOCAL blocks in force on that path and with what was read of it (title, head,
 // body, status...); any other URL with the URL alone and the global rules, and for each
 // LOCAL block what it would make of the URL.
-func (a *App) TestRules(text, url string) (RulesTest, error) {
+func (a *App) TestRules(text, url string) (result RulesTest, _ error) {
+	defer lists(&result)
 	st := a.ws().st
 	return TestRulesOn(context.Background(), graph.New(st.ReadDB()), st, text, url)
 }

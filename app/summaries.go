@@ -23,7 +23,8 @@ var typeDescriptions = map[string]string{
 }
 
 // DocumentTypes lists the document types a crawl can download and summarise.
-func (a *App) DocumentTypes() []DocumentType {
+func (a *App) DocumentTypes() (result []DocumentType) {
+	defer lists(&result)
 	var out []DocumentType
 	for _, t := range summary.AllTypes() {
 		d := DocumentType{Type: t, Description: typeDescriptions[t], Default: slices.Contains(summary.DefaultTypes, t),

@@ -8,7 +8,8 @@ import (
 )
 
 // Views lists the saved views (standing queries), by name.
-func (a *App) Views() ([]View, error) {
+func (a *App) Views() (result []View, _ error) {
+	defer lists(&result)
 	vs, err := search.ListViews(context.Background(), a.ws().st)
 	if err != nil {
 		return nil, apiError(err)
@@ -37,7 +38,8 @@ func (a *App) DeleteView(name string) error {
 
 // OpenView re-evaluates a saved view and says how many results are new since it was last
 // opened.
-func (a *App) OpenView(name string, limit int) (ViewResults, error) {
+func (a *App) OpenView(name string, limit int) (result ViewResults, _ error) {
+	defer lists(&result)
 	w := a.ws()
 	r, err := w.search.OpenView(context.Background(), w.st, name, search.Request{Limit: limit, Facets: true})
 	if err != nil {

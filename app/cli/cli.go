@@ -255,7 +255,7 @@ func (e *env) open(ctx context.Context, readOnly bool) (*store.Store, error) {
 func (e *env) printJSON(v any) error {
 	enc := json.NewEncoder(e.stdout)
 	enc.SetIndent("", "  ")
-	return enc.Encode(listsNotNull(v))
+	return enc.Encode(app.ListsNotNull(v))
 }
 
 // usageArgs makes an argument check's failure a usage error.

@@ -184,33 +184,3 @@ func nulls(doc any, at string) []string {
 	}
 	return nil
 }
-
-// TestListsNotNull: nil lists become [] wherever they sit; bytes, raw JSON and absent
-// objects keep printing as they did.
-func TestListsNotNull(t *testing.T) {
-	type leaf struct {
-		Tags []string `json:"tags"`
-	}
-	type doc struct {
-		Items  []leaf          `json:"items"`
-		Nested []leaf          `json:"nested"`
-		ByName map[string]leaf `json:"byName"`
-		Ptr    *leaf           `json:"ptr"`
-		Absent *leaf           `json:"absent"`
-		Any    any             `json:"any"`
-		Bytes  []byte          `json:"bytes"`
-		Raw    json.RawMessage `json:"raw"`
-	}
-	in := doc{Nested: []leaf{{}}, ByName: map[string]leaf{"a": {}}, Ptr: &leaf{}, Any: leaf{}}
-	b, err := json.Marshal(listsNotNull(in))
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := `{"items":[],"nested":[{"tags":[]}],"byName":{"a":{"tags":[]}},"ptr":{"tags":[]},"absent":null,"any":{"tags":[]},"bytes":null,"raw":null}`
-	if string(b) != want {
-		t.Fatalf("got  %s\nwant %s", b, want)
-	}
-	if b, _ := json.Marshal(listsNotNull([]leaf(nil))); string(b) != "[]" {
-		t.Fatalf("a nil list at the top prints %s", b)
-	}
-}

@@ -100,7 +100,7 @@ type jsonArray struct {
 }
 
 func (a *jsonArray) add(v any) error {
-	b, err := json.MarshalIndent(listsNotNull(v), "  ", "  ")
+	b, err := json.MarshalIndent(app.ListsNotNull(v), "  ", "  ")
 	if err != nil {
 		return err
 	}

@@ -178,7 +178,9 @@ func (a *api) serve(w http.ResponseWriter, r *http.Request, name string, logf fu
 		fail(w, status, code, msg)
 		return
 	}
-	b, err := json.Marshal(out)
+	// The boundary of this transport: a nil list leaves as [] (bound methods already hand
+	// theirs over so for the window; a method bound only here is covered all the same).
+	b, err := json.Marshal(app.ListsNotNull(out))
 	if err != nil {
 		logf("web: %s: encode result: %v", name, err)
 		fail(w, http.StatusInternalServerError, app.CodeInternal, "encode result: "+err.Error())

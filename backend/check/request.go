@@ -5,6 +5,7 @@ import (
 
 	"mundaneum/backend/check/report"
 	"mundaneum/backend/extract"
+	"mundaneum/backend/hostq"
 )
 
 // A run's targets are asked for (request) by the tasks, by the links given on their own and
@@ -189,13 +190,13 @@ func (r *run) enqueue(j *job) {
 		return
 	}
 	j.t.queued = j
-	r.q.push(j)
+	r.q.Push(j.origin, hostq.Entry[*job]{Value: j, NotBefore: j.notBefore, Gated: true})
 }
 
 // giveUp finishes every job queued for a host that was given up.
 func (r *run) giveUp(origin string) {
 	h := r.hosts[origin]
-	for _, j := range r.q.drain(origin) {
+	for _, j := range r.q.Drain(origin) {
 		r.skip(j, h)
 	}
 }

@@ -7,7 +7,8 @@
 // report of its documents and MOMspider's four kinds of news.
 //
 // A run's calls go one way down its files. Run (run.go) sets a run up and ends it; the
-// scheduler (sched.go) sends jobs to the workers as politeness allows and hands their
+// scheduler (sched.go) takes jobs from the per-host queue the crawl's frontier uses too
+// (backend/hostq), sends them to the workers as politeness allows and hands their
 // outcomes to the requests and results (request.go: request, done, finish, the fragments
 // waiting for their pages), which tell the tasks' traversals (traverse.go, library.go,
 // reached through the small board interface they declare) and queue what they ask for,

@@ -41,15 +41,17 @@ func (r *run) schedule(ctx context.Context, progress func(Progress)) {
 		if !stopping {
 			now := time.Now()
 			for inflight < agents {
-				j, at := r.q.pop(r.limiter, now)
-				if j == nil {
+				e, ok, at := r.q.Pop(r.limiter, now)
+				if !ok {
 					if !at.IsZero() {
 						wake.Reset(max(time.Until(at), time.Millisecond))
 					}
 					break
 				}
+				j := e.Value
 				if r.skipOffline(j) {
 					r.limiter.Release(j.origin, now, politeness.Feedback{})
+					r.q.Wake(j.origin)
 					continue
 				}
 				inflight++
@@ -82,6 +84,7 @@ func (r *run) handle(ctx context.Context, o *outcome) {
 	j := o.j
 	now := time.Now()
 	r.limiter.Release(j.origin, now, feedback(o))
+	r.q.Wake(j.origin) // a host refused while its slots were taken is asked again at once
 	if o.crawlDelay > 0 {
 		r.limiter.SetCrawlDelay(j.origin, o.crawlDelay)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"mundaneum/backend/check/record"
 	"mundaneum/backend/fetch"
+	"mundaneum/backend/hostq"
 	"mundaneum/backend/politeness"
 	"mundaneum/backend/robots"
 )
@@ -18,7 +19,7 @@ type run struct {
 	rec     record.Run
 	w       *worker
 	limiter *politeness.Limiter
-	q       *hostQueues
+	q       *hostq.Queue[*job] // the jobs waiting for a request, per host
 	start   time.Time
 
 	tab      *targetTable
@@ -41,7 +42,7 @@ func newRun(st Store, cfg Config, rec record.Run) *run {
 		st: st, cfg: cfg, rec: rec,
 		w:        &worker{fetch: fc, robots: robots.New(rg, st, "mundaneum", cfg.RobotsTTL), rg: rg, canon: &sync.Map{}},
 		limiter:  politeness.New(politeness.Config{Delay: cfg.Delay, PerHost: cfg.PerHost, MaxBackoff: cfg.MaxRetryAfter}),
-		q:        newHostQueues(),
+		q:        hostq.New[*job](),
 		verdicts: newRecorder(newSaver(st, rec.ID, cfg.Dead)),
 		tab:      newTargetTable(),
 		hosts:    hostBook{},

@@ -99,9 +99,9 @@ type Crawler struct {
 	fetcher *fetch.Client
 	robots  *robots.Cache
 	limiter *politeness.Limiter
-	probes  probes        // the sites' answers for URLs that cannot exist (judgeChange)
-	freed   chan struct{} // an agent gave a politeness slot back
-	render  *renderStage  // the pages read in a browser (render.go)
+	probes  probes       // the sites' answers for URLs that cannot exist (judgeChange)
+	freed   *freedSlots  // the hosts whose politeness slots agents gave back
+	render  *renderStage // the pages read in a browser (render.go)
 
 	mu          sync.Mutex
 	hostFetched map[string]int             // pages fetched per origin this run: the per-host cap
@@ -209,7 +209,7 @@ func newCrawler(st *store.Store, idx Index, cfg Config, set *rules.Set, rec stor
 		fetcher: fc,
 		robots:  robots.New(fc, st, "mundaneum", 0),
 		limiter: politeness.New(politeness.Config{Delay: cfg.Delay, PerHost: cfg.PerHost}),
-		freed:   make(chan struct{}, 1),
+		freed:   newFreedSlots(),
 		render:  newRenderStage(cfg),
 		hosts:   newHostWatch(DefaultHostPolicy),
 	}

@@ -302,10 +302,7 @@ func (g renderGate) Admit(ctx context.Context, u *url.URL) (func(int, bool), err
 	}
 	return func(status int, failed bool) {
 		c.limiter.Release(origin, time.Now(), politeness.Feedback{Status: status, Err: failed})
-		select {
-		case c.freed <- struct{}{}:
-		default:
-		}
+		c.freed.add(origin)
 	}, nil
 }
 

@@ -302,6 +302,7 @@ func (g *gatherer) get(ctx context.Context, raw string, kind sanitize.AssetKind,
 		}
 		fb.Err = err != nil && resp == nil
 		c.limiter.Release(origin, time.Now(), fb)
+		c.freed.add(origin)
 		if err != nil {
 			rec.Error = err.Error()
 			if resp == nil || resp.Truncated {

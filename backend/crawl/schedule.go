@@ -3,6 +3,7 @@ package crawl
 import (
 	"context"
 	"fmt"
+	"sync"
 	"time"
 
 	"mundaneum/backend/frontier"
@@ -135,7 +136,10 @@ func (c *Crawler) schedule(ctx context.Context, queued int64, progress func(Prog
 				fr.Added(o.top)
 			}
 		case <-wake.C:
-		case <-c.freed: // a slot is free before its page is stored: dispatch again
+		case <-c.freed.ready: // a slot is free before its page is stored: dispatch again
+			for _, h := range c.freed.take() {
+				fr.Wake(h)
+			}
 		case <-tick.C:
 			progress(snapshot())
 		case <-ctx.Done():
@@ -144,6 +148,40 @@ func (c *Crawler) schedule(ctx context.Context, queued int64, progress func(Prog
 	}
 	c.limited = note != ""
 	return snapshot(), runErr
+}
+
+// freedSlots is how agents tell the scheduler which hosts they gave a politeness slot back
+// to, before their visits' outcomes arrive: a host refused a slot while all of its were
+// taken sleeps in the frontier until then, and is woken to be asked again at once.
+type freedSlots struct {
+	mu    sync.Mutex
+	hosts map[string]bool
+	ready chan struct{} // a host was added since the last take
+}
+
+func newFreedSlots() *freedSlots {
+	return &freedSlots{hosts: map[string]bool{}, ready: make(chan struct{}, 1)}
+}
+
+func (f *freedSlots) add(host string) {
+	f.mu.Lock()
+	f.hosts[host] = true
+	f.mu.Unlock()
+	select {
+	case f.ready <- struct{}{}:
+	default:
+	}
+}
+
+func (f *freedSlots) take() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	hosts := make([]string, 0, len(f.hosts))
+	for h := range f.hosts {
+		hosts = append(hosts, h)
+	}
+	clear(f.hosts)
+	return hosts
 }
 
 // estimate is how much of a run is done when a limit says what "all" is: the share of

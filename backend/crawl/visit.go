@@ -78,10 +78,7 @@ func (c *Crawler) visit(sctx, fctx context.Context, it frontier.Item) visitOutco
 		if it.Gated && !released {
 			released = true
 			c.limiter.Release(it.Origin, time.Now(), fb)
-			select {
-			case c.freed <- struct{}{}:
-			default:
-			}
+			c.freed.add(it.Origin)
 		}
 	}
 	switch down := c.hosts.downHost(it.Origin); {

@@ -129,15 +129,17 @@ describe('bound calls', () => {
     expect(App.Search).not.toHaveBeenCalled();
   });
 
-  it('normalise null lists from Go', async () => {
-    vi.mocked(App.Crawls).mockResolvedValueOnce(null as unknown as []);
-    expect(await listCrawls()).toEqual([]);
+  // Lists arrive as [] (Go's app.ListsNotNull, at each transport's boundary: see
+  // app/lists_test.go and app/web/lists_test.go); maps and absent objects may be null.
+  it('normalise null maps and absent objects from Go', async () => {
     vi.mocked(App.Search).mockResolvedValueOnce({
-      query: 'q', total: 0, totalApprox: false, totalAtLeast: false, window: 0, tookMs: 1, results: null as unknown as [],
+      query: 'q', total: 0, totalApprox: false, totalAtLeast: false, window: 0, tookMs: 1, results: [],
       facets: null as unknown as Record<string, never>, facetsApprox: false, note: '', didYouMean: '', corrected: false,
       library: null as unknown as Awaited<ReturnType<typeof search>>['library'],
     });
-    expect((await search('q')).results).toEqual([]);
+    const r = await search('q');
+    expect(r.facets).toEqual({});
+    expect(r.library.hits).toEqual([]);
   });
 });
 

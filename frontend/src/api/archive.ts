@@ -7,7 +7,7 @@ import type { ArchiveFormat, ArchiveJob, RetentionInfo } from './types';
 
 /** The archive formats crawls go out and come in as (warc, wwww). */
 export async function archiveFormats(): Promise<ArchiveFormat[]> {
-  return (await call(() => App.ArchiveFormats())) ?? [];
+  return call(() => App.ArchiveFormats());
 }
 
 /** Starts writing a crawl (0: the whole workspace) to a file; the job reports as 'archive:job'. */
@@ -27,7 +27,7 @@ export function cancelArchiveJob(id: number): Promise<void> {
 
 /** The imports and exports, running and recently ended, newest first. */
 export async function archiveJobs(): Promise<ArchiveJob[]> {
-  return ((await call(() => App.ArchiveJobs())) ?? []).map(job);
+  return (await call(() => App.ArchiveJobs())).map(job);
 }
 
 /** The window's file dialogs for an import or an export ('' when the user cancels). */

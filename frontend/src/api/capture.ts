@@ -6,7 +6,7 @@ import { call } from './call';
 import type { CaptureInfo, LibChoice, PairingCode } from './types';
 
 function infoOf(i: CaptureInfo): CaptureInfo {
-  return { ...i, clients: i.clients ?? [], code: i.code ?? undefined } as CaptureInfo;
+  return { ...i, code: i.code ?? undefined } as CaptureInfo;
 }
 
 /** Where browsers reach Mundaneum, who is paired, the pairing code in force. */
@@ -36,5 +36,5 @@ export async function setCapturePort(port: number): Promise<CaptureInfo> {
 
 /** The libraries a pointer may be added to whose path matches query, recent ones first. */
 export async function libraryChoices(query: string, limit = 20): Promise<LibChoice[]> {
-  return (await call(() => App.LibraryChoices(query, limit))) ?? [];
+  return call(() => App.LibraryChoices(query, limit));
 }

@@ -16,12 +16,12 @@ import type {
 } from './types';
 
 function progressOf(p: CheckProgress): CheckProgress {
-  return { ...p, tasks: p.tasks ?? [], verdicts: p.verdicts ?? {}, notices: p.notices ?? [] };
+  return { ...p, verdicts: p.verdicts ?? {} };
 }
 
 /** The maintenance tasks, by name. */
 export async function checkTasks(): Promise<CheckTask[]> {
-  return (await call(() => App.CheckTasks())) ?? [];
+  return call(() => App.CheckTasks());
 }
 
 /** Adds a task (id 0) or changes one. */
@@ -56,42 +56,28 @@ export async function checkState(): Promise<CheckProgress> {
 
 /** The latest runs, newest first. */
 export async function checkRuns(limit = 20): Promise<CheckRun[]> {
-  return ((await call(() => App.CheckRuns(limit))) ?? []).map((r) => ({ ...r, tasks: r.tasks ?? [] }));
+  return call(() => App.CheckRuns(limit));
 }
 
 /** The links a run tested. */
 export async function checkRunLinks(runId: number, limit = 10000): Promise<LinkCheck[]> {
-  return ((await call(() => App.CheckRunLinks(runId, limit))) ?? []).map((l) => ({ ...l, chain: l.chain ?? [] }));
+  return call(() => App.CheckRunLinks(runId, limit));
 }
 
 /** The latest checks of one URL, newest first. */
 export async function linkHistory(url: string, limit = 50): Promise<LinkCheck[]> {
-  return ((await call(() => App.LinkHistory(url, limit))) ?? []).map((l) => ({ ...l, chain: l.chain ?? [] }));
+  return call(() => App.LinkHistory(url, limit));
 }
 
 /** Reports, newest first: one task's, or every task's for "". */
 export async function checkReports(task = '', limit = 50): Promise<CheckReportInfo[]> {
-  return (await call(() => App.CheckReports(task, limit))) ?? [];
+  return call(() => App.CheckReports(task, limit));
 }
 
 /** A report with one page of its documents and the links they reference. */
 export async function checkReport(id: number, offset = 0, limit = 50): Promise<CheckReportPage> {
   const r = await call(() => App.CheckReport(id, offset, limit));
-  const n = r.news;
-  return {
-    ...r,
-    links: r.links ?? [],
-    docs: (r.docs ?? []).map((d) => ({ ...d, refs: d.refs ?? [] })),
-    options: r.options ?? [],
-    counts: { ...r.counts, verdicts: r.counts?.verdicts ?? {} },
-    news: {
-      moved: n?.moved ?? [],
-      broken: n?.broken ?? [],
-      changed: n?.changed ?? [],
-      expiring: n?.expiring ?? [],
-      fragments: n?.fragments ?? [],
-    },
-  };
+  return { ...r, counts: { ...r.counts, verdicts: r.counts.verdicts ?? {} } };
 }
 
 /** A report as a document: html (MOMspider's index), csv or json. */
@@ -106,7 +92,7 @@ export function saveCheckReport(id: number, format: string): Promise<string> {
 
 /** The avoid and leaf rules of a task, or the system-wide ones for "". */
 export async function avoidRules(task = ''): Promise<AvoidRule[]> {
-  return (await call(() => App.AvoidRules(task))) ?? [];
+  return call(() => App.AvoidRules(task));
 }
 
 /** Adds (or replaces, for the same prefix) a rule. */
@@ -121,8 +107,7 @@ export function deleteAvoidRule(id: number): Promise<void> {
 
 /** Imports one of MOMspider's files: kind avoid (into task's rules, or the system-wide ones), sites or instructions. */
 export async function importCheckFile(kind: 'avoid' | 'sites' | 'instructions', task: string, text: string): Promise<CheckImport> {
-  const r = await call(() => App.ImportCheckFile(kind, task, text));
-  return { ...r, names: r.names ?? [], skipped: r.skipped ?? [], unknown: r.unknown ?? [], warnings: r.warnings ?? [] };
+  return call(() => App.ImportCheckFile(kind, task, text));
 }
 
 /** Writes rules (kind avoid) or the robots.txt table (kind sites) in MOMspider's format. */
@@ -132,7 +117,7 @@ export function exportCheckFile(kind: 'avoid' | 'sites', task = ''): Promise<str
 
 /** The robots.txt table: which sites' robots.txt is kept, until when. */
 export async function robotsSites(): Promise<RobotsSite[]> {
-  return (await call(() => App.RobotsSites())) ?? [];
+  return call(() => App.RobotsSites());
 }
 
 /** Sets until when a site's robots.txt holds: "now", "never" or a date. */

@@ -36,13 +36,12 @@ export function cancelCrawl(id: number): Promise<void> {
 
 /** Lists every crawl, newest first. */
 export async function listCrawls(): Promise<Crawl[]> {
-  return (await call(() => App.Crawls())) ?? [];
+  return call(() => App.Crawls());
 }
 
 /** A crawl's pages, optionally only those in one state, with why each failed or was skipped. */
 export async function crawlPages(crawlId: number, state = '', offset = 0, limit = 100): Promise<CrawlPages> {
-  const r = await call(() => App.CrawlPages(crawlId, state, offset, limit));
-  return { ...r, pages: r.pages ?? [] };
+  return call(() => App.CrawlPages(crawlId, state, offset, limit));
 }
 
 /** Returns the workspace's counts. */

@@ -6,7 +6,7 @@ import type { ExchangeToken, Source } from './types';
 
 /** The read-only tokens issued to other instances (never their secrets). */
 export async function exchangeTokens(): Promise<ExchangeToken[]> {
-  return (await call(() => App.ExchangeTokens())) ?? [];
+  return call(() => App.ExchangeTokens());
 }
 
 /** Issues a token for name: its secret is in the answer, and only there. */
@@ -21,7 +21,7 @@ export function revokeExchangeToken(id: number): Promise<void> {
 
 /** The instances and SOIF files summaries came from. */
 export async function sources(): Promise<Source[]> {
-  return (await call(() => App.Sources())) ?? [];
+  return call(() => App.Sources());
 }
 
 /** Adds another instance (the address its serve prints) with the token it issued. */

@@ -6,35 +6,25 @@ import type { GraphData, Orphans, PageRelations, PathResult, Tree } from './type
 
 /** The picture of a crawl: up to limit visited pages with tree parents, and their links. */
 export async function graphView(crawlId: number, limit: number): Promise<GraphData> {
-  const v = await call(() => App.GraphView(crawlId, limit));
-  return { ...v, nodes: v.nodes ?? [], edges: v.edges ?? [] };
+  return call(() => App.GraphView(crawlId, limit));
 }
 
 /** A shortest path between two pages (either way: degrees of separation) and the path counts. */
 export async function graphPath(fromId: number, toId: number, undirected: boolean): Promise<PathResult> {
-  const r = await call(() => App.GraphPath(fromId, toId, undirected));
-  return { ...r, path: r.path ?? [] };
+  return call(() => App.GraphPath(fromId, toId, undirected));
 }
 
 /** A page's links both ways, the elements that reached it, its click depth. */
 export async function graphLinks(pageId: number, limit = 50): Promise<PageRelations> {
-  const r = await call(() => App.GraphLinks(pageId, limit));
-  return {
-    ...r,
-    links: { ...r.links, out: r.links.out ?? [], in: r.links.in ?? [] },
-    elements: r.elements ?? [],
-    clickDepth: { ...r.clickDepth, path: r.clickDepth.path ?? [] },
-  };
+  return call(() => App.GraphLinks(pageId, limit));
 }
 
 /** A crawl's tree of elements, or the tree rule text generates over the stored links. */
 export async function graphTree(crawlId: number, rules: string, limit: number): Promise<Tree> {
-  const t = await call(() => App.GraphTree(crawlId, rules, limit));
-  return { ...t, elements: t.elements ?? [] };
+  return call(() => App.GraphTree(crawlId, rules, limit));
 }
 
 /** Pages of a crawl (0: the workspace) that no other page links to. */
 export async function orphans(crawlId: number, limit = 100): Promise<Orphans> {
-  const o = await call(() => App.Orphans(crawlId, limit));
-  return { ...o, pages: o.pages ?? [] };
+  return call(() => App.Orphans(crawlId, limit));
 }

@@ -4,14 +4,9 @@ import * as App from '../../wailsjs/go/app/App';
 import { call } from './call';
 import type { Crawl, LibAdded, LibDetail, LibEdit, LibExport, LibImport, LibInput, LibPage, LibPosting, LibRecent, LibRemoval, LibRendered, LibSearchResults, LibTag } from './types';
 
-function posting(p: LibPosting): LibPosting {
-  return { ...p, tags: p.tags ?? [] };
-}
-
-/** Library hits as a search brings them, with their lists never null (search.ts uses it too). */
+/** Library hits as a search brings them, none when it brings none (search.ts uses it too). */
 export function libHits(r: LibSearchResults | null | undefined): LibSearchResults {
-  if (!r) return { total: 0, totalApprox: false, hits: [], note: '', tookMs: 0 } as LibSearchResults;
-  return { ...r, hits: (r.hits ?? []).map((h) => ({ ...h, tags: h.tags ?? [], snippet: h.snippet ?? [] })) } as LibSearchResults;
+  return r ?? ({ total: 0, totalApprox: false, hits: [], note: '', tookMs: 0 } as LibSearchResults);
 }
 
 /** The root library's id. */
@@ -19,14 +14,7 @@ export const rootLibrary = 1;
 
 /** A library's page: header, breadcrumbs, sub-libraries and postings offset..offset+limit. */
 export async function libraryPage(id: number, order = '', offset = 0, limit = 200): Promise<LibPage> {
-  const p = await call(() => App.LibraryPage(id, order, offset, limit));
-  return {
-    ...p,
-    library: posting(p.library),
-    crumbs: p.crumbs ?? [],
-    libraries: (p.libraries ?? []).map(posting),
-    postings: (p.postings ?? []).map(posting),
-  } as LibPage;
+  return (await call(() => App.LibraryPage(id, order, offset, limit))) as LibPage;
 }
 
 /** The id of the node at a library path ("/Computing/Go"). */
@@ -36,14 +24,12 @@ export function libraryResolve(path: string): Promise<number> {
 
 /** One posting, with its place, picture and (a report) its rendering. */
 export async function libraryPosting(id: number): Promise<LibDetail> {
-  const d = await call(() => App.LibraryPosting(id));
-  return { ...d, posting: posting(d.posting), crumbs: d.crumbs ?? [], links: d.links ?? [] } as LibDetail;
+  return (await call(() => App.LibraryPosting(id))) as LibDetail;
 }
 
 /** Everything at or below a library, newest first. */
 export async function libraryRecent(id: number, offset = 0, limit = 100): Promise<LibRecent> {
-  const r = await call(() => App.LibraryRecent(id, offset, limit));
-  return { ...r, postings: (r.postings ?? []).map(posting) } as LibRecent;
+  return (await call(() => App.LibraryRecent(id, offset, limit))) as LibRecent;
 }
 
 /** Fills in what a LibInput leaves out. */
@@ -109,7 +95,7 @@ export function libraryMove(ids: number[], dest: number, position = -1, password
 
 /** Copies postings into dest at position (-1: the end). */
 export async function libraryCopy(ids: number[], dest: number, position = -1, password = ''): Promise<LibPosting[]> {
-  return ((await call(() => App.LibraryCopy(ids, dest, position, password))) ?? []).map(posting);
+  return call(() => App.LibraryCopy(ids, dest, position, password));
 }
 
 /** Takes back the last change; says what it was. */
@@ -144,13 +130,12 @@ export async function librarySearch(query: string, inLibrary = 0, offset = 0, li
 
 /** Renders Markdown as a report would show: a sanitised document for a sandboxed frame. */
 export async function libraryPreview(title: string, markdown: string): Promise<LibRendered> {
-  const r = await call(() => App.LibraryPreview(title, markdown));
-  return { ...r, links: r.links ?? [] } as LibRendered;
+  return (await call(() => App.LibraryPreview(title, markdown))) as LibRendered;
 }
 
 /** The library's tags, most used first. */
 export async function libraryTags(): Promise<LibTag[]> {
-  return (await call(() => App.LibraryTags())) ?? [];
+  return call(() => App.LibraryTags());
 }
 
 /** Crawls from a pointer or every pointer of a library ("crawl from here"). */

@@ -41,8 +41,7 @@ export async function openDocumentTab(pageId: number): Promise<void> {
 
 /** Everything known about one page, with its first links in and out. */
 export async function page(id: number): Promise<Page> {
-  const p = await call(() => App.Page(id));
-  return { ...p, problems: p.problems ?? [], linksOut: p.linksOut ?? [], linksIn: p.linksIn ?? [], screenshots: p.screenshots ?? [] };
+  return call(() => App.Page(id));
 }
 
 /**
@@ -66,7 +65,7 @@ export function offlineCopy(id: number): Promise<OfflineCopy> {
 
 /** The versions of a page (every content it had), oldest first. */
 export async function pageVersions(pageId: number): Promise<PageVersion[]> {
-  return (await call(() => App.PageVersions(pageId))) ?? [];
+  return call(() => App.PageVersions(pageId));
 }
 
 /**
@@ -74,8 +73,7 @@ export async function pageVersions(pageId: number): Promise<PageVersion[]> {
  * the newest). Its pieces are text: render them as text, never as HTML.
  */
 export async function comparePageVersions(pageId: number, fromId: number, toId: number, full = false): Promise<PageDiff> {
-  const d = await call(() => App.ComparePageVersions(pageId, fromId, toId, full));
-  return { ...d, ops: d.ops ?? [] } as PageDiff;
+  return (await call(() => App.ComparePageVersions(pageId, fromId, toId, full))) as PageDiff;
 }
 
 /** One version's offline copy, sanitised as offlineCopy's. */

@@ -6,8 +6,7 @@ import type { RulesCheck, RulesTest } from './types';
 
 /** Parses rule text: its highlighting, and its canonical form or its error (line, column). */
 export async function checkRules(text: string): Promise<RulesCheck> {
-  const r = await call(() => App.CheckRules(text));
-  return { ...r, spans: r.spans ?? [] };
+  return call(() => App.CheckRules(text));
 }
 
 /** What rules make of a URL (a crawled page with its stored fields), and which atom decided. */

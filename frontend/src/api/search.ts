@@ -9,7 +9,7 @@ import type { FacetResults, IndexStatus, SearchResults, View, ViewResults } from
  * first page the library's postings that match. */
 export async function search(query: string, limit = 50, offset = 0, facets = false): Promise<SearchResults> {
   const r = await call(() => App.Search({ query, limit, offset, facets }));
-  return { ...r, results: r.results ?? [], facets: r.facets ?? {}, library: libHits(r.library) };
+  return { ...r, facets: r.facets ?? {}, library: libHits(r.library) };
 }
 
 /** Counts a query's matches by host, type, crawl and status, without ranking them (the
@@ -31,7 +31,7 @@ export function rebuildIndex(): Promise<void> {
 
 /** The saved views (standing queries), by name. */
 export async function views(): Promise<View[]> {
-  return (await call(() => App.Views())) ?? [];
+  return call(() => App.Views());
 }
 
 /**
@@ -52,6 +52,6 @@ export async function openView(name: string, limit = 50): Promise<ViewResults> {
   const r = await call(() => App.OpenView(name, limit));
   return {
     ...r,
-    results: { ...r.results, results: r.results.results ?? [], facets: r.results.facets ?? {}, library: libHits(r.results.library) },
+    results: { ...r.results, facets: r.results.facets ?? {}, library: libHits(r.results.library) },
   };
 }

@@ -244,7 +244,7 @@ export function formDefaults(d: CrawlRequest): Omit<CrawlFormValues, 'seeds'> {
     perHost: null,
     delayMs: null,
     refresh: d.refresh,
-    types: d.types ?? [],
+    types: d.types,
     render: renderModes.includes(d.render as RenderMode) ? (d.render as RenderMode) : '',
     renderExternal: false,
     renderFullPage: false,

@@ -81,8 +81,7 @@ function verdictText(v: Verdict): string {
  */
 export function localLines(t: Pick<RulesTest, 'element' | 'elements' | 'locals'>): LocalLine[] {
   const out: LocalLine[] = [];
-  const elements = t.elements ?? [];
-  const locals = t.locals ?? [];
+  const { elements, locals } = t;
   const decided = elements[0];
   if (decided) {
     out.push({
