@@ -83,11 +83,12 @@ test('the form starts from the backend defaults and takes any sensible number', 
   assert.equal(defaults.maxPages, 0);
   assert.equal(defaults.delayMs, 1000);
   // The CLI's limits are none; the window's crawls start bounded, and the form says so
-  // (issue 28 item 5). Politeness placeholders: the workspace's settings.
+  // (issue 28 item 5). Politeness placeholders: the workspace's settings. The form fills
+  // its fields once the backend's defaults have come: the summary says when.
+  await form().getByText('Stops after 2,000 pages or 1 h, 5 links deep at most.').waitFor();
   assert.equal(await field(/max pages/i).inputValue(), '2000');
   assert.equal(await field(/depth/i).inputValue(), '5');
   assert.equal(await field(/time limit/i).inputValue(), '60');
-  await form().getByText('Stops after 2,000 pages or 1 h, 5 links deep at most.').waitFor();
   assert.equal(await field(/delay/i).getAttribute('placeholder'), '1000');
   assert.equal(await field(/pages per host/i).getAttribute('placeholder'), String(defaults.maxPerHost));
 
