@@ -64,6 +64,12 @@ before(async () => {
   });
   sw = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker', { timeout: 15000 }));
   extId = new URL(sw.url()).host;
+  // Installed, the extension opens its options (background.ts). Chrome may open them in the
+  // newest blank tab: wait for that tab, or it takes over the first page a test opens (its
+  // navigation was interrupted by the options' under load).
+  await until(() => context.pages().some((p) => p.url().startsWith(`chrome-extension://${extId}/options.html`)), {
+    what: 'the options the extension opens when installed',
+  });
 });
 
 after(async () => {
