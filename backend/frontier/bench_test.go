@@ -27,7 +27,7 @@ func (g *countingGate) TryAcquire(host string, now time.Time) (bool, time.Time) 
 // simulated clock, so the same every run), each page put back when its request ends so
 // that the queue stays full. Most hosts wait at any moment. asks/op counts the limiter's
 // TryAcquire calls per page handed out, the part a loaded machine does not blur.
-// Run: CGO_ENABLED=0 go test -run XXX -bench BenchmarkNext ./backend/frontier/
+// Run: CGO_ENABLED=0 go test -run '^$' -bench BenchmarkNext ./backend/frontier/
 func BenchmarkNext(b *testing.B) {
 	for _, hosts := range []int{4, 16, 1000} {
 		b.Run(fmt.Sprintf("hosts=%d", hosts), func(b *testing.B) {
