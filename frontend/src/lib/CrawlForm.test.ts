@@ -110,3 +110,20 @@ describe('CrawlForm limits', () => {
     expect((screen.getByLabelText(/Scope/) as HTMLSelectElement).value).toBe('tree');
   });
 });
+
+describe('CrawlForm defaults that come late', () => {
+  it('keeps what the user changed before the defaults came and fills the rest', async () => {
+    let answer: (d: CrawlRequest) => void = () => {};
+    vi.mocked(crawlDefaults).mockReturnValue(new Promise<CrawlRequest>((r) => (answer = r)));
+    vi.mocked(documentTypes).mockResolvedValue([]);
+    vi.mocked(retention).mockResolvedValue(ws);
+    render(CrawlForm, { onstarted: vi.fn() });
+    const pages = screen.getByRole('spinbutton', { name: /max pages/i }) as HTMLInputElement;
+    await fireEvent.input(pages, { target: { value: '40' } });
+    answer(defaults);
+    await screen.findByText(/Stops after 40 pages or 1 h, 5 links deep at most\./);
+    expect(pages.value).toBe('40');
+    expect((screen.getByRole('spinbutton', { name: /depth/i }) as HTMLInputElement).value).toBe('5');
+    expect((screen.getByRole('spinbutton', { name: /time limit/i }) as HTMLInputElement).value).toBe('60');
+  });
+});
