@@ -80,11 +80,11 @@ func (a *App) ws() *workspace {
 	return a.cur.Load()
 }
 
-// startup is called by the front door once it can deliver events; scheduled maintenance
-// tasks run from then on.
+// startup is called by the front door once it can deliver events (emit, its transport:
+// every event reaches it through eventsOut); scheduled maintenance tasks run from then on.
 func (a *App) startup(_ context.Context, emit Emitter) {
 	a.mu.Lock()
-	a.emit = emit
+	a.emit = eventsOut(emit)
 	a.started.Store(true)
 	w := a.cur.Load() // or install starts the scheduler when the workspace opens
 	a.mu.Unlock()

@@ -109,7 +109,7 @@ func (a *App) CheckState() (result CheckProgress, _ error) {
 	if p, ok := w.lastProgress(); ok && p.State == record.RunRunning {
 		return p, nil
 	}
-	return CheckProgress{State: "idle", Tasks: []string{}, Verdicts: map[string]int64{}, Notices: []CheckNotice{}}, nil
+	return CheckProgress{State: "idle", Verdicts: map[string]int64{}}, nil
 }
 
 // CheckRuns lists the latest check runs, newest first.

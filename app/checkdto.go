@@ -227,9 +227,9 @@ func rfcTime(t time.Time) string {
 }
 
 func progressDTO(p check.Progress) CheckProgress {
-	out := CheckProgress{RunID: p.RunID, State: p.State, Tasks: nonNilStrings(p.Tasks), Tested: p.Tested, Queued: p.Queued,
+	out := CheckProgress{RunID: p.RunID, State: p.State, Tasks: p.Tasks, Tested: p.Tested, Queued: p.Queued,
 		Documents: p.Documents, Requests: p.Requests, Verdicts: map[string]int64{}, PerSec: p.PerSec,
-		ElapsedMs: p.Elapsed.Milliseconds(), Notices: []CheckNotice{}, Note: p.Note}
+		ElapsedMs: p.Elapsed.Milliseconds(), Note: p.Note}
 	for k, n := range p.Verdicts {
 		out.Verdicts[string(k)] = n
 	}
@@ -238,7 +238,7 @@ func progressDTO(p check.Progress) CheckProgress {
 
 func runDTO(r record.Run) CheckRun {
 	return CheckRun{ID: r.ID, StartedAt: rfc3339(r.StartedAt), FinishedAt: rfc3339(r.FinishedAt), State: r.State,
-		Tasks: nonNilStrings(r.Tasks), Tested: r.Tested, Requests: r.Requests, Error: r.Error}
+		Tasks: r.Tasks, Tested: r.Tested, Requests: r.Requests, Error: r.Error}
 }
 
 func linkCheckDTO(c record.Row) LinkCheck {
@@ -327,11 +327,4 @@ func SiteOf(s record.RobotsSite) RobotsSite {
 		out.ExpiresAt = rfc3339(s.ExpiresAt)
 	}
 	return out
-}
-
-func nonNilStrings(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
 }
