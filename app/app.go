@@ -139,7 +139,7 @@ func (a *App) CrawlDefaults() (result CrawlRequest, _ error) {
 		return CrawlRequest{}, apiError(err)
 	}
 	c := crawl.DefaultConfig(set)
-	return CrawlRequest{Seeds: []string{}, Scope: c.Scope, MaxDepth: c.MaxDepth, MaxPages: c.MaxPages,
+	return CrawlRequest{Scope: c.Scope, MaxDepth: c.MaxDepth, MaxPages: c.MaxPages,
 		MaxSeconds: int(c.MaxTime / time.Second), MaxPerHost: c.MaxPerHost, MaxQueryVariants: c.MaxQueryVariants,
 		Sitemaps: c.Sitemaps, Agents: c.Agents, PerHost: c.PerHost, DelayMs: set.DelayMs, Refresh: c.Refresh,
 		Types: slices.Clone(summary.DefaultTypes), Render: c.Render}, nil

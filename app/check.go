@@ -130,7 +130,7 @@ func (a *App) CheckRuns(limit int) (result []CheckRun, _ error) {
 func (a *App) CheckRunLinks(runID int64, limit int) (result []LinkCheck, _ error) {
 	defer lists(&result)
 	limit = clampLimit(limit, 10000)
-	out := []LinkCheck{}
+	var out []LinkCheck
 	errEnough := errors.New("enough")
 	err := a.ws().st.RunChecks(context.Background(), runID, func(c record.Row) error {
 		if len(out) == limit {

@@ -243,7 +243,7 @@ func runDTO(r record.Run) CheckRun {
 
 func linkCheckDTO(c record.Row) LinkCheck {
 	out := LinkCheck{URL: c.URL, Verdict: c.Verdict, Code: c.Code, Status: c.Status, FinalURL: c.FinalURL, Permanent: c.Permanent,
-		Reason: c.Reason, Method: c.Method, Ms: c.Ms, Title: c.Title, At: rfc3339(c.At), Chain: []CheckHop{}}
+		Reason: c.Reason, Method: c.Method, Ms: c.Ms, Title: c.Title, At: rfc3339(c.At)}
 	if c.Chain != "" {
 		var hops []check.Hop
 		if json.Unmarshal([]byte(c.Chain), &hops) == nil {
@@ -297,20 +297,6 @@ func reportPageDTO(m *report.Model, offset int) CheckReportPage {
 	out := CheckReportPage{ID: m.ID, Task: m.Task, RunID: m.RunID, PriorID: m.PriorID, Generated: rfcTime(m.Generated),
 		Started: rfcTime(m.Started), Elapsed: m.Elapsed, Program: m.Program, Options: m.Options, Note: m.Note,
 		Counts: m.Counts, Offset: offset, Links: m.Links, Docs: m.Docs, News: m.News}
-	if out.Links == nil {
-		out.Links = []report.Link{}
-	}
-	if out.Docs == nil {
-		out.Docs = []report.Doc{}
-	}
-	if out.Options == nil {
-		out.Options = []report.Option{}
-	}
-	for _, l := range []*[]report.Item{&out.News.Moved, &out.News.Broken, &out.News.Changed, &out.News.Expiring, &out.News.Fragments} {
-		if *l == nil {
-			*l = []report.Item{}
-		}
-	}
 	return out
 }
 

@@ -147,7 +147,7 @@ func (a *App) ImportCheckFile(kind, task, text string) (result CheckImport, _ er
 	defer lists(&result)
 	ctx, st := context.Background(), a.ws().st
 	r := strings.NewReader(text)
-	out := CheckImport{Names: []string{}, Skipped: []string{}, Unknown: []string{}, Warnings: []string{}}
+	var out CheckImport
 	switch kind {
 	case "avoid":
 		id, err := a.taskID(ctx, task)
