@@ -80,11 +80,11 @@ func (a *App) ws() *workspace {
 	return a.cur.Load()
 }
 
-// startup is called by the front door once it can deliver events; scheduled maintenance
-// tasks run from then on.
+// startup is called by the front door once it can deliver events (emit, its transport:
+// every event reaches it through eventsOut); scheduled maintenance tasks run from then on.
 func (a *App) startup(_ context.Context, emit Emitter) {
 	a.mu.Lock()
-	a.emit = emit
+	a.emit = eventsOut(emit)
 	a.started.Store(true)
 	w := a.cur.Load() // or install starts the scheduler when the workspace opens
 	a.mu.Unlock()
@@ -139,7 +139,7 @@ func (a *App) CrawlDefaults() (result CrawlRequest, _ error) {
 		return CrawlRequest{}, apiError(err)
 	}
 	c := crawl.DefaultConfig(set)
-	return CrawlRequest{Seeds: []string{}, Scope: c.Scope, MaxDepth: c.MaxDepth, MaxPages: c.MaxPages,
+	return CrawlRequest{Scope: c.Scope, MaxDepth: c.MaxDepth, MaxPages: c.MaxPages,
 		MaxSeconds: int(c.MaxTime / time.Second), MaxPerHost: c.MaxPerHost, MaxQueryVariants: c.MaxQueryVariants,
 		Sitemaps: c.Sitemaps, Agents: c.Agents, PerHost: c.PerHost, DelayMs: set.DelayMs, Refresh: c.Refresh,
 		Types: slices.Clone(summary.DefaultTypes), Render: c.Render}, nil

@@ -201,7 +201,7 @@ func (js *archiveJobs) cancel(id int64) error {
 func (js *archiveJobs) list() []ArchiveJob {
 	js.mu.Lock()
 	defer js.mu.Unlock()
-	out := []ArchiveJob{}
+	out := make([]ArchiveJob, 0, len(js.jobs))
 	for _, j := range js.jobs {
 		if j.State == JobRunning {
 			j.stamp()

@@ -44,7 +44,7 @@ const maxUpload = 64 << 30
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(status)
-	json.NewEncoder(w).Encode(v)
+	json.NewEncoder(w).Encode(ListsNotNull(v))
 }
 
 func writeError(w http.ResponseWriter, err error) {

@@ -109,7 +109,7 @@ func (a *App) CheckState() (result CheckProgress, _ error) {
 	if p, ok := w.lastProgress(); ok && p.State == record.RunRunning {
 		return p, nil
 	}
-	return CheckProgress{State: "idle", Tasks: []string{}, Verdicts: map[string]int64{}, Notices: []CheckNotice{}}, nil
+	return CheckProgress{State: "idle", Verdicts: map[string]int64{}}, nil
 }
 
 // CheckRuns lists the latest check runs, newest first.
@@ -130,7 +130,7 @@ func (a *App) CheckRuns(limit int) (result []CheckRun, _ error) {
 func (a *App) CheckRunLinks(runID int64, limit int) (result []LinkCheck, _ error) {
 	defer lists(&result)
 	limit = clampLimit(limit, 10000)
-	out := []LinkCheck{}
+	var out []LinkCheck
 	errEnough := errors.New("enough")
 	err := a.ws().st.RunChecks(context.Background(), runID, func(c record.Row) error {
 		if len(out) == limit {

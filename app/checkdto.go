@@ -227,9 +227,9 @@ func rfcTime(t time.Time) string {
 }
 
 func progressDTO(p check.Progress) CheckProgress {
-	out := CheckProgress{RunID: p.RunID, State: p.State, Tasks: nonNilStrings(p.Tasks), Tested: p.Tested, Queued: p.Queued,
+	out := CheckProgress{RunID: p.RunID, State: p.State, Tasks: p.Tasks, Tested: p.Tested, Queued: p.Queued,
 		Documents: p.Documents, Requests: p.Requests, Verdicts: map[string]int64{}, PerSec: p.PerSec,
-		ElapsedMs: p.Elapsed.Milliseconds(), Notices: []CheckNotice{}, Note: p.Note}
+		ElapsedMs: p.Elapsed.Milliseconds(), Note: p.Note}
 	for k, n := range p.Verdicts {
 		out.Verdicts[string(k)] = n
 	}
@@ -238,12 +238,12 @@ func progressDTO(p check.Progress) CheckProgress {
 
 func runDTO(r record.Run) CheckRun {
 	return CheckRun{ID: r.ID, StartedAt: rfc3339(r.StartedAt), FinishedAt: rfc3339(r.FinishedAt), State: r.State,
-		Tasks: nonNilStrings(r.Tasks), Tested: r.Tested, Requests: r.Requests, Error: r.Error}
+		Tasks: r.Tasks, Tested: r.Tested, Requests: r.Requests, Error: r.Error}
 }
 
 func linkCheckDTO(c record.Row) LinkCheck {
 	out := LinkCheck{URL: c.URL, Verdict: c.Verdict, Code: c.Code, Status: c.Status, FinalURL: c.FinalURL, Permanent: c.Permanent,
-		Reason: c.Reason, Method: c.Method, Ms: c.Ms, Title: c.Title, At: rfc3339(c.At), Chain: []CheckHop{}}
+		Reason: c.Reason, Method: c.Method, Ms: c.Ms, Title: c.Title, At: rfc3339(c.At)}
 	if c.Chain != "" {
 		var hops []check.Hop
 		if json.Unmarshal([]byte(c.Chain), &hops) == nil {
@@ -297,20 +297,6 @@ func reportPageDTO(m *report.Model, offset int) CheckReportPage {
 	out := CheckReportPage{ID: m.ID, Task: m.Task, RunID: m.RunID, PriorID: m.PriorID, Generated: rfcTime(m.Generated),
 		Started: rfcTime(m.Started), Elapsed: m.Elapsed, Program: m.Program, Options: m.Options, Note: m.Note,
 		Counts: m.Counts, Offset: offset, Links: m.Links, Docs: m.Docs, News: m.News}
-	if out.Links == nil {
-		out.Links = []report.Link{}
-	}
-	if out.Docs == nil {
-		out.Docs = []report.Doc{}
-	}
-	if out.Options == nil {
-		out.Options = []report.Option{}
-	}
-	for _, l := range []*[]report.Item{&out.News.Moved, &out.News.Broken, &out.News.Changed, &out.News.Expiring, &out.News.Fragments} {
-		if *l == nil {
-			*l = []report.Item{}
-		}
-	}
 	return out
 }
 
@@ -327,11 +313,4 @@ func SiteOf(s record.RobotsSite) RobotsSite {
 		out.ExpiresAt = rfc3339(s.ExpiresAt)
 	}
 	return out
-}
-
-func nonNilStrings(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
 }

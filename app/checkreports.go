@@ -147,7 +147,7 @@ func (a *App) ImportCheckFile(kind, task, text string) (result CheckImport, _ er
 	defer lists(&result)
 	ctx, st := context.Background(), a.ws().st
 	r := strings.NewReader(text)
-	out := CheckImport{Names: []string{}, Skipped: []string{}, Unknown: []string{}, Warnings: []string{}}
+	var out CheckImport
 	switch kind {
 	case "avoid":
 		id, err := a.taskID(ctx, task)
@@ -164,13 +164,13 @@ func (a *App) ImportCheckFile(kind, task, text string) (result CheckImport, _ er
 		if err != nil {
 			return out, apiError(err)
 		}
-		out.Added, out.Unknown = si.Updated, nonNilStrings(si.Unknown)
+		out.Added, out.Unknown = si.Updated, si.Unknown
 	case "instructions":
 		ti, err := check.ImportTasks(ctx, st, r)
 		if err != nil {
 			return out, apiError(err)
 		}
-		out.Added, out.Names, out.Skipped, out.Warnings = len(ti.Added), nonNilStrings(ti.Added), nonNilStrings(ti.Skipped), nonNilStrings(ti.Warnings)
+		out.Added, out.Names, out.Skipped, out.Warnings = len(ti.Added), ti.Added, ti.Skipped, ti.Warnings
 	default:
 		return out, &Error{Code: CodeInvalid, Message: "kind is avoid, sites or instructions"}
 	}

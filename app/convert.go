@@ -39,10 +39,10 @@ func searchDTO(r search.Results) SearchResults {
 	out := SearchResults{Query: r.Query, Total: r.Total, TotalApprox: r.TotalApprox, TotalAtLeast: r.TotalAtLeast, Window: r.Window,
 		TookMs: float64(r.Took.Microseconds()) / 1000, Results: make([]Result, 0, len(r.Results)),
 		Facets: map[string][]FacetCount{}, FacetsApprox: r.FacetsApprox, Note: r.Note,
-		DidYouMean: r.DidYouMean, Corrected: r.Corrected, Library: LibSearchResults{Hits: []LibHit{}}}
+		DidYouMean: r.DidYouMean, Corrected: r.Corrected}
 	for _, h := range r.Results {
 		out.Results = append(out.Results, Result{PageID: h.PageID, URL: h.URL, Title: h.Title, Host: h.Host,
-			Type: h.Type, State: h.State, Status: h.Status, Score: h.Score, Snippet: nonNil(h.Snippet),
+			Type: h.Type, State: h.State, Status: h.Status, Score: h.Score, Snippet: h.Snippet,
 			Copies: h.Copies, Alternates: h.Alternates, Reason: h.Reason, FetchedAt: rfc3339(h.FetchedAt), New: h.New,
 			ChangedAt: rfc3339(h.ChangedAt), Versions: h.Versions, Flag: h.Flag, Author: h.Author, Pages: h.Pages, Summariser: h.Summariser,
 			Source: h.Source, Explain: h.Explain})
@@ -77,7 +77,7 @@ func pageDTO(p store.Page, out, in []store.LinkRef) Page {
 		Title: p.Title, Description: p.Description, Keywords: p.Keywords, Author: p.Author, Owner: p.Owner,
 		Canonical: canonical, Size: p.Size, DuplicateOf: p.DuplicateOf, DuplicateURL: p.DuplicateURL,
 		ETag: p.ETag, LastModified: p.LastModified, Expires: p.Expires, Depth: p.Depth, ParentURL: p.ParentURL,
-		CrawlID: p.CrawlID, Problems: nonNil(p.Problems), NoIndex: p.NoIndex, NoFollow: p.NoFollow, Cached: p.Cached,
+		CrawlID: p.CrawlID, Problems: p.Problems, NoIndex: p.NoIndex, NoFollow: p.NoFollow, Cached: p.Cached,
 		DiscoveredAt: rfc3339(p.DiscoveredAt), FetchedAt: rfc3339(p.FetchedAt), ChangedAt: rfc3339(p.ChangedAt),
 		RefreshAt: rfc3339(p.RefreshAt), Inlinks: p.Inlinks, Outlinks: p.Outlinks,
 		LinksOut: linkDTOs(out), LinksIn: linkDTOs(in)}
@@ -97,13 +97,6 @@ func linkDTOs(ls []store.LinkRef) []LinkRef {
 			Kind: l.Kind, Anchor: l.Anchor, Rel: l.Rel})
 	}
 	return out
-}
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
 }
 
 func viewDTO(v search.View) View {

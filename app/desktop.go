@@ -73,9 +73,7 @@ func RunDesktop(a *App, assets fs.FS) error {
 			}
 			a.dialogs = dialogs{ctx}
 			a.attachTitle(func(title string) { wailsruntime.WindowSetTitle(ctx, title) })
-			a.startup(ctx, func(name string, payload any) {
-				wailsruntime.EventsEmit(ctx, name, payload)
-			})
+			a.startup(ctx, windowEvents(ctx))
 			a.startLoopback() // browsers' door, while the window is open (capture.go)
 		},
 		OnDomReady: func(context.Context) { traceStep("dom-ready") },
@@ -97,6 +95,12 @@ func RunDesktop(a *App, assets fs.FS) error {
 		return fmt.Errorf("run desktop window: %w", err)
 	}
 	return nil
+}
+
+// windowEvents is the window's transport for events, handed to startup (which puts every
+// payload through eventsOut first): the only call of Wails' EventsEmit.
+func windowEvents(ctx context.Context) Emitter {
+	return func(name string, payload any) { wailsruntime.EventsEmit(ctx, name, payload) }
 }
 
 // distFS returns the directory holding index.html: assets itself or its frontend/dist.

@@ -115,8 +115,7 @@ func ComparePage(ctx context.Context, st *store.Store, pageID, fromID, toID int6
 	for i, v := range vs {
 		n[v.ID] = i + 1
 	}
-	out := PageDiff{PageID: pageID, URL: c.Page.URL, To: versionDTO(n[c.To.ID], c.To), Added: c.Added, Removed: c.Removed,
-		Ops: []DiffOp{}}
+	out := PageDiff{PageID: pageID, URL: c.Page.URL, To: versionDTO(n[c.To.ID], c.To), Added: c.Added, Removed: c.Removed}
 	if c.From.ID != 0 {
 		f := versionDTO(n[c.From.ID], c.From)
 		out.From = &f

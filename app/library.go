@@ -91,10 +91,10 @@ func (a *App) LibraryPosting(id int64) (result LibDetail, _ error) {
 		return LibDetail{}, apiError(err)
 	}
 	out := LibDetail{Posting: libPostingDTO(d.Posting, d.Path), Crumbs: libCrumbs(d.Crumbs), Image: a.imageURL(ctx, d.ImageID),
-		Body: d.Body, Links: []string{}}
+		Body: d.Body}
 	if d.Kind == library.KindReport {
 		r := library.Preview(d.Title, d.Body)
-		out.Document, out.Links = r.Document, nonNil(r.Links)
+		out.Document, out.Links = r.Document, r.Links
 		// Its links open the pages the workspace holds, in place, as an offline copy's do.
 		if rc, err := offline.Make(ctx, a.ws().st, offline.Source{Title: d.Title, Body: []byte(r.Document), ContentType: "text/html"}); err == nil {
 			out.Document = rc.Document
@@ -161,7 +161,7 @@ func (a *App) LibraryPoint(parent int64, in LibInput) (result LibAdded, _ error)
 	}
 	a.changed("added " + ad.Node.Title)
 	p, err := a.posting(ctx, ad.Node.ID)
-	return LibAdded{Posting: p, AlsoIn: nonNil(ad.AlsoIn)}, err
+	return LibAdded{Posting: p, AlsoIn: ad.AlsoIn}, err
 }
 
 // LibraryReport writes a report into parent (GENVL's Input).
@@ -210,7 +210,7 @@ func (a *App) LibraryEdit(id int64, e LibEdit, password string) (result LibPosti
 
 func removalDTO(r library.Removal) LibRemoval {
 	return LibRemoval{Libraries: r.Libraries, Pointers: r.Pointers, Reports: r.Reports, Views: r.Views,
-		Titles: nonNil(r.Titles), Protected: nonNil(r.Protected)}
+		Titles: r.Titles, Protected: r.Protected}
 }
 
 // LibraryPreviewDelete says what deleting ids would remove, for the confirmation.
@@ -369,7 +369,7 @@ func (a *App) LibraryPreview(title, markdown string) (result LibRendered, _ erro
 		return LibRendered{}, &Error{Code: CodeInvalid, Message: "the report is longer than 1 MiB: at most 1 MiB is kept"}
 	}
 	r := library.Preview(title, markdown)
-	return LibRendered{Document: r.Document, Links: nonNil(r.Links)}, nil
+	return LibRendered{Document: r.Document, Links: r.Links}, nil
 }
 
 // LibraryTags lists the tags in use, the most used first.

@@ -253,7 +253,7 @@ type LibTag struct {
 
 func libPostingDTO(p library.Posting, path string) LibPosting {
 	d := LibPosting{ID: p.ID, ParentID: p.Parent, Path: path, Kind: string(p.Kind), Title: p.Title, URL: p.URL,
-		Notes: p.Notes, Tags: nonNil(p.Tags), Purpose: p.Purpose, CreateOnly: p.CreateOnly, Order: string(p.Sort),
+		Notes: p.Notes, Tags: p.Tags, Purpose: p.Purpose, CreateOnly: p.CreateOnly, Order: string(p.Sort),
 		Position: p.Position, Protected: p.Protected(), OpenToGuests: p.OpenToGuests, Author: p.Author, Email: p.Email, HasImage: p.ImageID != 0,
 		Created: rfc3339(p.CreatedAt), Updated: rfc3339(p.UpdatedAt), Libraries: p.Libraries, Postings: p.Postings}
 	if k := p.Known; k != nil {
@@ -264,7 +264,6 @@ func libPostingDTO(p library.Posting, path string) LibPosting {
 		d.Health = &LibHealth{Verdict: h.Verdict, Status: h.Status, FinalURL: h.FinalURL, Reason: h.Reason,
 			CheckedAt: rfc3339(h.CheckedAt), Dead: h.Dead, Permanent: h.Permanent}
 	}
-	d.Aliases = []string{}
 	for _, a := range p.Aliases {
 		d.Aliases = append(d.Aliases, a.URL)
 	}
@@ -294,7 +293,7 @@ func libHitsDTO(r libsearch.Results) LibSearchResults {
 		Note: r.Note, TookMs: float64(r.Took.Microseconds()) / 1000}
 	for _, h := range r.Hits {
 		out.Hits = append(out.Hits, LibHit{ID: h.ID, Kind: h.Kind, Title: h.Title, URL: h.URL, Path: h.Path,
-			Tags: nonNil(h.Tags), Snippet: nonNil(h.Snippet), PageID: h.PageID, Status: h.Status, FetchedAt: rfc3339(h.FetchedAt)})
+			Tags: h.Tags, Snippet: h.Snippet, PageID: h.PageID, Status: h.Status, FetchedAt: rfc3339(h.FetchedAt)})
 	}
 	return out
 }

@@ -39,7 +39,6 @@ type Screenshot struct {
 
 // addRender adds to a page view how its HTML was read and its screenshots.
 func addRender(ctx context.Context, st *store.Store, p *Page) error {
-	p.Screenshots = []ScreenshotInfo{}
 	rd, err := st.PageRender(ctx, p.ID)
 	if err != nil {
 		return err

@@ -139,14 +139,13 @@ func TestRulesOn(ctx context.Context, g *graph.Graph, texts graph.Texts, text, u
 		return RulesTest{}, apiError(err)
 	}
 	idx := newUTF16Index(text)
-	res := RulesTest{URL: u, PageID: t.Subject.Page.ID, Stored: t.Subject.Stored, RuleVerdict: verdict(t.Decision, idx),
-		Elements: []RuleElementTest{}, Locals: []RuleLocalTest{}}
+	res := RulesTest{URL: u, PageID: t.Subject.Page.ID, Stored: t.Subject.Stored, RuleVerdict: verdict(t.Decision, idx)}
 	if t.Element != nil {
 		res.Element = t.Element.Family.String()
 	}
 	for _, e := range t.Elements {
 		re := RuleElementTest{CrawlID: e.CrawlID, Family: e.Family.String(), Visited: e.Visited, Complete: e.Complete,
-			Locals: []int{}, RuleVerdict: verdict(e.Decision, idx)}
+			RuleVerdict: verdict(e.Decision, idx)}
 		for i := range set.Locals {
 			if e.Local&(1<<i) != 0 {
 				re.Locals = append(re.Locals, i)

@@ -78,7 +78,7 @@ func LinkCheckOf(l check.LinkResult) LinkCheck {
 // ReportLinkOf is one tested link of a report, as LinkCheckOf says it.
 func ReportLinkOf(l report.Link) LinkCheck {
 	return LinkCheck{URL: l.URL, Verdict: l.Verdict, Status: l.Status, FinalURL: l.FinalURL, Permanent: l.Permanent,
-		Chain: []CheckHop{}, Reason: l.Reason, Title: l.Title, Dead: l.Dead, Failures: l.Failures}
+		Reason: l.Reason, Title: l.Title, Dead: l.Dead, Failures: l.Failures}
 }
 
 // CaptureClientOf is a paired browser as the window's Settings lists it.

@@ -335,19 +335,11 @@ func (e *env) importSites(ctx context.Context, path string) error {
 		return err
 	}
 	if e.json {
-		return e.printJSON(map[string]any{"updated": si.Updated, "unknown": nonNil(si.Unknown)})
+		return e.printJSON(map[string]any{"updated": si.Updated, "unknown": si.Unknown})
 	}
 	fmt.Fprintf(e.stdout, "Set the expiry of %d site(s)\n", si.Updated)
 	if len(si.Unknown) > 0 {
 		fmt.Fprintf(e.stdout, "%d site(s) have no robots.txt here yet (fetched when first needed): %s\n", len(si.Unknown), strings.Join(si.Unknown, ", "))
 	}
 	return nil
-}
-
-// nonNil is a list for --json: [] rather than null when empty.
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
 }

@@ -177,7 +177,7 @@ func (e *env) check(ctx context.Context, cmd *cobra.Command, urls, names []strin
 			}
 		}
 		for _, rr := range res.Reports {
-			tj := taskRunJSON{Task: rr.Task.Name, ReportID: rr.ReportID, Error: rr.Err, News: rr.News, Links: []app.LinkCheck{}}
+			tj := taskRunJSON{Task: rr.Task.Name, ReportID: rr.ReportID, Error: rr.Err, News: rr.News}
 			if rr.ReportID > 0 && e.json {
 				m, err := report.Load(ctx, st, rr.ReportID)
 				if err != nil {

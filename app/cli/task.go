@@ -281,7 +281,7 @@ func (e *env) importTasks(ctx context.Context, path string) error {
 		return err
 	}
 	if e.json {
-		return e.printJSON(map[string]any{"added": nonNil(ti.Added), "skipped": nonNil(ti.Skipped), "warnings": nonNil(ti.Warnings)})
+		return e.printJSON(map[string]any{"added": ti.Added, "skipped": ti.Skipped, "warnings": ti.Warnings})
 	}
 	fmt.Fprintf(e.stdout, "Imported %d task(s): %s\n", len(ti.Added), clean(strings.Join(ti.Added, ", ")))
 	for _, s := range ti.Skipped {

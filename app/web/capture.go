@@ -315,9 +315,6 @@ func (h captureCalls) add(r *http.Request, body []byte) (any, error) {
 		return nil, err
 	}
 	out := addOut{Place: placeDTO(res.Place), Existing: res.Existing, AlsoIn: res.AlsoIn}
-	if out.AlsoIn == nil {
-		out.AlsoIn = []string{}
-	}
 	if res.Saved != nil {
 		out.Saved = savedDTO(*res.Saved)
 	}
@@ -344,7 +341,7 @@ func errForbidden(msg string) error { return &app.Error{Code: app.CodeForbidden,
 
 // writeJSON answers v as JSON, never cached.
 func writeJSON(w http.ResponseWriter, v any, logf func(string, ...any)) {
-	b, err := json.Marshal(v)
+	b, err := json.Marshal(app.ListsNotNull(v))
 	if err != nil {
 		logf("web: encode result: %v", err)
 		fail(w, http.StatusInternalServerError, app.CodeInternal, "encode result: "+err.Error())

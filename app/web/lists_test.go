@@ -3,10 +3,13 @@ package web
 import (
 	"context"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"mundaneum/app"
 	"mundaneum/backend/store"
@@ -79,4 +82,50 @@ func TestEmptyListsAreLists(t *testing.T) {
 			t.Errorf("window: App.%s sends %s, want []", name, b)
 		}
 	}
+}
+
+// Events on serve's stream carry their empty lists as [], as the window's do: they leave
+// the App through the same place (app's eventsOut). A link check without notices is one.
+func TestServeEventListsNotNull(t *testing.T) {
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte("<title>ok</title>"))
+	}))
+	defer site.Close()
+	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "w.mundaneum"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := app.New(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := New(Options{Assets: testAssets(), Bind: []any{a}, Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, _, err := Listen("127.0.0.1:0", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ctx, ln) }()
+	defer func() { cancel(); <-served }()
+	app.Attach(ctx, a, srv.Emit)
+	defer app.Detach(a)
+	res, lines := openStream(t, ctx, srv, strings.TrimSuffix(URL(ln), "/"))
+	defer res.Body.Close()
+	if _, err := a.CheckLinks([]string{site.URL + "/"}); err != nil {
+		t.Fatal(err)
+	}
+	for lines.Scan() {
+		if l := lines.Text(); strings.HasPrefix(l, `data: {"name":"check:done"`) {
+			if !strings.Contains(l, `"notices":[]`) {
+				t.Fatalf("check:done on the stream: %s", l)
+			}
+			return
+		}
+	}
+	t.Fatalf("the stream ended before check:done: %v", lines.Err())
 }

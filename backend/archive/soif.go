@@ -30,7 +30,7 @@ func exportSOIF(ctx context.Context, st *store.Store, w io.Writer, opt ExportOpt
 
 // importSOIF reads a SOIF file's summaries in, marked as coming from the file.
 func importSOIF(ctx context.Context, st *store.Store, r io.Reader, opt ImportOptions) (ImportReport, error) {
-	rep := ImportReport{Format: "soif", Problems: []Problem{}}
+	rep := ImportReport{Format: "soif"}
 	name := opt.Name
 	if name == "" {
 		name = "standard input"

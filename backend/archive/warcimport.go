@@ -80,7 +80,7 @@ type warcImport struct {
 }
 
 func importWARC(ctx context.Context, st *store.Store, r io.Reader, opt ImportOptions) (ImportReport, error) {
-	im := &warcImport{st: st, opt: opt, rep: ImportReport{Format: "warc", Problems: []Problem{}},
+	im := &warcImport{st: st, opt: opt, rep: ImportReport{Format: "warc"},
 		hashes: map[string]string{}, start: time.Now()}
 	cfg, _ := json.Marshal(map[string]any{"import": map[string]string{"format": "warc", "file": opt.Name}})
 	c, err := st.CreateCrawl(ctx, "import warc "+opt.Name+" "+time.Now().UTC().Format(time.RFC3339Nano),

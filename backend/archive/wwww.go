@@ -131,7 +131,7 @@ type wpage struct {
 // page references) that fetches every page the archive did not complete and none that it
 // did, whose stored references it follows instead (section 3.2.2 of the paper).
 func importWWWW(ctx context.Context, st *store.Store, r io.Reader, opt ImportOptions) (ImportReport, error) {
-	rep := ImportReport{Format: "wwww", Problems: []Problem{}}
+	rep := ImportReport{Format: "wwww"}
 	start := time.Now()
 	cr := &countReader{r: r}
 	pages, order, err := readWWWW(cr, &rep)

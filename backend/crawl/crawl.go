@@ -506,11 +506,21 @@ func (c *Crawler) firstSeedFailure() string {
 	return c.seedFailure
 }
 
+// RunEnder is what Finish needs of the store to end an import's run (*store.Store is one):
+// the importers (archive, exchange) hand it their own store, which need not be a
+// *store.Store.
+type RunEnder interface {
+	// ExpandLinks writes out the links the writer keeps packed, so that they are readable.
+	ExpandLinks(ctx context.Context) error
+	// FinishRun records the end of crawl id's run in state, with its error and note.
+	FinishRun(ctx context.Context, id int64, state, errText, note string) error
+}
+
 // Finish ends an import's run (crawl id) in the state given, whatever ctx says: it waits
 // for the writer, records the end state, then (unless ctx is cancelled) waits until the
 // index idx has caught up, so that what was imported is searchable, as a crawl's end does.
 // It returns the first error.
-func Finish(ctx context.Context, st *store.Store, idx Index, id int64, state, errText string, step func(string)) error {
+func Finish(ctx context.Context, st RunEnder, idx Index, id int64, state, errText string, step func(string)) error {
 	fctx := context.WithoutCancel(ctx)
 	var firstErr error
 	if err := st.ExpandLinks(fctx); err != nil {

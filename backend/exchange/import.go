@@ -201,7 +201,7 @@ type prepared struct {
 // apply saves the summaries of a checked stream into the source's crawl: one goroutine
 // reads and prepares templates (parse, normalise, compress the text), this one saves them
 // in the stream's order, so that both cores work.
-func apply(ctx context.Context, st *store.Store, src Source, c *checked, rep *ImportReport, opt ImportOptions) error {
+func apply(ctx context.Context, st PageStore, src Source, c *checked, rep *ImportReport, opt ImportOptions) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	items := make(chan prepared, 64)
@@ -316,7 +316,7 @@ func result(s *Summary, crawlID int64) (*store.Result, store.Target, string) {
 }
 
 // run checks a stream, then applies it into src's crawl as one run of it.
-func run(ctx context.Context, st *store.Store, src Source, r io.Reader, opt ImportOptions) (ImportReport, error) {
+func run(ctx context.Context, st ImportStore, src Source, r io.Reader, opt ImportOptions) (ImportReport, error) {
 	rep := ImportReport{SourceID: src.ID, CrawlID: src.CrawlID, Problems: []Problem{}}
 	start := time.Now()
 	defer func() { rep.Seconds = time.Since(start).Seconds() }()

@@ -2,7 +2,9 @@ package exchange
 
 import (
 	"context"
+	"encoding/json"
 
+	"mundaneum/backend/crawl"
 	"mundaneum/backend/exchange/record"
 	"mundaneum/backend/store"
 )
@@ -11,7 +13,8 @@ import (
 // exchange/record's types, and *store.Store implements them (as it does the library's and
 // check's). Every write is durable when the method returns, except a token's use count,
 // which joins the writer's next batch. A pull's or a file's summaries are pages saved by
-// an import crawl's run, which takes the *store.Store itself (see run).
+// an import crawl's run (PageStore): pages are the store's own model, which every importer
+// writes (archive's too), so that interface is written in the store's page types.
 
 // TokenStore keeps the read-only tokens this workspace issued.
 type TokenStore interface {
@@ -60,11 +63,30 @@ type SummaryStore interface {
 	ExchangeSummaries(ctx context.Context, sel record.Selection) ([]record.Summary, error)
 }
 
+// PageStore saves the pages a pull's or a file's summaries become, as one run of the
+// source's import crawl.
+type PageStore interface {
+	// CreateCrawl records a new crawl (the source's import crawl, on its first pull).
+	CreateCrawl(ctx context.Context, key string, seeds []string, scope string, config json.RawMessage) (store.Crawl, error)
+	// StartRun starts a run of crawl id.
+	StartRun(ctx context.Context, id int64, config json.RawMessage, fresh bool) error
+	// ImportSummary saves a summary as a page of its crawl, marked as sourceID's, unless
+	// the page holds the same content or a newer copy (store.ImportOutcome says which).
+	ImportSummary(ctx context.Context, r *store.Result, t store.Target, sourceID int64) (store.ImportOutcome, error)
+	crawl.RunEnder // the run's end (crawl.Finish)
+}
+
+// ImportStore is what a pull or a file's import needs: the source and its pages.
+type ImportStore interface {
+	SourceStore
+	PageStore
+}
+
 // Store is all exchange keeps: what serve's handler and a pull need.
 type Store interface {
 	TokenStore
-	SourceStore
 	SummaryStore
+	ImportStore
 }
 
 var _ Store = (*store.Store)(nil)

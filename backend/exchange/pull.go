@@ -51,7 +51,7 @@ func (c *countingReader) Read(p []byte) (int, error) {
 // it, and moves the cursor: a pull that fails or is cancelled applies nothing it has not
 // checked, and leaves the cursor where it was, so the next pull asks again from there
 // (what was applied comes again, and is recognised by its content hash).
-func Pull(ctx context.Context, st *store.Store, idx crawl.Index, id int64, progress func(Progress)) (ImportReport, error) {
+func Pull(ctx context.Context, st ImportStore, idx crawl.Index, id int64, progress func(Progress)) (ImportReport, error) {
 	src, err := Get(ctx, st, id)
 	if err != nil {
 		return ImportReport{SourceID: id}, err
@@ -66,7 +66,7 @@ func Pull(ctx context.Context, st *store.Store, idx crawl.Index, id int64, progr
 	return rep, err
 }
 
-func pull(ctx context.Context, st *store.Store, idx crawl.Index, src Source, progress func(Progress)) (ImportReport, error) {
+func pull(ctx context.Context, st ImportStore, idx crawl.Index, src Source, progress func(Progress)) (ImportReport, error) {
 	base, err := PeerURL(src.URL)
 	if err != nil {
 		return ImportReport{SourceID: src.ID}, err

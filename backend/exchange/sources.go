@@ -142,7 +142,7 @@ func Remove(ctx context.Context, st SourceStore, id int64) error {
 
 // ensureCrawl gives a source the import crawl its pages join, on its first pull (the
 // crawl is made by the process that owns the workspace: adding a source is a short write).
-func ensureCrawl(ctx context.Context, st *store.Store, src *Source) error {
+func ensureCrawl(ctx context.Context, st ImportStore, src *Source) error {
 	if src.CrawlID != 0 {
 		return nil
 	}
@@ -171,7 +171,7 @@ func finishPull(ctx context.Context, st SourceStore, src Source, rep ImportRepor
 // ImportFile reads a SOIF stream (plain or gzip; a Mundaneum export or another Gatherer's)
 // from a file called name into the workspace, as summaries of the file's source: checked
 // whole first, so that a broken file applies nothing.
-func ImportFile(ctx context.Context, st *store.Store, name string, r io.Reader, opt ImportOptions) (ImportReport, error) {
+func ImportFile(ctx context.Context, st ImportStore, name string, r io.Reader, opt ImportOptions) (ImportReport, error) {
 	src, err := fileSource(ctx, st, name)
 	if err != nil {
 		return ImportReport{}, err

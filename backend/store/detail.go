@@ -35,15 +35,11 @@ type Page struct {
 	Alternates                                    int // pages naming this one as their canonical URL
 }
 
-// Page returns one page by id, or ErrNotFound.
-func (s *Store) Page(ctx context.Context, id int64) (Page, error) {
-	var p Page
-	var n [16]sql.NullString
-	var dup, crawl sql.NullInt64
-	var status, depth sql.NullInt64
-	var size, fetched, changed, refresh, confirmed sql.NullInt64
-	var problems, dupURL, parentURL sql.NullString
-	err := s.read.QueryRowContext(ctx, `SELECT p.id, p.url, h.origin, p.state, p.reason, p.detail, p.status,
+// pageSQL reads one page (?) with its counts. Its links out are counted in link_rows (by
+// its key, from_id first) and link_pending apart: through the links view, a UNION ALL,
+// SQLite read every link of the workspace for the page's count (TestPageSQLPlan). Its
+// citers in link_pending are read by every pack not expanded yet (few: behind the crawl).
+const pageSQL = `SELECT p.id, p.url, h.origin, p.state, p.reason, p.detail, p.status,
 		p.final_url, p.content_type, p.charset, p.lang, p.title, p.description, p.keywords, p.author, p.owner,
 		p.canonical, p.hash, p.etag, p.last_modified, p.expires, p.size, p.duplicate_of,
 		(SELECT url FROM pages d WHERE d.id = p.duplicate_of), p.depth,
@@ -52,9 +48,19 @@ func (s *Store) Page(ctx context.Context, id int64) (Page, error) {
 		p.discovered_at, p.fetched_at, p.changed_at, p.refresh_at, p.confirmed_at,
 		coalesce((SELECT n FROM citations WHERE page_id = p.id), 0) +
 			(SELECT count(DISTINCT from_id) FROM link_pending WHERE to_id = p.id AND from_id <> p.id),
-		(SELECT count(*) FROM links WHERE from_id = p.id),
+		(SELECT count(*) FROM link_rows WHERE from_id = p.id) + (SELECT count(*) FROM link_pending WHERE from_id = p.id),
 		(SELECT count(*) FROM canonicals WHERE of_id = p.id)
-		FROM pages p JOIN hosts h ON h.id = p.host_id WHERE p.id = ?`, id).Scan(
+		FROM pages p JOIN hosts h ON h.id = p.host_id WHERE p.id = ?`
+
+// Page returns one page by id, or ErrNotFound.
+func (s *Store) Page(ctx context.Context, id int64) (Page, error) {
+	var p Page
+	var n [16]sql.NullString
+	var dup, crawl sql.NullInt64
+	var status, depth sql.NullInt64
+	var size, fetched, changed, refresh, confirmed sql.NullInt64
+	var problems, dupURL, parentURL sql.NullString
+	err := s.read.QueryRowContext(ctx, pageSQL, id).Scan(
 		&p.ID, &p.URL, &p.Host, &p.State, &n[0], &n[1], &status,
 		&n[2], &n[3], &n[4], &n[5], &n[6], &n[7], &n[8], &n[9], &n[10],
 		&n[11], &n[12], &n[13], &n[14], &n[15], &size, &dup,

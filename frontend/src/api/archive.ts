@@ -12,12 +12,12 @@ export async function archiveFormats(): Promise<ArchiveFormat[]> {
 
 /** Starts writing a crawl (0: the whole workspace) to a file; the job reports as 'archive:job'. */
 export function startExport(crawlId: number, format: string, path: string): Promise<ArchiveJob> {
-  return call(async () => job(await App.StartExport(crawlId, format, path)));
+  return call(() => App.StartExport(crawlId, format, path));
 }
 
 /** Starts reading a WARC file or WWWW archive into the workspace; the job reports as 'archive:job'. */
 export function startImport(path: string): Promise<ArchiveJob> {
-  return call(async () => job(await App.StartImport(path)));
+  return call(() => App.StartImport(path));
 }
 
 /** Stops an import or export job: the pages it committed stay, a partial export goes. */
@@ -27,7 +27,7 @@ export function cancelArchiveJob(id: number): Promise<void> {
 
 /** The imports and exports, running and recently ended, newest first. */
 export async function archiveJobs(): Promise<ArchiveJob[]> {
-  return (await call(() => App.ArchiveJobs())).map(job);
+  return call(() => App.ArchiveJobs());
 }
 
 /** The window's file dialogs for an import or an export ('' when the user cancels). */
@@ -36,11 +36,6 @@ export function chooseImportFile(): Promise<string> {
 }
 export function chooseExportFile(crawlId: number, format: string): Promise<string> {
   return call(() => App.ChooseExportFile(crawlId, format));
-}
-
-/** An archive job as events and calls bring it, with its lists never null. */
-export function job(j: ArchiveJob): ArchiveJob {
-  return j.import ? { ...j, import: { ...j.import, problems: j.import.problems ?? [] } } : j;
 }
 
 /**
@@ -61,7 +56,7 @@ export function uploadArchive(file: File, onprogress: (sent: number, total: numb
       } catch {
         body = null;
       }
-      if (x.status >= 200 && x.status < 300 && body) resolve(job(body as ArchiveJob));
+      if (x.status >= 200 && x.status < 300 && body) resolve(body as ArchiveJob);
       else reject(new Error(JSON.stringify(body ?? { code: 'internal', message: `upload failed (${x.status})` })));
     };
     x.onerror = () => reject(new Error(JSON.stringify({ code: 'unavailable', message: 'the upload was cut off' })));

@@ -253,7 +253,7 @@ export function formDefaults(d: CrawlRequest): Omit<CrawlFormValues, 'seeds'> {
 
 /** A crawl's label: its first seed, and how many more. */
 export function crawlLabel(c: Crawl): string {
-  const seeds = c.seeds ?? [];
+  const seeds = c.seeds;
   if (seeds.length === 0) return `crawl ${c.id}`;
   return seeds.length > 1 ? `${seeds[0]} +${seeds.length - 1} more` : seeds[0];
 }
