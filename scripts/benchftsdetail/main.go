@@ -2,8 +2,10 @@
 // reads pages of a workspace (their index rows, as the index stage builds them), writes
 // them into fresh index files whose page_fts (and page_pairs) differ only in detail=
 // (full, column, none), in transactions of the stage's size, and prints for each the
-// process CPU per page spent writing and the file's bytes per page. Runs alternate the
-// variants so that a change of machine load falls on all of them (issue 30):
+// process CPU per page spent writing and the file's bytes per page (-automerge sets the
+// merge option the same way; after each run it logs what FTS5 answers a phrase and a NEAR
+// query under that detail). Runs alternate the variants so that a change of machine load
+// falls on all of them (issue 30):
 //
 //	go run ./scripts/benchftsdetail -workspace /tmp/ci/bsdir/p100000-s1-b150-600-g1/workspace.mundaneum -pages 20000
 package main
