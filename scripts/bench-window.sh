@@ -76,7 +76,7 @@ for run in $(seq 1 "$runs"); do
   # The watcher connects to the display before the launch, so that its start is not timed.
   "$PAINTWATCH" -colours "$painted_colours" >"$tmp/paint.log" 2>&1 &
   watch=$!
-  until grep -q '^ready ' "$tmp/paint.log"; do
+  until grep -qs '^ready ' "$tmp/paint.log"; do
     kill -0 "$watch" 2>/dev/null || { cat "$tmp/paint.log" >&2; exit 1; }
     sleep 0.01
   done
