@@ -23,8 +23,10 @@ import (
 // The page reports its own steps, timed by its clock, once it has made its first frame
 // (frontend/src/main.ts; the event "start:trace"): page-asked, page-loaded and page-parsed
 // (index.html asked for, received, parsed), page-dom-loaded (DOMContentLoaded ended),
-// js-start (the app's script runs), js-state (WorkspaceState answered), js-mounted (the app
-// is in the DOM) and js-first-frame (the first frame after that was made).
+// page-load-event (the load event ended), js-start (the app's script runs), js-state
+// (WorkspaceState answered), js-mounted (the app is in the DOM), js-task (the first task
+// after the mount ran: the page's thread was free), js-frame-start (the first animation
+// frame after the mount began) and js-first-frame (that frame was made).
 var startTrace = struct {
 	on   bool
 	mu   sync.Mutex
@@ -42,7 +44,8 @@ func traceStep(step string) {
 
 // pageSteps are the steps the page may report.
 var pageSteps = map[string]bool{"page-asked": true, "page-loaded": true, "page-parsed": true, "page-dom-loaded": true,
-	"js-start": true, "js-state": true, "js-mounted": true, "js-first-frame": true}
+	"page-load-event": true, "js-start": true, "js-state": true, "js-mounted": true, "js-task": true, "js-laid-out": true,
+	"js-frame-start": true, "js-first-frame": true}
 
 // tracePageSteps notes the steps the page reports: [step, ms since the epoch] pairs.
 // Anything else in the event is ignored (it comes from the page).

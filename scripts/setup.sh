@@ -14,6 +14,7 @@ staticcheck_bin=${STATICCHECK:-$(go env GOPATH | cut -d: -f1)/bin/staticcheck}
 debian_packages=(
   libgtk-3-dev libwebkit2gtk-4.1-dev pkg-config build-essential # the desktop binary (cgo)
   xvfb xauth imagemagick x11-utils xdotool                     # the window smoke test
+  libx11-dev libxext-dev                                       # make bench-window's paint watcher (scripts/paintwatch)
   chromium                                                     # browser end-to-end tests; rendering pages built by scripts
   firefox-esr                                                  # the browser extension's run in Firefox
   wamerican                                                    # a word list for benchmarks

@@ -18,6 +18,8 @@ applyTheme(rememberedTheme());
 function mountApp() {
   mount(App, { target: target! });
   performance.mark('mundaneum:mounted');
+  void document.body.offsetHeight;
+  performance.mark('mundaneum:laid-out');
   traceFirstFrame();
 }
 
@@ -27,26 +29,33 @@ function mountApp() {
 function traceFirstFrame() {
   const at = (ms: number) => performance.timeOrigin + ms;
   const mark = (name: string) => performance.getEntriesByName(name, 'mark')[0]?.startTime;
-  requestAnimationFrame(() =>
+  // The first task after the mount (is the page's thread busy?) and the frame's own start.
+  setTimeout(() => performance.mark('mundaneum:task'));
+  requestAnimationFrame(() => {
+    performance.mark('mundaneum:frame');
     setTimeout(() => {
       const steps: [string, number][] = [];
       const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined;
       if (nav) {
         steps.push(['page-asked', at(nav.requestStart)], ['page-loaded', at(nav.responseEnd)], ['page-parsed', at(nav.domInteractive)]);
         if (nav.domContentLoadedEventEnd > 0) steps.push(['page-dom-loaded', at(nav.domContentLoadedEventEnd)]);
+        if (nav.loadEventEnd > 0) steps.push(['page-load-event', at(nav.loadEventEnd)]);
       }
       for (const [step, name] of [
         ['js-start', 'mundaneum:start'],
         ['js-state', 'mundaneum:state'],
         ['js-mounted', 'mundaneum:mounted'],
+        ['js-task', 'mundaneum:task'],
+        ['js-laid-out', 'mundaneum:laid-out'],
+        ['js-frame-start', 'mundaneum:frame'],
       ]) {
         const t = mark(name);
         if (t !== undefined) steps.push([step, at(t)]);
       }
       steps.push(['js-first-frame', at(performance.now())]);
       reportStartSteps(steps);
-    }),
-  );
+    });
+  });
 }
 
 // The window opens its workspace while it starts; when another process holds it (or it
