@@ -1,8 +1,11 @@
 package query
 
 import (
+	"slices"
 	"strings"
 	"unicode"
+
+	"mundaneum/backend/tokenize"
 )
 
 // Limits that keep any input cheap to parse and to run.
@@ -229,12 +232,14 @@ func asciiLetters(s string) bool {
 	return s != ""
 }
 
-// Tokens splits text into the words FTS5's unicode61 tokenizer sees: runs of letters,
-// numbers and private-use characters. No FTS5 syntax survives this.
+// Tokens splits text into the words FTS5's unicode61 tokenizer sees, by the index's own
+// tables (backend/tokenize): runs of letters, numbers, private-use characters and the
+// combining marks it removes ("Zu\u0308rich" is one word, as the index holds it). A run of
+// marks alone is no word. The words keep their case and marks (FTS5 folds them); no FTS5
+// syntax survives this.
 func Tokens(s string) []string {
-	return strings.FieldsFunc(s, func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsNumber(r) && !unicode.Is(unicode.Co, r)
-	})
+	ws := strings.FieldsFunc(s, func(r rune) bool { return !tokenize.IsTokenRune(r) })
+	return slices.DeleteFunc(ws, func(w string) bool { return tokenize.Fold(w) == "" })
 }
 
 // Notes collects the gentle remarks about what the engine did with a query, once each.

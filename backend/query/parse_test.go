@@ -2,8 +2,11 @@ package query
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
+
+	"mundaneum/backend/tokenize"
 )
 
 // parseCases are queries with their syntax trees (canonical String form, "" for none) and
@@ -223,5 +226,23 @@ func TestLongQueryIsCutWithOneNote(t *testing.T) {
 	ops := strings.Repeat("( ", 150) + "a b" + strings.Repeat(" )", 150)
 	if n, all := cuts(Parse(ops).Notes); n != 1 || !strings.Contains(all, "first 200 words, operators and brackets") {
 		t.Errorf("150 brackets around two words: %d notes of a cut: %q", n, all)
+	}
+}
+
+// The query's words are the index's tokens: folded, they are what backend/tokenize (the
+// index's own tables) makes of the same text, combining marks and all.
+func TestTokensAreTheIndexTokens(t *testing.T) {
+	for _, s := range []string{
+		"Zu\u0308rich", "Zürich café", "e\u0301te\u0301 ÉTÉ", "\u0301 alone", "東京 タワー", "ﬁle ﬂow",
+		"x²+y³", "naïve-résumé", "Ωmega ωmega", "a\u200bb", "½ ⅓", "foo_bar baz.qux", "١٢٣ ۴۵۶",
+		"\U000F0000private", "dé\u0332ja\u0300 vu",
+	} {
+		var got []string
+		for _, w := range Tokens(s) {
+			got = append(got, tokenize.Fold(w))
+		}
+		if want := tokenize.List(s); !slices.Equal(got, want) {
+			t.Errorf("Tokens(%q) folded = %q, the index's tokens %q", s, got, want)
+		}
 	}
 }
