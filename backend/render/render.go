@@ -369,6 +369,9 @@ func (r *Renderer) start(ctx context.Context, exe string) (*browserProc, error) 
 		chromedp.ExecPath(exe), chromedp.UserDataDir(dir), chromedp.Headless, chromedp.DisableGPU,
 		chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck, chromedp.WindowSize(o.Width, o.Height),
 		chromedp.Flag("remote-debugging-pipe", true),
+		// Chromium keeps its singleton socket in a folder of its own under TMPDIR, which a
+		// stopped browser leaves behind: inside the profile, it goes with the profile.
+		chromedp.Env("TMPDIR=" + dir),
 	}
 	for _, f := range browserFlags {
 		name, value, ok := strings.Cut(f, "=")
