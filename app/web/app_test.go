@@ -1,29 +1,18 @@
 package web
 
 import (
-	"context"
 	"encoding/json"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	"mundaneum/app"
-	"mundaneum/backend/store"
 )
 
 // TestRealApp binds the real API over a fresh workspace: every exported method of *app.App
 // must be callable over JSON, and its errors keep their codes.
 func TestRealApp(t *testing.T) {
-	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "w.mundaneum"), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := app.New(st)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer app.Detach(a) // closes the workspace, and what its searcher started on it
+	a, st := openApp(t)
 	srv, err := New(Options{Assets: testAssets(), Bind: []any{a}, Logf: t.Logf})
 	if err != nil {
 		t.Fatalf("New with *app.App: %v", err)

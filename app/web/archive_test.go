@@ -3,46 +3,28 @@ package web
 import (
 	"archive/zip"
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"mundaneum/app"
 	"mundaneum/backend/formats/warc"
-	"mundaneum/backend/store"
 )
 
 // An archive goes in as an upload (imported as a job) and out as a streamed download,
 // through the door's token check, over a real listener.
 func TestArchiveUploadAndDownload(t *testing.T) {
-	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "w.mundaneum"), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := app.New(st)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { app.Detach(a) }) // closes the workspace, and what its searcher started on it
+	a, _ := openApp(t)
 	srv, err := New(Options{Assets: testAssets(), Bind: []any{a}, Files: app.ArchiveHandler(a), Logf: t.Logf})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, _, err := Listen("127.0.0.1:0", false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go srv.Serve(ctx, ln)
-	base := strings.TrimSuffix(URL(ln), "/")
+	base := serveOn(t, srv)
 
 	var file bytes.Buffer
 	w := warc.NewWriter(&file, true)

@@ -7,7 +7,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -15,7 +14,6 @@ import (
 	"time"
 
 	"mundaneum/app"
-	"mundaneum/backend/store"
 )
 
 const (
@@ -25,21 +23,6 @@ const (
 	foreignPage = "https://evil.example"
 )
 
-// captureApp opens a fresh workspace and its App.
-func captureApp(t *testing.T) (*app.App, *store.Store) {
-	t.Helper()
-	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "w.mundaneum"), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := app.New(st)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { app.Detach(a) })
-	return a, st
-}
-
 // serveCapture serves the whole front door, the capture API included, on loopback.
 func serveCapture(t *testing.T, a *app.App) string {
 	t.Helper()
@@ -47,18 +30,7 @@ func serveCapture(t *testing.T, a *app.App) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, _, err := Listen("127.0.0.1:0", false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ctx, ln) }()
-	t.Cleanup(func() {
-		cancel()
-		<-done
-	})
-	return strings.TrimSuffix(URL(ln), "/")
+	return serveOn(t, srv)
 }
 
 // capReq is a call as an extension makes it; zero fields are a well-behaved extension's.
@@ -125,7 +97,7 @@ func pair(t *testing.T, a *app.App, base, origin string) string {
 }
 
 func TestCaptureDoorPairsAndRefusesStrangers(t *testing.T) {
-	a, _ := captureApp(t)
+	a, _ := openApp(t)
 	base := serveCapture(t, a)
 
 	// Pairing: only an extension, only with the code.
@@ -207,7 +179,7 @@ func TestCaptureDoorPairsAndRefusesStrangers(t *testing.T) {
 }
 
 func TestCaptureDoorAddsAndSavesPagesLiterallyAndSanitised(t *testing.T) {
-	a, st := captureApp(t)
+	a, st := openApp(t)
 	base := serveCapture(t, a)
 	token := pair(t, a, base, firefoxExt)
 	lib, err := a.LibraryCreate(1, app.LibInput{Title: "Reading"})
@@ -287,7 +259,7 @@ func TestCaptureDoorAddsAndSavesPagesLiterallyAndSanitised(t *testing.T) {
 func TestCaptureDoorBoundsBodies(t *testing.T) {
 	defer func(big, small int64) { maxCaptureBody, maxSmallBody = big, small }(maxCaptureBody, maxSmallBody)
 	maxCaptureBody, maxSmallBody = 1<<20, 1<<10
-	a, _ := captureApp(t)
+	a, _ := openApp(t)
 	base := serveCapture(t, a)
 	token := pair(t, a, base, extOrigin)
 	huge := `{"url":"https://x.example/","dom":"` + strings.Repeat("a", 2<<20) + `"}`
@@ -304,7 +276,7 @@ func TestCaptureDoorBoundsBodies(t *testing.T) {
 }
 
 func TestLoopbackServesTheCaptureDoorOnly(t *testing.T) {
-	a, _ := captureApp(t)
+	a, _ := openApp(t)
 	lb := NewLoopback(app.CaptureAPI(a), t.Logf)
 	addr, err := lb.Start(0)
 	if err != nil {

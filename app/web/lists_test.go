@@ -5,14 +5,12 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
 
 	"mundaneum/app"
-	"mundaneum/backend/store"
 )
 
 // serve's dispatcher is the boundary for whatever it binds: a nil list a method returns
@@ -34,15 +32,7 @@ func TestServeListsNotNull(t *testing.T) {
 // and marshals its first result with encoding/json (internal/binding/boundMethod.go,
 // internal/frontend/dispatcher/calls.go), which the second half does the same way.
 func TestEmptyListsAreLists(t *testing.T) {
-	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "w.mundaneum"), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := app.New(st)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer app.Detach(a)
+	a, _ := openApp(t)
 	srv, err := New(Options{Assets: testAssets(), Bind: []any{a}, Logf: t.Logf})
 	if err != nil {
 		t.Fatal(err)
@@ -91,30 +81,16 @@ func TestServeEventListsNotNull(t *testing.T) {
 		w.Write([]byte("<title>ok</title>"))
 	}))
 	defer site.Close()
-	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "w.mundaneum"), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := app.New(st)
-	if err != nil {
-		t.Fatal(err)
-	}
+	a, _ := openApp(t)
 	srv, err := New(Options{Assets: testAssets(), Bind: []any{a}, Logf: t.Logf})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ln, _, err := Listen("127.0.0.1:0", false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	base := serveOn(t, srv)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ctx, ln) }()
-	defer func() { cancel(); <-served }()
 	app.Attach(ctx, a, srv.Emit)
-	defer app.Detach(a)
-	res, lines := openStream(t, ctx, srv, strings.TrimSuffix(URL(ln), "/"))
+	res, lines := openStream(t, ctx, srv, base)
 	defer res.Body.Close()
 	if _, err := a.CheckLinks([]string{site.URL + "/"}); err != nil {
 		t.Fatal(err)

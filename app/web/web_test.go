@@ -9,12 +9,14 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
 	"time"
 
 	"mundaneum/app"
+	"mundaneum/backend/store"
 )
 
 // Calc is a bound object for the tests.
@@ -59,6 +61,12 @@ func start(t *testing.T) (*Server, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return srv, serveOn(t, srv)
+}
+
+// serveOn serves srv on a loopback port until the test ends, and returns its base URL.
+func serveOn(t *testing.T, srv *Server) string {
+	t.Helper()
 	ln, exposed, err := Listen("127.0.0.1:0", false)
 	if err != nil || exposed {
 		t.Fatalf("Listen = %v, exposed %v", err, exposed)
@@ -77,7 +85,22 @@ func start(t *testing.T) (*Server, string) {
 			t.Error("Serve did not return after cancel")
 		}
 	})
-	return srv, strings.TrimSuffix(URL(ln), "/")
+	return strings.TrimSuffix(URL(ln), "/")
+}
+
+// openApp opens a fresh workspace and its App, closed when the test ends.
+func openApp(t *testing.T) (*app.App, *store.Store) {
+	t.Helper()
+	st, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "w.mundaneum"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := app.New(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { app.Detach(a) }) // closes the workspace, and what its searcher started on it
+	return a, st
 }
 
 // req describes one request; zero fields get the defaults of a well-behaved page.
