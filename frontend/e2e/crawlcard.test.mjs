@@ -4,35 +4,14 @@
 // backend's defaults; the bar never moves back and shows the URL being fetched; Cancel asks
 // first.
 import assert from 'node:assert/strict';
-import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { mkdir } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
 import { apiClient, launchBrowser, shotDir, startApp, tempDir, until, watch } from './harness.mjs';
+import { linkedSite } from './site.mjs';
 
 let tmp, app, api, browser, page, seen, slow;
-
-/** A site of n pages, each linking to the next ten, answering slowly enough to watch. */
-function slowSite(n, delayMs) {
-  const server = http.createServer((req, res) => {
-    const m = req.url.match(/^\/p\/(\d+)$/);
-    if (req.url === '/robots.txt' || (req.url !== '/' && !m)) {
-      res.writeHead(404).end();
-      return;
-    }
-    const i = m ? Number(m[1]) : 0;
-    let links = '';
-    for (let j = i * 10 + 1; j <= i * 10 + 10 && j < n; j++) links += `<a href="/p/${j}">page ${j}</a> `;
-    setTimeout(() => {
-      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
-      res.end(`<title>Slow page ${i}</title><p>patience number ${i}</p>${links}`);
-    }, delayMs);
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${server.address().port}/`, close: () => server.close() })),
-  );
-}
 
 /** A port nothing listens on. */
 function closedPort() {
@@ -46,7 +25,7 @@ function closedPort() {
 
 before(async () => {
   tmp = await tempDir('mundaneum-e2e-card-');
-  slow = await slowSite(400, 150);
+  slow = await linkedSite(400, { page: (i) => `<title>Slow page ${i}</title><p>patience number ${i}</p>`, delayMs: 150 });
   app = await startApp(tmp.dir);
   api = await apiClient(app);
   browser = await launchBrowser(tmp.dir);

@@ -227,3 +227,30 @@ export async function startSite() {
       }),
   };
 }
+
+/**
+ * Starts a chain of n pages on 127.0.0.1 (/, then /p/1 … /p/n-1), each linking to the next
+ * ten, for crawls to watch: page(i) is each page's markup before its links, sent after
+ * delayMs. Returns { url, close }.
+ */
+export function linkedSite(n, { page = (i) => `<title>Page ${i}</title>`, delayMs = 0 } = {}) {
+  const server = http.createServer((req, res) => {
+    const m = req.url.match(/^\/p\/(\d+)$/);
+    if (req.url === '/robots.txt' || (req.url !== '/' && !m)) {
+      res.writeHead(404).end();
+      return;
+    }
+    const i = m ? Number(m[1]) : 0;
+    let links = '';
+    for (let j = i * 10 + 1; j <= i * 10 + 10 && j < n; j++) links += `<a href="/p/${j}">page ${j}</a> `;
+    const send = () => {
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
+      res.end(`${page(i)}${links}`);
+    };
+    if (delayMs > 0) setTimeout(send, delayMs);
+    else send();
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${server.address().port}/`, close: () => server.close() })),
+  );
+}

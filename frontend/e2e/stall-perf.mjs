@@ -9,9 +9,9 @@
 //
 // Prints the calls' p50, p99 and max, and the pages the crawl fetched meanwhile.
 import { spawn } from 'node:child_process';
-import http from 'node:http';
 import { parseArgs } from 'node:util';
 import { apiClient, binary, startApp, tempDir } from './harness.mjs';
+import { linkedSite } from './site.mjs';
 
 const { values: opt } = parseArgs({
   options: {
@@ -23,27 +23,10 @@ const { values: opt } = parseArgs({
 });
 process.env.MUNDANEUM_BIN = opt.bin;
 
-/** A site of n pages of some text, each linking to the next ten. */
-function site(n) {
-  const server = http.createServer((req, res) => {
-    const m = req.url.match(/^\/p\/(\d+)$/);
-    if (req.url === '/robots.txt' || (req.url !== '/' && !m)) {
-      res.writeHead(404).end();
-      return;
-    }
-    const i = m ? Number(m[1]) : 0;
-    let links = '';
-    for (let j = i * 10 + 1; j <= i * 10 + 10 && j < n; j++) links += `<a href="/p/${j}">page ${j}</a> `;
-    res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
-    res.end(`<title>Page ${i}</title><p>${'words of some length for the index '.repeat(40)} ${i}</p>${links}`);
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${server.address().port}/`, close: () => server.close() })),
-  );
-}
-
 const tmp = await tempDir('mundaneum-stall-');
-const s = await site(Number(opt.pages));
+const s = await linkedSite(Number(opt.pages), {
+  page: (i) => `<title>Page ${i}</title><p>${'words of some length for the index '.repeat(40)} ${i}</p>`,
+});
 const app = await startApp(tmp.dir);
 const api = await apiClient(app);
 const busy = [];
