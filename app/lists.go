@@ -90,7 +90,7 @@ func fillLists(v reflect.Value, depth int) (reflect.Value, bool) {
 	}
 	t := v.Type()
 	switch v.Kind() {
-	case reflect.Pointer:
+	case reflect.Pointer, reflect.Interface:
 		if v.IsNil() {
 			return v, false
 		}
@@ -98,18 +98,12 @@ func fillLists(v reflect.Value, depth int) (reflect.Value, bool) {
 		if !changed {
 			return v, false
 		}
-		p := reflect.New(t.Elem())
-		p.Elem().Set(e)
-		return p, true
-	case reflect.Interface:
-		if v.IsNil() {
-			return v, false
+		if v.Kind() == reflect.Pointer { // a new pointee
+			p := reflect.New(t.Elem())
+			p.Elem().Set(e)
+			return p, true
 		}
-		e, changed := fillLists(v.Elem(), depth+1)
-		if !changed {
-			return v, false
-		}
-		out := reflect.New(t).Elem()
+		out := reflect.New(t).Elem() // an interface holding the copy
 		out.Set(e)
 		return out, true
 	case reflect.Struct:
