@@ -22,9 +22,13 @@ type IndexStatus struct {
 	Reason          string `json:"reason"` // why it is being rebuilt
 	// PhraseIndex is how far the index of word pairs (fast phrases) is built, 0-100, or -1
 	// when the workspace is too small to need one yet.
-	PhraseIndex int    `json:"phraseIndex"`
-	Error       string `json:"error"`
-	Summary     string `json:"summary"` // e.g. "12,400 of 20,000 pages searchable"
+	PhraseIndex int `json:"phraseIndex"`
+	// PhraseBehind is how many searchable rows still lack their pairs: written while the
+	// index followed a crawl, they get them once it is idle (phrases are found meanwhile,
+	// from the word index).
+	PhraseBehind int64  `json:"phraseBehind"`
+	Error        string `json:"error"`
+	Summary      string `json:"summary"` // e.g. "12,400 of 20,000 pages searchable"
 }
 
 // indexStatus is w's index's progress with its rows split into pages and files.
@@ -38,10 +42,10 @@ func indexDTO(p index.Progress) IndexStatus {
 	case p.Pairs.Complete && p.Pairs.Words > 0:
 		pairs = 100
 	case p.Pairs.Words > 0 && p.Pairs.Total > 0:
-		pairs = int(100 * p.Pairs.Done / p.Pairs.Total)
+		pairs = min(int(100*p.Pairs.Done/p.Pairs.Total), 99)
 	}
 	return IndexStatus{Searchable: p.Indexed, Waiting: p.Waiting, Updating: p.Updating, Current: p.Current(),
-		Rebuilding: p.Rebuilding || p.Missing, Reason: p.Reason, PhraseIndex: pairs, Error: p.Err, Summary: p.String()}
+		Rebuilding: p.Rebuilding || p.Missing, Reason: p.Reason, PhraseIndex: pairs, PhraseBehind: p.Pairs.Missing, Error: p.Err, Summary: p.String()}
 }
 
 // IndexStatus says how far behind the workspace its search index is.

@@ -138,7 +138,11 @@ func (b *indexBar) update(p index.Progress) {
 	}
 	b.last = now
 	line := "indexing: " + p.String()
-	if p.Pairs.Words > 0 && !p.Pairs.Complete {
+	switch {
+	case p.Pairs.Words == 0 || p.Pairs.Complete:
+	case p.Pairs.Missing > 0:
+		line += fmt.Sprintf(" · phrase index: %d rows behind", p.Pairs.Missing)
+	default:
 		line += fmt.Sprintf(" · phrase index %d of %d rows", p.Pairs.Done, p.Pairs.Total)
 	}
 	if b.tty {

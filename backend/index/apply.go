@@ -39,7 +39,9 @@ func (s *stage) logStep() (int, error) {
 			s.readAhead(next.docs)
 		}
 	}
-	err = s.write(in, func(ctx context.Context, tx *sql.Tx, w *rowWriter) error {
+	// While the stage catches up with a crawl, the rows are written without their pairs
+	// rows: the idle pairs step writes them in bulk (see pairsStep).
+	err = s.write(in, s.following(len(es) > b.n), func(ctx context.Context, tx *sql.Tx, w *rowWriter) error {
 		// A page with new anchor text keeps its row until the log is quiet (see anchorDelay);
 		// one without a row gets its anchors when it is indexed.
 		for _, id := range b.anchors {
@@ -143,7 +145,7 @@ func (s *stage) anchorStep() error {
 	if err != nil {
 		return err
 	}
-	err = s.write(in, func(ctx context.Context, tx *sql.Tx, _ *rowWriter) error {
+	err = s.write(in, s.following(s.deferred > int64(len(ids))), func(ctx context.Context, tx *sql.Tx, _ *rowWriter) error {
 		return s.undefer(ctx, tx, ids)
 	})
 	if err == nil && s.deferred == 0 {
@@ -176,7 +178,7 @@ func (s *stage) rebuildStep() error {
 			s.readAhead(next)
 		}
 	}
-	err = s.write(in, func(ctx context.Context, tx *sql.Tx, _ *rowWriter) error {
+	err = s.write(in, false, func(ctx context.Context, tx *sql.Tx, _ *rowWriter) error {
 		_, err := tx.ExecContext(ctx, `UPDATE index_state SET rebuilt_through = ?, rebuilding = ?`, through, !done)
 		return err
 	})
@@ -194,8 +196,8 @@ func (s *stage) rebuildStep() error {
 }
 
 // write (re)indexes the pages read, with before's plain writes first, in one transaction
-// of the index.
-func (s *stage) write(in *inputs, before func(context.Context, *sql.Tx, *rowWriter) error) error {
+// of the index; lazy leaves the rows' pairs rows to the idle pairs step (see rowWriter).
+func (s *stage) write(in *inputs, lazy bool, before func(context.Context, *sql.Tx, *rowWriter) error) error {
 	ctx := s.ctx
 	ids, ins, end := in.ids, in.ins, in.end
 	tx, err := s.x.db.BeginTx(ctx, nil)
@@ -208,11 +210,15 @@ func (s *stage) write(in *inputs, before func(context.Context, *sql.Tx, *rowWrit
 		return err
 	}
 	defer w.close()
+	w.lazy = lazy
 	p, err := w.plan(ctx, ins)
 	if err != nil {
 		return err
 	}
 	if err := before(ctx, tx, w); err != nil {
+		return err
+	}
+	if err := w.note(ctx, p); err != nil {
 		return err
 	}
 	if p.rows != 0 {
@@ -233,10 +239,24 @@ func (s *stage) write(in *inputs, before func(context.Context, *sql.Tx, *rowWrit
 		s.covered.add(ids, end)
 	}
 	s.state.Rows += p.rows
+	if w.missed != 0 {
+		if s.missing == 0 {
+			s.missingSince = time.Now()
+		}
+		s.missing += w.missed
+		s.publishMissing()
+	}
 	if len(p.docs)+len(p.gone) > 0 {
 		s.merged, s.settled = false, false
 	}
 	return nil
+}
+
+// following reports whether the stage is catching up with a crawl: more is waiting than
+// the batch it writes, or it wrote a batch a moment ago. Its rows are then written
+// without their pairs rows (see pairsStep).
+func (s *stage) following(more bool) bool {
+	return more || time.Since(s.lastNote) < MaintainDelay
 }
 
 // covers remembers, for pages whose rows were written while the log had notes about them

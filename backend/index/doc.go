@@ -37,11 +37,16 @@ func DocOf(in store.IndexInput) (d Doc, ok bool) {
 
 // rowWriter writes rows in one transaction of the index's writer.
 type rowWriter struct {
-	tx                 *sql.Tx
-	size, del, ins     *sql.Stmt
-	psize, pdel, pins  *sql.Stmt
-	words              *pairs.Words // nil before the pair index's words are chosen
+	tx                *sql.Tx
+	size, del, ins    *sql.Stmt
+	psize, pdel, pins *sql.Stmt
+	miss, unmiss      *sql.Stmt
+	words             *pairs.Words // nil before the pair index's words are chosen
+	// lazy: the rows are written without their pairs rows and noted in pair_missing (the
+	// stage is catching up with a crawl; the idle pairs step writes them).
+	lazy               bool
 	textBytes, written int
+	missed             int64 // change in the rows of pair_missing
 }
 
 func newRowWriter(ctx context.Context, tx *sql.Tx, words *pairs.Words) (*rowWriter, error) {
@@ -56,6 +61,8 @@ func newRowWriter(ctx context.Context, tx *sql.Tx, words *pairs.Words) (*rowWrit
 		{&w.psize, `SELECT sz FROM page_pairs_docsize WHERE id = ?`},
 		{&w.pdel, `DELETE FROM page_pairs WHERE rowid = ?`},
 		{&w.pins, `INSERT INTO page_pairs(rowid, title, headings, body, anchors, url) VALUES (?, ?, ?, ?, ?, ?)`},
+		{&w.miss, `INSERT INTO pair_missing(page_id) VALUES (?) ON CONFLICT DO NOTHING`},
+		{&w.unmiss, `DELETE FROM pair_missing WHERE page_id = ?`},
 	} {
 		var err error
 		if *p.st, err = tx.PrepareContext(ctx, p.q); err != nil {
@@ -66,7 +73,7 @@ func newRowWriter(ctx context.Context, tx *sql.Tx, words *pairs.Words) (*rowWrit
 }
 
 func (w *rowWriter) close() {
-	for _, st := range []*sql.Stmt{w.size, w.del, w.ins, w.psize, w.pdel, w.pins} {
+	for _, st := range []*sql.Stmt{w.size, w.del, w.ins, w.psize, w.pdel, w.pins, w.miss, w.unmiss} {
 		if st != nil {
 			st.Close()
 		}
@@ -140,7 +147,44 @@ func (w *rowWriter) plan(ctx context.Context, ins []store.IndexInput) (*plan, er
 	return p, nil
 }
 
-// apply writes the planned rows: the word index's, then the pair index's.
+// note records in pair_missing which of the planned rows will lack their pairs row, and
+// forgets the rows that will have one or none at all. It is a plain write: it comes before
+// apply's FTS5 writes (see plan). A row is thus always either with its pairs row (or has
+// none to have) or noted as missing, at every commit.
+func (w *rowWriter) note(ctx context.Context, p *plan) error {
+	if w.words == nil {
+		return nil
+	}
+	exec := func(st *sql.Stmt, id int64, sign int64) error {
+		res, err := st.ExecContext(ctx, id)
+		if err != nil {
+			return fmt.Errorf("pairs of page %d: %w", id, err)
+		}
+		k, _ := res.RowsAffected()
+		w.missed += sign * k
+		return nil
+	}
+	for _, id := range p.gone {
+		if err := exec(w.unmiss, id, -1); err != nil {
+			return err
+		}
+	}
+	for _, d := range p.docs {
+		switch {
+		case w.lazy:
+			if err := exec(w.miss, d.ID, 1); err != nil {
+				return err
+			}
+		case p.had[d.ID]: // a new row was never noted
+			if err := exec(w.unmiss, d.ID, -1); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// apply writes the planned rows: the word index's, then the pair index's (unless lazy).
 func (w *rowWriter) apply(ctx context.Context, p *plan) error {
 	for _, id := range p.gone {
 		if err := w.remove(ctx, id); err != nil {
@@ -160,7 +204,7 @@ func (w *rowWriter) apply(ctx context.Context, p *plan) error {
 		w.textBytes += len(c[0]) + len(c[1]) + len(c[2]) + len(c[3]) + len(c[4])
 		w.written++
 	}
-	if w.words == nil {
+	if w.words == nil || w.lazy {
 		return nil
 	}
 	for _, d := range p.docs {

@@ -47,7 +47,7 @@ const ApplicationID = 0x4D554E49
 
 // schemaVersion is the index file's format. Any change to its tables, its tokenizer or
 // what a Doc holds bumps it: every index is then rebuilt from its workspace.
-const schemaVersion = 3
+const schemaVersion = 4
 
 //go:embed schema.sql
 var schemaSQL string

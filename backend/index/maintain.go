@@ -16,7 +16,15 @@ import (
 // pages, and every row gets its pairs row, a step at a time; a row written after the
 // choice gets its pairs row with it. The words are never chosen again (until a rebuild), so
 // a search that found the pair index complete can trust it: rows indexed since have their
-// pairs, with the same words.
+// pairs, with the same words, or are noted in pair_missing.
+//
+// Past PairsMinRows a row's pairs row costs the writer more than its word row (0.8-0.9 of
+// 1.1-1.3 ms a page at 40,000 rows, docs/benchmarks.md "fts-detail"). So while the stage
+// catches up with a crawl it writes rows without their pairs rows and notes them in
+// pair_missing in the same transaction (rowWriter.note); when idle, the pairs step writes
+// them in bulk, by rowid, a step at a time. Search asks page_pairs only when nothing is
+// missing (PairsComplete): meanwhile phrases are found from the word index, as below
+// PairsMinRows.
 
 // PairsMinRows is the size of the word index at which its frequent words are chosen: below
 // it, FTS5 finds any phrase in a few milliseconds, and the pair index would add a third to
@@ -37,14 +45,15 @@ type PairsProgress struct {
 	Words    int   // frequent words chosen (0: not yet)
 	Done     int64 // rows of the index with their pairs row (by rowid, approximately)
 	Total    int64 // rows of the index
-	Complete bool
+	Missing  int64 // rows written during a crawl whose pairs rows are still to write
+	Complete bool  // every row has its pairs row: search uses the pair index
 }
 
 // PairsComplete reports whether every row of the index has its pairs row, from any pool
 // that reads the index: search asks page_pairs only then.
 func PairsComplete(ctx context.Context, db *sql.DB) (bool, error) {
 	var complete bool
-	err := db.QueryRowContext(ctx, `SELECT complete FROM pair_state`).Scan(&complete)
+	err := db.QueryRowContext(ctx, `SELECT complete AND NOT EXISTS (SELECT 1 FROM pair_missing) FROM pair_state`).Scan(&complete)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return false, fmt.Errorf("pair index: %w", err)
 	}
@@ -103,7 +112,8 @@ func (s *stage) maintainStep() (bool, error) {
 }
 
 // pairsStep chooses the frequent words when due, or writes the pairs rows of the next
-// pairsStep rows, committed. It reports whether it did anything.
+// pairsStep rows of the first build, or of pairsStep rows noted missing, committed. It
+// reports whether it did anything.
 func (s *stage) pairsStep() (bool, error) {
 	ctx := s.ctx
 	var builtTo int64
@@ -119,40 +129,101 @@ func (s *stage) pairsStep() (bool, error) {
 	case fresh:
 		return true, s.choosePairWords()
 	case complete:
-		return false, nil
+		return s.fillStep()
 	}
 	ids, err := s.rowIDs(`SELECT id FROM page_fts_docsize WHERE id > ? ORDER BY id LIMIT ?`, builtTo, pairsStep)
 	if err != nil {
 		return false, err
 	}
-	ins, err := s.x.src.IndexInputs(ctx, ids)
-	if err != nil {
-		return false, err
-	}
+	from := builtTo
 	if len(ids) > 0 {
 		builtTo = ids[len(ids)-1]
 	}
 	complete = len(ids) < pairsStep
-	tx, err := s.x.db.BeginTx(ctx, nil)
-	if err != nil {
-		return false, fmt.Errorf("pair index: %w", err)
-	}
-	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, `UPDATE pair_state SET built_to = ?, complete = ?`, builtTo, complete); err != nil {
-		return false, fmt.Errorf("pair index: %w", err)
-	}
-	w, err := newRowWriter(ctx, tx, s.words)
+	err = s.writePairsRows(ids, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `UPDATE pair_state SET built_to = ?, complete = ?`, builtTo, complete); err != nil {
+			return err
+		}
+		// Rows noted missing that this step writes are missing no more.
+		return s.unmiss(tx, `DELETE FROM pair_missing WHERE page_id > ? AND page_id <= ?`, from, builtTo)
+	})
 	if err != nil {
 		return false, err
 	}
+	s.pairsBuilt = complete
+	s.publishPairs(PairsProgress{Words: s.words.Len(), Done: s.pairsDone(builtTo, complete), Total: s.state.Rows,
+		Missing: s.missing, Complete: complete && s.missing == 0})
+	return true, nil
+}
+
+// fillStep writes the pairs rows of up to pairsStep rows noted missing (the lowest rowids
+// first), committed; it reports whether there were any.
+func (s *stage) fillStep() (bool, error) {
+	if s.words == nil {
+		return false, nil
+	}
+	ids, err := s.rowIDs(`SELECT page_id FROM pair_missing ORDER BY page_id LIMIT ?`, pairsStep)
+	if err != nil || len(ids) == 0 {
+		return false, err
+	}
+	err = s.writePairsRows(ids, func(tx *sql.Tx) error {
+		return s.unmiss(tx, `DELETE FROM pair_missing WHERE page_id <= ?`, ids[len(ids)-1])
+	})
+	if err != nil {
+		return false, err
+	}
+	s.publishMissing()
+	return true, nil
+}
+
+// unmiss runs a delete of pair_missing's rows in tx and counts them off s.missing (once
+// committed: see writePairsRows).
+func (s *stage) unmiss(tx *sql.Tx, q string, args ...any) error {
+	res, err := tx.ExecContext(s.ctx, q, args...)
+	if err != nil {
+		return err
+	}
+	k, _ := res.RowsAffected()
+	s.unmissed += k
+	return nil
+}
+
+// writePairsRows (re)writes the pairs rows of the index's rows ids from what the workspace
+// stores now, with before's plain writes first, in one transaction.
+func (s *stage) writePairsRows(ids []int64, before func(*sql.Tx) error) error {
+	ctx := s.ctx
+	ins, err := s.x.src.IndexInputs(ctx, ids)
+	if err != nil {
+		return err
+	}
+	tx, err := s.x.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("pair index: %w", err)
+	}
+	defer tx.Rollback()
+	s.unmissed = 0
+	if err := before(tx); err != nil {
+		return fmt.Errorf("pair index: %w", err)
+	}
+	w, err := newRowWriter(ctx, tx, s.words)
+	if err != nil {
+		return err
+	}
 	defer w.close()
 	// What deleting the rows' old pairs rows leaves in FTS5's totals (see totals.go), read
-	// before the first FTS5 write.
+	// before the first FTS5 write; and which rows are in the word index (a row noted
+	// missing always is; the first build's ids are read from it).
 	var f fix
+	indexed := make(map[int64]bool, len(ins))
 	for _, in := range ins {
+		ok, err := w.indexed(ctx, in.ID)
+		if err != nil {
+			return err
+		}
+		indexed[in.ID] = ok
 		psz, ok, err := sizes(ctx, w.psize, in.ID)
 		if err != nil {
-			return false, err
+			return err
 		}
 		if ok {
 			f.Pairs.addSizes(psz)
@@ -160,28 +231,40 @@ func (s *stage) pairsStep() (bool, error) {
 	}
 	for _, in := range ins {
 		if _, err := w.pdel.ExecContext(ctx, in.ID); err != nil {
-			return false, fmt.Errorf("pairs of page %d: %w", in.ID, err)
+			return fmt.Errorf("pairs of page %d: %w", in.ID, err)
 		}
-		if d, ok := DocOf(in); ok {
+		if d, ok := DocOf(in); ok && indexed[in.ID] {
 			if err := w.writePairs(ctx, d); err != nil {
-				return false, err
+				return err
 			}
 		}
 	}
 	if err := subtract(ctx, tx, f); err != nil {
-		return false, err
+		return err
 	}
 	if err := tx.Commit(); err != nil {
-		return false, fmt.Errorf("pair index: %w", err)
+		return fmt.Errorf("pair index: %w", err)
 	}
+	s.missing -= s.unmissed
 	s.merged, s.settled = false, false
-	s.publishPairs(PairsProgress{Words: s.words.Len(), Done: s.pairsDone(builtTo, complete), Total: s.state.Rows, Complete: complete})
-	return true, nil
+	return nil
+}
+
+// publishMissing tells readers how many rows lack their pairs rows.
+func (s *stage) publishMissing() {
+	s.mu.Lock()
+	s.pub.pairs.Missing = s.missing
+	s.pub.pairs.Complete = s.pairsBuilt && s.missing == 0
+	if s.pairsBuilt {
+		s.pub.pairs.Done = max(s.state.Rows-s.missing, 0)
+	}
+	s.pub.pairs.Total = s.state.Rows
+	s.mu.Unlock()
 }
 
 func (s *stage) pairsDone(builtTo int64, complete bool) int64 {
 	if complete {
-		return s.state.Rows
+		return max(s.state.Rows-s.missing, 0)
 	}
 	var maxID int64
 	s.x.db.QueryRowContext(s.ctx, `SELECT coalesce(max(id), 0) FROM page_fts_docsize`).Scan(&maxID)
@@ -258,6 +341,7 @@ func (s *stage) choosePairWords() error {
 	if len(list) > 0 {
 		s.words = pairs.NewWords(list)
 	}
+	s.pairsBuilt, s.missing = len(list) == 0, 0
 	s.publishPairs(PairsProgress{Words: len(list), Total: s.state.Rows, Complete: len(list) == 0})
 	return nil
 }

@@ -201,14 +201,16 @@ func readPairs(ctx context.Context, db *sql.DB, rows int64) PairsProgress {
 	p := PairsProgress{Total: rows}
 	var builtTo, maxID int64
 	err := db.QueryRowContext(ctx, `SELECT built_to, complete, (SELECT count(*) FROM pair_words),
-		(SELECT coalesce(max(id), 0) FROM page_fts_docsize) FROM pair_state`).Scan(&builtTo, &p.Complete, &p.Words, &maxID)
+		(SELECT coalesce(max(id), 0) FROM page_fts_docsize), (SELECT count(*) FROM pair_missing)
+		FROM pair_state`).Scan(&builtTo, &p.Complete, &p.Words, &maxID, &p.Missing)
 	switch {
 	case err != nil:
 	case p.Complete:
-		p.Done = rows
+		p.Done = max(rows-p.Missing, 0)
 	case maxID > 0:
 		p.Done = int64(float64(rows) * float64(builtTo) / float64(maxID))
 	}
+	p.Complete = p.Complete && p.Missing == 0
 	return p
 }
 

@@ -60,10 +60,18 @@ CREATE TABLE pair_words (
 ) WITHOUT ROWID;
 
 -- How far page_pairs is built: rows up to built_to have their pairs row (rows indexed
--- later get theirs when written). Search asks page_pairs once complete.
+-- later get theirs when written, or are noted in pair_missing). Search asks page_pairs
+-- once complete and nothing is missing.
 CREATE TABLE pair_state (
     id             INTEGER PRIMARY KEY CHECK (id = 1),
     chosen_at_rows INTEGER NOT NULL,
     built_to       INTEGER NOT NULL,
     complete       INTEGER NOT NULL
+);
+
+-- Rows written without their pairs row while the stage caught up with a crawl (past
+-- PairsMinRows the pairs row was most of a row's cost): the idle pairs step writes them.
+-- Search asks page_pairs only when pair_state is complete and this table is empty.
+CREATE TABLE pair_missing (
+    page_id INTEGER PRIMARY KEY
 );

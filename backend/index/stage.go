@@ -25,15 +25,18 @@ const (
 	anchorDelay = 2 * time.Second
 	// maxDefer is the longest a row waits for its anchor text while the log is busy.
 	maxDefer = 5 * time.Minute
-	// maintainDelay is how long the stage must have been idle before it works on the pair
-	// index and merges segments (both only make searches faster).
-	maintainDelay = 5 * time.Second
 	// pollEvery is how often an idle stage looks at the log: other processes may write
 	// the workspace too.
 	pollEvery = 2 * time.Second
 	// trimEvery is how many applied notes the stage lets pile up before it trims the log.
 	trimEvery = 50_000
 )
+
+// MaintainDelay is how long the stage must have been idle before it works on the pair index
+// and merges segments (both only make searches faster); while it is shorter, the stage is
+// following a crawl and leaves the pairs rows of what it writes to then (see pairsStep). A
+// variable for tests, in this package and others.
+var MaintainDelay = 5 * time.Second
 
 // stage is the goroutine that keeps the index up to date.
 type stage struct {
@@ -44,17 +47,22 @@ type stage struct {
 	done   chan struct{}
 
 	// The stage goroutine's own state.
-	state     state
-	deferred  int64 // rows of the deferred table
-	words     *pairs.Words
-	lastNote  time.Time        // when the stage last applied log notes
-	lastFlush time.Time        // when deferred anchors were last rewritten
-	trimmed   int64            // the log was last trimmed up to here
-	merged    bool             // nothing left to merge since the last write
-	settled   bool             // nothing left to do at all since the last write
-	covered   covers           // rows written from a state newer than some notes still to read
-	notes     []store.LogEntry // log notes read and not applied yet (see pendingNotes)
-	ahead     *ahead           // the next batch, read beside the current one's writing
+	state      state
+	deferred   int64 // rows of the deferred table
+	words      *pairs.Words
+	pairsBuilt bool  // the pair index's first build is done (pair_state.complete)
+	missing    int64 // rows of pair_missing
+	unmissed   int64 // rows of pair_missing the pairs step's transaction deletes
+	// missingSince: when rows were found missing with none before (or filled while busy).
+	missingSince time.Time
+	lastNote     time.Time        // when the stage last applied log notes
+	lastFlush    time.Time        // when deferred anchors were last rewritten
+	trimmed      int64            // the log was last trimmed up to here
+	merged       bool             // nothing left to merge since the last write
+	settled      bool             // nothing left to do at all since the last write
+	covered      covers           // rows written from a state newer than some notes still to read
+	notes        []store.LogEntry // log notes read and not applied yet (see pendingNotes)
+	ahead        *ahead           // the next batch, read beside the current one's writing
 
 	mu       sync.Mutex
 	waiters  []*waiter
@@ -184,6 +192,12 @@ func (s *stage) load() error {
 	if s.words, err = PairWords(s.ctx, s.x.db); err != nil {
 		return err
 	}
+	s.pairsBuilt = false
+	if err := s.x.db.QueryRowContext(s.ctx, `SELECT (SELECT count(*) FROM pair_missing),
+		coalesce((SELECT complete FROM pair_state), 0)`).Scan(&s.missing, &s.pairsBuilt); err != nil {
+		return fmt.Errorf("index: %w", err)
+	}
+	s.missingSince = time.Now()
 	s.trimmed = st.Applied
 	s.covered = covers{}
 	s.notes = nil
@@ -249,7 +263,16 @@ func (s *stage) step() (bool, error) {
 		return true, s.anchorStep()
 	}
 	settle := s.wantSettle()
-	if !settle && (s.wantUrgent() || now.Sub(s.lastNote) < maintainDelay) {
+	// Rows left without their pairs rows too long (a crawl that never lets the stage idle)
+	// get them even while the log is busy, as deferred anchor text does.
+	if s.missing > 0 && !s.wantUrgent() && now.Sub(s.missingSince) > maxDefer {
+		did, err := s.fillStep()
+		if err == nil && did {
+			s.missingSince = now
+		}
+		return did, err
+	}
+	if !settle && (s.wantUrgent() || now.Sub(s.lastNote) < MaintainDelay) {
 		return false, nil
 	}
 	did, err := s.maintainStep()

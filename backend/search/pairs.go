@@ -21,8 +21,9 @@ import (
 // budget, else by their titles and URLs (scoreFields), as common words are.
 
 // pairCache remembers the workspace's frequent words once the pair index is complete: the
-// words are chosen once and never change until the index is rebuilt (see backend/index),
-// so it stays complete for the index's generation.
+// words are chosen once and never change until the index is rebuilt (see backend/index).
+// Whether it is complete is asked at every search: rows written during a crawl lack their
+// pairs rows until the index is idle.
 type pairCache struct {
 	mu         sync.Mutex
 	complete   bool
@@ -39,15 +40,15 @@ func (c *pairCache) frequent(ctx context.Context, db *sql.DB) (*pairs.Words, err
 	if err != nil {
 		return nil, err
 	}
+	complete, err := index.PairsComplete(ctx, db)
+	if err != nil || !complete {
+		return nil, err
+	}
 	if c.complete && c.generation == gen {
 		return c.words, nil
 	}
 	c.complete, c.words, c.generation = false, nil, gen
 	c.df.reset()
-	complete, err := index.PairsComplete(ctx, db)
-	if err != nil || !complete {
-		return nil, err
-	}
 	if c.words, err = index.PairWords(ctx, db); err != nil {
 		return nil, err
 	}

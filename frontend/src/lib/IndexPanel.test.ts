@@ -12,7 +12,7 @@ import IndexPanel from './IndexPanel.svelte';
 
 const status = (s: Partial<IndexStatus>): IndexStatus => ({
   searchable: 22, searchablePages: 22, searchableFiles: 0, waiting: 0, updating: 0, current: true, rebuilding: false,
-  reason: '', phraseIndex: -1, error: '', summary: '22 of 22 pages searchable', ...s,
+  reason: '', phraseIndex: -1, phraseBehind: 0, error: '', summary: '22 of 22 pages searchable', ...s,
 });
 
 afterEach(() => vi.clearAllMocks());
@@ -36,5 +36,11 @@ describe('IndexPanel', () => {
     expect(screen.queryByText(/up to date/)).toBeNull();
     expect(screen.getByText(/rebuilding: 0 of 22 pages searchable/)).toBeTruthy();
     expect((screen.getByRole('button', { name: 'Rebuild the index' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+
+  it('says how many rows the phrase index is behind a crawl', async () => {
+    vi.mocked(indexStatus).mockResolvedValue(status({ searchable: 60_000, searchablePages: 60_000, phraseIndex: 80, phraseBehind: 12_000 }));
+    render(IndexPanel, {});
+    await screen.findByText(/12,000 rows behind/);
   });
 });

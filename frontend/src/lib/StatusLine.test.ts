@@ -5,7 +5,7 @@ import StatusLine from './StatusLine.svelte';
 
 const index = {
   searchable: 12400, searchablePages: 12400, searchableFiles: 0, waiting: 7600, updating: 0, current: false, rebuilding: false,
-  reason: '', phraseIndex: -1, error: '', summary: '12,400 of 20,000 pages searchable',
+  reason: '', phraseIndex: -1, phraseBehind: 0, error: '', summary: '12,400 of 20,000 pages searchable',
 };
 const status: Status = {
   path: '/data/w.mundaneum', fetched: 20000, queued: 300, failed: 2, skipped: 40, recorded: 0, redirected: 0, hosts: 3,

@@ -32,7 +32,7 @@ const stored: Settings = {
 
 const current: IndexStatus = {
   searchable: 1200, searchablePages: 1196, searchableFiles: 4, waiting: 0, updating: 0, current: true, rebuilding: false, reason: '',
-  phraseIndex: -1, error: '', summary: '1,200 of 1,200 pages searchable',
+  phraseIndex: -1, phraseBehind: 0, error: '', summary: '1,200 of 1,200 pages searchable',
 };
 
 beforeEach(() => {

@@ -284,6 +284,7 @@ export namespace app {
 	    rebuilding: boolean;
 	    reason: string;
 	    phraseIndex: number;
+	    phraseBehind: number;
 	    error: string;
 	    summary: string;
 	}
