@@ -121,6 +121,7 @@ func TestPairsBehindCrawl(t *testing.T) {
 		t.Fatalf("progress with rows missing: %+v", p)
 	}
 	checkTotals(t, f)
+	checkAutomerge(t, f, followAutomerge)
 	// What another process (read-only) sees.
 	ro := openReadOnly(t, f.path)
 	if p := ro.Progress(ctx).Pairs; p.Complete || p.Missing != 397 {
@@ -140,6 +141,7 @@ func TestPairsBehindCrawl(t *testing.T) {
 		t.Fatalf("progress after Settle: %+v", p)
 	}
 	checkTotals(t, f)
+	checkAutomerge(t, f, idleAutomerge)
 	var n int
 	dbtest.Scan(t, f.idx.SearchDB().QueryRow(`SELECT count(*) FROM page_pairs WHERE page_pairs MATCH '"cat0sat sat0on"'`), &n)
 	if want := len(f.match(`"cat sat on"`)); n != want || n < 300 {
@@ -175,6 +177,7 @@ func TestPairsFillResumes(t *testing.T) {
 	cancel()
 	<-done
 	f.reopen() // closes the index while the stage may be in a step's transaction
+	f.wait()   // the stage has loaded (it fills nothing until Settle: see MaintainDelay)
 	left := checkPairsRows(t, f)
 	if left == 0 || left >= 397 {
 		t.Fatalf("%d rows missing after the stop", left)
@@ -195,4 +198,16 @@ func TestPairsFillResumes(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameSnapshots(t, "resumed vs rebuilt", filled, snapshot(t, f.path))
+}
+
+// checkAutomerge checks both tables' automerge: larger while the index follows a crawl.
+func checkAutomerge(t *testing.T, f *fixture, want int) {
+	t.Helper()
+	for _, table := range []string{"page_fts", "page_pairs"} {
+		var n int
+		dbtest.Scan(t, f.idx.SearchDB().QueryRow(`SELECT v FROM `+table+`_config WHERE k = 'automerge'`), &n)
+		if n != want {
+			t.Fatalf("%s's automerge is %d, want %d", table, n, want)
+		}
+	}
 }
