@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strings"
 
 	"mundaneum/backend/pairs"
 )
@@ -54,6 +55,11 @@ type PairsProgress struct {
 func PairsComplete(ctx context.Context, db *sql.DB) (bool, error) {
 	var complete bool
 	err := db.QueryRowContext(ctx, `SELECT complete AND NOT EXISTS (SELECT 1 FROM pair_missing) FROM pair_state`).Scan(&complete)
+	if err != nil && strings.Contains(err.Error(), "no such table: pair_missing") {
+		// An index of format 3, read while an older version writes it: phrases are found
+		// from the word index.
+		return false, nil
+	}
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return false, fmt.Errorf("pair index: %w", err)
 	}

@@ -2,7 +2,9 @@ package index
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -152,6 +154,20 @@ func TestPairsBehindCrawl(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameSnapshots(t, "filled vs rebuilt", filled, snapshot(t, f.path))
+	// An index of the format before pair_missing (read while an older version writes it):
+	// the pair index is not used, and search goes on.
+	f.close()
+	db, err := sql.Open("sqlite", "file:"+filepath.ToSlash(Path(f.path))+"?_pragma=busy_timeout(10000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`DROP TABLE pair_missing`); err != nil {
+		t.Fatal(err)
+	}
+	if complete, err := PairsComplete(ctx, db); err != nil || complete {
+		t.Fatalf("PairsComplete without pair_missing: %v %v", complete, err)
+	}
 }
 
 // TestPairsFillResumes stops the idle work in the middle of filling the missing pairs
