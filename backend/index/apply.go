@@ -221,12 +221,6 @@ func (s *stage) write(in *inputs, lazy bool, before func(context.Context, *sql.T
 	if err := w.note(ctx, p); err != nil {
 		return err
 	}
-	big := lazy && !s.bigMerges && len(p.docs) > 0
-	if big {
-		if err := setAutomerge(ctx, tx, followAutomerge); err != nil {
-			return err
-		}
-	}
 	if p.rows != 0 {
 		if _, err := tx.ExecContext(ctx, `UPDATE index_state SET rows = rows + ?`, p.rows); err != nil {
 			return fmt.Errorf("index: %w", err)
@@ -245,7 +239,6 @@ func (s *stage) write(in *inputs, lazy bool, before func(context.Context, *sql.T
 		s.covered.add(ids, end)
 	}
 	s.state.Rows += p.rows
-	s.bigMerges = s.bigMerges || big
 	if w.missed != 0 {
 		if s.missing == 0 {
 			s.missingSince = time.Now()

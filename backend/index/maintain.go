@@ -101,42 +101,8 @@ func Generation(ctx context.Context, db *sql.DB) (int64, error) {
 	return g, nil
 }
 
-// Merges: FTS5 merges a level's segments once automerge of them are there. While the
-// stage follows a crawl, merging 16 at a time instead of the schema's 8 writes the
-// index's pages fewer times (8-22% of the writes' CPU, docs/benchmarks.md "fts-detail"),
-// and leaves more segments for queries to read: the idle index goes back to 8 and merges
-// (mergeStep).
-const (
-	followAutomerge = 16
-	idleAutomerge   = 8 // schema.sql's
-)
-
-// setAutomerge sets both tables' automerge in tx.
-func setAutomerge(ctx context.Context, tx *sql.Tx, n int) error {
-	for _, t := range []string{"page_fts", "page_pairs"} {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO `+t+`(`+t+`, rank) VALUES ('automerge', ?)`, n); err != nil {
-			return fmt.Errorf("index: automerge: %w", err)
-		}
-	}
-	return nil
-}
-
 // maintainStep does one step of the idle work and reports whether there was any.
 func (s *stage) maintainStep() (bool, error) {
-	if s.bigMerges {
-		tx, err := s.x.db.BeginTx(s.ctx, nil)
-		if err != nil {
-			return false, fmt.Errorf("index: %w", err)
-		}
-		defer tx.Rollback()
-		if err := setAutomerge(s.ctx, tx, idleAutomerge); err != nil {
-			return false, err
-		}
-		if err := tx.Commit(); err != nil {
-			return false, fmt.Errorf("index: %w", err)
-		}
-		s.bigMerges = false
-	}
 	did, err := s.pairsStep()
 	if err != nil || did {
 		return did, err

@@ -2,7 +2,6 @@ package index
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"sync"
@@ -56,16 +55,14 @@ type stage struct {
 	unmissed   int64 // rows of pair_missing the pairs step's transaction deletes
 	// missingSince: when rows were found missing with none before (or filled while busy).
 	missingSince time.Time
-	// bigMerges: the tables' automerge is followAutomerge (the stage follows a crawl).
-	bigMerges bool
-	lastNote  time.Time        // when the stage last applied log notes
-	lastFlush time.Time        // when deferred anchors were last rewritten
-	trimmed   int64            // the log was last trimmed up to here
-	merged    bool             // nothing left to merge since the last write
-	settled   bool             // nothing left to do at all since the last write
-	covered   covers           // rows written from a state newer than some notes still to read
-	notes     []store.LogEntry // log notes read and not applied yet (see pendingNotes)
-	ahead     *ahead           // the next batch, read beside the current one's writing
+	lastNote     time.Time        // when the stage last applied log notes
+	lastFlush    time.Time        // when deferred anchors were last rewritten
+	trimmed      int64            // the log was last trimmed up to here
+	merged       bool             // nothing left to merge since the last write
+	settled      bool             // nothing left to do at all since the last write
+	covered      covers           // rows written from a state newer than some notes still to read
+	notes        []store.LogEntry // log notes read and not applied yet (see pendingNotes)
+	ahead        *ahead           // the next batch, read beside the current one's writing
 
 	mu       sync.Mutex
 	waiters  []*waiter
@@ -201,12 +198,6 @@ func (s *stage) load() error {
 		return fmt.Errorf("index: %w", err)
 	}
 	s.missingSince = time.Now()
-	var am sql.NullInt64
-	err = s.x.db.QueryRowContext(s.ctx, `SELECT v FROM page_fts_config WHERE k = 'automerge'`).Scan(&am)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return fmt.Errorf("index: %w", err)
-	}
-	s.bigMerges = am.Valid && am.Int64 != idleAutomerge
 	s.trimmed = st.Applied
 	s.covered = covers{}
 	s.notes = nil
