@@ -52,6 +52,9 @@ const schemaVersion = 3
 //go:embed schema.sql
 var schemaSQL string
 
+// rowSumsSQL creates the table of the rows' sums (see schema.sql) in an index made before it.
+const rowSumsSQL = `CREATE TABLE IF NOT EXISTS row_sums (page_id INTEGER PRIMARY KEY, sum INTEGER NOT NULL)`
+
 // Source is the workspace the index reads (backend/store's Store satisfies it).
 type Source interface {
 	Path() string

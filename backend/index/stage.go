@@ -178,6 +178,9 @@ func (s *stage) load() error {
 	if err := s.x.applyFix(s.ctx); err != nil { // left by an older version killed after a batch
 		return err
 	}
+	if _, err := s.x.db.ExecContext(s.ctx, rowSumsSQL); err != nil { // an index made before the table
+		return fmt.Errorf("index: %w", err)
+	}
 	if err := s.x.db.QueryRowContext(s.ctx, `SELECT count(*) FROM deferred`).Scan(&s.deferred); err != nil {
 		return fmt.Errorf("index: %w", err)
 	}
