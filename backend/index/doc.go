@@ -2,7 +2,9 @@ package index
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/binary"
 	"errors"
 	"fmt"
 
@@ -21,6 +23,20 @@ type Doc struct {
 // Columns returns the fields in page_fts's order.
 func (d Doc) Columns() [5]string { return [5]string{d.Title, d.Headings, d.Body, d.Anchors, d.URL} }
 
+// Sum is a digest of the row's text, all columns (the first 8 bytes of their SHA-256, each
+// column prefixed by its length): a row whose sum is unchanged is not written again (see
+// rowWriter.plan). Two different rows have the same sum with probability 2^-64.
+func (d Doc) Sum() int64 {
+	h := sha256.New()
+	var n [8]byte
+	for _, c := range d.Columns() {
+		binary.LittleEndian.PutUint64(n[:], uint64(len(c)))
+		h.Write(n[:])
+		h.Write([]byte(c))
+	}
+	return int64(binary.LittleEndian.Uint64(h.Sum(nil)[:8]))
+}
+
 // DocOf builds the row of a page from what its workspace stores; ok is false when the page
 // has no row (see store.IndexInputs for which pages have one).
 func DocOf(in store.IndexInput) (d Doc, ok bool) {
@@ -37,16 +53,18 @@ func DocOf(in store.IndexInput) (d Doc, ok bool) {
 
 // rowWriter writes rows in one transaction of the index's writer.
 type rowWriter struct {
-	tx                *sql.Tx
-	size, del, ins    *sql.Stmt
-	psize, pdel, pins *sql.Stmt
-	miss, unmiss      *sql.Stmt
-	words             *pairs.Words // nil before the pair index's words are chosen
+	tx                  *sql.Tx
+	size, del, ins      *sql.Stmt
+	psize, pdel, pins   *sql.Stmt
+	miss, unmiss        *sql.Stmt
+	sum, setSum, delSum *sql.Stmt
+	words               *pairs.Words // nil before the pair index's words are chosen
 	// lazy: the rows are written without their pairs rows and noted in pair_missing (the
 	// stage is catching up with a crawl; the idle pairs step writes them).
 	lazy               bool
 	textBytes, written int
 	missed             int64 // change in the rows of pair_missing
+	same               int   // rows not written again: their text was the same (see plan)
 }
 
 func newRowWriter(ctx context.Context, tx *sql.Tx, words *pairs.Words) (*rowWriter, error) {
@@ -63,6 +81,9 @@ func newRowWriter(ctx context.Context, tx *sql.Tx, words *pairs.Words) (*rowWrit
 		{&w.pins, `INSERT INTO page_pairs(rowid, title, headings, body, anchors, url) VALUES (?, ?, ?, ?, ?, ?)`},
 		{&w.miss, `INSERT INTO pair_missing(page_id) VALUES (?) ON CONFLICT DO NOTHING`},
 		{&w.unmiss, `DELETE FROM pair_missing WHERE page_id = ?`},
+		{&w.sum, `SELECT sum FROM row_sums WHERE page_id = ?`},
+		{&w.setSum, `INSERT INTO row_sums(page_id, sum) VALUES (?, ?) ON CONFLICT(page_id) DO UPDATE SET sum = excluded.sum`},
+		{&w.delSum, `DELETE FROM row_sums WHERE page_id = ?`},
 	} {
 		var err error
 		if *p.st, err = tx.PrepareContext(ctx, p.q); err != nil {
@@ -73,7 +94,7 @@ func newRowWriter(ctx context.Context, tx *sql.Tx, words *pairs.Words) (*rowWrit
 }
 
 func (w *rowWriter) close() {
-	for _, st := range []*sql.Stmt{w.size, w.del, w.ins, w.psize, w.pdel, w.pins, w.miss, w.unmiss} {
+	for _, st := range []*sql.Stmt{w.size, w.del, w.ins, w.psize, w.pdel, w.pins, w.miss, w.unmiss, w.sum, w.setSum, w.delSum} {
 		if st != nil {
 			st.Close()
 		}
@@ -106,17 +127,38 @@ func (w *rowWriter) indexed(ctx context.Context, id int64) (bool, error) {
 type plan struct {
 	had  map[int64]bool
 	docs []Doc
+	sums []int64 // of docs, in order
 	gone []int64 // pages that lose their row
 	rows int64   // change in the number of rows
 	fix  fix     // what the rows deleted leave in FTS5's totals (see totals.go)
 }
 
+// A row whose text is what it holds already (the same sum, see Doc.Sum) is left as it is:
+// the log notes a page again for every new link to it and for every fetch, and a row is
+// written whole, its body tokenised again, though the link brought no anchor text the row
+// lacks (it has each distinct anchor once) or the page came back unchanged.
 func (w *rowWriter) plan(ctx context.Context, ins []store.IndexInput) (*plan, error) {
 	p := &plan{had: make(map[int64]bool, len(ins))}
 	for _, in := range ins {
 		sz, had, err := sizes(ctx, w.size, in.ID)
 		if err != nil {
 			return nil, err
+		}
+		d, ok := DocOf(in)
+		var sum int64
+		if ok {
+			sum = d.Sum()
+			if had {
+				var old int64
+				err := w.sum.QueryRowContext(ctx, in.ID).Scan(&old)
+				switch {
+				case err == nil && old == sum:
+					w.same++
+					continue
+				case err != nil && !errors.Is(err, sql.ErrNoRows):
+					return nil, fmt.Errorf("index: %w", err)
+				}
+			}
 		}
 		p.had[in.ID] = had
 		if had {
@@ -132,10 +174,10 @@ func (w *rowWriter) plan(ctx context.Context, ins []store.IndexInput) (*plan, er
 				}
 			}
 		}
-		d, ok := DocOf(in)
 		switch {
 		case ok:
 			p.docs = append(p.docs, d)
+			p.sums = append(p.sums, sum)
 			if !had {
 				p.rows++
 			}
@@ -184,8 +226,19 @@ func (w *rowWriter) note(ctx context.Context, p *plan) error {
 	return nil
 }
 
-// apply writes the planned rows: the word index's, then the pair index's (unless lazy).
+// apply writes the planned rows: their sums (plain writes first, see plan), the word
+// index's, then the pair index's (unless lazy).
 func (w *rowWriter) apply(ctx context.Context, p *plan) error {
+	for _, id := range p.gone {
+		if _, err := w.delSum.ExecContext(ctx, id); err != nil {
+			return fmt.Errorf("index: %w", err)
+		}
+	}
+	for i, d := range p.docs {
+		if _, err := w.setSum.ExecContext(ctx, d.ID, p.sums[i]); err != nil {
+			return fmt.Errorf("index: %w", err)
+		}
+	}
 	for _, id := range p.gone {
 		if err := w.remove(ctx, id); err != nil {
 			return err

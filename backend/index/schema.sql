@@ -23,6 +23,14 @@ CREATE TABLE deferred (
     since   INTEGER NOT NULL                -- unix ms
 );
 
+-- A digest of each row's text (index.Doc.Sum): a page noted again whose row would be the
+-- same (a new link with anchor text the row has, a page fetched again unchanged) is not
+-- written again.
+CREATE TABLE row_sums (
+    page_id INTEGER PRIMARY KEY,
+    sum     INTEGER NOT NULL
+);
+
 -- The word index; rowid = pages.id. Contentless: the text is stored once, in the
 -- workspace (page_text), compressed. A prefix index of 2 characters only: a longer prefix
 -- is asked as the OR of its terms, which search lists from the index's own leaves
