@@ -244,6 +244,10 @@ func (s *stage) write(in *inputs, lazy bool, before func(context.Context, *sql.T
 			s.missingSince = time.Now()
 		}
 		s.missing += w.missed
+	}
+	// The pair index's progress counts the rows too: a batch that only removes rows
+	// changes its total as much as one that notes rows missing.
+	if w.missed != 0 || (p.rows != 0 && s.words != nil) {
 		s.publishMissing()
 	}
 	if len(p.docs)+len(p.gone) > 0 {
