@@ -239,6 +239,7 @@ func run(ctx context.Context, o options) error {
 	}
 	_, err = os.Stat(vf)
 	r.VocabFile = err == nil
+	logf("the first query, asked on the cold open: %q", qs[0].text)
 	c, err := coldStart(ctx, ws, qs[0].text, o.limit, o.together, o.evict)
 	if err != nil {
 		return fmt.Errorf("cold open: %w", err)
