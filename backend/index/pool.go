@@ -34,7 +34,7 @@ func openPool(ws, path string, mmap, conns int) (*sql.DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("search pool: %w", err)
 	}
-	db := sql.OpenDB(attacher{Connector: base, path: path, mmap: mmap})
+	db := sql.OpenDB(attacher{Connector: base, ws: ws, path: path, mmap: mmap})
 	db.SetMaxOpenConns(conns)
 	// Every connection stays open once made: database/sql keeps two idle by default, and
 	// a search that reads on more at once (its snippets in parts, a facets request beside
@@ -47,6 +47,7 @@ func openPool(ws, path string, mmap, conns int) (*sql.DB, error) {
 // attacher opens workspace connections and attaches the index to each.
 type attacher struct {
 	driver.Connector
+	ws   string // the workspace's file
 	path string
 	mmap int
 }
@@ -71,6 +72,9 @@ func (a attacher) Connect(ctx context.Context) (driver.Conn, error) {
 	if _, err := ex.ExecContext(ctx, `PRAGMA `+IndexSchema+`.mmap_size = `+strconv.Itoa(a.mmap)+`; PRAGMA `+IndexSchema+`.cache_size = -4000`, nil); err != nil {
 		c.Close()
 		return nil, fmt.Errorf("search pool: %w", err)
+	}
+	if a.mmap > 0 {
+		adviseRandom(ctx, c, map[string]string{"main": a.ws, IndexSchema: a.path})
 	}
 	return c, nil
 }

@@ -42,7 +42,7 @@ type options struct {
 	timeout                             time.Duration
 	cpuprofile, only, sqlText, one, tsv string
 	regen, genOnly, evict, facets       bool
-	together, dropVocab                 bool
+	together, dropVocab, coldReads      bool
 }
 
 func main() {
@@ -70,6 +70,7 @@ func main() {
 	flag.BoolVar(&o.together, "facets-together", false, "ask for facet counts in the same call as the results (the CLI's and a saved view's way)")
 	flag.BoolVar(&noPairs, "no-pairs", false, "answer phrases from the word index only (the pair index is still built)")
 	flag.BoolVar(&o.evict, "evict", true, "drop the workspace from the OS page cache before the cold open")
+	flag.BoolVar(&o.coldReads, "cold-reads", false, "instead of the benchmark: drop the OS cache, open without readying the searcher, ask the cold open's first query (then -query's, if given) and say what each read from the disk")
 	flag.BoolVar(&o.dropVocab, "drop-vocab-file", false, "remove the file of the index's terms before the cold open (the first open after an index is built)")
 	flag.Parse()
 	if err := run(context.Background(), o); err != nil {
@@ -192,7 +193,7 @@ func run(ctx context.Context, o options) error {
 	if o.sqlText != "" {
 		return explain(ctx, ws, o.sqlText)
 	}
-	if o.one != "" {
+	if o.one != "" && !o.coldReads {
 		return timeOne(ctx, ws, o.one, o.limit, o.facets || o.together, o.cpuprofile)
 	}
 	v, err := loadVocab(vocabFile)
@@ -239,6 +240,14 @@ func run(ctx context.Context, o options) error {
 	}
 	_, err = os.Stat(vf)
 	r.VocabFile = err == nil
+	logf("the first query, asked on the cold open: %q", qs[0].text)
+	if o.coldReads {
+		cq := []string{qs[0].text}
+		if o.one != "" {
+			cq = append(cq, o.one)
+		}
+		return coldReads(ctx, ws, cq, o.limit, o.together)
+	}
 	c, err := coldStart(ctx, ws, qs[0].text, o.limit, o.together, o.evict)
 	if err != nil {
 		return fmt.Errorf("cold open: %w", err)

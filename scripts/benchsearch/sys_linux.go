@@ -3,8 +3,11 @@ package main
 import (
 	"errors"
 	"os"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 
@@ -50,4 +53,53 @@ func threadCPU() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// diskReads is how many bytes this process has had read from storage so far
+// (/proc/self/io's read_bytes: what its reads and page faults brought into the OS cache,
+// reading ahead included), -1 when the kernel does not say.
+func diskReads() int64 {
+	b, err := os.ReadFile("/proc/self/io")
+	if err != nil {
+		return -1
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "read_bytes: "); ok {
+			if n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64); err == nil {
+				return n
+			}
+		}
+	}
+	return -1
+}
+
+// cached says how many bytes of the file at path are in the OS cache (mincore over a map
+// of it), and its size.
+func cached(path string) (in, size int64) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, 0
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || fi.Size() == 0 {
+		return 0, 0
+	}
+	size = fi.Size()
+	m, err := unix.Mmap(int(f.Fd()), 0, int(size), unix.PROT_READ, unix.MAP_SHARED)
+	if err != nil {
+		return 0, size
+	}
+	defer unix.Munmap(m)
+	page := int64(os.Getpagesize())
+	vec := make([]byte, (size+page-1)/page)
+	if _, _, e := unix.Syscall(unix.SYS_MINCORE, uintptr(unsafe.Pointer(&m[0])), uintptr(len(m)), uintptr(unsafe.Pointer(&vec[0]))); e != 0 {
+		return 0, size
+	}
+	for _, v := range vec {
+		if v&1 != 0 {
+			in += page
+		}
+	}
+	return in, size
 }

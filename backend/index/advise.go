@@ -1,0 +1,100 @@
+package index
+
+import (
+	"context"
+	"database/sql/driver"
+	"errors"
+	"io"
+	"strings"
+)
+
+// A search connection maps the workspace and the index into memory (mmapSearch), and a
+// page of a mapped file not yet in the OS's cache is read when a query first touches it.
+// Linux then reads around it as for a file read in sequence: read_ahead_kb on each side,
+// 8 MiB on the virtual disks where the benchmarks run. A b-tree is not read in sequence:
+// the first query on a workspace just opened touched a few hundred scattered pages and
+// read 265 MB for them (docs/benchmarks.md, "cold-1m"). So each search connection's maps
+// of both files are marked for random reads (madvise MADV_RANDOM, as LMDB does with its
+// map): a page touched is read alone, and Prepare's warm reads the files in sequence
+// behind the first queries.
+//
+// SQLite maps a file when a query first reads one of its pages past the first, and the
+// advice can only be given to a map that exists; so a new connection first has each file
+// mapped by reading a small table's root page, read on its own into the OS's cache
+// beforehand, and then advises the maps.
+
+// adviseRandom maps the files of conn's schemas (name to path) with no reading around
+// and marks every map of them in the process for random reads. It does nothing where the
+// OS takes no such advice; a failure leaves the maps as they are (only slower when cold).
+func adviseRandom(ctx context.Context, conn driver.Conn, files map[string]string) {
+	if !canAdvise {
+		return
+	}
+	q, ok := conn.(driver.QueryerContext)
+	if !ok {
+		return
+	}
+	paths := make([]string, 0, len(files))
+	for schema, path := range files {
+		_ = mapQuietly(ctx, q, schema, path)
+		paths = append(paths, path)
+	}
+	adviseMapped(paths...)
+}
+
+// mapQuietly has SQLite map the file of schema (at path) by reading a table whose root
+// page is a leaf, after that page was read into the OS's cache on its own.
+func mapQuietly(ctx context.Context, q driver.QueryerContext, schema, path string) error {
+	pageSize, err := queryInt(ctx, q, `PRAGMA "`+schema+`".page_size`)
+	if err != nil || pageSize < 512 {
+		return err
+	}
+	rows, err := q.QueryContext(ctx, `SELECT name, rootpage FROM "`+schema+`".sqlite_schema
+		WHERE type = 'table' AND rootpage > 1 AND sql NOT LIKE 'CREATE VIRTUAL%' ORDER BY rootpage LIMIT 16`, nil)
+	if err != nil {
+		return err
+	}
+	type table struct {
+		name string
+		root int64
+	}
+	var tables []table
+	v := make([]driver.Value, 2)
+	for rows.Next(v) == nil {
+		name, _ := v[0].(string)
+		root, _ := v[1].(int64)
+		tables = append(tables, table{name, root})
+	}
+	rows.Close()
+	for _, t := range tables {
+		page, err := cachePage(path, (t.root-1)*pageSize, pageSize)
+		if err != nil {
+			return err
+		}
+		const tableLeaf = 13 // the b-tree page type of a table's leaf
+		if len(page) == 0 || page[0] != tableLeaf {
+			continue
+		}
+		_, err = queryInt(ctx, q, `SELECT 1 FROM "`+schema+`"."`+strings.ReplaceAll(t.name, `"`, `""`)+`" LIMIT 1`)
+		if errors.Is(err, io.EOF) {
+			err = nil // an empty table is mapped all the same
+		}
+		return err
+	}
+	return nil
+}
+
+// queryInt runs a query of one integer on conn.
+func queryInt(ctx context.Context, q driver.QueryerContext, query string) (int64, error) {
+	rows, err := q.QueryContext(ctx, query, nil)
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	v := make([]driver.Value, len(rows.Columns()))
+	if err := rows.Next(v); err != nil {
+		return 0, err
+	}
+	n, _ := v[0].(int64)
+	return n, nil
+}
