@@ -5,6 +5,8 @@ import (
 	"database/sql/driver"
 	"errors"
 	"io"
+	"os"
+	"slices"
 	"strings"
 )
 
@@ -22,6 +24,83 @@ import (
 // advice can only be given to a map that exists; so a new connection first has each file
 // mapped by reading a small table's root page, read on its own into the OS's cache
 // beforehand, and then advises the maps.
+
+// SQLite drops a connection's maps and makes new ones when it sees that another connection
+// changed the file (a read transaction that finds the WAL changed unmaps; a file grown by a
+// checkpoint is mapped again at its new size), and a new map has no advice: a window left
+// open while a crawl runs would read around again. So each search connection is advised
+// again when it is taken from the pool (ResetSession) if the files or their WALs changed
+// since it was last advised: their sizes and times, four stat calls. The query that made
+// new maps (the first after a change) ran without the advice; those after it have it.
+
+// searchConn is what database/sql asks of a search connection (modernc's has it all).
+type searchConn interface {
+	driver.Conn
+	driver.ConnBeginTx
+	driver.ConnPrepareContext
+	driver.ExecerContext
+	driver.QueryerContext
+	driver.Pinger
+	driver.SessionResetter
+	driver.Validator
+}
+
+// advisedConn is a search connection whose maps are advised again when they may be new.
+type advisedConn struct {
+	searchConn
+	files map[string]string // schema to path
+	seen  []fileStamp       // the files and WALs when the maps were last advised
+}
+
+type fileStamp struct{ size, mod int64 }
+
+// advised advises c's maps of files (schema to path) and returns c made to advise them
+// again when they may have been made anew; c itself where the OS takes no advice.
+func advised(ctx context.Context, c driver.Conn, files map[string]string) driver.Conn {
+	if !canAdvise {
+		return c
+	}
+	sc, ok := c.(searchConn)
+	if !ok {
+		adviseRandom(ctx, c, files)
+		return c
+	}
+	a := &advisedConn{searchConn: sc, files: files}
+	a.seen = a.stamps()
+	adviseRandom(ctx, c, files)
+	return a
+}
+
+// ResetSession runs before the pool hands the connection out again.
+func (a *advisedConn) ResetSession(ctx context.Context) error {
+	if err := a.searchConn.ResetSession(ctx); err != nil {
+		return err
+	}
+	if now := a.stamps(); !slices.Equal(now, a.seen) {
+		a.seen = now
+		adviseRandom(ctx, a.searchConn, a.files)
+	}
+	return nil
+}
+
+// stamps returns the sizes and times of the files and their WALs, in a fixed order.
+func (a *advisedConn) stamps() []fileStamp {
+	out := make([]fileStamp, 0, 2*len(a.files))
+	for _, schema := range []string{"main", IndexSchema} {
+		path, ok := a.files[schema]
+		if !ok {
+			continue
+		}
+		for _, p := range []string{path, path + "-wal"} {
+			var s fileStamp
+			if fi, err := os.Stat(p); err == nil {
+				s = fileStamp{fi.Size(), fi.ModTime().UnixNano()}
+			}
+			out = append(out, s)
+		}
+	}
+	return out
+}
 
 // adviseRandom maps the files of conn's schemas (name to path) with no reading around
 // and marks every map of them in the process for random reads. It does nothing where the

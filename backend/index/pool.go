@@ -74,7 +74,7 @@ func (a attacher) Connect(ctx context.Context) (driver.Conn, error) {
 		return nil, fmt.Errorf("search pool: %w", err)
 	}
 	if a.mmap > 0 {
-		adviseRandom(ctx, c, map[string]string{"main": a.ws, IndexSchema: a.path})
+		return advised(ctx, c, map[string]string{"main": a.ws, IndexSchema: a.path}), nil
 	}
 	return c, nil
 }
