@@ -258,7 +258,7 @@ func (s *stage) step() (bool, error) {
 	// just ended: the file of the terms is brought up to date before the waiter is told and
 	// before the idle work, so that a search opened once the index is complete finds it
 	// (vocabfile.go).
-	if s.deferred == 0 && s.vocabDue && (s.vocabNow || s.waitedUpTo(s.state.Applied)) {
+	if s.deferred == 0 && s.vocabDue && (s.vocabNow || s.holdsWaiters() && s.waitedUpTo(s.state.Applied)) {
 		s.vocabNow = false
 		if did, err := s.vocabStep(); err != nil || did {
 			return true, err

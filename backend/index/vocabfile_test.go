@@ -62,9 +62,10 @@ func TestStageWritesVocabularyFile(t *testing.T) {
 // opened on it at once reads its vocabulary from the file. (Before, only the idle work
 // wrote it, after the pair index and the merges: a process that ended at Wait left none.)
 func TestWaitLeavesVocabularyFile(t *testing.T) {
-	old := MaintainDelay
+	old, oldRows := MaintainDelay, VocabWaitRows
 	MaintainDelay = time.Hour // no idle work during the test: only Wait can have written it
-	defer func() { MaintainDelay = old }()
+	VocabWaitRows = 0         // a small index held to the file too
+	defer func() { MaintainDelay, VocabWaitRows = old, oldRows }()
 	f := newFixture(t)
 	f.idx.KeepVocabularyFile(vocab.WriteFile)
 	file := Files(f.path)[3]
