@@ -13,9 +13,9 @@ import (
 // its vocabulary writes the file as it reads; the stage writes it too, when idle and
 // merged; and, for an index of VocabWaitRows rows or more, before it tells anyone waiting
 // for the index that it caught up (the end of a crawl, of a rebuild); and as soon as a
-// rebuild ends, before the idle work (the pair index
-// of a million pages takes half an hour), so that the first search after a crawl or a
-// rebuild finds it current. It is written again only when the index's segments changed.
+// rebuild ends, before the idle work (the pair index of a million pages takes half an
+// hour), so that the first search after a crawl or a rebuild finds it current. It is
+// written again only when the index's segments changed.
 
 // VocabWaitRows is the size of the index from which a waiter is told the index caught up
 // only once the file of its terms is written too. Below it, a search reads the terms from
