@@ -1,7 +1,9 @@
 package highlight
 
 import (
+	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/kljensen/snowball/english"
@@ -23,8 +25,37 @@ const DefaultForms = 8
 // matches; nil for words that do not stem (numbers, non-English letters, very short or
 // very long words).
 func Forms(w string, maxVariants int) []string {
-	return variants(w, maxVariants)
+	k := formsKey{w, maxVariants}
+	formsMemo.mu.Lock()
+	v, ok := formsMemo.m[k]
+	formsMemo.mu.Unlock()
+	if !ok {
+		v = variants(w, maxVariants)
+		formsMemo.mu.Lock()
+		if len(formsMemo.m) >= formsMemoMax {
+			clear(formsMemo.m)
+		}
+		formsMemo.m[k] = v
+		formsMemo.mu.Unlock()
+	}
+	return slices.Clone(v)
 }
+
+// One query asks for the forms of its words many times (compiling it, each ranking stage,
+// the snippets), and each asking stems some 30 words: 7% of the CPU of a search of three
+// or four words. So the forms of the words asked lately are kept.
+var formsMemo = struct {
+	mu sync.Mutex
+	m  map[formsKey][]string
+}{m: map[formsKey][]string{}}
+
+type formsKey struct {
+	w   string
+	max int
+}
+
+// formsMemoMax bounds the forms kept (a few hundred KB): emptied when full.
+const formsMemoMax = 4096
 
 // suffixes tried on a stem, most useful first (the list is cut at MaxVariants).
 var suffixes = []string{"", "s", "ed", "ing", "es", "d", "ion", "ions", "er", "ers", "ation", "ations",

@@ -5,7 +5,11 @@ import (
 	"database/sql/driver"
 	"errors"
 	"io"
+	"os"
+	"slices"
 	"strings"
+	"sync"
+	"time"
 )
 
 // A search connection maps the workspace and the index into memory (mmapSearch), and a
@@ -22,6 +26,117 @@ import (
 // advice can only be given to a map that exists; so a new connection first has each file
 // mapped by reading a small table's root page, read on its own into the OS's cache
 // beforehand, and then advises the maps.
+
+// SQLite drops a connection's maps and makes new ones when it sees that another connection
+// changed the file (a read transaction that finds the WAL changed unmaps; a file grown by a
+// checkpoint is mapped again at its new size), and a new map has no advice: a window left
+// open while a crawl runs would read around again. So each search connection is advised
+// again when it is taken from the pool (ResetSession) if the files or their WALs changed
+// since it was last advised (their sizes and times, looked at by the pool at most once per
+// watchEvery). The query that made new maps (the first after a change) ran without the
+// advice; those after it have it.
+
+// searchConn is what database/sql asks of a search connection (modernc's has it all).
+type searchConn interface {
+	driver.Conn
+	driver.ConnBeginTx
+	driver.ConnPrepareContext
+	driver.ExecerContext
+	driver.QueryerContext
+	driver.Pinger
+	driver.SessionResetter
+	driver.Validator
+}
+
+// advisedConn is a search connection whose maps are advised again when they may be new.
+type advisedConn struct {
+	searchConn
+	files map[string]string // schema to path
+	watch *fileWatch        // the pool's
+	seen  uint64            // the watch's count of changes when the maps were last advised
+}
+
+// fileWatch tells the connections of a pool whether the files or their WALs changed: it
+// looks (four stat calls) at most once per watchEvery, however many connections are taken
+// (a search takes several: a stat each time cost 2% of the searches' CPU).
+type fileWatch struct {
+	paths   []string // the files and their WALs
+	mu      sync.Mutex
+	at      time.Time
+	stamps  []fileStamp
+	changes uint64
+}
+
+// watchEvery is how often at most a pool looks at its files: a query that begins within it
+// after another connection's commit maps without the advice, and those after it have it.
+// A variable for tests.
+var watchEvery = 20 * time.Millisecond
+
+type fileStamp struct{ size, mod int64 }
+
+func newFileWatch(files map[string]string) *fileWatch {
+	w := &fileWatch{}
+	for _, schema := range []string{"main", IndexSchema} {
+		if path, ok := files[schema]; ok {
+			w.paths = append(w.paths, path, path+"-wal")
+		}
+	}
+	w.stamps, w.at = w.look(), time.Now()
+	return w
+}
+
+// count returns how many times the files were seen to change.
+func (w *fileWatch) count() uint64 {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if now := time.Now(); now.Sub(w.at) >= watchEvery {
+		w.at = now
+		if s := w.look(); !slices.Equal(s, w.stamps) {
+			w.stamps = s
+			w.changes++
+		}
+	}
+	return w.changes
+}
+
+// look returns the sizes and times of the files, in order.
+func (w *fileWatch) look() []fileStamp {
+	out := make([]fileStamp, len(w.paths))
+	for i, p := range w.paths {
+		if fi, err := os.Stat(p); err == nil {
+			out[i] = fileStamp{fi.Size(), fi.ModTime().UnixNano()}
+		}
+	}
+	return out
+}
+
+// advised advises c's maps of files (schema to path) and returns c made to advise them
+// again when the pool's watch sees the files change; c itself where the OS takes no advice.
+func advised(ctx context.Context, c driver.Conn, files map[string]string, watch *fileWatch) driver.Conn {
+	if !canAdvise {
+		return c
+	}
+	sc, ok := c.(searchConn)
+	if !ok || watch == nil {
+		adviseRandom(ctx, c, files)
+		return c
+	}
+	a := &advisedConn{searchConn: sc, files: files, watch: watch, seen: watch.count()}
+	adviseRandom(ctx, c, files)
+	return a
+}
+
+// ResetSession runs before the pool hands the connection out again.
+func (a *advisedConn) ResetSession(ctx context.Context) error {
+	if err := a.searchConn.ResetSession(ctx); err != nil {
+		return err
+	}
+	if n := a.watch.count(); n != a.seen {
+		a.seen = n
+		adviseRandom(ctx, a.searchConn, a.files)
+	}
+	return nil
+}
 
 // adviseRandom maps the files of conn's schemas (name to path) with no reading around
 // and marks every map of them in the process for random reads. It does nothing where the

@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -16,6 +17,9 @@ import (
 // file reads the pages it touches and not megabytes around each.
 func TestSearchMapsReadAtRandom(t *testing.T) {
 	ctx := context.Background()
+	old := watchEvery
+	watchEvery = 0 // the pool looks at its files at every checkout: no test of timing
+	defer func() { watchEvery = old }()
 	f := newFixture(t)
 	var pages []page
 	for i := range 50 {
@@ -37,34 +41,70 @@ func TestSearchMapsReadAtRandom(t *testing.T) {
 	defer idx.Close()
 	db := idx.SearchDB()
 	// Three connections at once, each reading both files.
-	var conns []interface{ Close() error }
-	for range 3 {
-		c, err := db.Conn(ctx)
-		if err != nil {
-			t.Fatal(err)
+	useThree := func() func() {
+		var conns []interface{ Close() error }
+		for range 3 {
+			c, err := db.Conn(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			conns = append(conns, c)
+			var n int
+			if err := c.QueryRowContext(ctx, `SELECT count(*) FROM page_fts JOIN pages p ON p.id = page_fts.rowid WHERE page_fts MATCH 'words'`).Scan(&n); err != nil || n < 50 {
+				t.Fatalf("match: %d rows, %v", n, err)
+			}
 		}
-		conns = append(conns, c)
-		var n int
-		if err := c.QueryRowContext(ctx, `SELECT count(*) FROM page_fts JOIN pages p ON p.id = page_fts.rowid WHERE page_fts MATCH 'words'`).Scan(&n); err != nil || n != 50 {
-			t.Fatalf("match: %d rows, %v", n, err)
-		}
-	}
-	defer func() {
-		for _, c := range conns {
-			c.Close()
-		}
-	}()
-	for _, file := range []string{f.path, Path(f.path)} {
-		maps := sharedMaps(t, file)
-		if len(maps) < 3 {
-			t.Errorf("%s: %d shared maps, want one per connection (3): %q", filepath.Base(file), len(maps), maps)
-		}
-		for _, flags := range maps {
-			if !strings.Contains(" "+flags+" ", " rr ") {
-				t.Errorf("%s: a map without the random-read advice (VmFlags %q)", filepath.Base(file), flags)
+		return func() {
+			for _, c := range conns {
+				c.Close()
 			}
 		}
 	}
+	checkAdvised := func(when string) {
+		t.Helper()
+		for _, file := range []string{f.path, Path(f.path)} {
+			maps := sharedMaps(t, file)
+			if len(maps) < 3 {
+				t.Errorf("%s: %s: %d shared maps, want one per connection (3): %q", when, filepath.Base(file), len(maps), maps)
+			}
+			for _, flags := range maps {
+				if !strings.Contains(" "+flags+" ", " rr ") {
+					t.Errorf("%s: %s: a map without the random-read advice (VmFlags %q)", when, filepath.Base(file), flags)
+				}
+			}
+		}
+	}
+	release := useThree()
+	checkAdvised("opened")
+	release()
+
+	// Another process writes both files (a crawl, its index): each connection's next read
+	// sees the change, and SQLite drops its maps and maps the files again. The new maps
+	// are advised too.
+	f.open()
+	var more []page
+	for i := range 50 {
+		more = append(more, page{url: fmt.Sprintf("http://a.test/q%d", i), title: "page", body: fmt.Sprintf("more words of page %d", i)})
+	}
+	f.visit(more...)
+	f.wait()
+	f.close()
+	// Checkpointed (as the writers do as they go): the pages are read from the files again,
+	// not from the WALs.
+	for _, file := range []string{f.path, Path(f.path)} {
+		w, err := sql.Open("sqlite", file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var busy, logged, moved int
+		if err := w.QueryRow(`PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &logged, &moved); err != nil || busy != 0 {
+			t.Fatalf("checkpoint %s: busy %d, %v", filepath.Base(file), busy, err)
+		}
+		w.Close()
+	}
+	release = useThree()
+	defer release()
+	checkAdvised("after another connection's writes")
 }
 
 // sharedMaps returns the VmFlags of the process's shared maps of the file at path.

@@ -187,6 +187,7 @@ func (s *stage) rebuildStep() error {
 	}
 	s.state.RebuiltThrough, s.state.Rebuilding = through, !done
 	if done {
+		s.vocabNow = true // the index is complete: the file of its terms before the idle work
 		s.mu.Lock()
 		s.pub.why = ""
 		s.mu.Unlock()
@@ -251,7 +252,7 @@ func (s *stage) write(in *inputs, lazy bool, before func(context.Context, *sql.T
 		s.publishMissing()
 	}
 	if len(p.docs)+len(p.gone) > 0 {
-		s.merged, s.settled = false, false
+		s.merged, s.settled, s.vocabDue = false, false, true
 	}
 	return nil
 }

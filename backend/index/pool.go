@@ -34,7 +34,11 @@ func openPool(ws, path string, mmap, conns int) (*sql.DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("search pool: %w", err)
 	}
-	db := sql.OpenDB(attacher{Connector: base, ws: ws, path: path, mmap: mmap})
+	a := attacher{Connector: base, ws: ws, path: path, mmap: mmap}
+	if mmap > 0 && canAdvise {
+		a.watch = newFileWatch(map[string]string{"main": ws, IndexSchema: path})
+	}
+	db := sql.OpenDB(a)
 	db.SetMaxOpenConns(conns)
 	// Every connection stays open once made: database/sql keeps two idle by default, and
 	// a search that reads on more at once (its snippets in parts, a facets request beside
@@ -47,9 +51,10 @@ func openPool(ws, path string, mmap, conns int) (*sql.DB, error) {
 // attacher opens workspace connections and attaches the index to each.
 type attacher struct {
 	driver.Connector
-	ws   string // the workspace's file
-	path string
-	mmap int
+	ws    string // the workspace's file
+	path  string
+	mmap  int
+	watch *fileWatch // the files' changes, for the maps' advice (advise.go); nil: none
 }
 
 func (a attacher) Connect(ctx context.Context) (driver.Conn, error) {
@@ -74,7 +79,7 @@ func (a attacher) Connect(ctx context.Context) (driver.Conn, error) {
 		return nil, fmt.Errorf("search pool: %w", err)
 	}
 	if a.mmap > 0 {
-		adviseRandom(ctx, c, map[string]string{"main": a.ws, IndexSchema: a.path})
+		return advised(ctx, c, map[string]string{"main": a.ws, IndexSchema: a.path}, a.watch), nil
 	}
 	return c, nil
 }

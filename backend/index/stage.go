@@ -59,6 +59,9 @@ type stage struct {
 	lastFlush    time.Time        // when deferred anchors were last rewritten
 	trimmed      int64            // the log was last trimmed up to here
 	merged       bool             // nothing left to merge since the last write
+	vocabDue     bool             // rows written since the file of the terms was last brought up to date
+	vocabAt      int64            // the log seq that file was last brought up to date at
+	vocabNow     bool             // a rebuild just ended: write that file before the idle work
 	settled      bool             // nothing left to do at all since the last write
 	covered      covers           // rows written from a state newer than some notes still to read
 	notes        []store.LogEntry // log notes read and not applied yet (see pendingNotes)
@@ -204,6 +207,8 @@ func (s *stage) load() error {
 	s.takeAhead(nil)
 	s.lastFlush = time.Now()
 	s.merged, s.settled = false, false
+	// An index opened may lack the file of its terms (a process ended before writing it).
+	s.vocabDue, s.vocabAt, s.vocabNow = true, 0, false
 	s.mu.Lock()
 	s.pub.why = ""
 	if st.Rebuilding {
@@ -249,6 +254,16 @@ func (s *stage) step() (bool, error) {
 	if s.deferred > 0 && now.Sub(s.lastFlush) > maxDefer {
 		return true, s.anchorStep()
 	}
+	// Caught up with what someone waits for (the end of a crawl, of a rebuild), or a rebuild
+	// just ended: the file of the terms is brought up to date before the waiter is told and
+	// before the idle work, so that a search opened once the index is complete finds it
+	// (vocabfile.go).
+	if s.deferred == 0 && s.vocabDue && (s.vocabNow || s.holdsWaiters() && s.waitedUpTo(s.state.Applied)) {
+		s.vocabNow = false
+		if did, err := s.vocabStep(); err != nil || did {
+			return true, err
+		}
+	}
 	n, err := s.logStep()
 	if err != nil || n > 0 {
 		return true, err
@@ -280,6 +295,18 @@ func (s *stage) step() (bool, error) {
 		s.settled = true
 	}
 	return did, err
+}
+
+// waitedUpTo reports whether someone waits for changes up to a log seq at most seq.
+func (s *stage) waitedUpTo(seq int64) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, w := range s.waiters {
+		if w.target <= seq {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *stage) wantUrgent() bool {

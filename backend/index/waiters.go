@@ -39,7 +39,8 @@ func (s *stage) answerWaiters() {
 		switch {
 		case s.pub.err != nil:
 			w.done <- s.pub.err
-		case s.resetWhy == "" && !s.state.Rebuilding && s.state.Applied >= w.target && s.deferred == 0 && (!w.settle || s.settled):
+		case s.resetWhy == "" && !s.state.Rebuilding && s.state.Applied >= w.target && s.deferred == 0 && (!w.settle || s.settled) &&
+			(s.vocabWriter == nil || !s.vocabDue || s.vocabAt >= w.target || !s.holdsWaiters()):
 			w.done <- nil
 		default:
 			kept = append(kept, w)

@@ -349,6 +349,16 @@ func (v *Vocabulary) Wait(ctx context.Context) (time.Duration, error) {
 	}
 }
 
+// Source says where the first reading of the terms in memory took them from: how many
+// terms came from the file of the terms (snapshot.go) and how many leaf pages of the index
+// it read besides (every leaf that starts a term when there was no file of this index).
+func (v *Vocabulary) Source() (fromFile int, readPages int64) {
+	m := v.mem
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.fromFile, m.readPages
+}
+
 // startBuild reads the segments not yet read on a goroutine (m.mu held). The first build
 // starts from the file of the terms when it belongs to the index (snapshot.go), and reads
 // only the segments written since.
