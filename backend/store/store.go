@@ -180,9 +180,10 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 // readStatements is how many statements the read pool keeps prepared.
 const readStatements = 64
 
-// WALLimit is the size past which the workspace's write-ahead log is emptied after a
-// commit (its journal_size_limit too): the writer waits up to walWait for readers of older
-// snapshots then (backend/walcap). The index's log has the same limit.
+// WALLimit is the workspace's write-ahead log's journal_size_limit and the limit of its
+// walcap: after a batch, a log left holding more than a quarter of it is restarted, a
+// file larger than it emptied, the writer waiting up to walWait for readers of older
+// snapshots (backend/walcap). The index's log has the same limit.
 const WALLimit = 64 << 20
 
 const walWait = 200 * time.Millisecond
