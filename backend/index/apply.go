@@ -13,7 +13,7 @@ import (
 // The stage's work on the index: applying the log's notes, rewriting the rows whose anchor
 // text changed, rebuilding.
 
-// logStep applies the next log notes: up to batchPages pages (re)indexed, anchor-only
+// logStep applies the next log notes: up to s.pages() pages (re)indexed, anchor-only
 // notes of indexed pages deferred. It returns how many notes it applied.
 func (s *stage) logStep() (int, error) {
 	es, err := s.pendingNotes()
@@ -122,9 +122,9 @@ func (s *stage) undefer(ctx context.Context, tx *sql.Tx, ids []int64) error {
 	return nil
 }
 
-// anchorStep rewrites the rows of up to batchPages pages whose anchor text changed.
+// anchorStep rewrites the rows of up to s.pages() pages whose anchor text changed.
 func (s *stage) anchorStep() error {
-	rows, err := s.x.db.QueryContext(s.ctx, `SELECT page_id FROM deferred ORDER BY page_id LIMIT ?`, batchPages)
+	rows, err := s.x.db.QueryContext(s.ctx, `SELECT page_id FROM deferred ORDER BY page_id LIMIT ?`, s.pages())
 	if err != nil {
 		return fmt.Errorf("index: %w", err)
 	}
@@ -157,7 +157,8 @@ func (s *stage) anchorStep() error {
 
 // rebuildStep indexes the next stored pages of a rebuild, or ends it.
 func (s *stage) rebuildStep() error {
-	ids, err := s.x.src.IndexablePages(s.ctx, s.state.RebuiltThrough, batchPages)
+	limit := s.pages()
+	ids, err := s.x.src.IndexablePages(s.ctx, s.state.RebuiltThrough, limit)
 	if err != nil {
 		return err
 	}
@@ -165,7 +166,7 @@ func (s *stage) rebuildStep() error {
 	if len(ids) > 0 {
 		through = ids[len(ids)-1]
 	}
-	done := len(ids) < batchPages
+	done := len(ids) < limit
 	in := s.takeAhead(ids)
 	if in == nil {
 		if in, err = s.read(ids); err != nil {
@@ -174,7 +175,7 @@ func (s *stage) rebuildStep() error {
 	}
 	if !done && s.waited() {
 		// The next pages of the rebuild are read beside this batch's writing.
-		if next, err := s.x.src.IndexablePages(s.ctx, through, batchPages); err == nil && len(next) > 0 {
+		if next, err := s.x.src.IndexablePages(s.ctx, through, limit); err == nil && len(next) > 0 {
 			s.readAhead(next)
 		}
 	}
@@ -235,6 +236,9 @@ func (s *stage) write(in *inputs, lazy bool, before func(context.Context, *sql.T
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("index: %w", err)
+	}
+	if err := s.sized(ctx, len(ids)); err != nil {
+		return err
 	}
 	if end > s.state.Applied {
 		s.covered.add(ids, end)

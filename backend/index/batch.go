@@ -14,7 +14,7 @@ type batch struct {
 	anchors []int64        // pages whose incoming anchor text only changed
 }
 
-// nextBatch takes notes from es while they name at most batchPages pages, skipping those a
+// nextBatch takes notes from es while they name at most s.pages() pages, skipping those a
 // row already includes (see covers) and those about the pages of skip (a batch being
 // written, whose rows will include every note read so far).
 func (s *stage) nextBatch(es []store.LogEntry, skip map[int64]bool) batch {
@@ -28,7 +28,7 @@ func (s *stage) nextBatch(es []store.LogEntry, skip map[int64]bool) batch {
 		}
 		only, seen := pages[e.PageID]
 		if !seen {
-			if len(order) >= batchPages {
+			if len(order) >= s.pages() {
 				break
 			}
 			order = append(order, e.PageID)

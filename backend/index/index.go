@@ -35,6 +35,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -173,7 +174,7 @@ func openIndexDB(path string) (*sql.DB, error) {
 		"cache_size(-16000)",
 		"journal_mode(WAL)",
 		// A checkpointed WAL is cut back to 64 MiB instead of keeping its largest size.
-		"journal_size_limit(67108864)",
+		"journal_size_limit(" + strconv.Itoa(store.WALLimit) + ")",
 	} {
 		v.Add("_pragma", p)
 	}

@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"mundaneum/backend/pairs"
 	"mundaneum/backend/store"
+	"mundaneum/backend/walcap"
 )
 
 // How the stage paces itself.
@@ -30,6 +32,9 @@ const (
 	pollEvery = 2 * time.Second
 	// trimEvery is how many applied notes the stage lets pile up before it trims the log.
 	trimEvery = 50_000
+	// walWait is the longest the stage waits for readers of older snapshots when it
+	// empties the index's log (see walCap).
+	walWait = 200 * time.Millisecond
 )
 
 // MaintainDelay is how long the stage must have been idle before it works on the pair index
@@ -75,6 +80,15 @@ type stage struct {
 
 	vocabWriter VocabularyWriter // writes the file of the terms (vocabfile.go); nil: none
 	vocabFor    []byte           // the structure record the file was last written for (the stage's own)
+
+	// walCap empties the index's log after a step that left it past its limit, which
+	// readers of older snapshots (searches, Progress, other processes' status) can keep
+	// SQLite's own checkpoints from doing (backend/walcap).
+	walCap *walcap.Cap
+	// batch is how many pages a batch takes now (0: batchPages), pageSize the index's page
+	// size (see txsize.go).
+	batch    atomic.Int64 // read by tests
+	pageSize int64
 }
 
 // published is what the stage tells other goroutines.
@@ -95,7 +109,8 @@ type waiter struct {
 
 func newStage(x *Index) *stage {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &stage{x: x, ctx: ctx, cancel: cancel, notify: make(chan struct{}, 1), done: make(chan struct{})}
+	return &stage{x: x, ctx: ctx, cancel: cancel, notify: make(chan struct{}, 1), done: make(chan struct{}),
+		walCap: walcap.New(x.path, store.WALLimit, walWait)}
 }
 
 // kick wakes the stage: the workspace noted changes.
@@ -141,6 +156,9 @@ func (s *stage) run() {
 			did, err = s.step()
 		} else {
 			low.do(func() { did, err = s.step() })
+		}
+		if did && err == nil {
+			_, _ = s.walCap.After(s.ctx, s.x.db) // a failure leaves it for the next step
 		}
 		switch {
 		case err != nil && s.ctx.Err() == nil:

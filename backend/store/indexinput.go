@@ -97,7 +97,12 @@ func IndexTexts(ctx context.Context, db Querier, ids []int64) ([]IndexInput, err
 	if err != nil {
 		return nil, fmt.Errorf("index inputs: %w", err)
 	}
+	// The rows are read as stored and unpacked after the statement ends: a statement holds
+	// its snapshot of the workspace, and a snapshot kept while 256 pages are decompressed
+	// (on the index's low-priority thread) keeps the writer from restarting its log.
 	out := make([]IndexInput, 0, len(ids))
+	var codecs []string
+	var packed [][]byte
 	for rows.Next() {
 		var in IndexInput
 		var codec sql.NullString
@@ -106,17 +111,21 @@ func IndexTexts(ctx context.Context, db Querier, ids []int64) ([]IndexInput, err
 			rows.Close()
 			return nil, fmt.Errorf("index inputs: %w", err)
 		}
-		if in.Kind == IndexedText {
-			if in.Text, err = UnpackText(codec.String, data); err != nil {
-				rows.Close()
-				return nil, fmt.Errorf("page %d: %w", in.ID, err)
-			}
-		}
 		out = append(out, in)
+		codecs, packed = append(codecs, codec.String), append(packed, data)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("index inputs: %w", err)
+	}
+	for i := range out {
+		if out[i].Kind == IndexedText {
+			var err error
+			if out[i].Text, err = UnpackText(codecs[i], packed[i]); err != nil {
+				return nil, fmt.Errorf("page %d: %w", out[i].ID, err)
+			}
+		}
+		packed[i] = nil
 	}
 	return out, nil
 }

@@ -10,6 +10,7 @@ import (
 	"io"
 	"io/fs"
 	"mundaneum/backend/sqlcache"
+	"mundaneum/backend/walcap"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -147,6 +148,7 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 		}
 		s.writer = newWriter(wdb, opt.BatchSize, opt.BatchDelay, s.writeLog, s.resetLog)
 		s.writer.gate = ownerTurn(path)
+		s.writer.walCap = walcap.New(path, WALLimit, walWait)
 	} else if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("open workspace: %w", err)
 	}
@@ -177,6 +179,14 @@ func Open(ctx context.Context, path string, opt Options) (*Store, error) {
 
 // readStatements is how many statements the read pool keeps prepared.
 const readStatements = 64
+
+// WALLimit is the workspace's write-ahead log's journal_size_limit and the limit of its
+// walcap: after a batch, a log left holding more than a quarter of it is restarted, a
+// file larger than it emptied, the writer waiting up to walWait for readers of older
+// snapshots (backend/walcap). The index's log has the same limit.
+const WALLimit = 64 << 20
+
+const walWait = 200 * time.Millisecond
 
 // ReadDSN is the data source name of a read-only connection to the workspace at path, with
 // pragmas added to the usual ones (the index's search pool opens its connections with it).
@@ -210,7 +220,7 @@ func dsn(path string, readOnly bool, pragmas ...string) string {
 		// REPLACE conflict resolution then fires delete triggers, which keep counts exact.
 		v.Add("_pragma", "recursive_triggers(1)")
 		// A checkpointed WAL is cut back to 64 MiB instead of keeping its largest size.
-		v.Add("_pragma", "journal_size_limit(67108864)")
+		v.Add("_pragma", "journal_size_limit("+strconv.Itoa(WALLimit)+")")
 		v.Add("_txlock", "immediate")
 	}
 	return "file:" + filepath.ToSlash(path) + "?" + v.Encode()

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"mundaneum/backend/walcap"
 )
 
 // The workspace's one writer: operations batched into transactions, savepoints, replays.
@@ -78,6 +80,9 @@ type Writer struct {
 	// ends: how the owner of a workspace and the short writes of other processes take
 	// turns (see shared.go).
 	gate gate
+	// walCap restarts the workspace's log after a commit that left it past its limit
+	// (see walcap); nil: SQLite's own checkpoints only.
+	walCap *walcap.Cap
 
 	closeOnce sync.Once
 	closed    chan struct{}
@@ -235,6 +240,11 @@ func (w *Writer) batch(first op) {
 	err = w.commit(tx)
 	for _, o := range waiting {
 		o.done <- reply{err: err}
+	}
+	if err == nil {
+		// A log the checkpoints could not restart is restarted here, between batches; a
+		// failure leaves it for the next batch (it is not the batch's).
+		_, _ = w.walCap.After(context.Background(), w.db)
 	}
 }
 
