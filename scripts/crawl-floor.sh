@@ -36,14 +36,17 @@ CGO_ENABLED=0 go build "${flags[@]}" -o "$out/mundaneum" . || { echo "crawl-floo
 sw=$!
 trap 'kill $sw 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$out"' EXIT
 for _ in $(seq 100); do curl -sf -o /dev/null http://127.0.2.1:$PORT/ && break; sleep 0.1; done
-t0=$(date +%s.%N); "$out/colly" -start http://127.0.2.1:$PORT/ -parallel 8 >"$out/colly.out" 2>&1; t1=$(date +%s.%N)
+tick=$(getconf CLK_TCK)
+pcpu() { awk -v t="$tick" '{ printf "%.2f", ($14 + $15) / t }' /proc/$1/stat 2>/dev/null; }
+s0=$(pcpu $sw)
+t0=$(date +%s.%N); /usr/bin/time -f "%U %S" -o "$out/colly.time" "$out/colly" -start http://127.0.2.1:$PORT/ -parallel 8 >"$out/colly.out" 2>&1; t1=$(date +%s.%N)
 pages=$(sed -nE 's/.* pages=([0-9]+).*/\1/p' "$out/colly.out")
+s1=$(pcpu $sw)
 prof=()
 [ -n "${CPUPROFILE:-}" ] && prof=(--cpuprofile "$CPUPROFILE")
 "$out/mundaneum" "${prof[@]}" crawl --db "$out/b.db" --scope site --delay 0 http://127.0.2.1:$PORT/ >"$out/m.out" 2>&1 &
 mp=$!
-tick=$(getconf CLK_TCK)
-cpu() { awk -v t="$tick" '{ printf "%.2f", ($14 + $15) / t }' /proc/$mp/stat 2>/dev/null; }
+cpu() { pcpu $mp; }
 tcrawl="" ccrawl="" clast="" searchable_at_stored=""
 while kill -0 $mp 2>/dev/null; do
   c=$(cpu); [ -n "$c" ] && clast=$c
@@ -54,7 +57,7 @@ try:
     j = json.load(sys.stdin); p = j["pages"]
     print(int(p["fetched"]) if int(p.get("queued", 1)) == 0 else 0, int(j.get("index", {}).get("searchable", -1)))
 except Exception: print(0, -1)')
-    if [ "${f:-0}" -ge "${pages:-1}" ]; then tcrawl=$(date +%s.%N); ccrawl=$(cpu); searchable_at_stored=$s; fi
+    if [ "${f:-0}" -ge "${pages:-1}" ]; then tcrawl=$(date +%s.%N); ccrawl=$(cpu); s2=$(pcpu $sw); searchable_at_stored=$s; fi
   fi
   sleep 0.5
 done
@@ -70,5 +73,5 @@ rcrawl=$(echo "scale=2; $tc / $tk" | bc); rready=$(echo "scale=2; $tc / $tr" | b
 kb=$(( ${size:-0} / 1024 / ${got:-1} ))
 echo "colly ${pages} pages ${tc}s; mundaneum rc=$rc all stored ${tk}s, searchable ${tr}s, ${kb} KB/page"
 echo "G-crawl-speed: crawl ratio $rcrawl (bar 0.8), ready ratio $rready (bar 0.3), ${kb} KB/page (bar 35)"
-echo "FLOOR hold=${HOLD:-0} noprefix=${NOPREFIX:-0} pages=$got colly_s=$tc stored_s=$tk searchable_s=$tr cpu_at_stored_s=${ccrawl:-?} cpu_last_seen_s=${clast:-?} indexed_at_stored=${searchable_at_stored:-?} rc=$rc"
+echo "FLOOR hold=${HOLD:-0} noprefix=${NOPREFIX:-0} pages=$got colly_s=$tc stored_s=$tk searchable_s=$tr cpu_at_stored_s=${ccrawl:-?} cpu_last_seen_s=${clast:-?} indexed_at_stored=${searchable_at_stored:-?} colly_cpu_s=$(awk '{ print $1 + $2 }' "$out/colly.time") synthweb_cpu_colly_s=$(echo "$s1 - $s0" | bc) synthweb_cpu_to_stored_s=$(echo "${s2:-$s1} - $s1" | bc) rc=$rc load_end=$(cut -d' ' -f1 /proc/loadavg)"
 if [ -n "${KEEP:-}" ]; then mkdir -p "$KEEP" && mv "$out"/b.db* "$out"/m.out "$KEEP"/ && echo "kept in $KEEP"; fi
