@@ -15,14 +15,15 @@
 #   NOPREFIX=1       build with page_fts without its prefix index (as scripts/index-floor.sh)
 #   CPUPROFILE=FILE  write the crawl process's CPU profile (mundaneum --cpuprofile)
 #   KEEP=DIR         keep the workspace (b.db and its index) in DIR (for scripts/index-floor.sh)
-#   PORT=8300        the synthetic web's port on 127.0.2.1
+#   ADDR=127.0.2.77:8300  where the synthetic web listens (not G-crawl-speed's 127.0.2.1:8300,
+#                    which other runs on the machine may hold)
 #
 # Prints G-crawl-speed's two lines plus one `FLOOR key=value ...` line: the times, and the
 # crawl process's CPU (user+sys, from /proc) when every page was stored and at its exit.
 set -uo pipefail
 shared=/work/shared
 out=$(mktemp -d)
-PORT=${PORT:-8300}
+ADDR=${ADDR:-127.0.2.77:8300}
 x=""
 [ "${HOLD:-0}" = 1 ] && x="$x -X mundaneum/backend/index.benchHold=1"
 [ "${NOPREFIX:-0}" = 1 ] && x="$x -X mundaneum/backend/index.benchNoPrefix=1"
@@ -32,19 +33,20 @@ flags=()
 CGO_ENABLED=0 go build "${flags[@]}" -o "$out/mundaneum" . || { echo "crawl-floor: no CLI binary builds"; exit 1; }
 (cd "$shared/bench/synthweb" && go build -o "$out/synthweb" .) || exit 1
 (cd "$shared/bench/colly-harness" && go build -o "$out/colly" .) || exit 1
-"$out/synthweb" -pages 40000 -hosts 4 -words /usr/share/dict/words -listen 127.0.2.1:$PORT >/dev/null 2>&1 &
+"$out/synthweb" -pages 40000 -hosts 4 -words /usr/share/dict/words -listen $ADDR >/dev/null 2>&1 &
 sw=$!
-trap 'kill $sw 2>/dev/null; [ -n "${KEEP:-}" ] || rm -rf "$out"' EXIT
-for _ in $(seq 100); do curl -sf -o /dev/null http://127.0.2.1:$PORT/ && break; sleep 0.1; done
+trap 'kill $sw 2>/dev/null; rm -rf "$out"' EXIT
+for _ in $(seq 100); do curl -sf -o /dev/null http://$ADDR/ && break; sleep 0.1; done
+kill -0 $sw 2>/dev/null || { echo "crawl-floor: the synthetic web did not start on $ADDR (address in use?)"; exit 1; }
 tick=$(getconf CLK_TCK)
 pcpu() { awk -v t="$tick" '{ printf "%.2f", ($14 + $15) / t }' /proc/$1/stat 2>/dev/null; }
 s0=$(pcpu $sw)
-t0=$(date +%s.%N); /usr/bin/time -f "%U %S" -o "$out/colly.time" "$out/colly" -start http://127.0.2.1:$PORT/ -parallel 8 >"$out/colly.out" 2>&1; t1=$(date +%s.%N)
+t0=$(date +%s.%N); /usr/bin/time -f "%U %S" -o "$out/colly.time" "$out/colly" -start http://$ADDR/ -parallel 8 >"$out/colly.out" 2>&1; t1=$(date +%s.%N)
 pages=$(sed -nE 's/.* pages=([0-9]+).*/\1/p' "$out/colly.out")
 s1=$(pcpu $sw)
 prof=()
 [ -n "${CPUPROFILE:-}" ] && prof=(--cpuprofile "$CPUPROFILE")
-"$out/mundaneum" "${prof[@]}" crawl --db "$out/b.db" --scope site --delay 0 http://127.0.2.1:$PORT/ >"$out/m.out" 2>&1 &
+"$out/mundaneum" "${prof[@]}" crawl --db "$out/b.db" --scope site --delay 0 http://$ADDR/ >"$out/m.out" 2>&1 &
 mp=$!
 cpu() { pcpu $mp; }
 tcrawl="" ccrawl="" clast="" searchable_at_stored=""
