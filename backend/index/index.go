@@ -234,8 +234,8 @@ func (x *Index) check(ctx context.Context, db *sql.DB) (string, error) {
 		return "there was no index", nil
 	case app != ApplicationID:
 		return "the index file is not a Mundaneum index", nil
-	case ver != schemaVersion:
-		return fmt.Sprintf("the index has format %d, this version of Mundaneum writes %d", ver, schemaVersion), nil
+	case ver != formatVersion():
+		return fmt.Sprintf("the index has format %d, this version of Mundaneum writes %d", ver, formatVersion()), nil
 	}
 	s, err := readState(ctx, db, "")
 	if err != nil {
@@ -331,14 +331,14 @@ func (x *Index) reset(ctx context.Context, why string) error {
 			}
 		}
 	}
-	if _, err := tx.ExecContext(ctx, schemaSQL); err != nil {
+	if _, err := tx.ExecContext(ctx, schema()); err != nil {
 		return fmt.Errorf("index: create: %w", err)
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO index_state(id, workspace, generation, applied, applied_page, rebuilding, rebuilt_through, rows)
 		VALUES (1, ?, ?, ?, ?, 1, 0, 0)`, ws, gen+1, end, endPage); err != nil {
 		return fmt.Errorf("index: %w", err)
 	}
-	if _, err := tx.ExecContext(ctx, fmt.Sprintf(`PRAGMA application_id = %d; PRAGMA user_version = %d`, ApplicationID, schemaVersion)); err != nil {
+	if _, err := tx.ExecContext(ctx, fmt.Sprintf(`PRAGMA application_id = %d; PRAGMA user_version = %d`, ApplicationID, formatVersion())); err != nil {
 		return fmt.Errorf("index: %w", err)
 	}
 	if err := tx.Commit(); err != nil {

@@ -152,9 +152,11 @@ func (s *stage) run() {
 	backoff := time.Duration(0)
 	for s.ctx.Err() == nil {
 		var did bool
-		if s.waited() {
+		switch {
+		case s.held(): // a measurement build's crawl alone (bench.go)
+		case s.waited():
 			did, err = s.step()
-		} else {
+		default:
 			low.do(func() { did, err = s.step() })
 		}
 		if did && err == nil {
