@@ -85,10 +85,8 @@ type stage struct {
 	// readers of older snapshots (searches, Progress, other processes' status) can keep
 	// SQLite's own checkpoints from doing (backend/walcap).
 	walCap *walcap.Cap
-	// batch is how many pages a batch takes now (0: batchPages), pageSize the index's page
-	// size (see txsize.go).
-	batch    atomic.Int64 // read by tests
-	pageSize int64
+	// batch is how many pages a batch takes now (0: batchPages; see txsize.go).
+	batch atomic.Int64 // read by tests
 }
 
 // published is what the stage tells other goroutines.

@@ -50,18 +50,13 @@ func (s *stage) sized(ctx context.Context, n int) error {
 	return nil
 }
 
-// logBytes is the size of the frames in the index's log: with SQLite's checkpoint after
-// the commit done, a log that restarted when the transaction began holds that
-// transaction's frames only (else more: the batch shrinks sooner, never later).
+// logBytes is the size of the frames in the index's log (walcap's Held): a log that
+// restarted when the transaction began holds that transaction's frames only (else more:
+// the batch shrinks sooner, never later).
 func (s *stage) logBytes(ctx context.Context) (int64, error) {
-	if s.pageSize == 0 {
-		if err := s.x.db.QueryRowContext(ctx, `PRAGMA page_size`).Scan(&s.pageSize); err != nil {
-			return 0, fmt.Errorf("index: %w", err)
-		}
-	}
-	var busy, frames, copied int64
-	if err := s.x.db.QueryRowContext(ctx, `PRAGMA wal_checkpoint(PASSIVE)`).Scan(&busy, &frames, &copied); err != nil {
+	n, err := s.walCap.Held(ctx, s.x.db)
+	if err != nil {
 		return 0, fmt.Errorf("index: %w", err)
 	}
-	return frames * s.pageSize, nil
+	return n, nil
 }

@@ -32,6 +32,7 @@ type Cap struct {
 	wal   string        // the log's file (the database's path + "-wal")
 	limit int64         // bytes of log file beyond which the log is restarted
 	wait  time.Duration // longest wait for readers of older snapshots
+	page  int64         // the database's page size, once asked
 
 	// Counts, for tests and benchmarks.
 	Restarts int // logs emptied
@@ -69,16 +70,13 @@ func (c *Cap) After(ctx context.Context, db *sql.DB) (bool, error) {
 		return false, fmt.Errorf("wal cap: %w", err)
 	}
 	defer conn.Close()
-	var busy, logFrames, copied, pageSize int64
 	if fi.Size() <= c.limit {
 		// Usually the log restarted at the last transaction's start: nothing to do.
-		if err := conn.QueryRowContext(ctx, `PRAGMA page_size`).Scan(&pageSize); err != nil {
-			return false, fmt.Errorf("wal cap: %w", err)
+		held, err := c.Held(ctx, conn)
+		if err != nil {
+			return false, err
 		}
-		if err := conn.QueryRowContext(ctx, `PRAGMA wal_checkpoint(PASSIVE)`).Scan(&busy, &logFrames, &copied); err != nil {
-			return false, fmt.Errorf("wal cap: %w", err)
-		}
-		if logFrames*pageSize <= c.restartAt() {
+		if held <= c.restartAt() {
 			return false, nil
 		}
 	}
@@ -97,6 +95,7 @@ func (c *Cap) After(ctx context.Context, db *sql.DB) (bool, error) {
 	if fi.Size() > c.limit {
 		mode = "TRUNCATE"
 	}
+	var busy, logFrames, copied int64
 	cerr := conn.QueryRowContext(ctx, `PRAGMA wal_checkpoint(`+mode+`)`).Scan(&busy, &logFrames, &copied)
 	if _, err := conn.ExecContext(ctx, fmt.Sprintf(`PRAGMA busy_timeout = %d`, old)); err != nil && cerr == nil {
 		cerr = err
@@ -110,4 +109,25 @@ func (c *Cap) After(ctx context.Context, db *sql.DB) (bool, error) {
 	}
 	c.Restarts++
 	return true, nil
+}
+
+// Querier is what Held asks questions of: the writer's pool or one of its connections.
+type Querier interface {
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// Held returns the bytes of the frames the log holds once SQLite's PASSIVE checkpoint has
+// copied what it can: after a commit, with a log that restarted as the transaction began,
+// that transaction's frames only. q must be the writer's, with no transaction open.
+func (c *Cap) Held(ctx context.Context, q Querier) (int64, error) {
+	if c.page == 0 {
+		if err := q.QueryRowContext(ctx, `PRAGMA page_size`).Scan(&c.page); err != nil {
+			return 0, fmt.Errorf("wal cap: %w", err)
+		}
+	}
+	var busy, frames, copied int64
+	if err := q.QueryRowContext(ctx, `PRAGMA wal_checkpoint(PASSIVE)`).Scan(&busy, &frames, &copied); err != nil {
+		return 0, fmt.Errorf("wal cap: %w", err)
+	}
+	return frames * c.page, nil
 }
